@@ -1,0 +1,55 @@
+# ExpCurate: the Makefile is the contract. `make help` lists the targets.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+SRC    := expcurate extractors flows validation_ui tests benchmarks data/sample
+
+export LITELLM_LOCAL_MODEL_COST_MAP := True
+export PREFECT_SERVER_ANALYTICS_ENABLED := false
+export PREFECT_LOGGING_LEVEL ?= WARNING
+
+.DEFAULT_GOAL := help
+.PHONY: help setup demo test check fix ui bench-parse bench-setup clean
+
+help: ## Show the targets
+	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  %-12s %s\n", $$1, $$2}'
+
+setup: $(STAMP) ## Create .venv and install ExpCurate with its dev tools
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+demo: setup ## Run the whole pipeline on the bundled sample and publish its tasks
+	$(BIN)/python -m expcurate batch data/sample/sample.jsonl --auto-approve
+	$(BIN)/python -m expcurate export --release sample
+	$(BIN)/python -m expcurate status
+	@echo "Published tasks: data/published/sample/ (EXP-Bench layout)."
+	@echo "Review them in the browser: make ui   (or: .venv/bin/expcurate ui --port 8501)"
+
+test: setup ## Run the test suite
+	$(BIN)/python -m pytest -q
+
+check: setup ## Read-only checks: formatting, lint, types
+	$(BIN)/ruff format --check $(SRC)
+	$(BIN)/ruff check $(SRC)
+	$(BIN)/mypy expcurate extractors flows validation_ui
+
+fix: setup ## Apply formatting and safe lint fixes
+	$(BIN)/ruff format $(SRC)
+	$(BIN)/ruff check --fix $(SRC)
+
+ui: setup ## Start the review app on http://127.0.0.1:8501
+	$(BIN)/python -m expcurate ui
+
+bench-parse: setup ## Parse every corpus PDF and report coverage and speed
+	$(BIN)/python benchmarks/parse_coverage.py
+
+bench-setup: setup ## Score setup recovery on fetched EXP-Bench repositories
+	$(BIN)/python benchmarks/setup_recovery.py
+
+clean: ## Remove the local store, artifacts, clones and releases (keeps data/sample)
+	rm -rf data/expcurate.db* data/artifacts data/clones data/published data/logs

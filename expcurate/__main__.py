@@ -1,0 +1,3 @@
+from expcurate.cli import main
+
+main()

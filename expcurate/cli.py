@@ -1,0 +1,385 @@
+"""`expcurate`: the curator's and operator's command line.
+
+Every option has an `EXPCURATE_*` environment twin. Bad input ends with one clear line and
+exit code 2, and the paper is recorded as failed with the reason; bugs keep their traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from expcurate.records import PaperListEntry, Stage
+from expcurate.settings import Settings, get_settings, set_settings
+
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+app = typer.Typer(
+    help="ExpCurate: turn a paper and its code into reviewed EXP-Bench-style tasks.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+console = Console()
+err = Console(stderr=True)
+
+BAD_INPUT = 2
+
+DataDir = Annotated[
+    Path | None,
+    typer.Option("--data-dir", envvar="EXPCURATE_DATA_DIR", help="Store, artifacts, releases."),
+]
+DbUrl = Annotated[
+    str | None, typer.Option("--db-url", envvar="EXPCURATE_DB_URL", help="SQLAlchemy URL of the store.")
+]
+Model = Annotated[
+    str | None, typer.Option("--model", envvar="EXPCURATE_MODEL", help="'heuristic' or a litellm model.")
+]
+AutoApprove = Annotated[
+    bool | None,
+    typer.Option(
+        "--auto-approve/--no-auto-approve",
+        envvar="EXPCURATE_AUTO_APPROVE",
+        help="Pass each checkpoint whose validators are clean.",
+    ),
+]
+Reviewer = Annotated[
+    str, typer.Option("--reviewer", envvar="EXPCURATE_REVIEWER", help="Who decides (recorded).")
+]
+
+
+def fail(message: str) -> NoReturn:
+    err.print(f"[red]error:[/red] {message}", highlight=False, soft_wrap=True)
+    raise typer.Exit(BAD_INPUT)
+
+
+def configure(**changes: Any) -> Settings:
+    """Apply CLI flags over the environment's settings for this invocation."""
+    base = Settings()
+    update = {k: v for k, v in changes.items() if v is not None}
+    settings = base.model_copy(update=update)
+    set_settings(settings)
+    return settings
+
+
+def _quiet_prefect() -> None:
+    os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
+    os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+
+
+def _preflight(pdf: str, repo: str) -> str | None:
+    """Reject obviously bad local input before starting the engine."""
+    from extractors.ingest import PDF_MAGIC, is_url
+
+    if not is_url(pdf):
+        path = Path(pdf)
+        if not path.is_file():
+            return f"PDF not found: {pdf}; pass an existing file or an http(s) URL"
+        with path.open("rb") as fh:
+            head = fh.read(1024)
+        if not head:
+            return f"the PDF {pdf} is empty (0 bytes)"
+        if PDF_MAGIC not in head:
+            return f"{pdf} is not a PDF (no %PDF- header); pass the paper's PDF file"
+    looks_remote = "://" in repo or repo.startswith("git@")
+    if not looks_remote and not Path(repo).is_dir():
+        return f"repository not found: {repo}; pass a local folder or a git URL"
+    return None
+
+
+def _print_summary(summary: dict[str, Any]) -> None:
+    stages = ", ".join(f"{k}={v}" for k, v in summary.get("stages", {}).items())
+    tasks = ", ".join(f"{k}={v}" for k, v in sorted(summary.get("tasks", {}).items()))
+    console.print(f"[bold]{summary['paper_id']}[/bold]: {summary['status']} at {summary['stage'] or '-'}")
+    if stages:
+        console.print(f"  stages: {stages}")
+    if tasks:
+        console.print(f"  tasks: {tasks}")
+
+
+@app.command()
+def extract(
+    pdf: Annotated[str, typer.Option("--pdf", help="Paper PDF: a path or an http(s) URL.")],
+    repo: Annotated[str, typer.Option("--repo", help="Code repository: a folder or a git URL.")],
+    paper_id: Annotated[str | None, typer.Option("--paper-id", help="Id of the paper (default: from the PDF name).")] = None,
+    commit: Annotated[str, typer.Option("--commit", help="Pin this commit (default: HEAD).")] = "",
+    title: Annotated[str, typer.Option("--title", help="Title, if the PDF's is wrong.")] = "",
+    conference: Annotated[str | None, typer.Option("--conference", envvar="EXPCURATE_CONFERENCE", help="Conference folder in exports.")] = None,
+    model: Model = None,
+    auto_approve: AutoApprove = None,
+    data_dir: DataDir = None,
+    db_url: DbUrl = None,
+) -> None:
+    """Extract tasks from one paper, up to its first open checkpoint."""
+    from expcurate.services import check_paper_id, derive_paper_id, fail_paper, open_store, register_paper
+
+    settings = configure(model=model, auto_approve=auto_approve, data_dir=data_dir, db_url=db_url,
+                         conference=conference)  # fmt: skip
+    pid = paper_id or derive_paper_id(pdf)
+    try:
+        check_paper_id(pid)
+    except ValueError as exc:
+        fail(str(exc))
+    store = open_store(settings)
+    problem = _preflight(pdf, repo)
+    if problem:
+        register_paper(store, pid, pdf=pdf, repo=repo, commit=commit, title=title,
+                       conference=settings.conference, model=settings.model)  # fmt: skip
+        fail_paper(store, pid, Stage.ingest.value, problem)
+        fail(f"paper {pid}: {problem}")
+    _quiet_prefect()
+    from flows.curate import curate_paper
+
+    with console.status(f"curating {pid} …"):
+        summary = curate_paper(pid, pdf, repo, commit=commit, title=title,
+                               conference=settings.conference)  # fmt: skip
+    _print_summary(summary)
+    if summary["status"] == "failed":
+        fail(f"paper {pid} failed at {summary['stage']}: {summary['error']}")
+    if summary["status"] == "awaiting_review":
+        console.print("  next: review in the browser (expcurate ui) or `expcurate approve`.")
+
+
+def read_paper_list(path: Path) -> list[PaperListEntry]:
+    """Read an EXP-Bench paper list; paths in it are relative to the list's folder."""
+    if not path.is_file():
+        fail(f"paper list not found: {path}")
+    entries = []
+    for n, line in enumerate(path.read_text().splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+            data["id"] = str(data.get("id", ""))
+            data.setdefault("conference", data.get("conf", ""))
+            entry = PaperListEntry.model_validate(data)
+        except (json.JSONDecodeError, ValueError) as exc:
+            fail(f"{path}:{n}: not a paper entry with id, pdf_url and code_url ({str(exc).splitlines()[0]})")
+        for attr in ("pdf_url", "code_url"):
+            value = getattr(entry, attr)
+            if "://" not in value and not Path(value).is_absolute():
+                candidate = (path.parent / value).resolve()
+                if candidate.exists() or not Path(value).exists():
+                    setattr(entry, attr, str(candidate))
+        entries.append(entry)
+    return entries
+
+
+@app.command()
+def batch(
+    papers: Annotated[Path, typer.Argument(help="JSONL paper list: id, title, pdf_url, code_url.")],
+    model: Model = None,
+    auto_approve: AutoApprove = None,
+    data_dir: DataDir = None,
+    db_url: DbUrl = None,
+) -> None:
+    """Extract every paper of a list; one failing paper never stops the others."""
+    from rich.progress import Progress
+
+    settings = configure(model=model, auto_approve=auto_approve, data_dir=data_dir, db_url=db_url)
+    entries = read_paper_list(papers)
+    _quiet_prefect()
+    from flows.curate import curate_paper
+
+    failed = 0
+    with Progress(console=console) as progress:
+        bar = progress.add_task("papers", total=len(entries))
+        for entry in entries:
+            problem = _preflight(entry.pdf_url, entry.code_url)
+            if problem:
+                from expcurate.services import fail_paper, open_store, register_paper
+
+                store = open_store(settings)
+                register_paper(store, entry.id, pdf=entry.pdf_url, repo=entry.code_url, title=entry.title,
+                               conference=entry.conference or settings.conference)  # fmt: skip
+                fail_paper(store, entry.id, Stage.ingest.value, problem)
+                summary = {"paper_id": entry.id, "status": "failed", "stage": "ingest", "error": problem}
+            else:
+                summary = curate_paper(entry.id, entry.pdf_url, entry.code_url, commit=entry.commit,
+                                       title=entry.title, conference=entry.conference)  # fmt: skip
+            failed += summary["status"] == "failed"
+            line = f"{entry.id}: {summary['status']}"
+            if summary.get("error"):
+                line += f" ({summary['error']})"
+            progress.console.print(line, highlight=False)
+            progress.advance(bar)
+    console.print(f"{len(entries)} papers, {failed} failed")
+    if failed == len(entries) and entries:
+        raise typer.Exit(BAD_INPUT)
+
+
+@app.command()
+def status(
+    paper: Annotated[str | None, typer.Option("--paper", help="Show one paper's tasks.")] = None,
+    data_dir: DataDir = None,
+    db_url: DbUrl = None,
+) -> None:
+    """Papers, their stages and checkpoints."""
+    from expcurate.services import open_store
+
+    settings = configure(data_dir=data_dir, db_url=db_url)
+    store = open_store(settings)
+    table = Table("paper", "status", "stage", *[s.value for s in Stage], "tasks", "error")
+    for p in store.papers():
+        if paper and p.id != paper:
+            continue
+        runs = store.current_runs(p.id)
+        tasks = store.tasks(p.id)
+        table.add_row(
+            p.id, p.status, p.stage or "-",
+            *[runs[s.value].status if s.value in runs else "-" for s in Stage],
+            str(len(tasks)), (p.error[:60] + "…") if len(p.error) > 60 else p.error,
+        )  # fmt: skip
+    console.print(table)
+    if paper:
+        if store.get_paper(paper) is None:
+            fail(f"no paper {paper!r} in the store")
+        t = Table("task", "stage", "status", "rev", "flags", "question")
+        for task in store.tasks(paper):
+            q = store.fields(task).question
+            t.add_row(str(task.id), task.stage, task.status, str(task.head), str(len(task.flags)), q[:70])
+        console.print(t)
+
+
+def _advance(paper_id: str, settings: Settings, due: list[Stage], background: bool) -> None:
+    if not due:
+        return
+    from expcurate.launcher import start_next
+
+    mode = "background" if background else "inline"
+    _quiet_prefect()
+    how = start_next(paper_id, settings, mode=mode)
+    console.print(f"started {', '.join(s.value for s in due)} for {paper_id} ({how})")
+
+
+@app.command()
+def approve(
+    paper: Annotated[str | None, typer.Option("--paper", help="Paper whose stage to approve.")] = None,
+    stage: Annotated[Stage | None, typer.Option("--stage", help="Stage to approve (with --paper).")] = None,
+    task: Annotated[int | None, typer.Option("--task", help="Approve one task.")] = None,
+    reviewer: Reviewer = "cli",
+    reason: Annotated[str, typer.Option("--reason", help="Why (recorded).")] = "",
+    background: Annotated[bool, typer.Option("--background", help="Start the next stage in the background.")] = False,
+    data_dir: DataDir = None,
+    db_url: DbUrl = None,
+) -> None:
+    """Approve a checkpoint; approving a stage's last open item starts the next stage."""
+    from expcurate import review
+    from expcurate.services import open_store
+
+    settings = configure(data_dir=data_dir, db_url=db_url)
+    store = open_store(settings)
+    try:
+        if task is not None:
+            outcome = review.decide_task(store, task, "approve", reviewer, reason=reason)
+        elif paper and stage:
+            outcome = review.approve_stage(store, paper, stage, reviewer, reason)
+        else:
+            fail("say what to approve: --task N, or --paper P --stage S")
+    except (review.ReviewError, ValueError) as exc:
+        fail(str(exc))
+    console.print(f"approved; {outcome.stage} {'complete' if outcome.stage_complete else 'still open'}")
+    _advance(outcome.paper_id, settings, outcome.due, background)
+
+
+@app.command()
+def reject(
+    reason: Annotated[str, typer.Option("--reason", help="Why (required, recorded).")],
+    task: Annotated[int | None, typer.Option("--task", help="Reject one task.")] = None,
+    paper: Annotated[str | None, typer.Option("--paper", help="Paper whose stage run to reject.")] = None,
+    stage: Annotated[Stage | None, typer.Option("--stage", help="Stage to reject (with --paper).")] = None,
+    reviewer: Reviewer = "cli",
+    background: Annotated[bool, typer.Option("--background", help="Start the next stage in the background.")] = False,
+    data_dir: DataDir = None,
+    db_url: DbUrl = None,
+) -> None:
+    """Reject a task (or a whole stage run) with a reason."""
+    from expcurate import review
+    from expcurate.services import open_store
+
+    settings = configure(data_dir=data_dir, db_url=db_url)
+    store = open_store(settings)
+    try:
+        if task is not None:
+            outcome = review.decide_task(store, task, "reject", reviewer, reason=reason)
+            console.print(f"rejected task {task}")
+            _advance(outcome.paper_id, settings, outcome.due, background)
+        elif paper and stage:
+            run = store.current_runs(paper).get(stage.value)
+            if run is None or run.id is None:
+                fail(f"paper {paper} has no {stage.value} run")
+            review.reject_run(store, run.id, reviewer, reason)
+            console.print(f"rejected the {stage.value} run of {paper}")
+        else:
+            fail("say what to reject: --task N, or --paper P --stage S")
+    except (review.ReviewError, ValueError) as exc:
+        fail(str(exc))
+
+
+@app.command()
+def advance(
+    paper_id: Annotated[str, typer.Argument(help="Paper to advance.")],
+    data_dir: DataDir = None,
+    db_url: DbUrl = None,
+) -> None:
+    """Run the stages that are due for a paper (what an approval triggers)."""
+    configure(data_dir=data_dir, db_url=db_url)
+    _quiet_prefect()
+    from flows.curate import advance_paper
+
+    _print_summary(advance_paper(paper_id))
+
+
+@app.command("export")
+def export_cmd(
+    release: Annotated[str, typer.Option("--release", help="Release name (a folder under data/published).")],
+    paper: Annotated[list[str] | None, typer.Option("--paper", help="Only these papers.")] = None,
+    data_dir: DataDir = None,
+    db_url: DbUrl = None,
+) -> None:
+    """Publish approved tasks in the EXP-Bench layout."""
+    from expcurate.publish import PublishError, export
+    from expcurate.services import open_store
+
+    settings = configure(data_dir=data_dir, db_url=db_url)
+    try:
+        summary = export(open_store(settings), settings, release, paper or None)
+    except PublishError as exc:
+        fail(str(exc))
+    console.print(f"release {summary.name}: {summary.papers} papers, {summary.tasks} tasks → {summary.path}")
+
+
+@app.command()
+def ui(
+    port: Annotated[int, typer.Option("--port", envvar="EXPCURATE_UI_PORT", help="Port on localhost.")] = 8501,
+    data_dir: DataDir = None,
+    db_url: DbUrl = None,
+) -> None:
+    """Start the review app (Streamlit) on localhost."""
+    import subprocess
+
+    settings = configure(data_dir=data_dir, db_url=db_url)
+    app_path = Path(__file__).resolve().parents[1] / "validation_ui" / "app.py"
+    env = {**os.environ, "EXPCURATE_DATA_DIR": str(settings.resolved_data_dir())}
+    if db_url:
+        env["EXPCURATE_DB_URL"] = db_url
+    cmd = [sys.executable, "-m", "streamlit", "run", str(app_path), "--server.port", str(port),
+           "--server.address", "127.0.0.1", "--server.headless", "true",
+           "--browser.gatherUsageStats", "false"]  # fmt: skip
+    console.print(f"review app on http://127.0.0.1:{port}")
+    raise typer.Exit(subprocess.call(cmd, env=env))
+
+
+def main() -> None:
+    get_settings()
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,346 @@
+"""Stage runners: the store-aware step around each extractor.
+
+Each runner hashes its inputs, reuses a finished run with the same hash (so a re-run adds no
+duplicates), calls the pure extractor, saves the output as an artifact, and ends at a
+checkpoint: the run (and, for task stages, each task) is left `awaiting_review`, or approved
+when auto-approval is on and the validators are clean. Flows call these; tests can too,
+without Prefect.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+from pydantic import BaseModel
+
+from expcurate.records import (
+    DraftSet,
+    IngestResult,
+    ParsedPaper,
+    RepoIndex,
+    Severity,
+    Stage,
+    StageResult,
+    Status,
+    TaskFields,
+)
+from expcurate.settings import PIPELINE_VERSION, Settings
+from expcurate.store import Store
+from expcurate.tables import Paper, StageRun
+
+M = TypeVar("M", bound=BaseModel)
+
+PARSER_VERSION = "paper-1"
+MINER_VERSION = "repo-1"
+
+
+class StageBlocked(RuntimeError):
+    """A stage was asked to run before its inputs exist (a bug in the caller)."""
+
+
+def digest(*parts: object) -> str:
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(json.dumps(part, sort_keys=True, default=str).encode())
+        h.update(b"\x00")
+    return h.hexdigest()
+
+
+# ------------------------------------------------------------------ artifacts
+
+
+def paper_dir(settings: Settings, paper_id: str) -> Path:
+    return settings.artifacts_dir / paper_id
+
+
+def save_artifact(settings: Settings, paper_id: str, name: str, record: BaseModel) -> str:
+    folder = paper_dir(settings, paper_id)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(record.model_dump_json(indent=1))
+    tmp.replace(path)
+    return str(path.relative_to(settings.resolved_data_dir()))
+
+
+def load_artifact(settings: Settings, run: StageRun, cls: type[M]) -> M:
+    path = settings.resolved_data_dir() / run.artifact
+    return cls.model_validate_json(path.read_text())
+
+
+def stage_output(store: Store, settings: Settings, paper_id: str, stage: Stage, cls: type[M]) -> M:
+    run = store.current_runs(paper_id).get(stage.value)
+    if run is None or not run.artifact:
+        raise StageBlocked(f"paper {paper_id}: stage {stage.value} has no output yet")
+    return load_artifact(settings, run, cls)
+
+
+# ------------------------------------------------------------------ common
+
+
+def _checkpoint_status(settings: Settings, clean: bool) -> str:
+    return "approved" if settings.auto_approve and clean else "awaiting_review"
+
+
+def _run_stage(
+    store: Store,
+    settings: Settings,
+    paper_id: str,
+    stage: Stage,
+    inputs_hash: str,
+    work: Callable[[], tuple[StageResult, int]],
+    *,
+    model: str = "",
+    prompt_version: str = "",
+) -> StageRun:
+    """Shared skeleton: cache lookup, run, artifact, checkpoint, paper status."""
+    cached = store.cached_run(paper_id, stage.value, inputs_hash)
+    if cached is not None and cached.current:
+        return cached
+    run = store.start_run(
+        paper_id,
+        stage.value,
+        inputs_hash=inputs_hash,
+        model=model,
+        prompt_version=prompt_version,
+        pipeline_version=PIPELINE_VERSION,
+    )
+    assert run.id is not None
+    store.set_paper_status(paper_id, "running", stage.value)
+    result, items = work()
+    artifact = save_artifact(settings, paper_id, f"{stage.value}-{inputs_hash[:12]}.json", result)
+    if result.status == Status.failed:
+        status = "failed"
+    elif items:  # task stages: the run is approved when its last item is
+        status = "approved" if items_all_decided(store, paper_id, stage) else "awaiting_review"
+    else:
+        status = _checkpoint_status(settings, result.status == Status.succeeded)
+    finished = store.finish_run(run.id, result, status=status, artifact=artifact, items=items)
+    if status == "failed":
+        reason = "; ".join(e.message for e in result.errors if e.severity == Severity.error)
+        store.set_paper_status(paper_id, "failed", stage.value, reason or "stage failed")
+    else:
+        store.set_paper_status(
+            paper_id, "awaiting_review" if status == "awaiting_review" else "running", stage.value
+        )
+    return finished
+
+
+def items_all_decided(store: Store, paper_id: str, stage: Stage) -> bool:
+    return not store.tasks(paper_id, stage=stage.value, status="awaiting_review")
+
+
+# ------------------------------------------------------------------ stages
+
+
+def run_ingest(store: Store, settings: Settings, paper_id: str) -> StageRun:
+    from extractors.ingest import ingest
+
+    paper = store.require_paper(paper_id)
+    inputs = digest(paper.pdf_source, paper.repo_source, paper.requested_commit, _pdf_stamp(paper))
+
+    def work() -> tuple[StageResult, int]:
+        result = ingest(
+            paper_id,
+            paper.pdf_source,
+            paper.repo_source,
+            commit=paper.requested_commit or None,
+            artifact_dir=paper_dir(settings, paper_id),
+            clones_dir=settings.clones_dir,
+        )
+        store.upsert_paper(paper_id, pdf_sha256=result.pdf_sha256, commit=result.commit)
+        return result, 0
+
+    return _run_stage(store, settings, paper_id, Stage.ingest, inputs, work)
+
+
+def _pdf_stamp(paper: Paper) -> str:
+    """A cheap fingerprint of a local PDF so a changed file re-runs ingest."""
+    path = Path(paper.pdf_source)
+    if paper.pdf_source.startswith(("http://", "https://")) or not path.is_file():
+        return ""
+    st = path.stat()
+    return f"{st.st_size}:{st.st_mtime_ns}"
+
+
+def run_parse(store: Store, settings: Settings, paper_id: str) -> StageRun:
+    from extractors.paper import PaperLoadError, parse_pdf
+
+    ingest = stage_output(store, settings, paper_id, Stage.ingest, IngestResult)
+    inputs = digest(ingest.pdf_sha256, PARSER_VERSION, settings.max_pdf_pages)
+
+    def work() -> tuple[StageResult, int]:
+        try:
+            parsed = parse_pdf(
+                Path(ingest.pdf_path),
+                paper_dir(settings, paper_id) / "images",
+                max_pages=settings.max_pdf_pages,
+            )
+        except PaperLoadError as exc:
+            parsed = ParsedPaper(status=Status.failed)
+            parsed.add_error("parse", "pdf", str(exc))
+            parsed.status = Status.failed
+        if parsed.title:
+            paper = store.require_paper(paper_id)
+            if not paper.title:
+                store.upsert_paper(paper_id, title=parsed.title)
+        return parsed, 0
+
+    return _run_stage(store, settings, paper_id, Stage.parse, inputs, work)
+
+
+def run_mine(store: Store, settings: Settings, paper_id: str) -> StageRun:
+    from extractors.repo import mine_repo
+
+    ingest = stage_output(store, settings, paper_id, Stage.ingest, IngestResult)
+    inputs = digest(ingest.repo_url, ingest.commit, MINER_VERSION, settings.max_file_bytes)
+
+    def work() -> tuple[StageResult, int]:
+        index = mine_repo(
+            Path(ingest.repo_path),
+            ingest.commit,
+            max_file_bytes=settings.max_file_bytes,
+            max_files=settings.max_repo_files,
+        )
+        return index, 0
+
+    return _run_stage(store, settings, paper_id, Stage.mine, inputs, work)
+
+
+def run_tasks(store: Store, settings: Settings, paper_id: str) -> StageRun:
+    from extractors.tasks import PROMPT_VERSION, draft_tasks
+    from extractors.validate import validate_draft
+
+    parse_run = store.current_runs(paper_id)[Stage.parse.value]
+    parsed = load_artifact(settings, parse_run, ParsedPaper)
+    inputs = digest(parse_run.inputs_hash, settings.model, PROMPT_VERSION)
+
+    def work() -> tuple[StageResult, int]:
+        drafts: DraftSet = draft_tasks(parsed, model=settings.model)
+        author = f"machine:{settings.model}"
+        for position, draft in enumerate(drafts.tasks):
+            fields = TaskFields.from_draft(draft)
+            flags = validate_draft(fields, parsed, drafts.tasks)
+            clean = not any(f.severity == Severity.error for f in flags)
+            store.put_machine_task(
+                paper_id,
+                fields,
+                stage=Stage.tasks.value,
+                author=author,
+                position=position,
+                status=_checkpoint_status(settings, clean),
+                flags=[f.model_dump(mode="json") for f in flags],
+            )
+        return drafts, len(drafts.tasks)
+
+    return _run_stage(
+        store,
+        settings,
+        paper_id,
+        Stage.tasks,
+        inputs,
+        work,
+        model=settings.model,
+        prompt_version=PROMPT_VERSION,
+    )
+
+
+def _approved_at(store: Store, paper_id: str, stage: Stage) -> list[tuple[int, TaskFields]]:
+    out = []
+    for task in store.tasks(paper_id, stage=stage.value, status="approved"):
+        assert task.id is not None
+        out.append((task.id, store.fields(task)))
+    return out
+
+
+def run_setup(store: Store, settings: Settings, paper_id: str) -> StageRun:
+    from extractors.agent import recover_setup
+    from extractors.validate import validate_setup
+
+    runs = store.current_runs(paper_id)
+    ingest = load_artifact(settings, runs[Stage.ingest.value], IngestResult)
+    index = load_artifact(settings, runs[Stage.mine.value], RepoIndex)
+    approved = _approved_at(store, paper_id, Stage.tasks)
+    inputs = digest(
+        runs[Stage.mine.value].inputs_hash,
+        settings.model,
+        settings.agent_max_steps,
+        [f.draft().model_dump(mode="json") for _, f in approved],
+    )
+    root = Path(ingest.repo_path)
+
+    def work() -> tuple[StageResult, int]:
+        from expcurate.records import SetupResult
+
+        result = SetupResult()
+        for task_id, fields in approved:
+            setup = recover_setup(fields.draft(), index, root, max_steps=settings.agent_max_steps)
+            result.setups[fields.key] = setup
+            new = fields.with_setup(setup)
+            flags = validate_setup(new, root)
+            clean = not any(f.severity == Severity.error for f in flags)
+            task = store.require_task(task_id)
+            store.put_machine_task(
+                paper_id,
+                new,
+                stage=Stage.setup.value,
+                author=f"machine:{settings.model}",
+                position=task.position,
+                status=_checkpoint_status(settings, clean),
+                flags=[f.model_dump(mode="json") for f in flags],
+            )
+        return result, len(approved)
+
+    return _run_stage(
+        store, settings, paper_id, Stage.setup, inputs, work, model=settings.model
+    )
+
+
+def run_package(store: Store, settings: Settings, paper_id: str) -> StageRun:
+    from extractors.validate import validate_task
+
+    runs = store.current_runs(paper_id)
+    ingest = load_artifact(settings, runs[Stage.ingest.value], IngestResult)
+    parsed = load_artifact(settings, runs[Stage.parse.value], ParsedPaper)
+    approved = _approved_at(store, paper_id, Stage.setup)
+    inputs = digest(
+        runs[Stage.setup.value].inputs_hash,
+        [f.model_dump(mode="json", exclude={"trace"}) for _, f in approved],
+    )
+    root = Path(ingest.repo_path)
+
+    def work() -> tuple[StageResult, int]:
+        from expcurate.records import StageResult as Result
+
+        result = Result()
+        siblings = [f for _, f in approved]
+        for task_id, fields in approved:
+            flags = validate_task(fields, parsed, root, siblings)
+            clean = not any(f.severity == Severity.error for f in flags)
+            task = store.require_task(task_id)
+            store.put_machine_task(
+                paper_id,
+                fields,
+                stage=Stage.package.value,
+                author=f"machine:{settings.model}",
+                position=task.position,
+                status=_checkpoint_status(settings, clean),
+                flags=[f.model_dump(mode="json") for f in flags],
+            )
+        return result, len(approved)
+
+    return _run_stage(store, settings, paper_id, Stage.package, inputs, work)
+
+
+RUNNERS: dict[Stage, Callable[[Store, Settings, str], StageRun]] = {
+    Stage.ingest: run_ingest,
+    Stage.parse: run_parse,
+    Stage.mine: run_mine,
+    Stage.tasks: run_tasks,
+    Stage.setup: run_setup,
+    Stage.package: run_package,
+}

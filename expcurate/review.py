@@ -1,0 +1,164 @@
+"""Checkpoint logic: decisions on stage runs and tasks, and what becomes due after them.
+
+Plain functions over the store, shared by the CLI and the review app, so the rules
+("approving the last open item of a stage starts the next") live in one tested place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from expcurate.records import FIRST_PHASE, TASK_STAGES, Stage, TaskFields
+from expcurate.store import Store, StoreError
+from expcurate.tables import StageRun, Task
+
+DECISIONS = ("approve", "approve_with_edits", "reject", "skip")
+
+
+class ReviewError(StoreError):
+    """A decision that cannot be taken (wrong state, missing reason)."""
+
+
+@dataclass
+class Outcome:
+    """What a decision did: the paper it touched and the stages now due."""
+
+    paper_id: str
+    stage: str
+    stage_complete: bool = False
+    due: list[Stage] = field(default_factory=list)
+
+
+def due_stages(store: Store, paper_id: str) -> list[Stage]:
+    """Stages that can run now: inputs present and every upstream checkpoint approved."""
+    paper = store.require_paper(paper_id)
+    if paper.status == "failed":
+        return []
+    runs = store.current_runs(paper_id)
+    if Stage.ingest.value not in runs:
+        return [Stage.ingest]
+    if runs[Stage.ingest.value].status == "failed":
+        return []
+    missing = [s for s in FIRST_PHASE if s.value not in runs]
+    if missing:
+        return missing
+    for phase in [FIRST_PHASE, *[(s,) for s in TASK_STAGES]]:
+        present = [runs.get(s.value) for s in phase]
+        if any(r is None for r in present):
+            return [s for s, r in zip(phase, present, strict=True) if r is None]
+        if any(r is not None and r.status != "approved" for r in present):
+            return []
+    return []
+
+
+def open_items(store: Store, paper_id: str, stage: Stage) -> list[Task]:
+    return store.tasks(paper_id, stage=stage.value, status="awaiting_review")
+
+
+def _close_stage_if_done(store: Store, paper_id: str, stage: Stage) -> bool:
+    run = store.current_runs(paper_id).get(stage.value)
+    if run is None or run.id is None:
+        return False
+    if stage in TASK_STAGES and open_items(store, paper_id, stage):
+        return False
+    if stage in FIRST_PHASE and run.status != "approved":
+        return False
+    if run.status == "awaiting_review":
+        store.set_run_status(run.id, "approved")
+    return True
+
+
+def _after(store: Store, paper_id: str, stage: Stage) -> Outcome:
+    complete = _close_stage_if_done(store, paper_id, stage)
+    due = due_stages(store, paper_id) if complete else []
+    runs = store.current_runs(paper_id)
+    if complete and not due:
+        finished = all(runs.get(s.value) and runs[s.value].status == "approved" for s in Stage)
+        if finished:
+            store.set_paper_status(paper_id, "ready", Stage.package.value)
+    elif not complete:
+        store.set_paper_status(paper_id, "awaiting_review", stage.value)
+    return Outcome(paper_id=paper_id, stage=stage.value, stage_complete=complete, due=due)
+
+
+def approve_run(store: Store, run_id: int, reviewer: str, reason: str = "") -> Outcome:
+    """Approve a stage's checkpoint; for task stages, every open task with it."""
+    run = store.get_run(run_id)
+    if run is None:
+        raise ReviewError(f"no stage run {run_id}")
+    if run.status not in ("awaiting_review", "approved"):
+        raise ReviewError(f"stage run {run_id} is {run.status}; only a run awaiting review can be approved")
+    stage = Stage(run.stage)
+    if stage in TASK_STAGES:
+        for task in open_items(store, run.paper_id, stage):
+            assert task.id is not None
+            decide_task(store, task.id, "approve", reviewer, reason=reason, _advance=False)
+    store.set_run_status(run_id, "approved")
+    store.add_review(
+        paper_id=run.paper_id, stage=run.stage, stage_run_id=run_id,
+        decision="approve", reason=reason, reviewer=reviewer,
+    )  # fmt: skip
+    return _after(store, run.paper_id, stage)
+
+
+def approve_stage(store: Store, paper_id: str, stage: Stage, reviewer: str, reason: str = "") -> Outcome:
+    run = store.current_runs(paper_id).get(stage.value)
+    if run is None or run.id is None:
+        raise ReviewError(f"paper {paper_id} has no {stage.value} run to approve")
+    return approve_run(store, run.id, reviewer, reason)
+
+
+def reject_run(store: Store, run_id: int, reviewer: str, reason: str) -> StageRun:
+    if not reason.strip():
+        raise ReviewError("a rejection needs a reason the curator can act on")
+    run = store.get_run(run_id)
+    if run is None:
+        raise ReviewError(f"no stage run {run_id}")
+    store.add_review(
+        paper_id=run.paper_id, stage=run.stage, stage_run_id=run_id,
+        decision="reject", reason=reason, reviewer=reviewer,
+    )  # fmt: skip
+    store.set_paper_status(run.paper_id, "failed", run.stage, f"rejected by {reviewer}: {reason}")
+    return store.set_run_status(run_id, "rejected")
+
+
+def decide_task(
+    store: Store,
+    task_id: int,
+    decision: str,
+    reviewer: str,
+    *,
+    reason: str = "",
+    fields: TaskFields | None = None,
+    expected_head: int | None = None,
+    _advance: bool = True,
+) -> Outcome:
+    """Record a reviewer's decision on one task (and their edit, if any)."""
+    if decision not in DECISIONS:
+        raise ReviewError(f"unknown decision {decision!r}; use one of {', '.join(DECISIONS)}")
+    task = store.require_task(task_id)
+    stage = Stage(task.stage)
+    if task.status != "awaiting_review" and decision != "skip":
+        raise ReviewError(f"task {task_id} is {task.status} at stage {task.stage}, not awaiting review")
+    if decision == "reject" and not reason.strip():
+        raise ReviewError("a rejection needs a reason")
+    if fields is not None:
+        if expected_head is None:
+            raise ReviewError("an edit must say which revision it was made on (expected_head)")
+        store.edit_task(task_id, fields, reviewer=reviewer, expected_head=expected_head)
+        if decision == "approve":
+            decision = "approve_with_edits"
+    elif decision == "approve_with_edits":
+        raise ReviewError("approve_with_edits needs the edited fields")
+    task = store.require_task(task_id)
+    store.add_review(
+        paper_id=task.paper_id, stage=task.stage, task_id=task_id, revision=task.head,
+        decision=decision, reason=reason, reviewer=reviewer,
+    )  # fmt: skip
+    if decision in ("approve", "approve_with_edits"):
+        store.update_task(task_id, status="approved")
+    elif decision == "reject":
+        store.update_task(task_id, status="rejected")
+    if not _advance:
+        return Outcome(paper_id=task.paper_id, stage=stage.value)
+    return _after(store, task.paper_id, stage)

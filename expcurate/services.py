@@ -1,0 +1,103 @@
+"""Entry points shared by the CLI, the flows and the review app.
+
+Opening the store, registering papers and summarising their state live here so that no
+caller reaches into tables or flow internals.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from expcurate.records import Stage
+from expcurate.settings import Settings
+from expcurate.store import Store
+
+_stores: dict[str, Store] = {}
+
+PAPER_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
+
+
+def open_store(settings: Settings) -> Store:
+    """One store (engine) per database URL per process."""
+    url = settings.database_url()
+    store = _stores.get(url)
+    if store is None:
+        store = _stores[url] = Store(url)
+    return store
+
+
+def derive_paper_id(pdf: str) -> str:
+    """A readable id from the PDF name when the curator gives none."""
+    stem = Path(pdf.split("?", 1)[0].rstrip("/")).stem or "paper"
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", stem).strip("-._") or "paper"
+    return slug[:64]
+
+
+def check_paper_id(paper_id: str) -> str:
+    if not PAPER_ID_RE.match(paper_id):
+        raise ValueError(
+            f"paper id {paper_id!r} must be letters, digits, '.', '_' or '-' (at most 128)"
+        )
+    return paper_id
+
+
+def register_paper(
+    store: Store,
+    paper_id: str,
+    *,
+    pdf: str,
+    repo: str,
+    commit: str = "",
+    title: str = "",
+    conference: str = "",
+    model: str = "",
+) -> None:
+    """Create or update a paper before its first stage; a failed paper is reset to retry."""
+    check_paper_id(paper_id)
+    existing = store.get_paper(paper_id)
+    fields: dict[str, object] = {
+        "pdf_source": pdf,
+        "repo_source": repo,
+        "requested_commit": commit,
+        "model": model,
+    }
+    if title:
+        fields["title"] = title
+    if conference:
+        fields["conference"] = conference
+    if existing is None or existing.status == "failed":
+        fields.update(status="pending", error="", stage="")
+    store.upsert_paper(paper_id, **fields)
+
+
+def fail_paper(store: Store, paper_id: str, stage: str, reason: str) -> None:
+    store.set_paper_status(paper_id, "failed", stage, reason)
+
+
+@dataclass
+class PaperSummary:
+    paper_id: str
+    status: str
+    stage: str
+    error: str = ""
+    stages: dict[str, str] = field(default_factory=dict)
+    tasks: dict[str, int] = field(default_factory=dict)
+
+
+def summarize(store: Store, paper_id: str) -> PaperSummary:
+    paper = store.require_paper(paper_id)
+    runs = store.current_runs(paper_id)
+    counts: dict[str, int] = {}
+    for task in store.tasks(paper_id):
+        key = f"{task.stage}:{task.status}"
+        counts[key] = counts.get(key, 0) + 1
+    return PaperSummary(
+        paper_id=paper_id,
+        status=paper.status,
+        stage=paper.stage,
+        error=paper.error,
+        stages={s.value: runs[s.value].status for s in Stage if s.value in runs},
+        tasks=counts,
+    )

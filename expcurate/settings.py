@@ -1,0 +1,87 @@
+"""One settings object for the whole pipeline.
+
+Every field reads an `EXPCURATE_<NAME>` environment variable and every CLI flag maps onto a
+field, so a curator can configure a batch with flags or with the environment. Defaults work
+offline on a laptop. Nothing is computed at import time: call `get_settings()`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+PIPELINE_VERSION = "0.1.0"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="EXPCURATE_", extra="ignore")
+
+    data_dir: Path = Field(Path("data"), description="Store, artifacts, clones and releases.")
+    db_url: str = Field("", description="SQLAlchemy URL; default: SQLite file in the data dir.")
+    model: str = Field("heuristic", description="litellm model name, or 'heuristic' (offline).")
+    api_base: str = Field("", description="Base URL of an OpenAI-compatible server.")
+    auto_approve: bool = Field(False, description="Pass a checkpoint when validators are clean.")
+    launcher: Literal["inline", "background", "prefect"] = Field(
+        "background",
+        description="How approving a stage's last item starts the next stage.",
+    )
+    max_file_bytes: int = Field(1_000_000, description="Repo files above this are not read.")
+    max_repo_files: int = Field(50_000, description="Stop inventorying a repo after this many.")
+    max_pdf_pages: int = Field(400, description="Pages beyond this are not parsed.")
+    agent_max_steps: int = Field(40, description="Tool calls the setup agent may make per task.")
+    budget_usd: float = Field(5.0, description="Most a paper may spend on model calls.")
+    conference: str = Field("custom", description="Conference folder used in exports.")
+
+    def resolved_data_dir(self) -> Path:
+        return self.data_dir.expanduser().resolve()
+
+    def database_url(self) -> str:
+        if self.db_url:
+            return self.db_url
+        return f"sqlite:///{self.resolved_data_dir() / 'expcurate.db'}"
+
+    @property
+    def artifacts_dir(self) -> Path:
+        return self.resolved_data_dir() / "artifacts"
+
+    @property
+    def clones_dir(self) -> Path:
+        return self.resolved_data_dir() / "clones"
+
+    @property
+    def published_dir(self) -> Path:
+        return self.resolved_data_dir() / "published"
+
+
+_current: Settings | None = None
+
+
+def get_settings() -> Settings:
+    """The active settings (read from the environment on first use)."""
+    global _current
+    if _current is None:
+        _current = Settings()
+    return _current
+
+
+def set_settings(settings: Settings | None) -> None:
+    global _current
+    _current = settings
+
+
+@contextlib.contextmanager
+def override_settings(**changes: Any) -> Iterator[Settings]:
+    """Scoped settings for tests and for one CLI invocation."""
+    global _current
+    previous = _current
+    base = previous or Settings()
+    _current = base.model_copy(update=changes)
+    try:
+        yield _current
+    finally:
+        _current = previous

@@ -1,0 +1,454 @@
+"""The store: every read and write of persistent state goes through here.
+
+SQLite by default, any SQLAlchemy URL by setting. Pages, flows and the CLI call these methods
+and never write SQL themselves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, SQLModel, col, create_engine, select
+
+from expcurate.records import StageResult, TaskFields
+from expcurate.tables import (
+    SCHEMA_VERSION,
+    Meta,
+    Paper,
+    Release,
+    Review,
+    StageRun,
+    Task,
+    TaskRevision,
+    utcnow,
+)
+
+# Task fields compared in the three-way merge of machine output with human edits.
+MERGE_EXCLUDE = frozenset({"key", "trace"})
+
+
+class StoreError(RuntimeError):
+    pass
+
+
+class ConcurrentEditError(StoreError):
+    """Someone saved the task since the editor loaded it: the edit is refused, not merged."""
+
+    def __init__(self, task_id: int, expected: int, current: TaskRevision) -> None:
+        self.task_id = task_id
+        self.expected = expected
+        self.current = current
+        super().__init__(
+            f"task {task_id} was changed by {current.author} (revision {current.number}) "
+            f"after you opened revision {expected}; reload it and apply your edit again"
+        )
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA busy_timeout=10000")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()
+
+
+class Store:
+    def __init__(self, url: str) -> None:
+        self.url = url
+        kwargs: dict[str, Any] = {}
+        if url.startswith("sqlite"):
+            path = url.split("///", 1)[-1]
+            if path and path != ":memory:":
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+        self.engine: Engine = create_engine(url, **kwargs)
+        if url.startswith("sqlite"):
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        self._migrate()
+
+    def _migrate(self) -> None:
+        """Create missing tables and record the schema version.
+
+        Version 1 is the first schema; later versions add their ALTERs here, keyed on the
+        stored version, so an old data dir keeps working.
+        """
+        SQLModel.metadata.create_all(self.engine)
+        with self.session() as s:
+            meta = s.get(Meta, "schema_version")
+            if meta is None:
+                s.add(Meta(key="schema_version", value=str(SCHEMA_VERSION)))
+            elif int(meta.value) > SCHEMA_VERSION:
+                raise StoreError(
+                    f"the store at {self.url} has schema {meta.value}, newer than this "
+                    f"ExpCurate ({SCHEMA_VERSION}); upgrade ExpCurate"
+                )
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        with Session(self.engine, expire_on_commit=False) as s:
+            yield s
+            s.commit()
+
+    # ------------------------------------------------------------ papers
+
+    def upsert_paper(self, paper_id: str, **fields: Any) -> Paper:
+        with self.session() as s:
+            paper = s.get(Paper, paper_id)
+            if paper is None:
+                paper = Paper(id=paper_id, **fields)
+            else:
+                for name, value in fields.items():
+                    setattr(paper, name, value)
+            paper.updated_at = utcnow()
+            s.add(paper)
+            return paper
+
+    def get_paper(self, paper_id: str) -> Paper | None:
+        with self.session() as s:
+            return s.get(Paper, paper_id)
+
+    def require_paper(self, paper_id: str) -> Paper:
+        paper = self.get_paper(paper_id)
+        if paper is None:
+            raise StoreError(f"no paper {paper_id!r} in the store; see `expcurate status`")
+        return paper
+
+    def papers(self) -> list[Paper]:
+        with self.session() as s:
+            return list(s.exec(select(Paper).order_by(col(Paper.created_at), col(Paper.id))))
+
+    def set_paper_status(self, paper_id: str, status: str, stage: str = "", error: str = "") -> None:
+        self.upsert_paper(paper_id, status=status, stage=stage, error=error)
+
+    # ------------------------------------------------------------ stage runs
+
+    def start_run(self, paper_id: str, stage: str, **fields: Any) -> StageRun:
+        with self.session() as s:
+            run = StageRun(paper_id=paper_id, stage=stage, status="running", **fields)
+            s.add(run)
+            s.flush()
+            return run
+
+    def finish_run(
+        self,
+        run_id: int,
+        result: StageResult,
+        *,
+        status: str,
+        artifact: str = "",
+        items: int = 0,
+        cost_usd: float = 0.0,
+        prompt_tokens: int = 0,
+        completion_tokens: int = 0,
+    ) -> StageRun:
+        with self.session() as s:
+            run = s.get(StageRun, run_id)
+            if run is None:
+                raise StoreError(f"no stage run {run_id}")
+            # The new run becomes the stage's current one; older runs stay as history.
+            for old in s.exec(
+                select(StageRun).where(
+                    StageRun.paper_id == run.paper_id,
+                    StageRun.stage == run.stage,
+                    StageRun.id != run_id,
+                )
+            ):
+                old.current = False
+                s.add(old)
+            run.status = status
+            run.result_status = result.status.value
+            run.errors = [e.model_dump(mode="json") for e in result.errors]
+            run.artifact = artifact
+            run.items = items
+            run.cost_usd = cost_usd
+            run.prompt_tokens = prompt_tokens
+            run.completion_tokens = completion_tokens
+            run.finished_at = utcnow()
+            run.duration_s = (run.finished_at - run.started_at).total_seconds()
+            run.current = True
+            s.add(run)
+            return run
+
+    def set_run_status(self, run_id: int, status: str) -> StageRun:
+        with self.session() as s:
+            run = s.get(StageRun, run_id)
+            if run is None:
+                raise StoreError(f"no stage run {run_id}")
+            run.status = status
+            s.add(run)
+            return run
+
+    def get_run(self, run_id: int) -> StageRun | None:
+        with self.session() as s:
+            return s.get(StageRun, run_id)
+
+    def current_runs(self, paper_id: str) -> dict[str, StageRun]:
+        with self.session() as s:
+            runs = s.exec(
+                select(StageRun)
+                .where(StageRun.paper_id == paper_id, col(StageRun.current))
+                .order_by(col(StageRun.id))
+            )
+            return {r.stage: r for r in runs}
+
+    def runs(self, paper_id: str | None = None) -> list[StageRun]:
+        with self.session() as s:
+            q = select(StageRun).order_by(col(StageRun.id))
+            if paper_id is not None:
+                q = q.where(StageRun.paper_id == paper_id)
+            return list(s.exec(q))
+
+    def cached_run(self, paper_id: str, stage: str, inputs_hash: str) -> StageRun | None:
+        """The newest finished run of this stage with the same inputs, if its output is usable."""
+        with self.session() as s:
+            return s.exec(
+                select(StageRun)
+                .where(
+                    StageRun.paper_id == paper_id,
+                    StageRun.stage == stage,
+                    StageRun.inputs_hash == inputs_hash,
+                    col(StageRun.status).in_(["awaiting_review", "approved"]),
+                )
+                .order_by(col(StageRun.id).desc())
+            ).first()
+
+    # ------------------------------------------------------------ tasks
+
+    def tasks(
+        self, paper_id: str | None = None, stage: str | None = None, status: str | None = None
+    ) -> list[Task]:
+        with self.session() as s:
+            q = select(Task).order_by(col(Task.paper_id), col(Task.position), col(Task.id))
+            if paper_id is not None:
+                q = q.where(Task.paper_id == paper_id)
+            if stage is not None:
+                q = q.where(Task.stage == stage)
+            if status is not None:
+                q = q.where(Task.status == status)
+            return list(s.exec(q))
+
+    def get_task(self, task_id: int) -> Task | None:
+        with self.session() as s:
+            return s.get(Task, task_id)
+
+    def require_task(self, task_id: int) -> Task:
+        task = self.get_task(task_id)
+        if task is None:
+            raise StoreError(f"no task {task_id} in the store")
+        return task
+
+    def revisions(self, task_id: int) -> list[TaskRevision]:
+        with self.session() as s:
+            return list(
+                s.exec(
+                    select(TaskRevision)
+                    .where(TaskRevision.task_id == task_id)
+                    .order_by(col(TaskRevision.number))
+                )
+            )
+
+    def revision(self, task_id: int, number: int) -> TaskRevision:
+        with self.session() as s:
+            rev = s.exec(
+                select(TaskRevision).where(
+                    TaskRevision.task_id == task_id, TaskRevision.number == number
+                )
+            ).first()
+            if rev is None:
+                raise StoreError(f"task {task_id} has no revision {number}")
+            return rev
+
+    def fields(self, task: Task) -> TaskFields:
+        return TaskFields.model_validate(self.revision(_id(task), task.head).fields)
+
+    def _append(
+        self,
+        s: Session,
+        task: Task,
+        fields: TaskFields,
+        *,
+        author: str,
+        kind: str,
+        base: int | None,
+        note: str = "",
+    ) -> TaskRevision:
+        rev = TaskRevision(
+            task_id=_id(task),
+            number=task.head + 1,
+            author=author,
+            kind=kind,
+            stage=task.stage,
+            base=base,
+            fields=fields.model_dump(mode="json"),
+            note=note,
+        )
+        s.add(rev)
+        task.head = rev.number
+        task.updated_at = utcnow()
+        s.add(task)
+        return rev
+
+    def put_machine_task(
+        self,
+        paper_id: str,
+        fields: TaskFields,
+        *,
+        stage: str,
+        author: str,
+        position: int = 0,
+        status: str = "awaiting_review",
+        flags: Sequence[dict[str, Any]] = (),
+    ) -> Task:
+        """Record machine output for a task, keeping any human edits made since.
+
+        Idempotent: the same machine output for an unchanged task adds no revision. When a
+        reviewer has edited fields since the last machine revision, those fields keep the
+        reviewer's value (three-way merge against the base machine revision).
+        """
+        with self.session() as s:
+            task = s.exec(
+                select(Task).where(Task.paper_id == paper_id, Task.key == fields.key)
+            ).first()
+            if task is None:
+                task = Task(paper_id=paper_id, key=fields.key, position=position, stage=stage)
+                s.add(task)
+                s.flush()
+                self._append(s, task, fields, author=author, kind="machine", base=None)
+            else:
+                revs = list(
+                    s.exec(
+                        select(TaskRevision)
+                        .where(TaskRevision.task_id == task.id)
+                        .order_by(col(TaskRevision.number))
+                    )
+                )
+                head = revs[-1]
+                last_machine = next((r for r in reversed(revs) if r.kind == "machine"), head)
+                same_stage = task.stage == stage
+                if same_stage and _comparable(last_machine.fields) == _comparable(
+                    fields.model_dump(mode="json")
+                ):
+                    task.position = position
+                    s.add(task)
+                    return task
+                merged = _merge(
+                    base=last_machine.fields,
+                    current=head.fields,
+                    incoming=fields.model_dump(mode="json"),
+                )
+                task.stage = stage
+                task.position = position
+                self._append(s, task, fields, author=author, kind="machine", base=head.number)
+                if merged != fields.model_dump(mode="json"):
+                    self._append(
+                        s,
+                        task,
+                        TaskFields.model_validate(merged),
+                        author=author,
+                        kind="merge",
+                        base=task.head,
+                        note="kept reviewer edits over new machine output",
+                    )
+            task.status = status
+            task.flags = list(flags)
+            s.add(task)
+            return task
+
+    def edit_task(
+        self,
+        task_id: int,
+        fields: TaskFields,
+        *,
+        reviewer: str,
+        expected_head: int,
+        note: str = "",
+    ) -> TaskRevision:
+        """Append a reviewer's revision, refusing it if someone saved in between."""
+        with self.session() as s:
+            task = s.get(Task, task_id)
+            if task is None:
+                raise StoreError(f"no task {task_id} in the store")
+            if task.head != expected_head:
+                current = s.exec(
+                    select(TaskRevision).where(
+                        TaskRevision.task_id == task_id, TaskRevision.number == task.head
+                    )
+                ).one()
+                raise ConcurrentEditError(task_id, expected_head, current)
+            fields = fields.model_copy(update={"key": task.key})
+            return self._append(
+                s,
+                task,
+                fields,
+                author=f"reviewer:{reviewer}",
+                kind="reviewer",
+                base=expected_head,
+                note=note,
+            )
+
+    def update_task(self, task_id: int, **changes: Any) -> Task:
+        with self.session() as s:
+            task = s.get(Task, task_id)
+            if task is None:
+                raise StoreError(f"no task {task_id} in the store")
+            for name, value in changes.items():
+                setattr(task, name, value)
+            task.updated_at = utcnow()
+            s.add(task)
+            return task
+
+    # ------------------------------------------------------------ reviews, releases
+
+    def add_review(self, **fields: Any) -> Review:
+        with self.session() as s:
+            review = Review(**fields)
+            s.add(review)
+            return review
+
+    def reviews(self, paper_id: str | None = None, task_id: int | None = None) -> list[Review]:
+        with self.session() as s:
+            q = select(Review).order_by(col(Review.id))
+            if paper_id is not None:
+                q = q.where(Review.paper_id == paper_id)
+            if task_id is not None:
+                q = q.where(Review.task_id == task_id)
+            return list(s.exec(q))
+
+    def add_release(self, **fields: Any) -> Release:
+        with self.session() as s:
+            existing = s.exec(select(Release).where(Release.name == fields["name"])).first()
+            release = existing or Release(name=fields["name"])
+            for name, value in fields.items():
+                setattr(release, name, value)
+            s.add(release)
+            return release
+
+    def releases(self) -> list[Release]:
+        with self.session() as s:
+            return list(s.exec(select(Release).order_by(col(Release.id))))
+
+
+def _id(task: Task) -> int:
+    if task.id is None:
+        raise StoreError("task has no id yet")
+    return task.id
+
+
+def _comparable(fields: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in fields.items() if k not in MERGE_EXCLUDE}
+
+
+def _merge(base: dict[str, Any], current: dict[str, Any], incoming: dict[str, Any]) -> dict[str, Any]:
+    """Field-level three-way merge: a field a reviewer changed keeps the reviewer's value."""
+    merged = dict(incoming)
+    for name, value in current.items():
+        if name in MERGE_EXCLUDE:
+            continue
+        if base.get(name) != value:  # the reviewer touched it
+            merged[name] = value
+    return merged

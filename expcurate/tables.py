@@ -1,0 +1,117 @@
+"""What persists: SQLModel tables behind the store.
+
+Task content is never updated in place: each change appends a `TaskRevision` holding the full
+field set, with `base` pointing at the revision it was derived from. That pointer is what lets
+a re-extraction merge new machine output with earlier human edits (a three-way merge).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, Column, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+SCHEMA_VERSION = 1
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Paper(SQLModel, table=True):
+    id: str = Field(primary_key=True)
+    title: str = ""
+    conference: str = ""
+    pdf_source: str = ""  # path or URL as the curator gave it
+    repo_source: str = ""
+    requested_commit: str = ""
+    pdf_sha256: str = ""
+    commit: str = ""  # pinned by ingest
+    model: str = ""
+    status: str = "pending"  # pending | running | awaiting_review | ready | failed
+    stage: str = ""  # stage the paper is at
+    error: str = ""
+    created_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow)
+
+
+class StageRun(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    paper_id: str = Field(foreign_key="paper.id", index=True)
+    stage: str = Field(index=True)
+    inputs_hash: str = Field(default="", index=True)
+    model: str = ""
+    prompt_version: str = ""
+    pipeline_version: str = ""
+    # running | awaiting_review | approved | rejected | failed
+    status: str = "running"
+    result_status: str = ""  # succeeded | partial | failed | skipped (the StageResult's)
+    errors: list[dict[str, Any]] = Field(default_factory=list, sa_column=Column(JSON))
+    artifact: str = ""  # path relative to the data dir
+    cost_usd: float = 0.0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    items: int = 0
+    started_at: datetime = Field(default_factory=utcnow)
+    finished_at: datetime | None = None
+    duration_s: float = 0.0
+    current: bool = True  # the run a stage's checkpoint refers to
+
+
+class Task(SQLModel, table=True):
+    __table_args__ = (UniqueConstraint("paper_id", "key"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    paper_id: str = Field(foreign_key="paper.id", index=True)
+    key: str  # stable across re-extraction (where in the paper the task came from)
+    position: int = 0
+    stage: str = "tasks"  # tasks | setup | package
+    status: str = "awaiting_review"  # awaiting_review | approved | rejected | stale
+    head: int = 0  # number of the latest revision; the optimistic-locking token
+    flags: list[dict[str, Any]] = Field(default_factory=list, sa_column=Column(JSON))
+    updated_at: datetime = Field(default_factory=utcnow)
+
+
+class TaskRevision(SQLModel, table=True):
+    __table_args__ = (UniqueConstraint("task_id", "number"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    task_id: int = Field(foreign_key="task.id", index=True)
+    number: int
+    author: str  # "machine:<model>" or "reviewer:<name>"
+    kind: str = "machine"  # machine | reviewer | merge
+    stage: str = ""
+    base: int | None = None  # revision this one was derived from
+    fields: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON))
+    note: str = ""
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class Review(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    paper_id: str = Field(foreign_key="paper.id", index=True)
+    stage: str
+    task_id: int | None = Field(default=None, foreign_key="task.id")
+    stage_run_id: int | None = Field(default=None, foreign_key="stagerun.id")
+    revision: int | None = None
+    decision: str  # approve | approve_with_edits | reject | skip
+    reason: str = ""
+    reviewer: str = ""
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class Release(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(unique=True)
+    path: str = ""
+    manifest_sha256: str = ""
+    paper_count: int = 0
+    task_count: int = 0
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class Meta(SQLModel, table=True):
+    key: str = Field(primary_key=True)
+    value: str = ""

@@ -1,0 +1,77 @@
+"""Numbers as papers print them, and whether one is grounded in another text.
+
+Used by the drafting heuristic (to pick values), the validators (every number in an expected
+outcome must appear in the paper) and the leakage scan.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+# 81.2, -0.35, 1,234, 12.5%, 1.2M, .95 ; not part of identifiers like "ResNet50" or "v2".
+_TOKEN_RE = re.compile(r"(?<![\w.])[-−]?(?:\d+(?:,\d{3})*(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?(?:[%kKMB×x])?(?![\w])")
+
+
+def find_numbers(text: str) -> list[str]:
+    """Numeric tokens in `text`, in order, as written (without the unit suffix)."""
+    out = []
+    for m in _TOKEN_RE.finditer(text):
+        tok = m.group(0).replace("−", "-").rstrip("%kKMB×x").replace(",", "")
+        if tok in ("", "-", "."):
+            continue
+        out.append(tok)
+    return out
+
+
+def to_float(token: str) -> float | None:
+    try:
+        return float(token.replace(",", "").replace("−", "-"))
+    except ValueError:
+        return None
+
+
+def is_trivial(token: str) -> bool:
+    """Small integers (section numbers, counts like '3 datasets') say nothing about results."""
+    value = to_float(token)
+    return value is not None and "." not in token and abs(value) <= 10
+
+
+def decimals(token: str) -> int:
+    return len(token.split(".", 1)[1]) if "." in token else 0
+
+
+class NumberBag:
+    """The numbers of a document, for 'does this value appear there (up to rounding)?'."""
+
+    def __init__(self, texts: Iterable[str]) -> None:
+        self.tokens: set[str] = set()
+        self.values: list[float] = []
+        for text in texts:
+            for tok in find_numbers(text):
+                self.tokens.add(tok)
+                value = to_float(tok)
+                if value is not None:
+                    self.values.append(value)
+        self.values.sort()
+
+    def contains(self, token: str) -> bool:
+        token = token.replace("−", "-").replace(",", "")
+        if token in self.tokens:
+            return True
+        value = to_float(token)
+        if value is None:
+            return False
+        # Rounding tolerance: half a unit of the token's last printed digit, and percents
+        # written as fractions (0.812 vs 81.2).
+        tol = 0.5 * 10 ** (-decimals(token)) + 1e-9
+        for scale in (1.0, 0.01, 100.0):
+            if self._near(value * scale, tol * scale):
+                return True
+        return False
+
+    def _near(self, value: float, tol: float) -> bool:
+        import bisect
+
+        i = bisect.bisect_left(self.values, value - tol)
+        return i < len(self.values) and self.values[i] <= value + tol

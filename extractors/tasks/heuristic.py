@@ -1,0 +1,392 @@
+"""Offline drafting: tasks read off the paper's structure, no model involved.
+
+Results tables become comparisons of the proposed method against the other rows, ablation
+tables one task per ablated component, and captioned figures trend questions whose outcome is
+the paper's own sentence about the figure. Every number in an expected outcome is copied from
+a table cell or a sentence of the paper, so it is grounded by construction.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from expcurate.records import (
+    DesignComplexity,
+    DraftSet,
+    Evidence,
+    Figure,
+    FollowUpIdea,
+    ParsedPaper,
+    Severity,
+    Table,
+    TaskDraft,
+)
+from extractors.numbers import find_numbers, to_float
+
+LOWER_BETTER = re.compile(
+    r"\b(mse|mae|rmse|mape|smape|mase|owa|error|err|loss|perplexity|ppl|fid|wer|cer|latency|"
+    r"time|memory|flops|params|parameters|cost|nll|bpd)\b|↓",
+    re.I,
+)
+HIGHER_BETTER = re.compile(r"\b(acc|accuracy|f1|auc|bleu|rouge|map|iou|miou|recall|precision|"
+                           r"score|success|win|hit|ndcg|psnr|ssim|pass@\d+)\b|↑", re.I)  # fmt: skip
+ABLATION_ROW = re.compile(r"^\s*(w/o|w\.o\.|without|\+|-\s|–|no\s|remove|replace|only)", re.I)
+ABLATION_CAPTION = re.compile(r"ablat|component|variant|w/o", re.I)
+EFFICIENCY_CAPTION = re.compile(r"efficien|runtime|speed|memory|flops|throughput|latency", re.I)
+SETUP_TITLE = re.compile(
+    r"setup|setting|implementation|dataset|benchmark|baseline|training|hyper|protocol", re.I
+)
+HYPER_SENTENCE = re.compile(
+    r"learning rate|batch size|epoch|optimizer|adam|sgd|dropout|weight decay|warm-?up|"
+    r"hidden (size|dim)|layers?|heads?|seed|steps|lr\b|temperature|beam",
+    re.I,
+)
+SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z(])")
+TAKEAWAY = re.compile(r"\b(we (show|demonstrate|find|observe|propose|introduce)|outperform|"
+                      r"state-of-the-art|achiev|improv|consistently)\b", re.I)  # fmt: skip
+FUTURE = re.compile(r"\b(future work|future|limitation|could be extended|leave .* to|remains? open)\b", re.I)
+
+
+def sentences(text: str) -> list[str]:
+    flat = re.sub(r"\s+", " ", text).strip()
+    return [s.strip() for s in SENTENCE_SPLIT.split(flat) if len(s.strip()) > 20]
+
+
+def clean_title(text: str) -> str:
+    """Section titles as printed, without hyphenation or spacing artifacts."""
+    text = re.sub(r"(\w)-\s+(\w)", r"\1\2", text)
+    return re.sub(r"\s+", " ", text).strip(" .:")
+
+
+# ------------------------------------------------------------------ proposed method
+
+
+def proposed_method(paper: ParsedPaper) -> str:
+    """The paper's own method name: 'Name: subtitle' titles, then 'we propose Name'."""
+    head = paper.title.split(":", 1)[0].strip()
+    if ":" in paper.title and 1 <= len(head.split()) <= 3:
+        return head
+    m = re.search(
+        r"\b(?:we|this paper) (?:propose|present|introduce)s?,?\s+(?:a |an |the )?"
+        r"(?:[a-z-]+ ){0,6}?(?:called |named |dubbed |termed )?([A-Z][\w-]*[A-Z0-9][\w-]*)",
+        paper.abstract,
+    )
+    return m.group(1) if m else ""
+
+
+def _match(label: str, name: str) -> bool:
+    if not name:
+        return False
+    norm = re.sub(r"[^a-z0-9]", "", label.lower())
+    target = re.sub(r"[^a-z0-9]", "", name.lower())
+    return bool(target) and (norm == target or norm.startswith(target) or target in norm.split())
+
+
+# ------------------------------------------------------------------ table reading
+
+
+@dataclass
+class Grid:
+    """A table as header + body with numeric values, oriented methods-as-rows."""
+
+    header: list[str]
+    labels: list[str]
+    values: list[list[str]]  # numeric cell text ("" when not numeric)
+    bold: list[list[bool]]
+
+
+def _numeric(cell: str) -> str:
+    nums = find_numbers(cell.split("±")[0])
+    return nums[0] if len(nums) >= 1 and to_float(nums[0]) is not None else ""
+
+
+def read_grid(table: Table) -> Grid | None:
+    rows = [[c.strip() for c in row] for row in table.rows if any(c.strip() for c in row)]
+    if len(rows) < 2 or max(len(r) for r in rows) < 2:
+        return None
+    width = max(len(r) for r in rows)
+    rows = [r + [""] * (width - len(r)) for r in rows]
+    bold = table.bold if len(table.bold) == len(table.rows) else []
+    # Header rows: leading rows with fewer numbers than text cells.
+    n_head = 0
+    for row in rows:
+        numeric = sum(bool(_numeric(c)) for c in row[1:])
+        if numeric * 2 >= max(1, sum(bool(c) for c in row[1:])) and numeric:
+            break
+        n_head += 1
+    if n_head >= len(rows):
+        return None
+    header = [" ".join(r[j] for r in rows[:n_head] if r[j]).strip() for j in range(width)]
+    body = rows[n_head:]
+    labels, values, flags = [], [], []
+    for i, row in enumerate(body):
+        label = row[0] or (labels[-1] if labels else "")
+        labels.append(label)
+        values.append([_numeric(c) for c in row[1:]])
+        brow = bold[n_head + i] if bold and n_head + i < len(bold) else []
+        flags.append([bool(brow[j + 1]) if j + 1 < len(brow) else False for j in range(width - 1)])
+    return Grid(header=header[1:] or [""] * (width - 1), labels=labels, values=values, bold=flags)
+
+
+def lower_is_better(text: str) -> bool:
+    return bool(LOWER_BETTER.search(text)) and not HIGHER_BETTER.search(text)
+
+
+def _best_row(grid: Grid, col: int, lower: bool) -> int | None:
+    scored = [(to_float(v[col]), i) for i, v in enumerate(grid.values) if v[col]]
+    scored = [(x, i) for x, i in scored if x is not None]
+    if not scored:
+        return None
+    return (min(scored) if lower else max(scored))[1]
+
+
+# ------------------------------------------------------------------ context
+
+
+class Context:
+    """What the paper says about its setup, reused in every task's method."""
+
+    def __init__(self, paper: ParsedPaper) -> None:
+        self.paper = paper
+        self.method = proposed_method(paper)
+        setup = [s for s in paper.sections if SETUP_TITLE.search(s.title) and not s.appendix]
+        self.setup_sentences = [
+            sent for s in setup for sent in sentences(s.text) if HYPER_SENTENCE.search(sent)
+        ][:6]
+        self.constants = _hyperparameters(" ".join(self.setup_sentences))
+
+    def section_citing(self, label: str, fallback: str) -> str:
+        pattern = re.compile(rf"\b{re.escape(label)}\b|\b{re.escape(_short(label))}\b")
+        for s in self.paper.sections:
+            if not s.appendix and pattern.search(s.text):
+                return clean_title(s.heading)
+        return clean_title(fallback)
+
+    def sentences_citing(self, label: str) -> list[str]:
+        pattern = re.compile(rf"\b({re.escape(label)}|{re.escape(_short(label))})\b")
+        return [t for s in self.paper.sections for t in sentences(s.text) if pattern.search(t)]
+
+
+def _short(label: str) -> str:
+    kind, _, num = label.partition(" ")
+    return {"Figure": "Fig.", "Table": "Tab."}.get(kind, kind) + " " + num
+
+
+def _hyperparameters(text: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for name, pat in [
+        ("learning_rate", r"learning rate (?:of |is |to |=\s*)?([\d.eE-]+)"),
+        ("batch_size", r"batch size (?:of |is |to |=\s*)?(\d+)"),
+        ("epochs", r"(\d+) epochs"),
+        ("optimizer", r"\b(Adam[W]?|SGD|RMSProp|Adagrad)\b"),
+        ("dropout", r"dropout (?:rate )?(?:of |is |=\s*)?([\d.]+)"),
+        ("weight_decay", r"weight decay (?:of |is |=\s*)?([\d.eE-]+)"),
+        ("seeds", r"(\d+) (?:random )?seeds"),
+    ]:
+        m = re.search(pat, text, re.I)
+        if m:
+            out[name] = m.group(1).rstrip(".")
+    return out
+
+
+# ------------------------------------------------------------------ drafting
+
+
+def _method_text(ctx: Context, item: Table | Figure, what: str) -> str:
+    parts = [what, f"Follow the protocol of {item.label} ({clean_title(item.caption)})."]
+    if ctx.setup_sentences:
+        parts.append("Setup reported in the paper: " + " ".join(ctx.setup_sentences))
+    return " ".join(parts)
+
+
+def comparison_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
+    ours = next((i for i, lab in enumerate(grid.labels) if _match(lab, ctx.method)), None)
+    if ours is None:  # fall back to the row the authors bolded most
+        counts = [sum(row) for row in grid.bold]
+        if counts and max(counts) > 0:
+            ours = counts.index(max(counts))
+    if ours is None:
+        return []
+    name = grid.labels[ours]
+    caption_lower = lower_is_better(table.caption) or bool(EFFICIENCY_CAPTION.search(table.caption))
+    wins, comparisons, metrics = [], [], []
+    for col, head in enumerate(grid.header):
+        if col >= len(grid.values[ours]) or not grid.values[ours][col]:
+            continue
+        lower = lower_is_better(head) or (caption_lower and not HIGHER_BETTER.search(head))
+        best_other = _best_row(
+            Grid(grid.header, grid.labels, [v if i != ours else [""] * len(v) for i, v in
+                 enumerate(grid.values)], grid.bold), col, lower)  # fmt: skip
+        if best_other is None:
+            continue
+        mine, theirs = to_float(grid.values[ours][col]), to_float(grid.values[best_other][col])
+        if mine is None or theirs is None:
+            continue
+        better = mine < theirs if lower else mine > theirs
+        wins.append(better)
+        metrics.append(head or f"column {col + 2}")
+        comparisons.append(
+            f"{head or 'column ' + str(col + 2)}: {name} {grid.values[ours][col]} vs. "
+            f"{grid.labels[best_other]} {grid.values[best_other][col]}"
+        )
+    if not comparisons:
+        return []
+    baselines = [lab for i, lab in enumerate(grid.labels) if i != ours and lab and lab != name]
+    baselines = list(dict.fromkeys(baselines))
+    won = sum(wins)
+    verdict = (
+        f"{name} is best on {won} of {len(wins)} reported columns"
+        if won
+        else f"{name} does not beat the strongest alternative on any reported column"
+    )
+    shown = comparisons[:8]
+    more = f" (and {len(comparisons) - len(shown)} more columns)" if len(comparisons) > len(shown) else ""
+    outcome = f"{verdict} of {table.label}. " + "; ".join(shown) + more + "."
+    question = (
+        f"Does {name} outperform {', '.join(baselines[:4])}{' and others' if len(baselines) > 4 else ''} "
+        f"on the settings of {table.label} ({_topic(table.caption)})?"
+    )
+    what = f"Train and evaluate {name} and the compared methods ({', '.join(baselines[:8])}) "
+    what += f"and report {', '.join(dict.fromkeys(metrics[:6]))}."
+    section = ctx.section_citing(table.label, table.section)
+    return [
+        TaskDraft(
+            key=f"{table.label.lower().replace(' ', '-')}:compare",
+            question=question,
+            method=_method_text(ctx, table, what),
+            expected_outcome=outcome,
+            subsection_source=section,
+            design_complexity=DesignComplexity(
+                constant_variables=dict(ctx.constants),
+                independent_variables={"method": [name, *baselines[:12]]},
+                dependent_variables={"metrics": list(dict.fromkeys(metrics))[:12]},
+            ),
+            evidence=[Evidence(kind="table", label=table.label, page=table.page)],
+        )
+    ]
+
+
+def ablation_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
+    full = next(
+        (i for i, lab in enumerate(grid.labels) if _match(lab, ctx.method) or
+         re.search(r"\b(full|ours|complete)\b", lab, re.I)), None)  # fmt: skip
+    variants = [i for i, lab in enumerate(grid.labels) if ABLATION_ROW.search(lab) and i != full]
+    if full is None or not variants:
+        return []
+    tasks = []
+    section = ctx.section_citing(table.label, table.section)
+    for i in variants:
+        pairs = [
+            f"{grid.header[c] or 'column ' + str(c + 2)}: {grid.values[full][c]} (full) vs. "
+            f"{grid.values[i][c]}"
+            for c in range(len(grid.header))
+            if c < len(grid.values[i]) and grid.values[i][c] and grid.values[full][c]
+        ]
+        if not pairs:
+            continue
+        slug = re.sub(r"[^a-z0-9]+", "-", grid.labels[i].lower()).strip("-")[:40]
+        tasks.append(
+            TaskDraft(
+                key=f"{table.label.lower().replace(' ', '-')}:ablation:{slug}",
+                question=(
+                    f"How does the variant '{grid.labels[i]}' compare with the full "
+                    f"{grid.labels[full]} in {table.label} ({_topic(table.caption)})?"
+                ),
+                method=_method_text(
+                    ctx, table,
+                    f"Train the full model ({grid.labels[full]}) and the variant "
+                    f"'{grid.labels[i]}' under identical settings and compare them.",
+                ),  # fmt: skip
+                expected_outcome=(
+                    f"Changing the model as in '{grid.labels[i]}' moves the results from the "
+                    f"full model's to the variant's: " + "; ".join(pairs[:8]) + "."
+                ),
+                subsection_source=section,
+                design_complexity=DesignComplexity(
+                    constant_variables=dict(ctx.constants),
+                    independent_variables={"component": [grid.labels[full], grid.labels[i]]},
+                    dependent_variables={"metrics": [h for h in grid.header if h][:12]},
+                ),
+                evidence=[Evidence(kind="table", label=table.label, page=table.page)],
+            )
+        )
+    return tasks
+
+
+def figure_tasks(ctx: Context, figure: Figure) -> list[TaskDraft]:
+    said = [s for s in ctx.sentences_citing(figure.label) if find_numbers(s) or TAKEAWAY.search(s)]
+    said = said or ctx.sentences_citing(figure.label)
+    if not said:
+        return []
+    topic = _topic(figure.caption)
+    return [
+        TaskDraft(
+            key=f"{figure.label.lower().replace(' ', '-')}:trend",
+            question=f"What trend does {figure.label} show for {topic}?",
+            method=_method_text(ctx, figure, f"Reproduce the measurements behind {figure.label}."),
+            expected_outcome=" ".join(said[:3]),
+            subsection_source=ctx.section_citing(figure.label, figure.section),
+            design_complexity=DesignComplexity(
+                constant_variables=dict(ctx.constants),
+                independent_variables={"setting": topic},
+                dependent_variables={"result": f"as plotted in {figure.label}"},
+            ),
+            evidence=[Evidence(kind="figure", label=figure.label, page=figure.page)],
+        )
+    ]
+
+
+def _topic(caption: str) -> str:
+    text = re.sub(r"^(Table|Tab\.|Figure|Fig\.)\s*\S+\s*[:.]?\s*", "", caption.strip())
+    first = re.split(r"(?<=[a-z0-9)])\.\s", text, maxsplit=1)[0].strip().rstrip(".")
+    first = re.sub(r"\s+", " ", first)
+    # Outcome numbers must not leak into questions.
+    first = re.sub(r"\d+(?:\.\d+)?%?", lambda m: m.group(0) if "." not in m.group(0) else "…", first)
+    return (first[:140].rsplit(" ", 1)[0] + "…") if len(first) > 140 else first or "this setting"
+
+
+def takeaways(paper: ParsedPaper) -> list[str]:
+    texts = [paper.abstract] + [s.text for s in paper.sections if re.search(r"conclu", s.title, re.I)]
+    found = [s for t in texts for s in sentences(t) if TAKEAWAY.search(s)]
+    return list(dict.fromkeys(found))[:6]
+
+
+def follow_ups(paper: ParsedPaper) -> list[FollowUpIdea]:
+    ideas = []
+    for s in paper.sections:
+        if s.appendix:
+            continue
+        for sent in sentences(s.text):
+            if FUTURE.search(sent):
+                ideas.append(FollowUpIdea(idea=sent, subsection_source=clean_title(s.heading)))
+    return ideas[:5]
+
+
+def draft(paper: ParsedPaper) -> DraftSet:
+    ctx = Context(paper)
+    result = DraftSet(main_takeaways=takeaways(paper), follow_up_work_ideas=follow_ups(paper))
+    seen: set[str] = set()
+    for table in paper.tables:
+        grid = read_grid(table)
+        if grid is None:
+            result.add_error("tasks", "table", f"{table.label}: no numeric cells to draft from",
+                             severity=Severity.warning, page=table.page)
+            continue
+        is_ablation = ABLATION_CAPTION.search(table.caption) or sum(
+            bool(ABLATION_ROW.search(lab)) for lab in grid.labels) >= 2  # fmt: skip
+        drafts = ablation_tasks(ctx, table, grid) if is_ablation else []
+        drafts = drafts or comparison_tasks(ctx, table, grid)
+        for d in drafts:
+            if d.key not in seen:
+                seen.add(d.key)
+                result.tasks.append(d)
+    for figure in paper.figures:
+        for d in figure_tasks(ctx, figure):
+            if d.key not in seen:
+                seen.add(d.key)
+                result.tasks.append(d)
+    return result
+
+
+__all__ = ["draft", "proposed_method", "read_grid"]

@@ -1,0 +1,70 @@
+"""Shared fixtures: an isolated data dir per test, Prefect's harness once per session."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
+
+import pytest  # noqa: E402
+
+from expcurate.settings import Settings, override_settings, set_settings  # noqa: E402
+from expcurate.store import Store  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE = ROOT / "data" / "sample"
+
+
+@pytest.fixture(autouse=True)
+def _isolated_env(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """No test sees the developer's EXPCURATE_* settings or leaks its own."""
+    for name in list(os.environ):
+        if name.startswith("EXPCURATE_"):
+            monkeypatch.delenv(name)
+    set_settings(None)
+    yield
+    set_settings(None)
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Iterator[Settings]:
+    with override_settings(data_dir=tmp_path / "data", db_url="", model="heuristic") as s:
+        yield s
+
+
+@pytest.fixture
+def store(settings: Settings) -> Store:
+    return Store(settings.database_url())
+
+
+@pytest.fixture(scope="session")
+def prefect_harness() -> Iterator[None]:
+    """Prefect's ephemeral API, started once: it takes seconds to come up."""
+    from prefect.testing.utilities import prefect_test_harness
+
+    with prefect_test_harness(server_startup_timeout=120):
+        yield
+
+
+@pytest.fixture(scope="session")
+def sample_pdf() -> Path:
+    return SAMPLE / "paper.pdf"
+
+
+@pytest.fixture
+def sample_repo(tmp_path: Path) -> Path:
+    """The sample repository as a real git repository with one commit."""
+    dest = tmp_path / "gatemix-repo"
+    shutil.copytree(SAMPLE / "repo", dest)
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org",
+           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.org"}  # fmt: skip
+    for cmd in (["git", "init", "-q", "-b", "main"], ["git", "add", "-A"],
+                ["git", "commit", "-q", "-m", "sample"]):  # fmt: skip
+        subprocess.run(cmd, cwd=dest, check=True, env=env)
+    return dest

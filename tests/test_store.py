@@ -1,0 +1,74 @@
+"""The store: revisions are append-only, edits are locked, re-extraction keeps human edits."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings as hsettings
+from hypothesis import strategies as st
+
+from expcurate.records import DesignComplexity, ExpBenchTask, TaskFields
+from expcurate.store import ConcurrentEditError, Store
+
+
+def _fields(key: str = "table-1:compare", **kw: object) -> TaskFields:
+    base = dict(key=key, question="Does A beat B?", method="Train A and B.",
+                expected_outcome="A gets 81.2 vs 79.0.")  # fmt: skip
+    base.update(kw)
+    return TaskFields.model_validate(base)
+
+
+def test_same_machine_output_twice_adds_no_revision(store: Store) -> None:
+    """Re-running a stage on unchanged input must not duplicate tasks or revisions."""
+    store.upsert_paper("p1")
+    t1 = store.put_machine_task("p1", _fields(), stage="tasks", author="machine:heuristic")
+    t2 = store.put_machine_task("p1", _fields(), stage="tasks", author="machine:heuristic")
+    assert t1.id == t2.id
+    assert len(store.tasks("p1")) == 1
+    assert t1.id is not None
+    assert len(store.revisions(t1.id)) == 1
+
+
+def test_concurrent_edit_is_refused_not_overwritten(store: Store) -> None:
+    """Two reviewers on the same revision: the second save fails and names the first."""
+    store.upsert_paper("p1")
+    task = store.put_machine_task("p1", _fields(), stage="tasks", author="machine:heuristic")
+    assert task.id is not None
+    store.edit_task(task.id, _fields(question="Does A beat B on X?"), reviewer="ann", expected_head=1)
+    with pytest.raises(ConcurrentEditError) as exc:
+        store.edit_task(task.id, _fields(question="Is A better?"), reviewer="bob", expected_head=1)
+    assert "ann" in str(exc.value)
+    head = store.fields(store.require_task(task.id))
+    assert head.question == "Does A beat B on X?"
+
+
+def test_reextraction_keeps_reviewer_edits(store: Store) -> None:
+    """A field the reviewer changed keeps their value when the machine re-drafts the task;
+    fields they did not touch take the new machine value."""
+    store.upsert_paper("p1")
+    task = store.put_machine_task("p1", _fields(), stage="tasks", author="machine:heuristic")
+    assert task.id is not None
+    store.edit_task(task.id, _fields(question="Edited by a human?"), reviewer="ann", expected_head=1)
+    store.put_machine_task("p1", _fields(method="Train A and B for 10 epochs."), stage="tasks",
+                           author="machine:heuristic")  # fmt: skip
+    head = store.fields(store.require_task(task.id))
+    assert head.question == "Edited by a human?"
+    assert head.method == "Train A and B for 10 epochs."
+    kinds = [r.kind for r in store.revisions(task.id)]
+    assert kinds == ["machine", "reviewer", "machine", "merge"]
+    assert store.revisions(task.id)[-1].base == 3
+
+
+text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40)
+
+
+@hsettings(max_examples=40, deadline=None)
+@given(question=text, outcome=text, values=st.lists(text, max_size=3), source=st.lists(text, max_size=3))
+def test_task_fields_json_round_trip(question: str, outcome: str, values: list[str], source: list[str]) -> None:
+    """record → JSON → record is the identity."""
+    fields = TaskFields(
+        key="k", question=question, expected_outcome=outcome, source=source,
+        design_complexity=DesignComplexity(independent_variables={"v": values}),
+    )  # fmt: skip
+    assert TaskFields.model_validate_json(fields.model_dump_json()) == fields
+    published = fields.published()
+    assert ExpBenchTask.model_validate_json(published.model_dump_json()) == published
