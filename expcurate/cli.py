@@ -36,10 +36,12 @@ DataDir = Annotated[
     typer.Option("--data-dir", envvar="EXPCURATE_DATA_DIR", help="Store, artifacts, releases."),
 ]
 DbUrl = Annotated[
-    str | None, typer.Option("--db-url", envvar="EXPCURATE_DB_URL", help="SQLAlchemy URL of the store.")
+    str | None,
+    typer.Option("--db-url", envvar="EXPCURATE_DB_URL", help="SQLAlchemy URL of the store."),
 ]
 Model = Annotated[
-    str | None, typer.Option("--model", envvar="EXPCURATE_MODEL", help="'heuristic' or a litellm model.")
+    str | None,
+    typer.Option("--model", envvar="EXPCURATE_MODEL", help="'heuristic' or a litellm model."),
 ]
 AutoApprove = Annotated[
     bool | None,
@@ -96,7 +98,9 @@ def _preflight(pdf: str, repo: str) -> str | None:
 def _print_summary(summary: dict[str, Any]) -> None:
     stages = ", ".join(f"{k}={v}" for k, v in summary.get("stages", {}).items())
     tasks = ", ".join(f"{k}={v}" for k, v in sorted(summary.get("tasks", {}).items()))
-    console.print(f"[bold]{summary['paper_id']}[/bold]: {summary['status']} at {summary['stage'] or '-'}")
+    console.print(
+        f"[bold]{summary['paper_id']}[/bold]: {summary['status']} at {summary['stage'] or '-'}"
+    )
     if stages:
         console.print(f"  stages: {stages}")
     if tasks:
@@ -107,17 +111,30 @@ def _print_summary(summary: dict[str, Any]) -> None:
 def extract(
     pdf: Annotated[str, typer.Option("--pdf", help="Paper PDF: a path or an http(s) URL.")],
     repo: Annotated[str, typer.Option("--repo", help="Code repository: a folder or a git URL.")],
-    paper_id: Annotated[str | None, typer.Option("--paper-id", help="Id of the paper (default: from the PDF name).")] = None,
+    paper_id: Annotated[
+        str | None, typer.Option("--paper-id", help="Id of the paper (default: from the PDF name).")
+    ] = None,
     commit: Annotated[str, typer.Option("--commit", help="Pin this commit (default: HEAD).")] = "",
     title: Annotated[str, typer.Option("--title", help="Title, if the PDF's is wrong.")] = "",
-    conference: Annotated[str | None, typer.Option("--conference", envvar="EXPCURATE_CONFERENCE", help="Conference folder in exports.")] = None,
+    conference: Annotated[
+        str | None,
+        typer.Option(
+            "--conference", envvar="EXPCURATE_CONFERENCE", help="Conference folder in exports."
+        ),
+    ] = None,
     model: Model = None,
     auto_approve: AutoApprove = None,
     data_dir: DataDir = None,
     db_url: DbUrl = None,
 ) -> None:
     """Extract tasks from one paper, up to its first open checkpoint."""
-    from expcurate.services import check_paper_id, derive_paper_id, fail_paper, open_store, register_paper
+    from expcurate.services import (
+        check_paper_id,
+        derive_paper_id,
+        fail_paper,
+        open_store,
+        register_paper,
+    )
 
     settings = configure(model=model, auto_approve=auto_approve, data_dir=data_dir, db_url=db_url,
                          conference=conference)  # fmt: skip
@@ -160,7 +177,9 @@ def read_paper_list(path: Path) -> list[PaperListEntry]:
             data.setdefault("conference", data.get("conf", ""))
             entry = PaperListEntry.model_validate(data)
         except (json.JSONDecodeError, ValueError) as exc:
-            fail(f"{path}:{n}: not a paper entry with id, pdf_url and code_url ({str(exc).splitlines()[0]})")
+            fail(
+                f"{path}:{n}: not a paper entry with id, pdf_url and code_url ({str(exc).splitlines()[0]})"
+            )
         for attr in ("pdf_url", "code_url"):
             value = getattr(entry, attr)
             if "://" not in value and not Path(value).is_absolute():
@@ -199,7 +218,12 @@ def batch(
                 register_paper(store, entry.id, pdf=entry.pdf_url, repo=entry.code_url, title=entry.title,
                                conference=entry.conference or settings.conference)  # fmt: skip
                 fail_paper(store, entry.id, Stage.ingest.value, problem)
-                summary = {"paper_id": entry.id, "status": "failed", "stage": "ingest", "error": problem}
+                summary = {
+                    "paper_id": entry.id,
+                    "status": "failed",
+                    "stage": "ingest",
+                    "error": problem,
+                }
             else:
                 summary = curate_paper(entry.id, entry.pdf_url, entry.code_url, commit=entry.commit,
                                        title=entry.title, conference=entry.conference)  # fmt: skip
@@ -243,7 +267,9 @@ def status(
         t = Table("task", "stage", "status", "rev", "flags", "question")
         for task in store.tasks(paper):
             q = store.fields(task).question
-            t.add_row(str(task.id), task.stage, task.status, str(task.head), str(len(task.flags)), q[:70])
+            t.add_row(
+                str(task.id), task.stage, task.status, str(task.head), str(len(task.flags)), q[:70]
+            )
         console.print(t)
 
 
@@ -260,12 +286,18 @@ def _advance(paper_id: str, settings: Settings, due: list[Stage], background: bo
 
 @app.command()
 def approve(
-    paper: Annotated[str | None, typer.Option("--paper", help="Paper whose stage to approve.")] = None,
-    stage: Annotated[Stage | None, typer.Option("--stage", help="Stage to approve (with --paper).")] = None,
+    paper: Annotated[
+        str | None, typer.Option("--paper", help="Paper whose stage to approve.")
+    ] = None,
+    stage: Annotated[
+        Stage | None, typer.Option("--stage", help="Stage to approve (with --paper).")
+    ] = None,
     task: Annotated[int | None, typer.Option("--task", help="Approve one task.")] = None,
     reviewer: Reviewer = "cli",
     reason: Annotated[str, typer.Option("--reason", help="Why (recorded).")] = "",
-    background: Annotated[bool, typer.Option("--background", help="Start the next stage in the background.")] = False,
+    background: Annotated[
+        bool, typer.Option("--background", help="Start the next stage in the background.")
+    ] = False,
     data_dir: DataDir = None,
     db_url: DbUrl = None,
 ) -> None:
@@ -284,7 +316,9 @@ def approve(
             fail("say what to approve: --task N, or --paper P --stage S")
     except (review.ReviewError, ValueError) as exc:
         fail(str(exc))
-    console.print(f"approved; {outcome.stage} {'complete' if outcome.stage_complete else 'still open'}")
+    console.print(
+        f"approved; {outcome.stage} {'complete' if outcome.stage_complete else 'still open'}"
+    )
     _advance(outcome.paper_id, settings, outcome.due, background)
 
 
@@ -292,10 +326,16 @@ def approve(
 def reject(
     reason: Annotated[str, typer.Option("--reason", help="Why (required, recorded).")],
     task: Annotated[int | None, typer.Option("--task", help="Reject one task.")] = None,
-    paper: Annotated[str | None, typer.Option("--paper", help="Paper whose stage run to reject.")] = None,
-    stage: Annotated[Stage | None, typer.Option("--stage", help="Stage to reject (with --paper).")] = None,
+    paper: Annotated[
+        str | None, typer.Option("--paper", help="Paper whose stage run to reject.")
+    ] = None,
+    stage: Annotated[
+        Stage | None, typer.Option("--stage", help="Stage to reject (with --paper).")
+    ] = None,
     reviewer: Reviewer = "cli",
-    background: Annotated[bool, typer.Option("--background", help="Start the next stage in the background.")] = False,
+    background: Annotated[
+        bool, typer.Option("--background", help="Start the next stage in the background.")
+    ] = False,
     data_dir: DataDir = None,
     db_url: DbUrl = None,
 ) -> None:
@@ -338,7 +378,9 @@ def advance(
 
 @app.command("export")
 def export_cmd(
-    release: Annotated[str, typer.Option("--release", help="Release name (a folder under data/published).")],
+    release: Annotated[
+        str, typer.Option("--release", help="Release name (a folder under data/published).")
+    ],
     paper: Annotated[list[str] | None, typer.Option("--paper", help="Only these papers.")] = None,
     data_dir: DataDir = None,
     db_url: DbUrl = None,
@@ -352,12 +394,16 @@ def export_cmd(
         summary = export(open_store(settings), settings, release, paper or None)
     except PublishError as exc:
         fail(str(exc))
-    console.print(f"release {summary.name}: {summary.papers} papers, {summary.tasks} tasks → {summary.path}")
+    console.print(
+        f"release {summary.name}: {summary.papers} papers, {summary.tasks} tasks → {summary.path}"
+    )
 
 
 @app.command()
 def ui(
-    port: Annotated[int, typer.Option("--port", envvar="EXPCURATE_UI_PORT", help="Port on localhost.")] = 8501,
+    port: Annotated[
+        int, typer.Option("--port", envvar="EXPCURATE_UI_PORT", help="Port on localhost.")
+    ] = 8501,
     data_dir: DataDir = None,
     db_url: DbUrl = None,
 ) -> None:

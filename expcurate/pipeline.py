@@ -119,7 +119,16 @@ def _run_stage(
         status = "approved" if items_all_decided(store, paper_id, stage) else "awaiting_review"
     else:
         status = _checkpoint_status(settings, result.status == Status.succeeded)
-    finished = store.finish_run(run.id, result, status=status, artifact=artifact, items=items)
+    finished = store.finish_run(
+        run.id,
+        result,
+        status=status,
+        artifact=artifact,
+        items=items,
+        cost_usd=result.usage.cost_usd,
+        prompt_tokens=result.usage.prompt_tokens,
+        completion_tokens=result.usage.completion_tokens,
+    )
     if status == "failed":
         reason = "; ".join(e.message for e in result.errors if e.severity == Severity.error)
         store.set_paper_status(paper_id, "failed", stage.value, reason or "stage failed")
@@ -295,9 +304,7 @@ def run_setup(store: Store, settings: Settings, paper_id: str) -> StageRun:
             )
         return result, len(approved)
 
-    return _run_stage(
-        store, settings, paper_id, Stage.setup, inputs, work, model=settings.model
-    )
+    return _run_stage(store, settings, paper_id, Stage.setup, inputs, work, model=settings.model)
 
 
 def run_package(store: Store, settings: Settings, paper_id: str) -> StageRun:

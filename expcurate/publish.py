@@ -25,7 +25,9 @@ class ReleaseSummary:
     manifest_sha256: str
 
 
-def collect(store: Store, settings: Settings, paper_ids: list[str] | None = None) -> list[ReleasePaper]:
+def collect(
+    store: Store, settings: Settings, paper_ids: list[str] | None = None
+) -> list[ReleasePaper]:
     from expcurate.pipeline import load_artifact
     from expcurate.records import DraftSet
 
@@ -55,7 +57,9 @@ def collect(store: Store, settings: Settings, paper_ids: list[str] | None = None
                     "repo_commit": paper.commit,
                     "models": sorted({r.author for r in revs if r.kind == "machine"}),
                     "reviewers": sorted({rv.reviewer for rv in store.reviews(task_id=task.id)}),
-                    "prompt_versions": sorted({r.prompt_version for r in runs.values() if r.prompt_version}),
+                    "prompt_versions": sorted(
+                        {r.prompt_version for r in runs.values() if r.prompt_version}
+                    ),
                     "pipeline_versions": sorted({r.pipeline_version for r in runs.values()}),
                 }
             )
@@ -71,7 +75,9 @@ def collect(store: Store, settings: Settings, paper_ids: list[str] | None = None
                 tasks=ExpBenchFile(
                     questions=questions,
                     main_takeaways=drafts.main_takeaways,
-                    follow_up_work_ideas=[FollowUpIdea.model_validate(i) for i in drafts.follow_up_work_ideas],
+                    follow_up_work_ideas=[
+                        FollowUpIdea.model_validate(i) for i in drafts.follow_up_work_ideas
+                    ],
                 ),
                 provenance=provenance,
             )
@@ -79,12 +85,16 @@ def collect(store: Store, settings: Settings, paper_ids: list[str] | None = None
     return out
 
 
-def export(store: Store, settings: Settings, name: str, paper_ids: list[str] | None = None) -> ReleaseSummary:
+def export(
+    store: Store, settings: Settings, name: str, paper_ids: list[str] | None = None
+) -> ReleaseSummary:
     if not name or "/" in name or name.startswith("."):
         raise PublishError(f"release name {name!r} must be a plain folder name")
     papers = collect(store, settings, paper_ids)
     if not papers:
-        raise PublishError("no approved tasks to publish; approve the package stage first (expcurate status)")
+        raise PublishError(
+            "no approved tasks to publish; approve the package stage first (expcurate status)"
+        )
     out = settings.published_dir / name
     manifest = write_release(papers, out)
     digest = hashlib.sha256((out / "manifest.json").read_bytes()).hexdigest()

@@ -59,6 +59,25 @@ class StageError(BaseModel):
     file: str | None = None
 
 
+class Usage(BaseModel):
+    """Model calls made for a result: summed per stage and per paper."""
+
+    calls: int = 0
+    cached_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float = 0.0
+    latency_s: float = 0.0
+
+    def add(self, other: Usage) -> None:
+        self.calls += other.calls
+        self.cached_calls += other.cached_calls
+        self.prompt_tokens += other.prompt_tokens
+        self.completion_tokens += other.completion_tokens
+        self.cost_usd += other.cost_usd
+        self.latency_s += other.latency_s
+
+
 class StageResult(BaseModel):
     """Base of every stage output: a status plus structured errors.
 
@@ -68,6 +87,7 @@ class StageResult(BaseModel):
 
     status: Status = Status.succeeded
     errors: list[StageError] = Field(default_factory=list)
+    usage: Usage = Field(default_factory=Usage)
 
     @model_validator(mode="after")
     def _status_matches_errors(self) -> StageResult:
@@ -219,7 +239,8 @@ class EntryPoint(BaseModel):
     """A file that can be run: `if __name__ == "__main__"` or a CLI parser."""
 
     path: str
-    kind: str = "main"  # main | argparse | click | typer | hydra | fire | shell
+    # main | script (top-level code) | argparse | click | typer | hydra | fire | absl | shell
+    kind: str = "main"
     flags: list[CliFlag] = Field(default_factory=list)
     line: int = 0  # line of the main guard / parser
     calls: list[str] = Field(default_factory=list)  # repo files a launch script runs
@@ -255,6 +276,8 @@ class RepoIndex(StageResult):
     configs: list[ConfigFile] = Field(default_factory=list)
     results: list[ResultFile] = Field(default_factory=list)
     imports: dict[str, list[str]] = Field(default_factory=dict)
+    # file -> repo files it names (config paths in string literals, flag values, commands)
+    file_refs: dict[str, list[str]] = Field(default_factory=dict)
 
     def file(self, path: str) -> RepoFile | None:
         for f in self.files:

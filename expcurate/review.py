@@ -87,7 +87,9 @@ def approve_run(store: Store, run_id: int, reviewer: str, reason: str = "") -> O
     if run is None:
         raise ReviewError(f"no stage run {run_id}")
     if run.status not in ("awaiting_review", "approved"):
-        raise ReviewError(f"stage run {run_id} is {run.status}; only a run awaiting review can be approved")
+        raise ReviewError(
+            f"stage run {run_id} is {run.status}; only a run awaiting review can be approved"
+        )
     stage = Stage(run.stage)
     if stage in TASK_STAGES:
         for task in open_items(store, run.paper_id, stage):
@@ -101,7 +103,9 @@ def approve_run(store: Store, run_id: int, reviewer: str, reason: str = "") -> O
     return _after(store, run.paper_id, stage)
 
 
-def approve_stage(store: Store, paper_id: str, stage: Stage, reviewer: str, reason: str = "") -> Outcome:
+def approve_stage(
+    store: Store, paper_id: str, stage: Stage, reviewer: str, reason: str = ""
+) -> Outcome:
     run = store.current_runs(paper_id).get(stage.value)
     if run is None or run.id is None:
         raise ReviewError(f"paper {paper_id} has no {stage.value} run to approve")
@@ -139,7 +143,9 @@ def decide_task(
     task = store.require_task(task_id)
     stage = Stage(task.stage)
     if task.status != "awaiting_review" and decision != "skip":
-        raise ReviewError(f"task {task_id} is {task.status} at stage {task.stage}, not awaiting review")
+        raise ReviewError(
+            f"task {task_id} is {task.status} at stage {task.stage}, not awaiting review"
+        )
     if decision == "reject" and not reason.strip():
         raise ReviewError("a rejection needs a reason")
     if fields is not None:

@@ -35,6 +35,22 @@ class Settings(BaseSettings):
     max_pdf_pages: int = Field(400, description="Pages beyond this are not parsed.")
     agent_max_steps: int = Field(40, description="Tool calls the setup agent may make per task.")
     budget_usd: float = Field(5.0, description="Most a paper may spend on model calls.")
+    api_key: str = Field(
+        "", repr=False, description="API key for the model (else the provider's own variable)."
+    )
+    llm_timeout_s: float = Field(60.0, description="Seconds before one model request times out.")
+    llm_max_retries: int = Field(
+        3, description="Retries of a model request on 429, timeouts and connection errors."
+    )
+    price_input_per_mtok: float | None = Field(
+        None, description="USD per million prompt tokens, for models litellm has no price for."
+    )
+    price_output_per_mtok: float | None = Field(
+        None, description="USD per million completion tokens, for models litellm has no price for."
+    )
+    vision: bool | None = Field(
+        None, description="Send table/figure crops to the model (default: ask litellm)."
+    )
     conference: str = Field("custom", description="Conference folder used in exports.")
 
     def resolved_data_dir(self) -> Path:

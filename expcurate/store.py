@@ -122,7 +122,9 @@ class Store:
         with self.session() as s:
             return list(s.exec(select(Paper).order_by(col(Paper.created_at), col(Paper.id))))
 
-    def set_paper_status(self, paper_id: str, status: str, stage: str = "", error: str = "") -> None:
+    def set_paper_status(
+        self, paper_id: str, status: str, stage: str = "", error: str = ""
+    ) -> None:
         self.upsert_paper(paper_id, status=status, stage=stage, error=error)
 
     # ------------------------------------------------------------ stage runs
@@ -443,7 +445,9 @@ def _comparable(fields: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in fields.items() if k not in MERGE_EXCLUDE}
 
 
-def _merge(base: dict[str, Any], current: dict[str, Any], incoming: dict[str, Any]) -> dict[str, Any]:
+def _merge(
+    base: dict[str, Any], current: dict[str, Any], incoming: dict[str, Any]
+) -> dict[str, Any]:
     """Field-level three-way merge: a field a reviewer changed keeps the reviewer's value."""
     merged = dict(incoming)
     for name, value in current.items():

@@ -43,9 +43,16 @@ HYPER_SENTENCE = re.compile(
     re.I,
 )
 SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z(])")
-TAKEAWAY = re.compile(r"\b(we (show|demonstrate|find|observe|propose|introduce)|outperform|"
-                      r"state-of-the-art|achiev|improv|consistently)\b", re.I)  # fmt: skip
-FUTURE = re.compile(r"\b(future work|future|limitation|could be extended|leave .* to|remains? open)\b", re.I)
+TAKEAWAY = re.compile(
+    r"\b(we (show|demonstrate|find|observe|propose|introduce)|outperform\w*|state-of-the-art|"
+    r"achiev\w*|improv\w*|consistently|reduc\w*|lower|higher|better|fewer|faster|surpass\w*)\b",
+    re.I,
+)
+FUTURE = re.compile(
+    r"\b(future work|left for future|in the future|limitations?|could be extended|we plan to|"
+    r"leave .{0,40} (to|for) future|remains? open|open question)\b",
+    re.I,
+)
 
 
 def sentences(text: str) -> list[str]:
@@ -96,9 +103,19 @@ class Grid:
     bold: list[list[bool]]
 
 
+NUMERIC_CELL = re.compile(
+    r"^[(\[]?[-−+]?(\d[\d,]*(\.\d+)?|\.\d+)([eE][-+]?\d+)?\s*(%|[kKMBG]|×|x)?[)\]]?"
+    r"\s*((±|\+/-|\+-)\s*[\d.]+%?)?\s*[*†‡§]*$"
+)
+
+
 def _numeric(cell: str) -> str:
-    nums = find_numbers(cell.split("±")[0])
-    return nums[0] if len(nums) >= 1 and to_float(nums[0]) is not None else ""
+    """The value of a cell that is a number as printed ('81.2', '12.5%', '0.41±0.01'), else ''."""
+    text = cell.strip()
+    if not NUMERIC_CELL.match(text):
+        return ""
+    nums = find_numbers(text)
+    return nums[0] if nums and to_float(nums[0]) is not None else ""
 
 
 def read_grid(table: Table) -> Grid | None:
@@ -117,7 +134,8 @@ def read_grid(table: Table) -> Grid | None:
         n_head += 1
     if n_head >= len(rows):
         return None
-    header = [" ".join(r[j] for r in rows[:n_head] if r[j]).strip() for j in range(width)]
+    head_rows = [_spread(r) if k < n_head - 1 else r for k, r in enumerate(rows[:n_head])]
+    header = [" ".join(r[j] for r in head_rows if r[j]).strip() for j in range(width)]
     body = rows[n_head:]
     labels, values, flags = [], [], []
     for i, row in enumerate(body):
@@ -127,6 +145,30 @@ def read_grid(table: Table) -> Grid | None:
         brow = bold[n_head + i] if bold and n_head + i < len(bold) else []
         flags.append([bool(brow[j + 1]) if j + 1 < len(brow) else False for j in range(width - 1)])
     return Grid(header=header[1:] or [""] * (width - 1), labels=labels, values=values, bold=flags)
+
+
+def _spread(row: list[str]) -> list[str]:
+    """Extend spanning labels of an upper header row ("ETTh1" over MSE and MAE) to their span.
+
+    A centred label lands in the left or the right cell of its span depending on the layout;
+    when the first data column is empty the labels sit right, so they cover the empties
+    before them, else the empties after them.
+    """
+    cells = list(row)
+    labels = [j for j in range(1, len(cells)) if cells[j]]
+    if not labels or len(labels) == len(cells) - 1:
+        return cells
+    right_aligned = labels[0] > 1
+    out = list(cells)
+    if right_aligned:
+        for j in range(len(cells) - 1, 0, -1):
+            if not out[j] and j + 1 < len(out) and cells[j + 1] and j + 1 in labels:
+                out[j] = cells[j + 1]
+    else:
+        for j in range(2, len(cells)):
+            if not out[j] and out[j - 1] and j - 1 in labels:
+                out[j] = out[j - 1]
+    return out
 
 
 def lower_is_better(text: str) -> bool:
@@ -241,7 +283,11 @@ def comparison_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
         else f"{name} does not beat the strongest alternative on any reported column"
     )
     shown = comparisons[:8]
-    more = f" (and {len(comparisons) - len(shown)} more columns)" if len(comparisons) > len(shown) else ""
+    more = (
+        f" (and {len(comparisons) - len(shown)} more columns)"
+        if len(comparisons) > len(shown)
+        else ""
+    )
     outcome = f"{verdict} of {table.label}. " + "; ".join(shown) + more + "."
     question = (
         f"Does {name} outperform {', '.join(baselines[:4])}{' and others' if len(baselines) > 4 else ''} "
@@ -294,7 +340,8 @@ def ablation_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
                     f"{grid.labels[full]} in {table.label} ({_topic(table.caption)})?"
                 ),
                 method=_method_text(
-                    ctx, table,
+                    ctx,
+                    table,
                     f"Train the full model ({grid.labels[full]}) and the variant "
                     f"'{grid.labels[i]}' under identical settings and compare them.",
                 ),  # fmt: skip
@@ -312,6 +359,59 @@ def ablation_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
             )
         )
     return tasks
+
+
+def is_sweep(grid: Grid) -> bool:
+    """Rows indexed by a hyperparameter's values (1, 2, 4 or "K=3") rather than by methods."""
+    numeric = sum(bool(re.fullmatch(r"[\w\s]*=?\s*[\d.]+[kKM]?", lab.strip())) for lab in grid.labels)
+    return len(grid.labels) >= 2 and numeric >= len(grid.labels) - 1
+
+
+def sweep_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
+    lower = lower_is_better(table.caption)
+    cells = [
+        (to_float(v), i, j)
+        for i, row in enumerate(grid.values)
+        for j, v in enumerate(row)
+        if v and to_float(v) is not None
+    ]
+    if len(cells) < 3:
+        return []
+    ordered = sorted(cells, key=lambda c: c[0] or 0.0, reverse=not lower)
+    (_, bi, bj), (_, wi, wj) = ordered[0], ordered[-1]
+    row_var = (table.rows[0][0].strip() if table.rows and table.rows[0] else "") or "row setting"
+
+    def at(i: int, j: int) -> str:
+        col = grid.header[j] if j < len(grid.header) and grid.header[j] else f"column {j + 2}"
+        return f"{grid.values[i][j]} at {row_var} {grid.labels[i]}, {col}"
+
+    best_word = "lowest" if lower else "highest"
+    worst_word = "highest" if lower else "lowest"
+    outcome = (
+        f"The {best_word} value in {table.label} is {at(bi, bj)}; the {worst_word} is {at(wi, wj)}."
+    )
+    topic = _topic(table.caption)
+    return [
+        TaskDraft(
+            key=f"{table.label.lower().replace(' ', '-')}:sweep",
+            question=f"How do the results of {table.label} ({topic}) change across {row_var} and "
+            f"the column settings, and which setting is best?",
+            method=_method_text(
+                ctx, table, f"Run every setting of {row_var} and of the columns of {table.label}."
+            ),
+            expected_outcome=outcome,
+            subsection_source=ctx.section_citing(table.label, table.section),
+            design_complexity=DesignComplexity(
+                constant_variables=dict(ctx.constants),
+                independent_variables={
+                    row_var: list(dict.fromkeys(grid.labels)),
+                    "columns": [h for h in grid.header if h],
+                },
+                dependent_variables={"result": topic},
+            ),
+            evidence=[Evidence(kind="table", label=table.label, page=table.page)],
+        )
+    ]
 
 
 def figure_tasks(ctx: Context, figure: Figure) -> list[TaskDraft]:
@@ -342,12 +442,16 @@ def _topic(caption: str) -> str:
     first = re.split(r"(?<=[a-z0-9)])\.\s", text, maxsplit=1)[0].strip().rstrip(".")
     first = re.sub(r"\s+", " ", first)
     # Outcome numbers must not leak into questions.
-    first = re.sub(r"\d+(?:\.\d+)?%?", lambda m: m.group(0) if "." not in m.group(0) else "…", first)
+    first = re.sub(
+        r"\d+(?:\.\d+)?%?", lambda m: m.group(0) if "." not in m.group(0) else "…", first
+    )
     return (first[:140].rsplit(" ", 1)[0] + "…") if len(first) > 140 else first or "this setting"
 
 
 def takeaways(paper: ParsedPaper) -> list[str]:
-    texts = [paper.abstract] + [s.text for s in paper.sections if re.search(r"conclu", s.title, re.I)]
+    texts = [paper.abstract] + [
+        s.text for s in paper.sections if re.search(r"conclu", s.title, re.I)
+    ]
     found = [s for t in texts for s in sentences(t) if TAKEAWAY.search(s)]
     return list(dict.fromkeys(found))[:6]
 
@@ -370,12 +474,18 @@ def draft(paper: ParsedPaper) -> DraftSet:
     for table in paper.tables:
         grid = read_grid(table)
         if grid is None:
-            result.add_error("tasks", "table", f"{table.label}: no numeric cells to draft from",
-                             severity=Severity.warning, page=table.page)
+            result.add_error(
+                "tasks",
+                "table",
+                f"{table.label}: no numeric cells to draft from",
+                severity=Severity.warning,
+                page=table.page,
+            )
             continue
         is_ablation = ABLATION_CAPTION.search(table.caption) or sum(
             bool(ABLATION_ROW.search(lab)) for lab in grid.labels) >= 2  # fmt: skip
         drafts = ablation_tasks(ctx, table, grid) if is_ablation else []
+        drafts = drafts or (sweep_tasks(ctx, table, grid) if is_sweep(grid) else [])
         drafts = drafts or comparison_tasks(ctx, table, grid)
         for d in drafts:
             if d.key not in seen:

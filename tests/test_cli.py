@@ -1,0 +1,87 @@
+"""The command line: help on every command, one clear line and exit 2 on bad input."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from expcurate.cli import app
+from expcurate.store import Store
+
+runner = CliRunner()
+
+
+def _commands() -> list[str]:
+    return sorted(c.name or (c.callback.__name__ if c.callback else "") for c in app.registered_commands)
+
+
+@pytest.mark.parametrize("name", _commands())
+def test_every_command_has_help(name: str) -> None:
+    """A command without help text fails this test."""
+    result = runner.invoke(app, [name, "--help"])
+    assert result.exit_code == 0, result.output
+    command = next(c for c in app.registered_commands if (c.name or c.callback.__name__) == name)  # type: ignore[union-attr]
+    assert command.callback is not None and (command.callback.__doc__ or "").strip()
+
+
+def _extract(tmp_path: Path, pdf: str, repo: str) -> tuple[int, str]:
+    data = tmp_path / "data"
+    result = runner.invoke(
+        app, ["extract", "--pdf", pdf, "--repo", repo, "--paper-id", "bad", "--data-dir", str(data)]
+    )
+    return result.exit_code, result.output
+
+
+def _paper_error(tmp_path: Path) -> str:
+    store = Store(f"sqlite:///{tmp_path / 'data' / 'expcurate.db'}")
+    paper = store.require_paper("bad")
+    assert paper.status == "failed"
+    return paper.error
+
+
+def test_missing_pdf_is_bad_input(tmp_path: Path, sample_repo: Path) -> None:
+    code, out = _extract(tmp_path, str(tmp_path / "nope.pdf"), str(sample_repo))
+    assert code == 2
+    assert "PDF not found" in out and "Traceback" not in out
+    assert "PDF not found" in _paper_error(tmp_path)
+
+
+def test_html_saved_as_pdf_is_bad_input(tmp_path: Path, sample_repo: Path) -> None:
+    fake = tmp_path / "paper.pdf"
+    fake.write_text("<html><body>not a pdf</body></html>")
+    code, out = _extract(tmp_path, str(fake), str(sample_repo))
+    assert code == 2 and "not a PDF" in out
+    assert "not a PDF" in _paper_error(tmp_path)
+
+
+def test_missing_repo_path_is_bad_input(tmp_path: Path, sample_pdf: Path) -> None:
+    code, out = _extract(tmp_path, str(sample_pdf), str(tmp_path / "no-such-repo"))
+    assert code == 2 and "repository not found" in out
+    assert "repository not found" in _paper_error(tmp_path)
+
+
+@pytest.mark.prefect
+def test_unresolvable_repo_url_fails_the_paper(
+    tmp_path: Path, sample_pdf: Path, prefect_harness: None
+) -> None:
+    """A git URL that does not resolve fails ingest with a clear reason, no traceback."""
+    code, out = _extract(tmp_path, str(sample_pdf), "https://invalid.invalid/nobody/nothing.git")
+    assert code == 2, out
+    assert "Traceback" not in out
+    assert "invalid.invalid" in _paper_error(tmp_path)
+
+
+def test_bad_paper_list_line_is_reported(tmp_path: Path) -> None:
+    papers = tmp_path / "papers.jsonl"
+    papers.write_text('{"id": "1", "title": "x"}\n')
+    result = runner.invoke(app, ["batch", str(papers), "--data-dir", str(tmp_path / "data")])
+    assert result.exit_code == 2
+    assert "papers.jsonl:1" in result.output
+
+
+def test_status_on_empty_store(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["status", "--data-dir", str(tmp_path / "data")])
+    assert result.exit_code == 0
+    assert "paper" in result.output

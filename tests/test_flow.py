@@ -1,0 +1,84 @@
+"""The whole pipeline under Prefect's test harness, on our own sample paper."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from expcurate.cli import app
+from expcurate.records import REF_RE, STEP_RE, ExpBenchFile
+from expcurate.store import Store
+
+pytestmark = pytest.mark.prefect
+runner = CliRunner()
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE_LIST = ROOT / "data" / "sample" / "sample.jsonl"
+
+
+def _run(*args: str) -> str:
+    result = runner.invoke(app, list(args))
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def _published(data: Path, release: str) -> tuple[Path, ExpBenchFile, dict[str, str]]:
+    folder = data / "published" / release
+    files = list((folder / "outputs" / "logs").glob("*/*/*_complete_final.json"))
+    assert len(files) == 1, files
+    entry = json.loads((folder / "papers.jsonl").read_text().splitlines()[0])
+    return files[0], ExpBenchFile.model_validate_json(files[0].read_text()), entry
+
+
+def test_sample_paper_end_to_end(tmp_path: Path, prefect_harness: None) -> None:
+    """Auto-approved run of the sample: every EXP-Bench field filled, every reference valid,
+    a second run adds nothing, and re-exporting gives the same bytes."""
+    data = tmp_path / "data"
+    _run("batch", str(SAMPLE_LIST), "--auto-approve", "--data-dir", str(data))
+    store = Store(f"sqlite:///{data / 'expcurate.db'}")
+    paper = store.papers()[0]
+    assert paper.status == "ready", paper.error
+    assert re.fullmatch(r"[0-9a-f]{40}", paper.commit)
+    repo_root = next((data / "clones").iterdir())
+
+    _run("export", "--release", "r1", "--data-dir", str(data))
+    path, published, entry = _published(data, "r1")
+    assert path.parent.name == entry["id"] == paper.id
+    assert {"id", "title", "pdf_url", "code_url"} <= set(entry)
+    assert len(published.questions) >= 3
+    for task in published.questions:
+        assert task.question.endswith("?")
+        assert task.method and task.expected_outcome and task.subsection_source
+        dc = task.design_complexity
+        assert dc.independent_variables and dc.dependent_variables
+        if task.no_answer:
+            continue
+        assert task.source and task.masked_source and task.usage_instructions
+        assert task.agent_instructions
+        for masked in task.masked_source:
+            assert (repo_root / masked).is_file()
+            assert Path(masked).name not in task.agent_instructions
+        assert task.requirements and task.requirements[-1].startswith("Final Step")
+        for step in task.requirements:
+            assert STEP_RE.match(step), step
+            ref = REF_RE.search(step)
+            if ref:
+                lines = (repo_root / ref.group(1)).read_text().splitlines()
+                start, end = int(ref.group(2)), int(ref.group(3) or ref.group(2))
+                assert 1 <= start <= end <= len(lines), step
+    assert published.main_takeaways
+
+    tasks_before = len(store.tasks())
+    revisions_before = sum(len(store.revisions(t.id)) for t in store.tasks() if t.id)
+    _run("batch", str(SAMPLE_LIST), "--auto-approve", "--data-dir", str(data))
+    assert len(store.tasks()) == tasks_before
+    assert sum(len(store.revisions(t.id)) for t in store.tasks() if t.id) == revisions_before
+
+    _run("export", "--release", "r2", "--data-dir", str(data))
+    assert path.read_bytes() == _published(data, "r2")[0].read_bytes()
+    m1 = json.loads((data / "published" / "r1" / "manifest.json").read_text())
+    m2 = json.loads((data / "published" / "r2" / "manifest.json").read_text())
+    assert m1 == m2

@@ -1,0 +1,71 @@
+"""Checkpoint rules: what becomes due, and when a stage closes."""
+
+from __future__ import annotations
+
+import pytest
+
+from expcurate import review
+from expcurate.records import StageResult, Stage, TaskFields
+from expcurate.store import Store
+
+
+def _finish(store: Store, paper: str, stage: Stage, status: str = "awaiting_review") -> int:
+    run = store.start_run(paper, stage.value)
+    assert run.id is not None
+    store.finish_run(run.id, StageResult(), status=status)
+    return run.id
+
+
+def _task(store: Store, paper: str, key: str, stage: Stage) -> int:
+    fields = TaskFields(key=key, question=f"Q {key}?", method="m", expected_outcome="o")
+    task = store.put_machine_task(paper, fields, stage=stage.value, author="machine:heuristic")
+    assert task.id is not None
+    return task.id
+
+
+def test_first_phase_needs_all_three_approved(store: Store) -> None:
+    """Tasks are drafted only once ingest, parse and mine are all approved."""
+    store.upsert_paper("p")
+    assert review.due_stages(store, "p") == [Stage.ingest]
+    _finish(store, "p", Stage.ingest, "approved")
+    assert review.due_stages(store, "p") == [Stage.parse, Stage.mine]
+    parse = _finish(store, "p", Stage.parse)
+    mine = _finish(store, "p", Stage.mine)
+    assert review.due_stages(store, "p") == []
+    outcome = review.approve_run(store, parse, "ann")
+    assert outcome.due == []
+    outcome = review.approve_run(store, mine, "ann")
+    assert outcome.due == [Stage.tasks]
+
+
+def test_last_open_task_closes_the_stage(store: Store) -> None:
+    """Approving or rejecting the last open task approves the stage run and makes the next due."""
+    store.upsert_paper("p")
+    for s in (Stage.ingest, Stage.parse, Stage.mine):
+        _finish(store, "p", s, "approved")
+    _finish(store, "p", Stage.tasks)
+    a, b = _task(store, "p", "a", Stage.tasks), _task(store, "p", "b", Stage.tasks)
+    first = review.decide_task(store, a, "approve", "ann")
+    assert not first.stage_complete and first.due == []
+    with pytest.raises(review.ReviewError, match="reason"):
+        review.decide_task(store, b, "reject", "ann")
+    last = review.decide_task(store, b, "reject", "ann", reason="duplicate of a")
+    assert last.stage_complete and last.due == [Stage.setup]
+    assert store.current_runs("p")["tasks"].status == "approved"
+    decisions = [(r.decision, r.reviewer) for r in store.reviews("p")]
+    assert decisions == [("approve", "ann"), ("reject", "ann")]
+
+
+def test_edit_then_approve_records_approve_with_edits(store: Store) -> None:
+    store.upsert_paper("p")
+    _finish(store, "p", Stage.tasks)
+    tid = _task(store, "p", "a", Stage.tasks)
+    edited = TaskFields(key="a", question="Better question?", method="m", expected_outcome="o")
+    review.decide_task(store, tid, "approve", "ann", fields=edited, expected_head=1)
+    assert store.reviews(task_id=tid)[-1].decision == "approve_with_edits"
+    assert store.fields(store.require_task(tid)).question == "Better question?"
+
+
+def test_failed_paper_has_nothing_due(store: Store) -> None:
+    store.upsert_paper("p", status="failed", error="bad pdf")
+    assert review.due_stages(store, "p") == []
