@@ -9,8 +9,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-# 81.2, -0.35, 1,234, 12.5%, 1.2M, .95 ; not part of identifiers like "ResNet50" or "v2".
-_TOKEN_RE = re.compile(r"(?<![\w.])[-−]?(?:\d+(?:,\d{3})*(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?(?:[%kKMB×x])?(?![\w])")
+# 81.2, -0.35, 1,234, 12.5%, 1.2M, .95 ; not inside names like "ResNet50", "v2" or "GPT-3.5".
+_TOKEN_RE = re.compile(
+    r"(?<![\w.])(?<![A-Za-z]-)[-−]?(?:\d+(?:,\d{3})*(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?(?:[%kKMB×x])?(?![\w])"
+)
 
 
 def find_numbers(text: str) -> list[str]:

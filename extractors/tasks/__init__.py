@@ -1,30 +1,58 @@
 """Draft one task per experiment the paper reports.
 
 `heuristic` (the offline default) reads the paper's structure; any other model name goes
-through the LLM layer.
+through the LLM layer (`extractors.llm`) with the prompts in `prompts/`.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from expcurate.records import DraftSet, ParsedPaper, Status
+from expcurate.settings import Settings, get_settings
 from extractors.tasks import heuristic
 
 PROMPT_VERSION = "tasks-heuristic-1"
 
 
-def draft_tasks(paper: ParsedPaper, model: str = "heuristic") -> DraftSet:
-    """Draft the paper's tasks with `model`; a model that cannot be used fails the stage."""
+def prompt_version(model: str) -> str:
+    """What a stage run records as its prompt version: it changes when the wording does."""
+    if model == "heuristic":
+        return PROMPT_VERSION
+    from extractors.tasks.llm import prompt_version as llm_prompt_version
+
+    return llm_prompt_version()
+
+
+def draft_tasks(
+    paper: ParsedPaper,
+    model: str = "heuristic",
+    *,
+    settings: Settings | None = None,
+    images_root: Path | None = None,
+) -> DraftSet:
+    """Draft the paper's tasks with `model`; a model that cannot be used fails the stage.
+
+    `images_root` is the folder the paper's relative table/figure image paths start from (the
+    paper's artifact folder); without it the model sees no crops.
+    """
     if model == "heuristic":
         return heuristic.draft(paper)
-    result = DraftSet(status=Status.failed)
-    result.add_error(
-        "tasks",
-        "model",
-        f"model {model!r}: LLM drafting is not available in this version; "
-        "use --model heuristic (EXPCURATE_MODEL=heuristic)",
-    )
-    result.status = Status.failed
-    return result
+    from extractors.llm import PrerequisiteError, make_client
+    from extractors.tasks.llm import draft_with_llm
+
+    client = None
+    try:
+        client = make_client(settings or get_settings(), model=model)
+        assert client is not None  # model is not "heuristic"
+        return draft_with_llm(paper, client, images_root=images_root)
+    except PrerequisiteError as e:
+        result = DraftSet(status=Status.failed)
+        result.add_error("tasks", "prerequisite", str(e))
+        result.status = Status.failed
+        if client is not None:
+            result.usage = client.usage.model_copy()
+        return result
 
 
-__all__ = ["PROMPT_VERSION", "draft_tasks"]
+__all__ = ["PROMPT_VERSION", "draft_tasks", "prompt_version"]

@@ -105,7 +105,7 @@ class Grid:
 
 NUMERIC_CELL = re.compile(
     r"^[(\[]?[-−+]?(\d[\d,]*(\.\d+)?|\.\d+)([eE][-+]?\d+)?\s*(%|[kKMBG]|×|x)?[)\]]?"
-    r"\s*((±|\+/-|\+-)\s*[\d.]+%?)?\s*[*†‡§]*$"
+    r"\s*((±|\+/-|\+-)\s*[\d.]+%?)?\s*(\(?[-−+]\s?\d+(\.\d+)?%?\)?)?\s*[*†‡§]*$"
 )
 
 
@@ -119,32 +119,51 @@ def _numeric(cell: str) -> str:
 
 
 def read_grid(table: Table) -> Grid | None:
+    """Header rows, label columns and numeric body of a table, or None if it holds no numbers.
+
+    Label columns are the leading columns whose body cells are text ("Target model", "Method");
+    a group label left empty under a vertically merged cell takes the value above it.
+    """
     rows = [[c.strip() for c in row] for row in table.rows if any(c.strip() for c in row)]
     if len(rows) < 2 or max(len(r) for r in rows) < 2:
         return None
     width = max(len(r) for r in rows)
     rows = [r + [""] * (width - len(r)) for r in rows]
     bold = table.bold if len(table.bold) == len(table.rows) else []
-    # Header rows: leading rows with fewer numbers than text cells.
     n_head = 0
-    for row in rows:
+    for row in rows:  # header rows: leading rows that are not mostly numbers
         numeric = sum(bool(_numeric(c)) for c in row[1:])
-        if numeric * 2 >= max(1, sum(bool(c) for c in row[1:])) and numeric:
+        if numeric and numeric * 2 >= max(1, sum(bool(c) for c in row[1:])):
             break
         n_head += 1
     if n_head >= len(rows):
         return None
+    body = rows[n_head:]
+    n_label = 1
+    while n_label < width - 1 and not any(_numeric(r[n_label]) for r in body):
+        n_label += 1
     head_rows = [_spread(r) if k < n_head - 1 else r for k, r in enumerate(rows[:n_head])]
     header = [" ".join(r[j] for r in head_rows if r[j]).strip() for j in range(width)]
-    body = rows[n_head:]
     labels, values, flags = [], [], []
+    above = [""] * n_label
     for i, row in enumerate(body):
-        label = row[0] or (labels[-1] if labels else "")
+        parts = []
+        for k in range(n_label):
+            cell = plain(row[k])
+            if k and NUMERIC_LABEL.fullmatch(cell):
+                cell = ""  # a resolution or size column, not part of the row's name
+            cell = cell or (above[k] if k < n_label - 1 else "")
+            above[k] = cell
+            if cell:
+                parts.append(cell)
+        label = " / ".join(parts) or (labels[-1] if labels else "")
         labels.append(label)
-        values.append([_numeric(c) for c in row[1:]])
+        values.append([_numeric(c) for c in row[n_label:]])
         brow = bold[n_head + i] if bold and n_head + i < len(bold) else []
-        flags.append([bool(brow[j + 1]) if j + 1 < len(brow) else False for j in range(width - 1)])
-    return Grid(header=header[1:] or [""] * (width - 1), labels=labels, values=values, bold=flags)
+        flags.append([bool(brow[j]) if j < len(brow) else False for j in range(n_label, width)])
+    if sum(bool(v) for row in values for v in row) < 2:
+        return None
+    return Grid(header=header[n_label:], labels=labels, values=values, bold=flags)
 
 
 def _spread(row: list[str]) -> list[str]:
@@ -169,6 +188,29 @@ def _spread(row: list[str]) -> list[str]:
             if not out[j] and out[j - 1] and j - 1 in labels:
                 out[j] = out[j - 1]
     return out
+
+
+CITATION = re.compile(
+    r"\s*\[[\d,;\s?–-]*\]|\s*\(\s*\d{4}[a-z]?\s*\)|"
+    r"\s*[\[(][^\[\]()]{0,80}?\bet al\.?,?\s*\d{4}[a-z]?[^\[\]()]{0,40}[\])]|"
+    r"\s*\[[^\[\]]{0,80}\d{4}[a-z]?\]"
+)
+NUMERIC_LABEL = re.compile(r"[\d\s×x*,.:/()±%-]+")
+SETTINGS_CAPTION = re.compile(
+    r"\b(statistic|hyper-?parameter|detail|setting|configuration|notation|prompt|example|"
+    r"overview of (the )?dataset|dataset (summary|description)|properties|t-test|p-value)",
+    re.I,
+)
+
+
+def plain(label: str) -> str:
+    """A row or column label without citation marks ("VAN-Tiny [24]" -> "VAN-Tiny")."""
+    return CITATION.sub("", label).strip()
+
+
+def is_results_table(table: Table, grid: Grid | None) -> bool:
+    """Tables that report measured results (not settings, statistics or prompts)."""
+    return grid is not None and not SETTINGS_CAPTION.search(table.caption.split(".")[0])
 
 
 def lower_is_better(text: str) -> bool:
@@ -249,7 +291,7 @@ def comparison_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
         if counts and max(counts) > 0:
             ours = counts.index(max(counts))
     if ours is None:
-        return []
+        return best_row_tasks(ctx, table, grid)
     name = grid.labels[ours]
     caption_lower = lower_is_better(table.caption) or bool(EFFICIENCY_CAPTION.search(table.caption))
     wins, comparisons, metrics = [], [], []
@@ -361,6 +403,48 @@ def ablation_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
     return tasks
 
 
+def best_row_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
+    """No row is the paper's own method: ask which compared row is best per column."""
+    caption_lower = lower_is_better(table.caption)
+    lines, metrics, winners = [], [], []
+    for col, head in enumerate(grid.header):
+        lower = lower_is_better(head) or (caption_lower and not HIGHER_BETTER.search(head))
+        best = _best_row(grid, col, lower)
+        if best is None:
+            continue
+        name = head or f"column {col + 2}"
+        metrics.append(name)
+        winners.append(grid.labels[best])
+        lines.append(f"{name}: {grid.labels[best]} ({grid.values[best][col]})")
+    if not lines or len(set(grid.labels)) < 2:
+        return []
+    top = max(set(winners), key=winners.count)
+    rows = list(dict.fromkeys(lab for lab in grid.labels if lab))
+    shown = lines[:8]
+    more = f" (and {len(lines) - len(shown)} more columns)" if len(lines) > len(shown) else ""
+    return [
+        TaskDraft(
+            key=f"{table.label.lower().replace(' ', '-')}:best",
+            question=(
+                f"Among the settings compared in {table.label} ({_topic(table.caption)}), "
+                f"which performs best, and is it best on every reported column?"
+            ),
+            method=_method_text(ctx, table, f"Run each of: {', '.join(rows[:10])}."),
+            expected_outcome=(
+                f"{top} is best on {winners.count(top)} of {len(winners)} columns. Best per column: "
+                + "; ".join(shown) + more + "."
+            ),
+            subsection_source=ctx.section_citing(table.label, table.section),
+            design_complexity=DesignComplexity(
+                constant_variables=dict(ctx.constants),
+                independent_variables={"setting": rows[:16]},
+                dependent_variables={"metrics": list(dict.fromkeys(metrics))[:12]},
+            ),
+            evidence=[Evidence(kind="table", label=table.label, page=table.page)],
+        )
+    ]
+
+
 def is_sweep(grid: Grid) -> bool:
     """Rows indexed by a hyperparameter's values (1, 2, 4 or "K=3") rather than by methods."""
     numeric = sum(bool(re.fullmatch(r"[\w\s]*=?\s*[\d.]+[kKM]?", lab.strip())) for lab in grid.labels)
@@ -440,7 +524,7 @@ def figure_tasks(ctx: Context, figure: Figure) -> list[TaskDraft]:
 def _topic(caption: str) -> str:
     text = re.sub(r"^(Table|Tab\.|Figure|Fig\.)\s*\S+\s*[:.]?\s*", "", caption.strip())
     first = re.split(r"(?<=[a-z0-9)])\.\s", text, maxsplit=1)[0].strip().rstrip(".")
-    first = re.sub(r"\s+", " ", first)
+    first = re.sub(r"\s+", " ", CITATION.sub("", first))
     # Outcome numbers must not leak into questions.
     first = re.sub(
         r"\d+(?:\.\d+)?%?", lambda m: m.group(0) if "." not in m.group(0) else "…", first
@@ -473,6 +557,8 @@ def draft(paper: ParsedPaper) -> DraftSet:
     seen: set[str] = set()
     for table in paper.tables:
         grid = read_grid(table)
+        if grid is not None and not is_results_table(table, grid):
+            continue
         if grid is None:
             result.add_error(
                 "tasks",

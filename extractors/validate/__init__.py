@@ -15,6 +15,11 @@ from extractors.numbers import NumberBag, find_numbers, is_trivial
 
 MARKDOWN_DEBRIS = re.compile(r"\*\*|__|^#+\s|```|\[\d+\]\(", re.M)
 WORKSPACE = "/workspace/"
+# "Table 3", "Fig. 2", "Sec. 4.1", "[24]": numbers that name things, not results.
+REFERENCE_MARKS = re.compile(
+    r"\b(Table|Tab\.|Figure|Fig\.|Section|Sec\.|Eq\.|Equation|Appendix)\s*[A-Z]?\d+(\.\d+)*|"
+    r"\[[\d,;\s–-]+\]"
+)
 
 
 def repo_path(path: str) -> str:
@@ -30,18 +35,37 @@ def _flag(check: str, severity: Severity, message: str, paths: Sequence[str] = (
 
 
 def check_required(fields: TaskFields) -> list[Flag]:
-    missing = [n for n in ("question", "method", "expected_outcome") if not getattr(fields, n).strip()]
-    return [_flag("required_fields", Severity.error, f"empty field: {', '.join(missing)}")] if missing else []
+    missing = [
+        n for n in ("question", "method", "expected_outcome") if not getattr(fields, n).strip()
+    ]
+    return (
+        [_flag("required_fields", Severity.error, f"empty field: {', '.join(missing)}")]
+        if missing
+        else []
+    )
 
 
 def check_question_form(fields: TaskFields) -> list[Flag]:
     q = fields.question.strip()
     flags = []
     if not q.endswith("?"):
-        flags.append(_flag("question_form", Severity.error, "the question is a statement: it must end with '?'"))
+        flags.append(
+            _flag(
+                "question_form", Severity.error, "the question is a statement: it must end with '?'"
+            )
+        )
     if MARKDOWN_DEBRIS.search(q):
-        flags.append(_flag("question_form", Severity.warning, "the question holds markdown debris (**, #, ```)"))
-    leaked = [n for n in find_numbers(fields.expected_outcome) if not is_trivial(n) and n in find_numbers(q)]
+        flags.append(
+            _flag(
+                "question_form", Severity.warning, "the question holds markdown debris (**, #, ```)"
+            )
+        )
+    asked = find_numbers(REFERENCE_MARKS.sub(" ", q))
+    leaked = [
+        n
+        for n in find_numbers(REFERENCE_MARKS.sub(" ", fields.expected_outcome))
+        if not is_trivial(n) and n in asked
+    ]
     if leaked:
         flags.append(
             _flag("question_leaks_outcome", Severity.error,
@@ -50,7 +74,9 @@ def check_question_form(fields: TaskFields) -> list[Flag]:
     return flags
 
 
-def check_grounded(fields: TaskFields, paper: ParsedPaper, bag: NumberBag | None = None) -> list[Flag]:
+def check_grounded(
+    fields: TaskFields, paper: ParsedPaper, bag: NumberBag | None = None
+) -> list[Flag]:
     bag = bag or NumberBag([paper.full_text()])
     missing = [n for n in find_numbers(fields.expected_outcome) if not bag.contains(n)]
     if not missing:
@@ -72,7 +98,9 @@ def check_evidence(fields: TaskFields, paper: ParsedPaper) -> list[Flag]:
         or (e.kind == "section" and e.label not in headings)
     ]  # fmt: skip
     if bad:
-        return [_flag("evidence", Severity.error, f"cited evidence not in the paper: {', '.join(bad)}")]
+        return [
+            _flag("evidence", Severity.error, f"cited evidence not in the paper: {', '.join(bad)}")
+        ]
     return []
 
 
@@ -155,12 +183,18 @@ def check_requirements(fields: TaskFields, root: Path) -> list[Flag]:
 def check_paths(fields: TaskFields, root: Path) -> list[Flag]:
     flags = []
     for name in ("source", "masked_source"):
-        missing = [p for p in getattr(fields, name) if (q := _inside(root, repo_path(p))) is None or not q.exists()]
+        missing = [
+            p
+            for p in getattr(fields, name)
+            if (q := _inside(root, repo_path(p))) is None or not q.exists()
+        ]
         if missing:
             flags.append(_flag(f"{name}_exists", Severity.error,
                                f"{name} names files not in the repository: {', '.join(missing)}", missing))  # fmt: skip
     if not fields.source and not fields.no_answer:
-        flags.append(_flag("setup_found", Severity.error, "no source files and no no_answer reason"))
+        flags.append(
+            _flag("setup_found", Severity.error, "no source files and no no_answer reason")
+        )
     return flags
 
 
@@ -207,7 +241,11 @@ def validate_task(
     fields: TaskFields, paper: ParsedPaper, root: Path, siblings: Sequence[TaskFields] = ()
 ) -> list[Flag]:
     """Every check, for final approval (the package stage)."""
-    return validate_draft(fields, paper, siblings) + validate_setup(fields, root) + check_leakage(fields, root)
+    return (
+        validate_draft(fields, paper, siblings)
+        + validate_setup(fields, root)
+        + check_leakage(fields, root)
+    )
 
 
 __all__ = [

@@ -1,0 +1,135 @@
+"""What the drafting model is shown of a parsed paper, rendered as compact text.
+
+Cost scales with prompt length, so every piece is clipped to a budget: a section outline for
+classification, the setup context for drafting (nearest sections first), and the tables and
+figures a section cites, as caption plus cell rows. The budgets are generous for one section
+of a paper and small next to a whole paper.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from expcurate.records import Figure, ParsedPaper, Section, Table
+
+PREVIEW_CHARS = 240  # per section in the classification outline
+SECTION_CHARS = 12_000  # the section a task is drafted from
+CONTEXT_CHARS = 8_000  # all setup context sections together
+CONTEXT_SECTION_CHARS = 2_500  # any one of them
+ABSTRACT_CHARS = 1_500
+TABLE_ROWS = 60
+TABLE_CHARS = 4_000
+CELL_CHARS = 40
+
+_CITE = re.compile(
+    r"\b(Tables?|Tabs?\.|Figures?|Figs?\.)\s*"
+    r"((?:[A-Z]\.?)?\d+[a-z]?(?:\s*(?:,|and|&|-|–|to)\s*(?:[A-Z]\.?)?\d+[a-z]?)*)"
+)
+_LABEL = re.compile(r"^\s*(tab(?:le)?s?\.?|fig(?:ure)?s?\.?)\s*((?:[A-Z]\.?)?\d+)", re.I)
+
+
+def clip(text: str, limit: int) -> str:
+    text = re.sub(r"[ \t]+", " ", text).strip()
+    if len(text) <= limit:
+        return text
+    return text[:limit].rsplit(" ", 1)[0] + " […]"
+
+
+def normalize_label(label: str) -> str | None:
+    """'Tab. 3', 'table 3', 'Fig.2' -> 'Table 3' / 'Figure 2'; None when not such a label."""
+    m = _LABEL.match(label)
+    if not m:
+        return None
+    kind = "Table" if m.group(1).lower().startswith("tab") else "Figure"
+    return f"{kind} {m.group(2).replace('.', '')}"
+
+
+def cited_labels(text: str) -> list[str]:
+    """Table and figure labels a text cites, in order of first mention ('Tables 2 and 3' too)."""
+    out: list[str] = []
+    for m in _CITE.finditer(text):
+        kind = "Table" if m.group(1).lower().startswith("tab") else "Figure"
+        numbers: list[str] = []
+        for a, sep, b in re.findall(
+            r"((?:[A-Z]\.?)?\d+)[a-z]?(?:\s*(-|–|to)\s*((?:[A-Z]\.?)?\d+))?", m.group(2)
+        ):
+            numbers.append(a.replace(".", ""))
+            if sep and a.isdigit() and b.isdigit() and 0 < int(b) - int(a) <= 6:
+                numbers += [str(n) for n in range(int(a) + 1, int(b) + 1)]
+            elif sep and b:
+                numbers.append(b.replace(".", ""))
+        out += [f"{kind} {n}" for n in numbers]
+    return list(dict.fromkeys(out))
+
+
+def items_for(section: Section, paper: ParsedPaper) -> tuple[list[Table], list[Figure]]:
+    """The tables and figures a section cites or contains, cited ones first."""
+    cited = cited_labels(section.text)
+    tables = {normalize_label(t.label) or t.label: t for t in paper.tables}
+    figures = {normalize_label(f.label) or f.label: f for f in paper.figures}
+    got_tables = [tables[label] for label in cited if label in tables]
+    got_figures = [figures[label] for label in cited if label in figures]
+    heading = section.heading
+    got_tables += [t for t in paper.tables if t.section == heading and t not in got_tables]
+    got_figures += [f for f in paper.figures if f.section == heading and f not in got_figures]
+    return got_tables, got_figures
+
+
+def _captioned(item: Table | Figure) -> str:
+    caption = " ".join(item.caption.split())
+    if normalize_label(caption) == item.label:
+        return caption
+    return f"{item.label}: {caption}"
+
+
+def render_table(table: Table) -> str:
+    lines = [_captioned(table)]
+    for row in table.rows[:TABLE_ROWS]:
+        lines.append("| " + " | ".join(clip(cell, CELL_CHARS) for cell in row) + " |")
+    if len(table.rows) > TABLE_ROWS:
+        lines.append(f"(… {len(table.rows) - TABLE_ROWS} more rows)")
+    if not table.rows:
+        lines.append("(cells could not be read)")
+    return clip("\n".join(lines), TABLE_CHARS) if len(lines) > 1 else lines[0]
+
+
+def render_figure(figure: Figure) -> str:
+    return _captioned(figure)
+
+
+def outline(paper: ParsedPaper) -> str:
+    """One line per section for the classification call."""
+    lines = []
+    for i, s in enumerate(paper.sections):
+        tag = " (appendix)" if s.appendix else ""
+        preview = clip(s.text, PREVIEW_CHARS) or "(no text of its own)"
+        lines.append(f"[{i}] {s.heading}{tag}: {preview}")
+    return "\n".join(lines)
+
+
+def context_text(paper: ParsedPaper, context: list[int], near: int) -> str:
+    """The setup sections' text within budget, the sections nearest to `near` first."""
+    chosen: dict[int, str] = {}
+    used = 0
+    for i in sorted(context, key=lambda i: (paper.sections[i].appendix, abs(i - near))):
+        if used >= CONTEXT_CHARS:
+            break
+        s = paper.sections[i]
+        body = clip(s.text, min(CONTEXT_SECTION_CHARS, CONTEXT_CHARS - used))
+        if body:
+            chosen[i] = f"### {s.heading}\n{body}"
+            used += len(body)
+    return "\n\n".join(chosen[i] for i in sorted(chosen))
+
+
+def image_path(item: Table | Figure, images_root: Path | None) -> Path | None:
+    """The crop's file, when the parse stage wrote one and it is still there."""
+    if not item.image:
+        return None
+    path = Path(item.image)
+    if not path.is_absolute():
+        if images_root is None:
+            return None
+        path = images_root / path
+    return path if path.is_file() else None
