@@ -30,6 +30,7 @@ console = Console()
 err = Console(stderr=True)
 
 BAD_INPUT = 2
+STATUS_MARK = {"approved": "ok", "awaiting_review": "review", "failed": "FAILED", "running": "running"}
 
 DataDir = Annotated[
     Path | None,
@@ -249,17 +250,22 @@ def status(
 
     settings = configure(data_dir=data_dir, db_url=db_url)
     store = open_store(settings)
-    table = Table("paper", "status", "stage", *[s.value for s in Stage], "tasks", "error")
-    for p in store.papers():
-        if paper and p.id != paper:
-            continue
+    papers = [p for p in store.papers() if not paper or p.id == paper]
+    if not papers:
+        if paper:
+            fail(f"no paper {paper!r} in the store")
+        console.print("no papers yet; start with `expcurate extract --pdf … --repo …`")
+        return
+    table = Table("paper", "status", "stages", "tasks", "error")
+    for p in papers:
         runs = store.current_runs(p.id)
-        tasks = store.tasks(p.id)
-        table.add_row(
-            p.id, p.status, p.stage or "-",
-            *[runs[s.value].status if s.value in runs else "-" for s in Stage],
-            str(len(tasks)), (p.error[:60] + "…") if len(p.error) > 60 else p.error,
-        )  # fmt: skip
+        stages = " ".join(
+            f"{s.value}:{STATUS_MARK.get(runs[s.value].status, runs[s.value].status)}"
+            for s in Stage
+            if s.value in runs
+        )
+        error = (p.error[:80] + "…") if len(p.error) > 80 else p.error
+        table.add_row(p.id, f"{p.status} ({p.stage or '-'})", stages, str(len(store.tasks(p.id))), error)
     console.print(table)
     if paper:
         if store.get_paper(paper) is None:
@@ -420,6 +426,71 @@ def ui(
            "--browser.gatherUsageStats", "false"]  # fmt: skip
     console.print(f"review app on http://127.0.0.1:{port}")
     raise typer.Exit(subprocess.call(cmd, env=env))
+
+
+user_app = typer.Typer(
+    help="Accounts of the review app (curator, reviewer, admin).", no_args_is_help=True
+)
+app.add_typer(user_app, name="user")
+
+
+def _check_role(role: str) -> str:
+    """Refuse a bad role before the password prompt, not after it."""
+    from expcurate.tables import ROLES
+
+    if role not in ROLES:
+        raise typer.BadParameter(f"{role!r} is not one of {', '.join(ROLES)}")
+    return role
+
+
+@user_app.command("add")
+def user_add(
+    username: Annotated[str, typer.Argument(help="Name to sign in with.")],
+    role: Annotated[
+        str,
+        typer.Option(
+            "--role", callback=_check_role, help="curator, reviewer or admin (what they may do)."
+        ),
+    ] = "reviewer",
+    password: Annotated[
+        str | None,
+        typer.Option(
+            "--password",
+            envvar="EXPCURATE_PASSWORD",
+            prompt=True,
+            hide_input=True,
+            confirmation_prompt=True,
+            help="Password (else asked for, hidden).",
+        ),
+    ] = None,
+    update: Annotated[
+        bool, typer.Option("--update", help="Reset the password and role of an existing user.")
+    ] = False,
+    data_dir: DataDir = None,
+    db_url: DbUrl = None,
+) -> None:
+    """Create a user of the review app; only a salted hash of the password is stored."""
+    from expcurate.services import open_store
+    from expcurate.store import StoreError
+
+    settings = configure(data_dir=data_dir, db_url=db_url)
+    try:
+        user = open_store(settings).add_user(username, password or "", role, replace=update)
+    except StoreError as exc:
+        fail(str(exc))
+    console.print(f"user {user.username} ({user.role}) {'updated' if update else 'added'}")
+
+
+@user_app.command("list")
+def user_list(data_dir: DataDir = None, db_url: DbUrl = None) -> None:
+    """List the users of the review app and their roles."""
+    from expcurate.services import open_store
+
+    settings = configure(data_dir=data_dir, db_url=db_url)
+    table = Table("user", "role", "created")
+    for user in open_store(settings).users():
+        table.add_row(user.username, user.role, f"{user.created_at:%Y-%m-%d %H:%M}")
+    console.print(table)
 
 
 def main() -> None:

@@ -221,15 +221,18 @@ def run_mine(store: Store, settings: Settings, paper_id: str) -> StageRun:
 
 
 def run_tasks(store: Store, settings: Settings, paper_id: str) -> StageRun:
-    from extractors.tasks import PROMPT_VERSION, draft_tasks
+    from extractors.tasks import draft_tasks, prompt_version
     from extractors.validate import validate_draft
 
     parse_run = store.current_runs(paper_id)[Stage.parse.value]
     parsed = load_artifact(settings, parse_run, ParsedPaper)
-    inputs = digest(parse_run.inputs_hash, settings.model, PROMPT_VERSION)
+    version = prompt_version(settings.model)
+    inputs = digest(parse_run.inputs_hash, settings.model, version)
 
     def work() -> tuple[StageResult, int]:
-        drafts: DraftSet = draft_tasks(parsed, model=settings.model)
+        drafts: DraftSet = draft_tasks(
+            parsed, settings.model, settings=settings, images_root=paper_dir(settings, paper_id)
+        )
         author = f"machine:{settings.model}"
         for position, draft in enumerate(drafts.tasks):
             fields = TaskFields.from_draft(draft)
@@ -254,7 +257,7 @@ def run_tasks(store: Store, settings: Settings, paper_id: str) -> StageRun:
         inputs,
         work,
         model=settings.model,
-        prompt_version=PROMPT_VERSION,
+        prompt_version=version,
     )
 
 

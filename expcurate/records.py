@@ -365,6 +365,8 @@ class Setup(BaseModel):
     agent_instructions: str = ""
     no_answer: str = ""
     trace: list[ToolCall] = Field(default_factory=list)
+    # Runners-up after `source`, best first: what a reviewer may add without searching again.
+    candidates: list[str] = Field(default_factory=list)
 
 
 class SetupResult(StageResult):

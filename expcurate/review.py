@@ -168,3 +168,33 @@ def decide_task(
     if not _advance:
         return Outcome(paper_id=task.paper_id, stage=stage.value)
     return _after(store, task.paper_id, stage)
+
+
+RETRYABLE = ("failed", "rejected")
+
+
+def retry_stage(store: Store, paper_id: str, stage: Stage, curator: str) -> list[Stage]:
+    """Put a failed or rejected stage back on the schedule; returns the stages now due.
+
+    The old run stays in the history (no longer current) and the retry is recorded as a
+    review, so the paper's timeline shows who asked for it and when. The caller starts the
+    due stages (launcher), exactly as after an approval.
+    """
+    paper = store.require_paper(paper_id)
+    run = store.current_runs(paper_id).get(stage.value)
+    if run is not None and run.status not in RETRYABLE:
+        raise ReviewError(
+            f"the {stage.value} stage of {paper_id} is {run.status}; only a failed or "
+            "rejected stage can be retried"
+        )
+    if run is None and paper.status != "failed":
+        raise ReviewError(f"paper {paper_id} has no failed {stage.value} run to retry")
+    if run is not None and run.id is not None:
+        store.retire_run(run.id)
+    store.set_paper_status(paper_id, "pending", stage.value, "")
+    store.add_review(
+        paper_id=paper_id, stage=stage.value, stage_run_id=run.id if run else None,
+        decision="retry", reason=f"retry after: {paper.error or (run.status if run else '')}",
+        reviewer=curator,
+    )  # fmt: skip
+    return due_stages(store, paper_id)

@@ -6,6 +6,10 @@ and never write SQL themselves.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import re
+import secrets
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,6 +21,7 @@ from sqlmodel import Session, SQLModel, col, create_engine, select
 
 from expcurate.records import StageResult, TaskFields
 from expcurate.tables import (
+    ROLES,
     SCHEMA_VERSION,
     Meta,
     Paper,
@@ -25,6 +30,7 @@ from expcurate.tables import (
     StageRun,
     Task,
     TaskRevision,
+    User,
     utcnow,
 )
 
@@ -434,6 +440,57 @@ class Store:
         with self.session() as s:
             return list(s.exec(select(Release).order_by(col(Release.id))))
 
+    # ------------------------------------------------------------ stage retries, users
+
+    def retire_run(self, run_id: int) -> StageRun:
+        """Take a failed or rejected run off its stage's checkpoint so the stage is due again.
+
+        The run stays in the history; only `current` changes.
+        """
+        with self.session() as s:
+            run = s.get(StageRun, run_id)
+            if run is None:
+                raise StoreError(f"no stage run {run_id}")
+            run.current = False
+            s.add(run)
+            return run
+
+    def add_user(self, username: str, password: str, role: str, *, replace: bool = False) -> User:
+        """Create a user (or, with `replace`, reset an existing one's password and role)."""
+        if not USERNAME_RE.match(username):
+            raise StoreError(
+                f"username {username!r} must be letters, digits, '.', '_', '@' or '-' (at most 64)"
+            )
+        if role not in ROLES:
+            raise StoreError(f"role {role!r} is not one of {', '.join(ROLES)}")
+        if len(password) < MIN_PASSWORD:
+            raise StoreError(f"the password must have at least {MIN_PASSWORD} characters")
+        with self.session() as s:
+            user = s.get(User, username)
+            if user is not None and not replace:
+                raise StoreError(f"user {username!r} exists; pass --update to change it")
+            user = user or User(username=username, password_hash="")
+            user.password_hash = hash_password(password)
+            user.role = role
+            s.add(user)
+            return user
+
+    def get_user(self, username: str) -> User | None:
+        with self.session() as s:
+            return s.get(User, username)
+
+    def users(self) -> list[User]:
+        with self.session() as s:
+            return list(s.exec(select(User).order_by(col(User.username))))
+
+    def verify_user(self, username: str, password: str) -> User | None:
+        """The user if the password matches, else None (same work either way)."""
+        user = self.get_user(username)
+        if user is None:
+            check_password(password, _DUMMY_HASH)
+            return None
+        return user if check_password(password, user.password_hash) else None
+
 
 def _id(task: Task) -> int:
     if task.id is None:
@@ -456,3 +513,36 @@ def _merge(
         if base.get(name) != value:  # the reviewer touched it
             merged[name] = value
     return merged
+
+
+# ------------------------------------------------------------ passwords
+
+USERNAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$")
+MIN_PASSWORD = 8
+# scrypt cost: about 50 ms and 16 MiB per check, enough to make guessing slow.
+_SCRYPT_N, _SCRYPT_R, _SCRYPT_P = 2**14, 8, 1
+
+
+def _scrypt(password: str, salt: bytes, n: int, r: int, p: int) -> bytes:
+    return hashlib.scrypt(password.encode(), salt=salt, n=n, r=r, p=p, dklen=32)
+
+
+def hash_password(password: str) -> str:
+    """A self-describing salted scrypt hash, so the cost can rise without breaking old hashes."""
+    salt = secrets.token_bytes(16)
+    digest = _scrypt(password, salt, _SCRYPT_N, _SCRYPT_R, _SCRYPT_P)
+    return f"scrypt${_SCRYPT_N}${_SCRYPT_R}${_SCRYPT_P}${salt.hex()}${digest.hex()}"
+
+
+def check_password(password: str, stored: str) -> bool:
+    try:
+        scheme, n, r, p, salt, digest = stored.split("$")
+        if scheme != "scrypt":
+            return False
+        actual = _scrypt(password, bytes.fromhex(salt), int(n), int(r), int(p))
+    except ValueError:
+        return False
+    return hmac.compare_digest(actual.hex(), digest)
+
+
+_DUMMY_HASH = f"scrypt${_SCRYPT_N}${_SCRYPT_R}${_SCRYPT_P}${'00' * 16}${'00' * 32}"

@@ -115,3 +115,15 @@ class Release(SQLModel, table=True):
 class Meta(SQLModel, table=True):
     key: str = Field(primary_key=True)
     value: str = ""
+
+
+ROLES = ("curator", "reviewer", "admin")
+
+
+class User(SQLModel, table=True):
+    """A person who signs in to the review app; only a salted hash of the password is kept."""
+
+    username: str = Field(primary_key=True)
+    password_hash: str
+    role: str = "reviewer"  # one of ROLES
+    created_at: datetime = Field(default_factory=utcnow)

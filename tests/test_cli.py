@@ -84,4 +84,4 @@ def test_bad_paper_list_line_is_reported(tmp_path: Path) -> None:
 def test_status_on_empty_store(tmp_path: Path) -> None:
     result = runner.invoke(app, ["status", "--data-dir", str(tmp_path / "data")])
     assert result.exit_code == 0
-    assert "paper" in result.output
+    assert "no papers yet" in result.output

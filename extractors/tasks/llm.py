@@ -26,11 +26,13 @@ from expcurate.records import (
     DesignComplexity,
     DraftSet,
     Evidence,
+    Figure,
     FollowUpIdea,
     ParsedPaper,
     Section,
     Severity,
     Status,
+    Table,
     TaskDraft,
 )
 from extractors.llm import (
@@ -47,6 +49,7 @@ from extractors.numbers import find_numbers
 from extractors.tasks.heuristic import SETUP_TITLE, clean_title
 from extractors.tasks.llm_inputs import (
     ABSTRACT_CHARS,
+    chunks,
     cited_labels,
     clip,
     context_text,
@@ -194,15 +197,22 @@ def draft_section(
     kinds: list[str],
     client: LLMClient,
     images_root: Path | None,
+    *,
+    part: int = 0,
 ) -> list[DraftedTask]:
+    """Tasks of one experiment section, or of its `part`-th piece when it is long."""
     section = paper.sections[index]
-    tables, figures = items_for(section, paper)
+    pieces = chunks(section.text)
+    text = pieces[part]
+    # A piece shows the tables it cites; those only placed in the section go with the first.
+    tables, figures = items_for(section, paper, text, placed=part == 0)
     context = [j for j, kind in enumerate(kinds) if kind == "context" and j != index]
     parts = [f"Paper: {paper.title}", f"Abstract:\n{clip(paper.abstract, ABSTRACT_CHARS)}"]
     setup = context_text(paper, context, near=index)
     if setup:
         parts.append(f"Setup context from other sections:\n{setup}")
-    parts.append(f"Section to draft tasks from: {section.heading}\n{clip(section.text, 12_000)}")
+    which = f" (part {part + 1} of {len(pieces)})" if len(pieces) > 1 else ""
+    parts.append(f"Section to draft tasks from: {section.heading}{which}\n{text}")
     if tables:
         parts.append(
             "Tables cited in or placed in this section:\n\n"
@@ -216,7 +226,8 @@ def draft_section(
     images: list[Path] = []
     shown: list[str] = []
     if client.can_see:
-        for item in (*tables, *figures):
+        crops: list[Table | Figure] = [*tables, *figures]
+        for item in crops:
             path = image_path(item, images_root)
             if path is not None and len(images) < MAX_IMAGES:
                 images.append(path)
@@ -227,9 +238,42 @@ def draft_section(
         _messages("draft", "\n\n".join(parts)),
         SectionTasks,
         images=images,
-        purpose=f"draft {section.heading}",
+        purpose=f"draft {section.heading}{which}",
     )
     return answer.tasks
+
+
+def draft_sections(
+    paper: ParsedPaper,
+    kinds: list[str],
+    client: LLMClient,
+    images_root: Path | None,
+    result: DraftSet,
+) -> None:
+    """Every experiment section's tasks onto `result`; a failed piece is recorded and skipped."""
+    seen: set[str] = set()
+    for index, kind in enumerate(kinds):
+        section = paper.sections[index]
+        tables, figures = items_for(section, paper)
+        if kind != "experiment" or not (section.text.strip() or tables or figures):
+            continue
+        ident = _ident(section, index)
+        if any(key.startswith(f"sec-{ident}:") for key in seen):  # a number parsed twice
+            ident = f"{ident}-{index}"
+        count = 0
+        for part in range(len(chunks(section.text))):
+            try:
+                drafted = draft_section(paper, index, kinds, client, images_root, part=part)
+            except LLMUnavailable:
+                raise
+            except LLMError as e:
+                result.add_error("tasks", "draft", f"{section.heading}: {e}", page=section.page)
+                continue
+            for task in drafted:
+                count += 1
+                key = f"sec-{ident}:{count}"
+                seen.add(key)
+                result.tasks.append(to_draft(task, key, section, paper))
 
 
 def write_takeaways(paper: ParsedPaper, client: LLMClient, tasks: list[TaskDraft]) -> Takeaways:
@@ -256,7 +300,8 @@ def _ident(section: Section, index: int) -> str:
 
 
 def _evidence(task: DraftedTask, section: Section, paper: ParsedPaper) -> list[Evidence]:
-    known = {normalize_label(x.label) or x.label: x for x in (*paper.tables, *paper.figures)}
+    items: list[Table | Figure] = [*paper.tables, *paper.figures]
+    known = {normalize_label(x.label) or x.label: x for x in items}
     labels = [normalize_label(label) for label in task.evidence]
     labels += cited_labels(task.expected_outcome)
     out: list[Evidence] = []
@@ -312,26 +357,7 @@ def draft_with_llm(
         result.add_error("tasks", "input", "the parsed paper has no sections to draft from")
     try:
         kinds = classify_sections(paper, client, result) if paper.sections else []
-        seen: set[str] = set()
-        for index, kind in enumerate(kinds):
-            section = paper.sections[index]
-            tables, figures = items_for(section, paper)
-            if kind != "experiment" or not (section.text.strip() or tables or figures):
-                continue
-            try:
-                drafted = draft_section(paper, index, kinds, client, images_root)
-            except LLMUnavailable:
-                raise
-            except LLMError as e:
-                result.add_error("tasks", "draft", f"{section.heading}: {e}", page=section.page)
-                continue
-            ident = _ident(section, index)
-            for n, task in enumerate(drafted, start=1):
-                key = f"sec-{ident}:{n}"
-                if key in seen:  # two sections parsed with the same number
-                    key = f"sec-{ident}-{index}:{n}"
-                seen.add(key)
-                result.tasks.append(to_draft(task, key, section, paper))
+        draft_sections(paper, kinds, client, images_root, result)
         try:
             notes = write_takeaways(paper, client, result.tasks)
         except LLMUnavailable:

@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import TypeVar
 
 from expcurate.records import Figure, ParsedPaper, Section, Table
+
+T = TypeVar("T", Table, Figure)
 
 PREVIEW_CHARS = 240  # per section in the classification outline
 SECTION_CHARS = 12_000  # the section a task is drafted from
@@ -63,17 +66,57 @@ def cited_labels(text: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def items_for(section: Section, paper: ParsedPaper) -> tuple[list[Table], list[Figure]]:
-    """The tables and figures a section cites or contains, cited ones first."""
-    cited = cited_labels(section.text)
+def items_for(
+    section: Section, paper: ParsedPaper, text: str | None = None, *, placed: bool = True
+) -> tuple[list[Table], list[Figure]]:
+    """The tables and figures `text` (default: the section's) cites, then those placed in it."""
+    cited = cited_labels(section.text if text is None else text)
     tables = {normalize_label(t.label) or t.label: t for t in paper.tables}
     figures = {normalize_label(f.label) or f.label: f for f in paper.figures}
     got_tables = [tables[label] for label in cited if label in tables]
     got_figures = [figures[label] for label in cited if label in figures]
-    heading = section.heading
-    got_tables += [t for t in paper.tables if t.section == heading and t not in got_tables]
-    got_figures += [f for f in paper.figures if f.section == heading and f not in got_figures]
-    return got_tables, got_figures
+    if placed:
+        got_tables += [t for t in paper.tables if t.section == section.heading]
+        got_figures += [f for f in paper.figures if f.section == section.heading]
+    return _first_of_each(got_tables), _first_of_each(got_figures)
+
+
+def _first_of_each(items: list[T]) -> list[T]:
+    """One item per label, in order: a float is often both cited and placed in a section."""
+    kept: dict[str, T] = {}
+    for item in items:
+        kept.setdefault(item.label, item)
+    return list(kept.values())
+
+
+def chunks(text: str, limit: int = SECTION_CHARS) -> list[str]:
+    """A long section in pieces of at most `limit` characters, cut between paragraphs.
+
+    Truncating instead would silently drop the experiments reported late in a long section
+    (or in a section that swallowed its successors because their headings were not found).
+    """
+    text = text.strip()
+    if len(text) <= limit:
+        return [text]
+    pieces = [p for p in re.split(r"\n\s*\n|(?<=[.!?])\s+(?=[A-Z])", text) if p.strip()]
+    out: list[str] = []
+    current = ""
+    for piece in pieces:
+        while len(piece) > limit:  # one enormous sentence: hard cut at a space
+            cut = piece.rfind(" ", 0, limit)
+            cut = cut if cut > 0 else limit
+            if current:
+                out.append(current)
+                current = ""
+            out.append(piece[:cut])
+            piece = piece[cut:].lstrip()
+        if current and len(current) + 1 + len(piece) > limit:
+            out.append(current)
+            current = ""
+        current = f"{current} {piece}".strip() if current else piece
+    if current:
+        out.append(current)
+    return out
 
 
 def _captioned(item: Table | Figure) -> str:
@@ -102,9 +145,14 @@ def outline(paper: ParsedPaper) -> str:
     """One line per section for the classification call."""
     lines = []
     for i, s in enumerate(paper.sections):
-        tag = " (appendix)" if s.appendix else ""
+        notes = ["appendix"] if s.appendix else []
+        notes.append(f"{len(s.text)} chars")
+        tables, figures = items_for(s, paper)
+        cites = [x.label for x in tables] + [x.label for x in figures]
+        if cites:  # a results section is recognisable by what it cites, whatever its title
+            notes.append("cites " + ", ".join(cites[:8]) + (" …" if len(cites) > 8 else ""))
         preview = clip(s.text, PREVIEW_CHARS) or "(no text of its own)"
-        lines.append(f"[{i}] {s.heading}{tag}: {preview}")
+        lines.append(f"[{i}] {s.heading} ({'; '.join(notes)}): {preview}")
     return "\n".join(lines)
 
 
