@@ -51,6 +51,26 @@ def due_stages(store: Store, paper_id: str) -> list[Stage]:
     return []
 
 
+def refresh_paper_status(store: Store, paper_id: str) -> str:
+    """Derive the paper's status from its stage runs: the one rule for 'ready'."""
+    paper = store.require_paper(paper_id)
+    runs = store.current_runs(paper_id)
+    if paper.status == "failed":
+        return paper.status
+    present = [s for s in Stage if s.value in runs]
+    waiting = [s for s in present if runs[s.value].status == "awaiting_review"]
+    if len(present) == len(Stage) and all(runs[s.value].status == "approved" for s in present):
+        status, stage = "ready", Stage.package.value
+    elif waiting:
+        status, stage = "awaiting_review", waiting[0].value
+    else:
+        status, stage = ("running" if due_stages(store, paper_id) else "pending"), (
+            present[-1].value if present else ""
+        )
+    store.set_paper_status(paper_id, status, stage)
+    return status
+
+
 def open_items(store: Store, paper_id: str, stage: Stage) -> list[Task]:
     return store.tasks(paper_id, stage=stage.value, status="awaiting_review")
 
@@ -71,13 +91,7 @@ def _close_stage_if_done(store: Store, paper_id: str, stage: Stage) -> bool:
 def _after(store: Store, paper_id: str, stage: Stage) -> Outcome:
     complete = _close_stage_if_done(store, paper_id, stage)
     due = due_stages(store, paper_id) if complete else []
-    runs = store.current_runs(paper_id)
-    if complete and not due:
-        finished = all(runs.get(s.value) and runs[s.value].status == "approved" for s in Stage)
-        if finished:
-            store.set_paper_status(paper_id, "ready", Stage.package.value)
-    elif not complete:
-        store.set_paper_status(paper_id, "awaiting_review", stage.value)
+    refresh_paper_status(store, paper_id)
     return Outcome(paper_id=paper_id, stage=stage.value, stage_complete=complete, due=due)
 
 

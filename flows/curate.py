@@ -15,7 +15,7 @@ from prefect import flow, get_run_logger
 from prefect.task_runners import ThreadPoolTaskRunner
 
 from expcurate.records import PaperListEntry, Stage
-from expcurate.review import due_stages
+from expcurate.review import due_stages, refresh_paper_status
 from expcurate.services import fail_paper, open_store, register_paper, summarize
 from expcurate.settings import get_settings, override_settings
 from flows.stages import run_stage
@@ -46,6 +46,7 @@ def advance_paper(paper_id: str) -> dict[str, Any]:
             futures = [run_stage.submit(s.value, paper_id) for s in due]
             for fut in futures:
                 fut.result()
+    refresh_paper_status(store, paper_id)
     summary = summarize(store, paper_id)
     return summary.__dict__
 

@@ -1,0 +1,407 @@
+"""The heuristic setup agent: a fixed search policy over the read-only repository tools.
+
+It works like a careful human: search the code with the task's words, look for the names the
+task uses, rank what runs an experiment, open the chosen entry point, follow it into the
+modules it imports, and write down what it found. Every tool call goes through `_Tools`, which
+records it for the reviewer and stops at the step budget.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from pathlib import Path
+from typing import Any
+
+from expcurate.records import REF_RE, STEP_RE, RepoIndex, Setup, TaskDraft, ToolCall
+from extractors.repo import RepoPathError, RepoSearch, stem, terms
+
+from .query import TaskQuery, build_query
+from .rank import Candidate, Ranker
+from .steps import Step, StepTracer, usage_for
+
+MAX_SOURCE = 5
+RELATIVE_CUTOFF = 0.6  # keep sources scoring at least this fraction of the best one
+MAX_CANDIDATES = 10
+MAX_SIBLINGS = 3  # launch scripts of the same experiment masked along with the source
+RELEVANCE = 1.0  # share of task names in the repo + share of task words in the repo
+WORDS_ONLY_RELEVANCE = 0.85  # share of task words, for a task that names nothing
+_RUNNABLE = {"script", "entry", "notebook", "test"}
+
+
+class _OutOfSteps(Exception):
+    pass
+
+
+class _Tools:
+    """The agent's only access to the repository; every call is recorded."""
+
+    def __init__(self, search: RepoSearch, max_steps: int) -> None:
+        self.search = search
+        self.max_steps = max_steps
+        self.trace: list[ToolCall] = []
+
+    def __call__(self, tool: str, **args: Any) -> Any:
+        if len(self.trace) >= self.max_steps:
+            raise _OutOfSteps
+        try:
+            result = getattr(self.search, tool)(**args)
+        except (RepoPathError, OSError) as exc:
+            self.trace.append(ToolCall(tool=tool, args=args, result=f"error: {exc}"))
+            return None
+        self.trace.append(ToolCall(tool=tool, args=args, result=_summary(result)))
+        return result
+
+    def note(self, tool: str, args: dict[str, Any], result: str) -> None:
+        """Record a decision step (ranking) that used the tools' results, not the repo."""
+        if len(self.trace) >= self.max_steps:
+            raise _OutOfSteps
+        self.trace.append(ToolCall(tool=tool, args=args, result=result[:600]))
+
+
+def _summary(result: Any) -> str:
+    if isinstance(result, str):
+        return result[:300] + (" ..." if len(result) > 300 else "")
+    if isinstance(result, list):
+        shown = "; ".join(str(r) for r in result[:8])
+        more = f" (+{len(result) - 8} more)" if len(result) > 8 else ""
+        return f"{len(result)} result(s): {shown}{more}"[:600]
+    return str(result)[:300]
+
+
+class SetupAgent:
+    """Recovers setups for many tasks of one repository, reusing its search index."""
+
+    def __init__(self, index: RepoIndex, root: Path, search: RepoSearch | None = None) -> None:
+        self.index = index
+        self.root = Path(root)
+        self.search = search or RepoSearch(self.root, index)
+        self.ranker = Ranker(index, self.search)
+        self.tracer = StepTracer(index, self.search)
+        self.entries = {e.path: e for e in index.entry_points}
+
+    def recover(self, task: TaskDraft, *, max_steps: int = 40) -> Setup:
+        tools = _Tools(self.search, max_steps)
+        setup = Setup()
+        try:
+            self._run(task, tools, setup)
+        except _OutOfSteps:
+            if not setup.source and not setup.no_answer:
+                setup.no_answer = (
+                    f"step budget of {max_steps} tool calls ran out before a file was chosen"
+                )
+        setup.trace = tools.trace
+        return setup
+
+    # ------------------------------------------------------------ policy
+
+    def _run(self, task: TaskDraft, tools: _Tools, setup: Setup) -> None:
+        q = build_query(task)
+        query = " ".join([*q.words, *q.names, *q.names])
+        tools("search", query=query[:2000], k=10)
+        text_scores = self.search.scores(query)
+        found = [n for n in q.phrases if self.search.document_frequency(n.lower()) > 0]
+        for phrase in sorted(found, key=lambda n: self.search.document_frequency(n.lower()))[:2]:
+            tools("grep", pattern=f"(?i){re.escape(phrase)}", max_hits=10)
+        ranked = self.ranker.rank(q, text_scores)
+        reason = self._no_answer(q, ranked)
+        tools.note(
+            "rank",
+            {"candidates": len(ranked)},
+            "; ".join(f"{c.path} {c.score:.3f} [{c.why()}]" for c in ranked[:6]),
+        )
+        if reason:
+            setup.no_answer = reason
+            return
+        chosen = self._choose(ranked)
+        setup.source = [c.path for c in chosen]
+        setup.candidates = [
+            c.path for c in ranked[: MAX_SOURCE + MAX_CANDIDATES] if c.path not in setup.source
+        ][:MAX_CANDIDATES]
+        entry = self._main_entry(chosen)
+        if entry is not None:
+            tools("outline", path=entry)
+            ep = self.entries.get(entry)
+            if ep is not None and ep.line:
+                tools("read", path=entry, start=ep.line, end=ep.line + 20)
+        setup.requirements = self._requirements(chosen, entry, q, tools)
+        setup.usage_instructions = self._usage(chosen, entry, q)
+        setup.masked_source = self._masked(chosen, entry, ranked)
+        setup.agent_instructions = agent_instructions(task, q, setup, self.index)
+
+    def _no_answer(self, q: TaskQuery, ranked: list[Candidate]) -> str:
+        """Nothing relevant: the repository lacks the task's names and much of its vocabulary.
+
+        Measured on EXP-Bench's development split, "share of the task's names found in the
+        repository + share of its content words found" >= 1 keeps 99% of real tasks and
+        rejects 80% of tasks run against another paper's repository.
+        """
+        if not ranked or ranked[0].score <= 0:
+            return "no file of the repository matches the task's words"
+        names_here = [n for n in q.names if self.search.document_frequency(n) > 0]
+        words = {w for w in q.words if len(w) > 3}
+        word_share = sum(self.search.document_frequency(w) > 0 for w in words) / max(len(words), 1)
+        if q.names:
+            name_share = len(names_here) / len(q.names)
+            if name_share + word_share >= RELEVANCE:
+                return ""
+        elif word_share >= WORDS_ONLY_RELEVANCE:
+            return ""
+        missing = [n for n in q.names if n not in names_here][:6]
+        return (
+            "no implementation found: the repository lacks the task's names "
+            f"({', '.join(missing) or 'none given'}) and {1 - word_share:.0%} of its words; "
+            f"best weak match was {ranked[0].path}"
+        )
+
+    @staticmethod
+    def _choose(ranked: list[Candidate]) -> list[Candidate]:
+        top = ranked[0].score
+        chosen = [c for c in ranked[:MAX_SOURCE] if c.score >= RELATIVE_CUTOFF * top]
+        return chosen or ranked[:1]
+
+    def _main_entry(self, chosen: list[Candidate]) -> str | None:
+        """The Python file the best candidate runs: itself, what its script calls, or what
+        loads its config. A notebook is its own program: it has no entry point."""
+        top = chosen[0]
+        if top.path.endswith(".py") and top.kind in ("entry", "test"):
+            return top.path
+        if top.kind == "script":
+            seen: set[str] = set()
+            todo = [top.path]
+            while todo:
+                entry = self.entries.get(todo.pop(0))
+                for callee in entry.calls if entry else []:
+                    if callee.endswith(".py"):
+                        return callee
+                    if callee not in seen:
+                        seen.add(callee)
+                        todo.append(callee)
+        if top.kind == "config":
+            for path, refs in self.index.file_refs.items():
+                if top.path in refs and path.endswith(".py"):
+                    return path
+        return None
+
+    def _requirements(
+        self, chosen: list[Candidate], entry: str | None, q: TaskQuery, tools: _Tools
+    ) -> list[str]:
+        steps: list[Step] = []
+        top = chosen[0]
+        if top.kind == "script":
+            steps += self.tracer.shell_steps(top.path, self.entries.get(top.path))
+        if entry is not None:
+            steps += self.tracer.python_steps(entry, self.entries.get(entry), q)
+        if not steps and top.kind == "notebook":
+            steps += self.tracer.notebook_steps(top.path)
+        if not steps and top.kind == "config":
+            steps += self.tracer.config_steps(top.path)
+        if not steps and top.path.endswith(".py"):
+            step = self.tracer.method_step(top.path, q)
+            steps += [step] if step else []
+        steps = [s for s in steps if self._valid(s)]
+        if not steps:
+            return []
+        for s in steps[:3]:
+            if s.path.endswith(".py") and s.path != entry:
+                tools("read", path=s.path, start=s.start, end=min(s.end, s.start + 30))
+                break
+        final = steps.pop() if len(steps) > 1 else None
+        lines = [s.render(f"Step {i}") for i, s in enumerate(steps, start=1)]
+        metrics = _metrics(q)
+        closing = Step(
+            f"Run the experiment and report {metrics}, compared as the expected outcome states",
+            (final or steps[-1]).path,
+            (final or steps[-1]).start,
+            (final or steps[-1]).end,
+        )
+        if final is not None:
+            lines.append(final.render(f"Step {len(lines) + 1}"))
+        lines.append(closing.render("Final Step"))
+        assert all(STEP_RE.match(x) and REF_RE.search(x) for x in lines), lines
+        return lines
+
+    def _valid(self, step: Step) -> bool:
+        try:
+            n = len(self.search.text(step.path).splitlines())
+        except (OSError, RepoPathError):
+            return False
+        return 1 <= step.start <= step.end <= n and " " not in step.path and "(" not in step.path
+
+    def _usage(self, chosen: list[Candidate], entry: str | None, q: TaskQuery) -> str:
+        commands: list[str] = []
+        for c in chosen:
+            if c.kind not in _RUNNABLE:
+                continue
+            cmd = usage_for(c.path, c.kind, self.entries.get(c.path), self.index, q)
+            if cmd and cmd not in commands:
+                commands.append(cmd)
+            if len(commands) >= 3:
+                break
+        if not commands and entry is not None:
+            cmd = usage_for(entry, "entry", self.entries.get(entry), self.index, q)
+            commands.append(cmd)
+        return "\n".join(commands)
+
+    def _masked(
+        self, chosen: list[Candidate], entry: str | None, ranked: list[Candidate]
+    ) -> list[str]:
+        """The source, plus the launch scripts and configs that would give the answer away."""
+        masked = [c.path for c in chosen]
+        scores = {c.path: c.score for c in ranked}
+        top = chosen[0].score
+        for path in list(masked):
+            e = self.entries.get(path)
+            for callee in e.calls if e and e.kind == "shell" else []:
+                if callee == entry and callee not in masked:
+                    masked.append(callee)
+            refs = [
+                r
+                for r in self.index.file_refs.get(path, [])
+                if r.endswith((".yaml", ".yml", ".json", ".toml", ".py"))
+            ]
+            for ref in refs:
+                # its config: the only one it names, or one that matches the task itself
+                if ref not in masked and (len(refs) == 1 or scores.get(ref, 0) >= 0.5 * top):
+                    masked.append(ref)
+        if entry is not None:
+            siblings = [
+                e.path
+                for e in self.index.entry_points
+                if e.kind == "shell"
+                and entry in e.calls
+                and e.path not in masked
+                and scores.get(e.path, 0) >= 0.8 * top
+            ]
+            siblings.sort(key=lambda p: -scores.get(p, 0))
+            masked += siblings[:MAX_SIBLINGS]
+        return masked
+
+
+def recover_setup(task: TaskDraft, index: RepoIndex, root: Path, *, max_steps: int = 40) -> Setup:
+    """Recover one task's setup; see `SetupAgent` to reuse the index across tasks."""
+    return SetupAgent(index, root).recover(task, max_steps=max_steps)
+
+
+# ---------------------------------------------------------------- instructions
+
+
+def _metrics(q: TaskQuery) -> str:
+    known = ("mse", "mae", "accuracy", "top_1", "f1", "bleu", "auc", "rmse", "psnr", "ssim", "map")
+    found = [
+        n.upper() if len(n) <= 4 else n.replace("_", "-") for n in q.names + q.words if n in known
+    ]
+    found = list(dict.fromkeys(found))[:4]
+    return ", ".join(found) if found else "the measured metrics"
+
+
+def agent_instructions(task: TaskDraft, q: TaskQuery, setup: Setup, index: RepoIndex) -> str:
+    """What to build, in the task's words, naming no masked file (path, name or stem)."""
+    reuse = [p for p in _support_modules(setup, index) if p not in setup.masked_source][:5]
+    wanted = {stem(t) for t in q.terms}
+    flags: list[str] = []
+    for e in index.entry_points:
+        if e.path in setup.masked_source:
+            for f in e.flags:
+                if f.name.startswith("--") and set(terms(f.name)) & wanted and f.name not in flags:
+                    flags.append(f.name)
+    flags = flags[:10]
+    parts = [
+        "Implement the experiment below in this repository; the code that ran it has been removed.",
+        f"Question: {task.question.strip()}",
+    ]
+    if task.method.strip():
+        parts.append(f"What to build: {task.method.strip()}")
+    if flags:
+        parts.append(
+            "Accept the experiment's settings as command-line options such as "
+            + ", ".join(flags)
+            + "."
+        )
+    parts.append(f"Report {_metrics(q)} so the result can be compared with the expected outcome.")
+    if reuse:
+        parts.append("You may reuse the existing modules " + ", ".join(reuse) + ".")
+    return scrub(" \n".join(parts), setup.masked_source)
+
+
+def _support_modules(setup: Setup, index: RepoIndex) -> list[str]:
+    out: list[str] = []
+    for path in setup.source:
+        for m in index.imports.get(path, []):
+            if m not in out and not m.endswith("__init__.py"):
+                out.append(m)
+    return out
+
+
+def masked_names(masked: list[str]) -> list[str]:
+    """Strings that would reveal a masked file: its path, its file name, a snake_case stem.
+
+    Other stems stay allowed: `etth2.sh` or `CycleNet.py` are named after the dataset or the
+    method, which the task itself must be free to name.
+    """
+    names: set[str] = set()
+    for path in masked:
+        base = posixpath.basename(path)
+        stem = base.rsplit(".", 1)[0]
+        names |= {path, base}
+        if "_" in stem.strip("_") and len(stem) >= 6:
+            names.add(stem)
+    return sorted(names, key=len, reverse=True)
+
+
+def scrub(text: str, masked: list[str]) -> str:
+    for name in masked_names(masked):
+        text = re.sub(
+            rf"(?<![\w/.-]){re.escape(name)}(?![\w-])", "the removed file", text, flags=re.I
+        )
+    return text
+
+
+def leaked_names(text: str, masked: list[str]) -> list[str]:
+    low = text.lower()
+    return [n for n in masked_names(masked) if n.lower() in low]
+
+
+# ---------------------------------------------------------------- validation
+
+
+def validate_references(setup: Setup, root: Path) -> list[str]:
+    """Problems with a setup's file references: steps' path:a-b, sources, masked files."""
+    search_root = Path(root).resolve()
+    problems: list[str] = []
+
+    def lines_of(path: str) -> int | None:
+        if path.startswith("/") or ".." in Path(path).parts:
+            return None
+        full = (search_root / path).resolve()
+        if not full.is_relative_to(search_root) or not full.is_file():
+            return None
+        with full.open("rb") as fh:
+            data = fh.read()
+        return data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
+
+    for i, req in enumerate(setup.requirements, start=1):
+        if not STEP_RE.match(req):
+            problems.append(
+                f"requirement {i} does not start with 'Step k:' or 'Final Step:': {req[:80]}"
+            )
+        m = REF_RE.search(req)
+        if not m:
+            problems.append(f"requirement {i} has no (path:line) reference: {req[:80]}")
+            continue
+        path, start = m.group(1), int(m.group(2))
+        end = int(m.group(3) or start)
+        n = lines_of(path)
+        if n is None:
+            problems.append(f"requirement {i} cites {path}, which is not a file in the repository")
+        elif not 1 <= start <= end <= n:
+            problems.append(
+                f"requirement {i} cites lines {start}-{end} of {path}, which has {n} lines"
+            )
+    for field_name in ("source", "masked_source"):
+        for path in getattr(setup, field_name):
+            if lines_of(path) is None:
+                problems.append(f"{field_name} lists {path}, which is not a file in the repository")
+    for name in leaked_names(setup.agent_instructions, setup.masked_source):
+        problems.append(f"agent_instructions name the masked file {name!r}")
+    return problems

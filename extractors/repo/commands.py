@@ -1,0 +1,383 @@
+"""Commands written in READMEs, docs and launch scripts, and the repo files they run.
+
+The README's `python train.py --lr 1e-3` and `scripts/etth1.sh` are how the authors ran their
+experiments; linking each command to the file it executes is what lets the setup agent go
+from "the ETTh1 experiment" to the right script and entry point.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+import shlex
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from expcurate.records import CliFlag, DocCommand, EntryPoint
+
+_ENV_ASSIGN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+_PREFIXES = {"nohup", "time", "exec", "sudo", "command", "do", "then", "else", "env", "{", "("}
+_PY = re.compile(r"^(?:\S*/)?python[\d.]*$")
+_SHELLS = {"bash", "sh", "zsh", "source", "."}
+_LAUNCHERS = {"torchrun", "deepspeed", "accelerate"}
+_WRAPPERS = {"srun", "sbatch", "mpirun", "horovodrun", "xargs", "parallel"}
+_DIST_MODULES = {"torch.distributed.launch", "torch.distributed.run", "accelerate.commands.launch"}
+_REDIRECT = re.compile(r"^\d*[<>]|^&>|^\|")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_INLINE = re.compile(r"`([^`\n]{6,400})`")
+_CMD_HINT = re.compile(
+    r"^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:nohup\s+|time\s+)?"
+    r"(?:(?:\S*/)?python[\d.]*\s|torchrun\s|deepspeed\s|accelerate\s+launch\s|bash\s|sh\s|zsh\s"
+    r"|sbatch\s|srun\s|cd\s|\./\S+|\S+\.sh\b)"
+)
+_SHELL_ASSIGN = re.compile(
+    r"^\s*(?:export\s+)?([A-Za-z_]\w*)=('[^']*'|\"[^\"$]*\"|[^\s;$`]*)\s*;?\s*$"
+)
+_SHELL_VAR = re.compile(r"\$\{(\w+)\}|\$([A-Za-z_]\w*)")
+_PY_CMD = re.compile(r"^(?:\S+=\S*\s+)*(?:python|torchrun|deepspeed|accelerate)")
+_DOC_TRIGGER = re.compile(r"python|torchrun|deepspeed|accelerate|bash|\bsh\b|\.sh\b|\.py\b")
+
+
+class PathResolver:
+    """Maps a path or module as written in a command to a file of the repository."""
+
+    def __init__(self, paths: Iterable[str]) -> None:
+        self.paths = set(paths)
+        self._by_name: dict[str, list[str]] = defaultdict(list)
+        self._parts: set[str] = set()
+        self._modules: dict[tuple[str, tuple[str, ...]], str | None] = {}
+        for p in sorted(self.paths):
+            self._by_name[p.rsplit("/", 1)[-1]].append(p)
+            for part in p.split("/"):
+                self._parts.add(part.rsplit(".", 1)[0] if part.endswith(".py") else part)
+
+    def file(self, token: str, bases: Iterable[str]) -> str | None:
+        token = token.strip("'\"")
+        # `$ROOT/train.py`, `$(dirname "$0")/train.py`: drop the unknown prefix, try from the bases
+        token = re.sub(r"^(?:\$\{?\w+\}?/)+", "", token)
+        token = re.sub(r"^.*\$\S*?[)}]/", "", token)
+        if not token or "$" in token.rsplit("/", 1)[-1] or token.startswith("-"):
+            return None
+        for base in bases:
+            cand = (
+                posixpath.normpath(posixpath.join(base, token))
+                if base
+                else posixpath.normpath(token)
+            )
+            if cand in self.paths:
+                return cand
+        # Fall back on a unique file whose path ends like the token (docs often omit a prefix).
+        clean = posixpath.normpath(token).lstrip("./")
+        if "/" in clean:  # a bare name (setup.py) is too ambiguous to look up elsewhere
+            hits = [p for p in self._by_name.get(clean.rsplit("/", 1)[-1], []) if p.endswith(clean)]
+            if len(hits) == 1:
+                return hits[0]
+        return None
+
+    def module(self, name: str, bases: Iterable[str]) -> str | None:
+        # Most imports are of installed packages (os, torch): reject those in one lookup.
+        if name.split(".", 1)[0] not in self._parts:
+            return None
+        key = (name, tuple(bases))
+        if key not in self._modules:
+            self._modules[key] = self._module(name, key[1])
+        return self._modules[key]
+
+    def _module(self, name: str, bases: tuple[str, ...]) -> str | None:
+        rel = name.replace(".", "/")
+        for base in [*bases, "src"]:
+            for cand in (f"{rel}.py", f"{rel}/__main__.py", f"{rel}/__init__.py"):
+                full = posixpath.normpath(posixpath.join(base, cand)) if base else cand
+                if full in self.paths:
+                    return full
+        return None
+
+
+def split_words(command: str) -> list[str]:
+    try:
+        lexer = shlex.shlex(command, posix=True, punctuation_chars=";&|")
+        lexer.whitespace_split = True
+        lexer.commenters = ""
+        return list(lexer)
+    except ValueError:  # unbalanced quotes: fall back on whitespace
+        return command.split()
+
+
+def segments(words: list[str]) -> Iterator[list[str]]:
+    seg: list[str] = []
+    for w in words:
+        if w and set(w) <= set(";&|"):
+            if seg:
+                yield seg
+            seg = []
+        else:
+            seg.append(w)
+    if seg:
+        yield seg
+
+
+@dataclass
+class Parsed:
+    """What one command line does in repository terms."""
+
+    runs: list[str] = field(default_factory=list)  # repo files it executes
+    flags: list[tuple[str, str]] = field(default_factory=list)  # --name value pairs passed
+    mentions: list[str] = field(default_factory=list)  # other repo files named (configs...)
+    cwd: str = ""  # directory a `cd` moved to, relative to the repository root
+
+
+def parse_command(
+    command: str, resolver: PathResolver, base: str, cwd: str | None = None
+) -> Parsed:
+    """Parse a command line written in a doc or script found in directory `base`.
+
+    `cwd` is the directory a preceding `cd` moved to (relative to the repository root).
+    """
+    out = Parsed()
+    for seg in segments(split_words(command)):
+        while seg and (_ENV_ASSIGN.match(seg[0]) or seg[0] in _PREFIXES):
+            seg = seg[1:]
+        if not seg:
+            continue
+        head, rest = seg[0], seg[1:]
+        bases = [b for b in (cwd, base, "") if b is not None]
+        if head == "cd":
+            where = rest[0] if rest else ""
+            if where and not where.startswith(("$", "~", "/")):
+                cwd = posixpath.normpath(posixpath.join(cwd or base, where))
+                cwd = "" if cwd == "." else cwd
+            continue
+        target, args = _target(head, rest)
+        if target is None:
+            continue
+        kind, name = target
+        hit = resolver.module(name, bases) if kind == "module" else resolver.file(name, bases)
+        if hit:
+            out.runs.append(hit)
+            out.flags.extend(_flag_pairs(args))
+            for word in args:
+                if _REDIRECT.match(word):
+                    break  # what follows `>` is where output goes, not an input
+                value = word.split("=", 1)[-1]
+                if "/" in value or "." in value:
+                    ref = resolver.file(value, bases)
+                    if ref and ref != hit and ref not in out.mentions:
+                        out.mentions.append(ref)
+    out.cwd = cwd or ""
+    return out
+
+
+def _target(head: str, rest: list[str]) -> tuple[tuple[str, str] | None, list[str]]:
+    """(("file"|"module", name), remaining args) for the program a command segment runs."""
+    if _PY.match(head):
+        i = 0
+        while i < len(rest) and rest[i].startswith("-"):
+            if rest[i] == "-m" and i + 1 < len(rest):
+                module = rest[i + 1]
+                if module in _DIST_MODULES:
+                    return _first_py(rest[i + 2 :])
+                return ("module", module), rest[i + 2 :]
+            i += 2 if rest[i] in ("-W", "-X") else 1
+        return (("file", rest[i]), rest[i + 1 :]) if i < len(rest) else (None, [])
+    if head in _LAUNCHERS:
+        return _first_py(rest)
+    if head in _WRAPPERS:  # their own options vary; find the program they wrap
+        for i, w in enumerate(rest):
+            if _PY.match(w) or w in _LAUNCHERS or w in _SHELLS or w.endswith((".sh", ".py")):
+                return _target(w, rest[i + 1 :])
+        return None, []
+    if head in _SHELLS:
+        args = [a for a in rest if not a.startswith("-")]
+        return (("file", args[0]), rest[rest.index(args[0]) + 1 :]) if args else (None, [])
+    if head.endswith((".sh", ".py")):
+        return ("file", head), rest
+    return None, []
+
+
+def _first_py(words: list[str]) -> tuple[tuple[str, str] | None, list[str]]:
+    for i, w in enumerate(words):
+        if w in ("-m", "--module") and i + 1 < len(words):
+            return ("module", words[i + 1]), words[i + 2 :]
+        if w.endswith(".py"):
+            return ("file", w), words[i + 1 :]
+    return None, []
+
+
+def _flag_pairs(args: list[str]) -> list[tuple[str, str]]:
+    pairs: list[tuple[str, str]] = []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if _REDIRECT.match(a):
+            break
+        if a.startswith("-") and len(a) > 1 and not a[1:2].isdigit():
+            if "=" in a:
+                name, value = a.split("=", 1)
+                pairs.append((name, value))
+            elif i + 1 < len(args) and not args[i + 1].startswith("-"):
+                pairs.append((a, args[i + 1]))
+                i += 1
+            else:
+                pairs.append((a, "True"))
+        elif "=" in a and not a.startswith("="):  # hydra-style key=value overrides
+            name, value = a.split("=", 1)
+            pairs.append((name, value))
+        i += 1
+    return pairs
+
+
+# ------------------------------------------------------------------ docs
+
+
+def _logical_lines(lines: list[tuple[int, str]]) -> Iterator[tuple[int, str]]:
+    """Join backslash continuations; yields (first line number, joined text)."""
+    buf: list[str] = []
+    start = 0
+    for no, line in lines:
+        if not buf:
+            start = no
+        stripped = line.rstrip()
+        if stripped.endswith("\\"):
+            buf.append(stripped[:-1].strip())
+            continue
+        buf.append(stripped.strip())
+        yield start, " ".join(b for b in buf if b)
+        buf = []
+    if buf:
+        yield start, " ".join(b for b in buf if b)
+
+
+def _doc_blocks(text: str, is_markdown: bool) -> Iterator[list[tuple[int, str]]]:
+    """Code blocks of a doc: fenced, indented, `$ ` prompts and (markdown) inline code."""
+    lines = text.splitlines()
+    fence: str | None = None
+    block: list[tuple[int, str]] = []
+    for no, line in enumerate(lines, start=1):
+        m = _FENCE.match(line)
+        if fence is not None:
+            if m and m.group(1) == fence:
+                yield block
+                fence, block = None, []
+            else:
+                block.append((no, line))
+            continue
+        if m:
+            fence, block = m.group(1), []
+            continue
+        stripped = line.strip()
+        # reStructuredText indents literal blocks by any amount (often 3 spaces)
+        indent = ("    ", "\t") if is_markdown else ("  ", "\t")
+        if stripped.startswith("$ ") or line.startswith(indent):
+            block.append((no, stripped))
+            continue
+        if block:
+            yield block
+            block = []
+        if is_markdown:
+            for span in _INLINE.findall(line):
+                yield [(no, span)]
+    if block:
+        yield block
+
+
+def doc_commands(
+    doc: str, text: str, resolver: PathResolver, refs: dict[str, list[str]]
+) -> list[DocCommand]:
+    """Commands of one doc; files they pass to what they run are added to `refs[target]`."""
+    if not _DOC_TRIGGER.search(text):
+        return []
+    base = posixpath.dirname(doc)
+    out: list[DocCommand] = []
+    for block in _doc_blocks(text, doc.lower().endswith(".md")):
+        cwd: str | None = None
+        for no, line in _logical_lines(block):
+            cmd = re.sub(r"^(?:\$|>|%|!)\s*", "", _strip_comment(line).strip())
+            if not _CMD_HINT.match(cmd):
+                continue
+            parsed = parse_command(cmd, resolver, base, cwd)
+            cwd = parsed.cwd or cwd
+            if parsed.runs or _PY_CMD.match(cmd):
+                flat = " ".join(cmd.split())[:600]
+                out.append(DocCommand(text=flat, doc=doc, line=no, runs=parsed.runs))
+                for target in parsed.runs:
+                    refs.setdefault(target, []).extend(parsed.mentions)
+    return out
+
+
+def notebook_commands(
+    path: str, lines: list[tuple[int, str]], resolver: PathResolver, refs: dict[str, list[str]]
+) -> list[DocCommand]:
+    """Commands in a notebook's cells: `!python x.py` in code, `python x.py` in markdown."""
+    base = posixpath.dirname(path)
+    out: list[DocCommand] = []
+    for no, line in _logical_lines(lines):
+        cmd = line.strip().strip("`").strip()
+        cmd = re.sub(r"^%run\s+", "python ", cmd)
+        cmd = re.sub(r"^(?:\$|!|%%?\w*\s)\s*", "", cmd)
+        if not _CMD_HINT.match(cmd):
+            continue
+        parsed = parse_command(cmd, resolver, base)
+        if parsed.runs:
+            out.append(
+                DocCommand(text=" ".join(cmd.split())[:600], doc=path, line=no, runs=parsed.runs)
+            )
+            for target in parsed.runs:
+                refs.setdefault(target, []).extend(parsed.mentions)
+    return out
+
+
+# ------------------------------------------------------------------ shell scripts
+
+
+def shell_entry(path: str, text: str, resolver: PathResolver) -> tuple[EntryPoint, list[str]]:
+    """A launch script: the repo files it runs, the flags it passes, the files it names."""
+    mentions: list[str] = []
+    base = posixpath.dirname(path)
+    calls: list[str] = []
+    flags: list[CliFlag] = []
+    seen: set[str] = set()
+    first = 0
+    cwd: str | None = None
+    raw = [(no, _strip_comment(ln)) for no, ln in enumerate(text.splitlines(), start=1)]
+    variables: dict[str, str] = {}
+    for no, line in _logical_lines(raw):
+        if not line:
+            continue
+        assign = _SHELL_ASSIGN.match(line)
+        if assign:
+            variables[assign.group(1)] = assign.group(2).strip("'\"")
+            continue
+        line = _substitute(line, variables)
+        parsed = parse_command(line, resolver, base, cwd)
+        cwd = parsed.cwd or cwd
+        for r in parsed.runs:
+            if r != path and r not in calls:
+                calls.append(r)
+            first = first or no
+        for ref in parsed.mentions:
+            if ref not in mentions:
+                mentions.append(ref)
+        for name, value in parsed.flags:
+            if name not in seen:
+                seen.add(name)
+                flags.append(CliFlag(name=name, default=value[:200], line=no))
+    entry = EntryPoint(path=path, kind="shell", flags=flags, line=first or 1, calls=calls)
+    return entry, mentions
+
+
+def _substitute(line: str, variables: dict[str, str]) -> str:
+    """Expand `$name` / `${name}` for variables the script set to a plain value."""
+
+    def repl(m: re.Match[str]) -> str:
+        return variables.get(m.group(1) or m.group(2), m.group(0))
+
+    return _SHELL_VAR.sub(repl, line) if variables else line
+
+
+def _strip_comment(line: str) -> str:
+    s = line.strip()
+    if s.startswith("#"):
+        return ""
+    cut = re.search(r"\s#", line)
+    return line[: cut.start()] if cut else line

@@ -1,0 +1,176 @@
+"""Mine a checked-out repository into a `RepoIndex`: one pass over the files, then linking.
+
+The pass reads each file once and keeps only what the index needs (entry points, raw imports,
+doc and script text); linking happens after the walk, when the full file list is known, so a
+README command or an import can be resolved to any file of the repository.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections import Counter
+from pathlib import Path
+
+from expcurate.records import ConfigFile, RepoIndex, ResultFile, Severity, Status
+
+from .commands import PathResolver, doc_commands, notebook_commands, shell_entry
+from .configs import is_config_file, is_result_file, numbers_in, parse_config
+from .files import looks_like_data, notebook_lines, walk
+from .pysource import ImportRef, analyze_python
+
+STAGE = "mine"
+DOC_LANGS = ("markdown", "rst", "text")
+
+
+def mine_repo(
+    root: Path, commit: str = "", *, max_file_bytes: int = 1_000_000, max_files: int = 50_000
+) -> RepoIndex:
+    """Inventory, commands, entry points, configs, results and import graph of `root`."""
+    root = Path(root)
+    index = RepoIndex(root=str(root), commit=commit)
+    if not root.is_dir():
+        index.status = Status.failed
+        index.add_error(STAGE, "missing_repo", f"{root} is not a directory; resolve the repo first")
+        return index
+    skipped_dirs: list[str] = []
+    docs: list[tuple[str, str]] = []
+    scripts: list[tuple[str, str]] = []
+    notebooks: list[tuple[str, list[tuple[int, str]]]] = []
+    raw_imports: dict[str, list[ImportRef]] = {}
+    py_strings: dict[str, list[str]] = {}
+    for sf in walk(
+        root, max_file_bytes=max_file_bytes, max_files=max_files, skipped_dirs=skipped_dirs
+    ):
+        rec = sf.record
+        index.files.append(rec)
+        if sf.text is None:
+            continue
+        if sf.note:
+            index.add_error(STAGE, "encoding", sf.note, severity=Severity.info, file=rec.path)
+        if rec.language == "python":
+            info = analyze_python(rec.path, sf.text)
+            if info.error:
+                index.add_error(
+                    STAGE, "python_syntax", info.error, severity=Severity.warning, file=rec.path
+                )
+            if info.entry:
+                index.entry_points.append(info.entry)
+            if info.imports:
+                raw_imports[rec.path] = info.imports
+            if info.paths:
+                py_strings[rec.path] = info.paths
+            if info.config:
+                index.configs.append(ConfigFile(path=rec.path, values=info.config))
+        elif rec.language == "shell":
+            scripts.append((rec.path, sf.text))
+        elif rec.language == "notebook":
+            notebooks.append((rec.path, notebook_lines(sf.text)))
+        elif (
+            rec.language in DOC_LANGS
+            and not is_result_file(rec.path)
+            and not looks_like_data(rec.path, sf.text)
+        ):
+            docs.append((rec.path, sf.text))
+        if is_result_file(rec.path):
+            index.results.append(ResultFile(path=rec.path, numbers=numbers_in(sf.text)))
+        elif is_config_file(rec.path):
+            values, problem = parse_config(rec.path, sf.text)
+            if problem:
+                index.add_error(
+                    STAGE, "config_parse", problem, severity=Severity.warning, file=rec.path
+                )
+            index.configs.append(ConfigFile(path=rec.path, values=values))
+    if len(index.files) >= max_files:
+        index.add_error(
+            STAGE,
+            "too_many_files",
+            f"stopped after {max_files} files; raise max_files to index the rest",
+        )
+    for d in skipped_dirs:
+        index.add_error(
+            STAGE,
+            "skipped_dir",
+            f"vendored or generated directory {d} not indexed",
+            severity=Severity.info,
+            file=d,
+        )
+    _note_skipped(index)
+    resolver = PathResolver(f.path for f in index.files if not f.skipped)
+    refs: dict[str, list[str]] = {}
+    for path, text in docs:
+        index.commands.extend(doc_commands(path, text, resolver, refs))
+    for path, lines in notebooks:
+        index.commands.extend(notebook_commands(path, lines, resolver, refs))
+    for path, text in scripts:
+        entry, mentions = shell_entry(path, text, resolver)
+        index.entry_points.append(entry)
+        if mentions:
+            refs.setdefault(path, []).extend(mentions)
+    for path, strings in py_strings.items():
+        here = posixpath.dirname(path)
+        for s in strings:
+            hit = resolver.file(s, [here, ""])
+            if hit and hit != path:
+                refs.setdefault(path, []).append(hit)
+    index.file_refs = {p: list(dict.fromkeys(v)) for p, v in sorted(refs.items()) if v}
+    index.entry_points.sort(key=lambda e: e.path)
+    index.imports = _import_graph(raw_imports, resolver)
+    return index
+
+
+def _note_skipped(index: RepoIndex) -> None:
+    """One info line per skip reason, so a reviewer sees at a glance what was not read."""
+    reasons = Counter(f.skipped.split(" (")[0] for f in index.files if f.skipped)
+    for reason, n in sorted(reasons.items()):
+        index.add_error(
+            STAGE, "skipped_files", f"{n} file(s) not read: {reason}", severity=Severity.info
+        )
+
+
+def _import_graph(raw: dict[str, list[ImportRef]], resolver: PathResolver) -> dict[str, list[str]]:
+    graph: dict[str, list[str]] = {}
+    for path, refs in sorted(raw.items()):
+        here = posixpath.dirname(path)
+        out: list[str] = []
+        for ref in refs:
+            for hit in _resolve_import(ref, here, resolver):
+                if hit != path and hit not in out:
+                    out.append(hit)
+        if out:
+            graph[path] = out
+    return graph
+
+
+def _resolve_import(ref: ImportRef, here: str, resolver: PathResolver) -> list[str]:
+    """Repo files an import refers to, searched the way a script run from the repo would."""
+    if ref.level:
+        pkg = here
+        for _ in range(ref.level - 1):
+            pkg = posixpath.dirname(pkg)
+        bases = [pkg]
+    else:
+        ancestors = []
+        d = here
+        while d:
+            d = posixpath.dirname(d)
+            ancestors.append(d)
+        bases = [here, "", "src", *ancestors]
+    for base in bases:
+        hits: list[str] = []
+        if ref.module:
+            for name in ref.names:
+                sub = resolver.module(f"{ref.module}.{name}", [base])
+                if sub:
+                    hits.append(sub)
+            target = resolver.module(ref.module, [base])
+        else:
+            target = None
+            for name in ref.names:
+                sub = resolver.module(name, [base])
+                if sub:
+                    hits.append(sub)
+        if target:
+            hits.insert(0, target)
+        if hits:
+            return hits
+    return []

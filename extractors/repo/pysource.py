@@ -1,0 +1,447 @@
+"""What Python files say about how a repository is run, read from the AST (never by regex).
+
+Regexes mistake comments, strings and dead code for entry points; the AST knows a real
+`if __name__ == "__main__"` from a docstring that mentions one.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from expcurate.records import CliFlag, EntryPoint
+
+# Most specific first: a hydra app usually also has a main guard.
+_KIND_ORDER = ("hydra", "click", "typer", "fire", "absl", "argparse", "main", "script")
+# Module-level calls that libraries make too; they do not make a file a script.
+_SETUP_CALLS = {
+    "sys",
+    "os",
+    "logging",
+    "warnings",
+    "torch",
+    "np",
+    "numpy",
+    "random",
+    "matplotlib",
+    "plt",
+    "load_dotenv",
+    "getLogger",
+    "basicConfig",
+    "filterwarnings",
+    "seed",
+    "manual_seed",
+    "TypeVar",
+    "namedtuple",
+    "NewType",
+    "register",
+    "setLevel",
+    "append",
+    "insert",
+    "use",
+    "ArgumentParser",
+    "add_argument",
+    "set_defaults",
+    "dataclass",
+    "field",
+    "Path",
+    "getenv",
+}
+_NOT_CONFIG_NAMES = {"__init__.py", "setup.py", "conftest.py", "__main__.py"}
+MAX_CONFIG_KEYS = 2000
+_PATH_HINT = re.compile(r"\.(?:ya?ml|json|toml|cfg|ini|sh|py)\b")
+_CLI_HINT = re.compile(r"add_argument|ArgumentParser|Fire\b|typer|click|hydra|DEFINE_")
+
+
+class ImportRef(NamedTuple):
+    """One imported module as written: `from ..a import b` is ("a", 2, ("b",))."""
+
+    module: str
+    level: int
+    names: tuple[str, ...]
+
+
+class OutlineItem(NamedTuple):
+    kind: str  # "class" | "function" | "method"
+    name: str  # qualified: Class.method
+    start: int
+    end: int
+    doc: str  # first line of the docstring
+
+
+@dataclass
+class PyInfo:
+    entry: EntryPoint | None = None
+    imports: list[ImportRef] = field(default_factory=list)
+    config: dict[str, str] | None = None
+    paths: list[str] = field(default_factory=list)  # string literals that look like file paths
+    error: str = ""
+
+
+def parse(text: str) -> ast.Module | None:
+    try:
+        return ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def analyze_python(path: str, text: str) -> PyInfo:
+    tree = parse(text)
+    if tree is None:
+        return PyInfo(error="not parseable as Python 3 (syntax error)")
+    info = PyInfo()
+    kinds: set[str] = set()
+    flags: list[CliFlag] = []
+    main_line = parser_line = 0
+    # Walking every expression is the slow part; only files that mention a CLI library need it.
+    nodes = ast.walk(tree) if _CLI_HINT.search(text) else _statements(tree)
+    for node in nodes:
+        if isinstance(node, ast.If) and _is_main_guard(node.test):
+            main_line = main_line or node.lineno
+        elif isinstance(node, ast.Call):
+            kind, flag = _call_signal(node)
+            if kind:
+                kinds.add(kind)
+                parser_line = min(parser_line or node.lineno, node.lineno)
+            if flag:
+                flags.append(flag)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            for kind, flag in _decorator_signals(node):
+                kinds.add(kind)
+                parser_line = min(parser_line or node.lineno, node.lineno)
+                if flag:
+                    flags.append(flag)
+            flags.extend(_typer_params(node))
+        elif isinstance(node, ast.Import):
+            info.imports.extend(ImportRef(a.name, 0, ()) for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            names = tuple(a.name for a in node.names if a.name != "*")
+            info.imports.append(ImportRef(node.module or "", node.level, names))
+    if main_line:
+        kinds.add("main")
+    config = None
+    if path.rsplit("/", 1)[-1] not in _NOT_CONFIG_NAMES:
+        config = python_config(tree)
+    info.config = config
+    script_line = 0 if main_line or config is not None else _toplevel_code(tree)
+    if script_line:
+        kinds.add("script")
+    if kinds:
+        kind = next(k for k in _KIND_ORDER if k in kinds)
+        runnable = bool(main_line or script_line) or kind in ("hydra", "fire")
+        flags.sort(key=lambda f: f.line)
+        info.entry = EntryPoint(
+            path=path,
+            kind=kind,
+            flags=flags,
+            line=main_line or script_line or parser_line,
+            runnable=runnable,
+        )
+    if _PATH_HINT.search(text):
+        info.paths = [
+            n.value
+            for n in ast.walk(tree)
+            if isinstance(n, ast.Constant)
+            and isinstance(n.value, str)
+            and len(n.value) < 200
+            and _PATH_HINT.search(n.value)
+        ]
+    return info
+
+
+def _statements(tree: ast.Module) -> Iterator[ast.AST]:
+    """Every statement, however nested (imports and main guards are statements)."""
+    stack: list[ast.AST] = list(reversed(tree.body))
+    while stack:
+        node = stack.pop()
+        yield node
+        for name in ("body", "orelse", "finalbody", "handlers", "cases"):
+            children = getattr(node, name, None)
+            if isinstance(children, list):
+                stack.extend(reversed(children))
+
+
+def _is_main_guard(test: ast.expr) -> bool:
+    if not isinstance(test, ast.Compare) or len(test.comparators) != 1:
+        return False
+    sides = [test.left, test.comparators[0]]
+    names = [s for s in sides if isinstance(s, ast.Name) and s.id == "__name__"]
+    consts = [s for s in sides if isinstance(s, ast.Constant) and s.value == "__main__"]
+    return bool(names and consts)
+
+
+def _toplevel_code(tree: ast.Module) -> int:
+    """Line of the first top-level statement that does work at import time, else 0.
+
+    Scripts without a main guard (common in research code) run their experiment from module
+    level: loops, `with` blocks, calls such as `args = config()` or `train()`. Setup calls
+    (path tweaks, logging, seeds, warnings) do not count: libraries make them too.
+    """
+    work = 0
+    first = 0
+    for stmt in tree.body:
+        value = stmt.value if isinstance(stmt, ast.Expr | ast.Assign) else None
+        if isinstance(stmt, ast.For | ast.While | ast.With | ast.AsyncWith):
+            hit = True
+        elif isinstance(value, ast.Call):
+            hit = (
+                _dotted(value.func).split(".")[0] not in _SETUP_CALLS
+                and _attr(value.func) not in _SETUP_CALLS
+            )
+        else:
+            hit = False
+        if hit:
+            work += 1
+            first = first or stmt.lineno
+    return first if work >= 2 or (work and _parses_args(tree)) else 0
+
+
+def _parses_args(tree: ast.Module) -> bool:
+    return any(
+        isinstance(n, ast.Call) and _attr(n.func) in ("parse_args", "parse_known_args")
+        for n in ast.walk(tree)
+    )
+
+
+def _attr(func: ast.expr) -> str:
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    if isinstance(func, ast.Name):
+        return func.id
+    return ""
+
+
+def _dotted(func: ast.expr) -> str:
+    parts: list[str] = []
+    while isinstance(func, ast.Attribute):
+        parts.append(func.attr)
+        func = func.value
+    if isinstance(func, ast.Name):
+        parts.append(func.id)
+    return ".".join(reversed(parts))
+
+
+def _text(node: ast.expr | None) -> str:
+    if node is None:
+        return ""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    try:
+        return ast.unparse(node)
+    except (ValueError, TypeError, RecursionError):
+        return ""
+
+
+def _kw(call: ast.Call, name: str) -> ast.expr | None:
+    return next((k.value for k in call.keywords if k.arg == name), None)
+
+
+def _flag_from_call(call: ast.Call, *, names_from: Sequence[ast.expr]) -> CliFlag | None:
+    opts = [a.value for a in names_from if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+    if not opts:
+        return None
+    longs = [o for o in opts if o.startswith("--")]
+    name = (longs or opts)[0]
+    default = _text(_kw(call, "default"))
+    action = _text(_kw(call, "action"))
+    if not default and action in ("store_true", "store_false"):
+        default = "False" if action == "store_true" else "True"
+    help_text = " ".join(_text(_kw(call, "help")).split())
+    choices = _text(_kw(call, "choices"))
+    if choices:
+        help_text = f"{help_text} (choices: {choices})".strip()
+    return CliFlag(name=name, default=default, help=help_text[:300], line=call.lineno)
+
+
+def _call_signal(call: ast.Call) -> tuple[str, CliFlag | None]:
+    attr = _attr(call.func)
+    dotted = _dotted(call.func)
+    if attr == "add_argument":
+        return "", _flag_from_call(call, names_from=list(call.args))
+    if attr in ("ArgumentParser", "HfArgumentParser"):
+        return "argparse", None
+    if dotted in ("fire.Fire", "Fire"):
+        return "fire", None
+    if dotted in ("typer.Typer", "typer.run"):
+        return "typer", None
+    if dotted.startswith("flags.DEFINE_") or dotted.startswith("absl.flags.DEFINE_"):
+        flag = None
+        if call.args and isinstance(call.args[0], ast.Constant):
+            default = _text(call.args[1]) if len(call.args) > 1 else _text(_kw(call, "default"))
+            help_text = _text(call.args[2]) if len(call.args) > 2 else _text(_kw(call, "help"))
+            flag = CliFlag(
+                name=f"--{call.args[0].value!s}", default=default, help=help_text, line=call.lineno
+            )
+        return "absl", flag
+    return "", None
+
+
+def _decorator_signals(
+    fn: ast.FunctionDef | ast.AsyncFunctionDef,
+) -> list[tuple[str, CliFlag | None]]:
+    out: list[tuple[str, CliFlag | None]] = []
+    for dec in fn.decorator_list:
+        call = dec if isinstance(dec, ast.Call) else None
+        dotted = _dotted(call.func if call else dec)
+        if (
+            dotted in ("hydra.main", "main")
+            and call
+            and (_kw(call, "config_name") or _kw(call, "config_path"))
+        ):
+            for key in ("config_path", "config_name"):
+                value = _kw(call, key)
+                if value is not None:
+                    out.append(("hydra", CliFlag(name=key, default=_text(value), line=dec.lineno)))
+        elif dotted in ("click.command", "click.group"):
+            out.append(("click", None))
+        elif dotted in ("click.option", "click.argument") and call:
+            out.append(("click", _flag_from_call(call, names_from=list(call.args))))
+    return out
+
+
+def _typer_params(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> list[CliFlag]:
+    """typer.Option(...) defaults name the CLI flags of a typer command."""
+    flags: list[CliFlag] = []
+    args = fn.args.args[len(fn.args.args) - len(fn.args.defaults) :]
+    for arg, default in zip(args, fn.args.defaults, strict=False):
+        if isinstance(default, ast.Call) and _dotted(default.func) in ("typer.Option", "Option"):
+            names = [a for a in default.args[1:] if isinstance(a, ast.Constant)]
+            flag = _flag_from_call(default, names_from=names) if names else None
+            if flag is None:
+                flag = CliFlag(name="--" + arg.arg.replace("_", "-"), line=default.lineno)
+            flag.default = flag.default or (_text(default.args[0]) if default.args else "")
+            flags.append(flag)
+    return flags
+
+
+# ------------------------------------------------------------------ outline
+
+
+def outline(tree: ast.Module) -> list[OutlineItem]:
+    """Classes and functions with their line ranges, methods qualified by their class."""
+    items: list[OutlineItem] = []
+
+    def visit(nodes: list[ast.stmt], prefix: str, in_class: bool) -> None:
+        for node in nodes:
+            if isinstance(node, ast.ClassDef):
+                kind = "class"
+            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                kind = "method" if in_class else "function"
+            else:
+                continue
+            doc = (ast.get_docstring(node) or "").strip().splitlines()
+            name = f"{prefix}{node.name}"
+            start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            end = node.end_lineno or node.lineno
+            items.append(OutlineItem(kind, name, start, end, doc[0] if doc else ""))
+            visit(node.body, name + ".", isinstance(node, ast.ClassDef))
+
+    visit(tree.body, "", False)
+    return items
+
+
+# ------------------------------------------------------------------ python configs
+
+
+class _NotLiteral(Exception):
+    pass
+
+
+def python_config(tree: ast.Module) -> dict[str, str] | None:
+    """Flattened values of a config module (mostly assignments, e.g. mmcv style), else None."""
+    body = [
+        s
+        for s in tree.body
+        if not isinstance(s, ast.Import | ast.ImportFrom)
+        and not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))
+    ]
+    assigns = [s for s in body if isinstance(s, ast.Assign | ast.AnnAssign)]
+    if len(assigns) < 2 or len(assigns) < 0.8 * len(body):
+        return None
+    if any(isinstance(s, ast.ClassDef) for s in body):
+        return None
+    if sum(isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef) for s in body) > 1:
+        return None
+    env: dict[str, Any] = {}
+    for stmt in assigns:
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+        if stmt.value is None:
+            continue
+        try:
+            value: Any = _literal(stmt.value, env)
+        except _NotLiteral:
+            value = _text(stmt.value)
+        for target in targets:
+            if isinstance(target, ast.Name):
+                env[target.id] = value
+    flat: dict[str, str] = {}
+    flatten(env, "", flat)
+    return flat
+
+
+def _literal(node: ast.expr, env: dict[str, Any]) -> Any:
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.Name):
+        if node.id in env:
+            return env[node.id]
+        raise _NotLiteral
+    if isinstance(node, ast.List | ast.Tuple | ast.Set):
+        return [_literal(e, env) for e in node.elts]
+    if isinstance(node, ast.Dict):
+        out: dict[str, Any] = {}
+        for k, v in zip(node.keys, node.values, strict=False):
+            if k is None:
+                base = _literal(v, env)
+                if isinstance(base, dict):
+                    out.update(base)
+                continue
+            out[str(_literal(k, env))] = _literal(v, env)
+        return out
+    if isinstance(node, ast.Call) and _dotted(node.func) == "dict" and not node.args:
+        result: dict[str, Any] = {}
+        for kw in node.keywords:
+            if kw.arg is None:
+                base = _literal(kw.value, env)
+                if isinstance(base, dict):
+                    result.update(base)
+            else:
+                result[kw.arg] = _literal(kw.value, env)
+        return result
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        value = _literal(node.operand, env)
+        if isinstance(value, int | float):
+            return -value
+    if isinstance(node, ast.BinOp):
+        left, right = _literal(node.left, env), _literal(node.right, env)
+        try:
+            if isinstance(node.op, ast.Add):
+                return left + right
+            if isinstance(node.op, ast.Mult):
+                return left * right
+        except TypeError as exc:
+            raise _NotLiteral from exc
+    raise _NotLiteral
+
+
+def flatten(
+    value: Any, prefix: str, out: dict[str, str], *, max_keys: int = MAX_CONFIG_KEYS
+) -> None:
+    """Dotted keys for nested dicts and lists: {"a": {"b": [1]}} -> {"a.b.0": "1"}."""
+    if len(out) >= max_keys:
+        return
+    if isinstance(value, dict):
+        if not value and prefix:
+            out[prefix] = "{}"
+        for k, v in value.items():
+            flatten(v, f"{prefix}.{k}" if prefix else str(k), out, max_keys=max_keys)
+    elif isinstance(value, list | tuple):
+        if not value and prefix:
+            out[prefix] = "[]"
+        for i, v in enumerate(value[:200]):
+            flatten(v, f"{prefix}.{i}" if prefix else str(i), out, max_keys=max_keys)
+    elif prefix:
+        out[prefix] = "" if value is None else str(value)[:500]

@@ -1,0 +1,249 @@
+"""Read-only tools over one repository: search (BM25), grep, read lines, outline.
+
+These are the only way the setup agent (heuristic or LLM) sees the code, so they are also
+the security boundary: every path is checked to stay inside the repository, through `..`,
+absolute paths or symlinks alike.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from pathlib import Path, PurePosixPath
+
+from expcurate.records import RepoIndex
+
+from .files import inside, looks_like_data, notebook_text
+from .pysource import outline as py_outline
+from .pysource import parse
+
+_RAW = re.compile(r"[A-Za-z0-9_]+(?:\.[0-9]+)*")
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+_HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*$")
+PATH_WEIGHT = 4.0  # a word in a file's path says more about the file than one in its body
+MAX_INDEXED_CHARS = 400_000
+K1, B = 1.2, 0.75
+DATA_PREFIX_CHARS = 2000
+
+
+class RepoPathError(ValueError):
+    """A path given to a repository tool that is not a readable file inside the repository."""
+
+
+def tokens(text: str) -> list[str]:
+    """Lower-cased words plus their snake/camel-case parts: `MogaNet_T` -> moganet_t, moganet,
+    t, moga, net. Decimals stay whole (`0.001`) so numbers from a task can match configs."""
+    out: list[str] = []
+    for raw in _RAW.findall(text):
+        raw = raw.strip("_")
+        if not raw:
+            continue
+        out.append(raw.lower())
+        if "." in raw:
+            continue
+        pieces = [p for p in raw.split("_") if p]
+        if len(pieces) > 1:
+            out.extend(p.lower() for p in pieces)
+        for piece in pieces:
+            camel = _CAMEL.findall(piece)
+            if len(camel) > 1:
+                out.extend(c.lower() for c in camel)
+    return out
+
+
+_SUFFIXES = (
+    "izations", "ization", "ations", "ation", "izers", "izer", "izing", "ized", "izes", "ize",
+    "ments", "ment", "ings", "ing", "ions", "ion", "ness", "ities", "ity", "ies", "ates", "ated",
+    "ating", "ate", "ers", "er", "ors", "or", "ed", "es", "s",
+)  # fmt: skip
+
+
+def stem(word: str) -> str:
+    """Crude suffix stripping so `visualization`, `visualize` and `visualizing` meet."""
+    if len(word) <= 4 or not word.isalpha():
+        return word
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            if suffix == "s" and word.endswith("ss"):
+                return word
+            return word[: -len(suffix)] + ("y" if suffix == "ies" else "")
+    return word
+
+
+def terms(text: str) -> list[str]:
+    """Search terms: tokens, stemmed."""
+    return [stem(t) for t in tokens(text)]
+
+
+def path_tokens(path: str) -> list[str]:
+    stem = path.rsplit(".", 1)[0] if "." in path.rsplit("/", 1)[-1] else path
+    return tokens(stem.replace("/", " ").replace("-", " "))
+
+
+class RepoSearch:
+    """Search, grep, read and outline, confined to one repository's indexed text files."""
+
+    def __init__(self, root: Path, index: RepoIndex) -> None:
+        self.root = Path(root).resolve()
+        self.index = index
+        self.readable = sorted(f.path for f in index.files if not f.skipped)
+        self._readable = set(self.readable)
+        self._post: dict[str, list[tuple[str, float]]] | None = None
+        self._len: dict[str, float] = {}
+        self._avg = 1.0
+
+    # ------------------------------------------------------------ confinement
+
+    def resolve(self, path: str) -> Path:
+        """The absolute file for a repo-relative path; raises RepoPathError if it escapes."""
+        if not isinstance(path, str) or not path.strip():
+            raise RepoPathError("empty path; give a path relative to the repository root")
+        pure = PurePosixPath(path.strip().replace("\\", "/"))
+        if pure.is_absolute() or re.match(r"^[A-Za-z]:", str(pure)):
+            raise RepoPathError(
+                f"{path!r} is absolute; give a path relative to the repository root"
+            )
+        if ".." in pure.parts:
+            raise RepoPathError(f"{path!r} uses '..'; paths must stay inside the repository")
+        if ".git" in pure.parts:
+            raise RepoPathError(f"{path!r} is inside .git, which the tools do not read")
+        full = (self.root / pure).resolve()
+        if not inside(self.root, full):
+            raise RepoPathError(f"{path!r} resolves outside the repository (symlink); not readable")
+        return full
+
+    def _text_path(self, path: str) -> tuple[str, Path]:
+        full = self.resolve(path)
+        rel = full.relative_to(self.root).as_posix()
+        if rel not in self._readable:
+            entry = self.index.file(rel)
+            why = f" ({entry.skipped})" if entry and entry.skipped else ""
+            raise RepoPathError(f"{path!r} is not a readable text file of the repository{why}")
+        return rel, full
+
+    def text(self, path: str) -> str:
+        _rel, full = self._text_path(path)
+        data = full.read_bytes()
+        try:
+            return data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            return data.decode("latin-1")
+
+    # ------------------------------------------------------------ tools
+
+    def ls(self, directory: str = "") -> list[str]:
+        """Readable files under a directory (repo-relative)."""
+        if directory.strip(" /"):
+            rel = self.resolve(directory).relative_to(self.root).as_posix()
+            prefix = rel.rstrip("/") + "/"
+            return [p for p in self.readable if p.startswith(prefix)]
+        return list(self.readable)
+
+    def read(self, path: str, start: int = 1, end: int | None = None) -> str:
+        """Lines `start`..`end` (1-based, inclusive) of a file."""
+        if start < 1 or (end is not None and end < start):
+            raise RepoPathError(f"bad line range {start}-{end}; lines start at 1 and end >= start")
+        lines = self.text(path).splitlines()
+        return "\n".join(lines[start - 1 : end if end is not None else len(lines)])
+
+    def grep(self, pattern: str, max_hits: int = 50, under: str = "") -> list[tuple[str, int, str]]:
+        """(path, line number, line) for lines matching a regex (a bad regex is taken literally)."""
+        try:
+            rx = re.compile(pattern)
+        except re.error:
+            rx = re.compile(re.escape(pattern))
+        hits: list[tuple[str, int, str]] = []
+        for path in self.ls(under):
+            try:
+                text = self.text(path)
+            except (OSError, RepoPathError):
+                continue
+            if not rx.search(text):
+                continue
+            for no, line in enumerate(text.splitlines(), start=1):
+                if rx.search(line):
+                    hits.append((path, no, line.strip()[:240]))
+                    if len(hits) >= max_hits:
+                        return hits
+        return hits
+
+    def outline(self, path: str) -> list[tuple[str, str, int, int]]:
+        """(kind, name, start, end) of classes/functions (Python) or headings (Markdown)."""
+        text = self.text(path)
+        if path.endswith(".py"):
+            tree = parse(text)
+            return [(i.kind, i.name, i.start, i.end) for i in py_outline(tree)] if tree else []
+        if path.lower().endswith(".md"):
+            return _md_outline(text)
+        return []
+
+    def search(self, query: str, k: int = 10) -> list[tuple[str, float]]:
+        scores = self.scores(query)
+        ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
+        return [(p, round(s, 6)) for p, s in ranked[:k]]
+
+    def scores(self, query: str) -> dict[str, float]:
+        """BM25 score of every file that shares a term with the query."""
+        post = self._build()
+        n = len(self._len)
+        out: dict[str, float] = {}
+        for term, qtf in Counter(terms(query)).items():
+            hits = post.get(term)
+            if not hits:
+                continue
+            idf = math.log(1 + (n - len(hits) + 0.5) / (len(hits) + 0.5))
+            for path, tf in hits:
+                norm = K1 * (1 - B + B * self._len[path] / self._avg)
+                out[path] = out.get(path, 0.0) + qtf * idf * tf * (K1 + 1) / (tf + norm)
+        return out
+
+    def document_frequency(self, term: str) -> int:
+        return len(self._build().get(stem(term), ()))
+
+    # ------------------------------------------------------------ index
+
+    def _build(self) -> dict[str, list[tuple[str, float]]]:
+        """Inverted index term -> [(path, weighted term frequency)], built on first use."""
+        if self._post is not None:
+            return self._post
+        post: dict[str, list[tuple[str, float]]] = {}
+        for path in self.readable:
+            try:
+                text = self.text(path)[:MAX_INDEXED_CHARS]
+            except (OSError, RepoPathError):
+                continue
+            if path.endswith(".ipynb"):
+                text = notebook_text(text)
+            elif looks_like_data(path, text):
+                text = text[:DATA_PREFIX_CHARS]  # a table of numbers: its head says what it is
+            counts: dict[str, float] = dict(Counter(terms(text)))
+            for t in path_tokens(path):
+                counts[stem(t)] = counts.get(stem(t), 0.0) + PATH_WEIGHT
+            self._len[path] = float(sum(counts.values()))
+            for term, c in counts.items():
+                post.setdefault(term, []).append((path, float(c)))
+        self._post = post
+        self._avg = (sum(self._len.values()) / len(self._len)) if self._len else 1.0
+        return post
+
+
+def _md_outline(text: str) -> list[tuple[str, str, int, int]]:
+    heads: list[tuple[int, str, int]] = []
+    fence = False
+    lines = text.splitlines()
+    for no, line in enumerate(lines, start=1):
+        if line.lstrip().startswith(("```", "~~~")):
+            fence = not fence
+        m = None if fence else _HEADING.match(line)
+        if m:
+            heads.append((len(m.group(1)), m.group(2), no))
+    out: list[tuple[str, str, int, int]] = []
+    for i, (level, title, no) in enumerate(heads):
+        end = len(lines)
+        for lvl2, _t, no2 in heads[i + 1 :]:
+            if lvl2 <= level:
+                end = no2 - 1
+                break
+        out.append(("heading", title, no, end))
+    return out

@@ -1,0 +1,176 @@
+"""Heuristic setup recovery on a real git repository built in tmp_path (and on data/sample)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from repo_fixture import build_demo_repo
+
+from expcurate.records import REF_RE, STEP_RE, RepoIndex, Setup, TaskDraft
+from extractors.agent import (
+    SetupAgent,
+    build_query,
+    leaked_names,
+    recover_setup,
+    validate_references,
+)
+from extractors.repo import mine_repo
+
+SAMPLE_REPO = Path(__file__).resolve().parents[2] / "data" / "sample" / "repo"
+
+ABLATION = TaskDraft(
+    key="table-2",
+    question="Does removing the gating unit (w/o Gate) hurt GateMix's top-1 accuracy on CIFAR-10?",
+    method="Train GateMix on CIFAR-10 with and without the gate, lr 1e-3 for 300 epochs.",
+    expected_outcome="Without the gate, top-1 accuracy drops from 91.2 to 88.7.",
+)
+IMAGENET = TaskDraft(
+    key="table-1",
+    question="How accurate is GateMix on ImageNet?",
+    method="Train GateMix on ImageNet with lr 0.004 for 300 epochs and report top-1 accuracy.",
+    expected_outcome="GateMix reaches 78.4 top-1 accuracy on ImageNet.",
+)
+UNRELATED = TaskDraft(
+    key="other-paper",
+    question="Does AlphaFold2's Evoformer improve protein structure prediction on CASP14?",
+    method="Fold the CASP14 targets with AlphaFold2 and score them with GDT-TS and lDDT.",
+    expected_outcome="Median GDT-TS above 90 on CASP14 free-modelling targets.",
+)
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, RepoIndex]:
+    base = tmp_path_factory.mktemp("agent")
+    root = build_demo_repo(base / "repo", outside=base / "outside")
+    return root, mine_repo(root, max_file_bytes=2000)
+
+
+@pytest.fixture(scope="module")
+def agent(demo) -> SetupAgent:
+    root, index = demo
+    return SetupAgent(index, root)
+
+
+def test_query_turns_ablation_prose_into_flag_guesses_names_and_numbers() -> None:
+    q = build_query(ABLATION)
+    assert "--no_gate" in q.flag_guesses
+    assert {"gatemix", "cifar_10"} <= set(q.names)
+    assert {"0.001", "300"} <= q.numbers
+    assert "91.2" not in q.numbers  # a result, not a setting
+
+
+def test_ablation_task_finds_its_launch_script_and_entry_point(agent: SetupAgent) -> None:
+    setup = agent.recover(ABLATION)
+    assert setup.no_answer == ""
+    assert setup.source[0] in {"scripts/ablate_gate.sh", "train.py"}
+    assert {"scripts/ablate_gate.sh", "train.py"} <= set(setup.source[:3])
+    assert not any(p.startswith(("node_modules", "leak", "data/")) for p in setup.source)
+
+
+def test_imagenet_task_ranks_the_imagenet_script_first(agent: SetupAgent) -> None:
+    setup = agent.recover(IMAGENET)
+    assert setup.source[0] == "scripts/run_imagenet.sh"
+    assert "train.py" in setup.source
+    # the README command that mentions ImageNet, not the CIFAR one
+    assert "torchrun --nproc_per_node=8 train.py --dataset imagenet" in setup.usage_instructions
+
+
+def test_requirements_are_steps_with_references_inside_the_files(agent: SetupAgent, demo) -> None:
+    root, _ = demo
+    setup = agent.recover(ABLATION)
+    assert setup.requirements[-1].startswith("Final Step: ")
+    assert all(STEP_RE.match(r) and REF_RE.search(r) for r in setup.requirements)
+    assert validate_references(setup, root) == []
+    text = "\n".join(setup.requirements)
+    assert "Parse command-line arguments (train.py:" in text
+    assert "Build the GateMix model (gm/model.py:18-20)" in text  # from the docstring
+    assert "Train the model with AdamW and a cosine schedule (train.py:18-22)" in text
+
+
+def test_usage_comes_from_the_readme_or_the_launch_script(agent: SetupAgent) -> None:
+    setup = agent.recover(ABLATION)
+    lines = setup.usage_instructions.splitlines()
+    assert "bash scripts/ablate_gate.sh" in lines
+    assert any(line.startswith(("python train.py", "torchrun")) for line in lines)
+
+
+def test_masked_files_include_the_experiments_script_and_config(agent: SetupAgent) -> None:
+    setup = agent.recover(ABLATION)
+    assert set(setup.source) <= set(setup.masked_source)
+    assert "configs/cifar.yaml" in setup.masked_source  # the one config the script names
+
+
+def test_agent_instructions_name_no_masked_file(agent: SetupAgent) -> None:
+    for task in (ABLATION, IMAGENET):
+        setup = agent.recover(task)
+        assert setup.agent_instructions
+        assert leaked_names(setup.agent_instructions, setup.masked_source) == []
+        for path in setup.masked_source:
+            assert path not in setup.agent_instructions
+            assert path.rsplit("/", 1)[-1] not in setup.agent_instructions
+
+
+def test_unrelated_task_gets_no_answer_with_a_reason(agent: SetupAgent) -> None:
+    setup = agent.recover(UNRELATED)
+    assert setup.no_answer.startswith("no implementation found")
+    assert setup.source == [] and setup.requirements == []
+    assert setup.trace  # the search that led there is kept
+
+
+def test_trace_records_the_tool_calls_and_respects_the_step_budget(agent: SetupAgent) -> None:
+    setup = agent.recover(ABLATION)
+    tools = [c.tool for c in setup.trace]
+    assert tools[0] == "search" and "rank" in tools and "outline" in tools
+    assert all(c.result for c in setup.trace)
+    short = agent.recover(ABLATION, max_steps=2)
+    assert len(short.trace) <= 2
+    assert short.no_answer.startswith("step budget")
+
+
+def test_same_inputs_give_the_same_setup_byte_for_byte(demo) -> None:
+    root, index = demo
+    first = recover_setup(ABLATION, index, root).model_dump_json()
+    again = recover_setup(ABLATION, mine_repo(root, max_file_bytes=2000), root).model_dump_json()
+    assert first == again
+
+
+def test_validate_references_reports_each_kind_of_bad_reference(demo) -> None:
+    root, _ = demo
+    setup = Setup(
+        source=["train.py", "missing.py"],
+        masked_source=["../outside/secret.txt", "train.py"],
+        requirements=[
+            "Step 1: Parse arguments (train.py:9-15)",
+            "Step 2: Past the end (train.py:40-400)",
+            "Step 3: Not a file (gm/nothing.py:1-2)",
+            "Final Step: No reference at all",
+            "Do something (train.py:1)",
+        ],
+        agent_instructions="Rewrite train.py from scratch.",
+    )
+    problems = validate_references(setup, root)
+    assert len(problems) == 7, problems
+    joined = "\n".join(problems)
+    assert "lines 40-400 of train.py" in joined
+    assert "gm/nothing.py" in joined and "missing.py" in joined and "secret.txt" in joined
+    assert "no (path:line) reference" in joined
+    assert "does not start with 'Step k:'" in joined
+    assert "masked file 'train.py'" in joined
+
+
+@pytest.mark.skipif(not SAMPLE_REPO.is_dir(), reason="data/sample/repo is not present")
+def test_sample_repository_ablation_task_finds_train_and_ablation_script() -> None:
+    index = mine_repo(SAMPLE_REPO)
+    task = TaskDraft(
+        key="sample",
+        question="Does removing the gate (w/o gate) hurt GateMix forecasting on Weather?",
+        method="Train GateMix on Weather with and without the sigmoid gate; compare MSE and MAE.",
+        expected_outcome="Without the gate the MSE rises.",
+    )
+    setup = recover_setup(task, index, SAMPLE_REPO)
+    assert {"train.py", "scripts/run_ablation.sh"} <= set(setup.source[:3])
+    assert validate_references(setup, SAMPLE_REPO) == []
+    assert leaked_names(setup.agent_instructions, setup.masked_source) == []
+    assert json.loads(setup.model_dump_json())["source"] == setup.source

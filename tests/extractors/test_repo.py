@@ -1,0 +1,301 @@
+"""Repository mining: resolve_repo, mine_repo and the confined search tools, on real git repos."""
+
+from __future__ import annotations
+
+import shutil
+import time
+from pathlib import Path
+
+import git
+import pytest
+from repo_fixture import TRAIN, build_demo_repo, write
+
+from expcurate.records import RepoIndex, Severity, Status
+from extractors.repo import RepoLoadError, RepoPathError, RepoSearch, mine_repo, resolve_repo
+
+SMALL_LIMIT = 2000  # bytes: makes data/huge.txt "too large" without writing megabytes
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, RepoIndex]:
+    base = tmp_path_factory.mktemp("demo")
+    root = build_demo_repo(base / "repo", outside=base / "outside")
+    return root, mine_repo(root, "abc", max_file_bytes=SMALL_LIMIT)
+
+
+def _file(index: RepoIndex, path: str):
+    rec = index.file(path)
+    assert rec is not None, f"{path} missing from the inventory"
+    return rec
+
+
+# ---------------------------------------------------------------- inventory
+
+
+def test_inventory_lists_text_files_with_language_size_and_lines(demo) -> None:
+    _, index = demo
+    rec = _file(index, "train.py")
+    assert (rec.language, rec.skipped) == ("python", "")
+    assert rec.lines == TRAIN.count("\n") and rec.size == len(TRAIN.encode())
+    assert _file(index, "scripts/run_cifar.sh").language == "shell"
+    assert _file(index, "configs/cifar.yaml").language == "yaml"
+
+
+def test_inventory_records_every_unreadable_file_with_its_reason(demo) -> None:
+    _, index = demo
+    assert _file(index, "data/weights.dat").skipped == "binary"
+    assert _file(index, "data/huge.txt").skipped.startswith("too large")
+    assert _file(index, "checkpoints/model.pt").skipped == "git-lfs pointer"
+    assert _file(index, "leak.txt").skipped == "symlink outside repository"
+    assert _file(index, "train_link.py").skipped == "symlink inside repository"
+    assert _file(index, "legacy/old.py").skipped == ""  # read, but not parseable (see below)
+
+
+def test_non_utf8_text_is_read_as_latin1_and_noted(demo) -> None:
+    _, index = demo
+    assert _file(index, "docs/latin1.txt").skipped == ""
+    notes = [e for e in index.errors if e.file == "docs/latin1.txt"]
+    assert notes and notes[0].severity == Severity.info and "latin-1" in notes[0].message
+
+
+def test_vendored_and_git_directories_are_not_indexed_but_reported(demo) -> None:
+    _, index = demo
+    paths = [f.path for f in index.files]
+    assert not [p for p in paths if p.startswith((".git/", "node_modules/", ".venv/"))]
+    reported = {e.file for e in index.errors if e.category == "skipped_dir"}
+    assert {"node_modules", ".venv"} <= reported
+
+
+def test_python2_file_is_a_warning_and_mining_still_succeeds(demo) -> None:
+    _, index = demo
+    warn = [e for e in index.errors if e.file == "legacy/old.py"]
+    assert warn and warn[0].severity == Severity.warning
+    assert index.status == Status.succeeded
+
+
+def test_too_many_files_stops_with_an_error_that_says_how_to_fix(tmp_path: Path) -> None:
+    for i in range(12):
+        write(tmp_path, f"m{i:02d}.py", "x = 1\n")
+    index = mine_repo(tmp_path, max_files=5)
+    assert len(index.files) == 5
+    assert index.status == Status.partial
+    assert any("max_files" in e.message for e in index.errors)
+
+
+# ---------------------------------------------------------------- entry points, commands
+
+
+def test_argparse_flags_have_defaults_help_and_lines(demo) -> None:
+    root, index = demo
+    entry = next(e for e in index.entry_points if e.path == "train.py")
+    assert entry.kind == "argparse" and entry.runnable
+    lines = (root / "train.py").read_text().splitlines()
+    assert lines[entry.line - 1].startswith('if __name__ == "__main__"')
+    flags = {f.name: f for f in entry.flags}
+    assert flags["--lr"].default == "0.001" and flags["--lr"].help == "learning rate"
+    assert flags["--no_gate"].default == "False"
+    assert "--lr" in lines[flags["--lr"].line - 1]
+
+
+def test_click_hydra_and_fire_entry_points_are_recognised(demo) -> None:
+    _, index = demo
+    kinds = {e.path: e.kind for e in index.entry_points}
+    assert kinds["gm/cli.py"] == "click"
+    assert kinds["apps/hydra_app.py"] == "hydra"
+    assert kinds["apps/fire_app.py"] == "fire"
+    assert kinds["apps/typer_app.py"] == "typer"
+    typer_app = next(e for e in index.entry_points if e.path == "apps/typer_app.py")
+    assert [(f.name, f.default) for f in typer_app.flags] == [("--format", "onnx")]
+    cli = next(e for e in index.entry_points if e.path == "gm/cli.py")
+    assert [(f.name, f.default) for f in cli.flags] == [("--depth", "12")]
+
+
+def test_launch_scripts_link_to_the_python_files_they_run(demo) -> None:
+    _, index = demo
+    scripts = {e.path: e for e in index.entry_points if e.kind == "shell"}
+    cifar = scripts["scripts/run_cifar.sh"]
+    assert cifar.calls == ["train.py"]
+    flags = {f.name: f.default for f in cifar.flags}
+    assert flags["--dataset"] == "cifar10"  # $dataset expanded from the script's variable
+    assert flags["--lr"] == "0.001"
+    assert scripts["scripts/run_imagenet.sh"].calls == ["train.py"]  # after cd $(dirname $0)/..
+    assert index.file_refs["scripts/run_cifar.sh"] == ["configs/cifar.yaml"]
+
+
+def test_readme_commands_are_found_in_fences_prompts_indents_and_inline_code(demo) -> None:
+    _, index = demo
+    by_line = {c.line: c for c in index.commands if c.doc == "README.md"}
+    assert by_line[6].runs == ["train.py"] and by_line[6].text.startswith("python train.py")
+    assert by_line[11].runs == ["scripts/run_imagenet.sh"]
+    assert by_line[15].runs == ["gm/cli.py"]  # CUDA_VISIBLE_DEVICES=0 python -m gm.cli
+    assert by_line[17].runs == ["train.py"]  # inline `torchrun ... train.py`
+    assert len(by_line) == 4
+    rst = [c for c in index.commands if c.doc == "docs/usage.rst"]
+    assert [(c.line, c.runs) for c in rst] == [(6, ["train.py"])]  # 3-space literal block
+
+
+def test_configs_are_flattened_to_dotted_keys(demo) -> None:
+    _, index = demo
+    configs = {c.path: c.values for c in index.configs}
+    assert configs["configs/cifar.yaml"]["optimizer.lr"] == "0.001"
+    assert configs["configs/cifar.yaml"]["schedule.1"] == "300"
+    assert configs["configs/base.json"]["data.splits.0"] == "0.8"
+    py = configs["configs/gatemix_cfg.py"]
+    assert py["model.depth"] == "12" and py["model.gate.kind"] == "sigmoid"
+    assert "train.py" not in configs
+
+
+def test_result_and_log_files_keep_their_numbers(demo) -> None:
+    _, index = demo
+    results = {r.path: r.numbers for r in index.results}
+    assert results["results/cifar.csv"] == ["91.2", "88.7"]
+    assert "78.4" in results["logs/imagenet.log"]
+
+
+def test_import_graph_resolves_the_repos_own_modules(demo) -> None:
+    _, index = demo
+    assert index.imports["train.py"] == ["gm/data.py", "gm/model.py"]
+    assert "gm/cli.py" not in index.imports  # imports only click
+
+
+def test_mining_a_5000_file_repository_takes_seconds(tmp_path: Path) -> None:
+    body = "import os\n\n\ndef f(x):\n    return x + 1\n" * 8
+    for i in range(5000):
+        write(
+            tmp_path, f"pkg{i % 50}/mod{i}.py", f"from pkg{(i + 1) % 50} import mod{i + 1}\n{body}"
+        )
+    start = time.perf_counter()
+    index = mine_repo(tmp_path)
+    elapsed = time.perf_counter() - start
+    assert len(index.files) == 5000
+    assert elapsed < 15, f"mining 5000 files took {elapsed:.1f}s"
+
+
+# ---------------------------------------------------------------- resolve_repo
+
+
+def test_plain_folder_is_snapshotted_with_a_stable_commit(tmp_path: Path) -> None:
+    src = tmp_path / "folder"
+    write(src, "a.py", "print(1)\n")
+    clones = tmp_path / "clones"
+    work1, sha1 = resolve_repo(str(src), None, clones)
+    work2, sha2 = resolve_repo(str(src), None, clones)
+    assert sha1 == sha2 and len(sha1) == 40 and work1 == work2
+    assert (work1 / "a.py").read_text() == "print(1)\n"
+    write(src, "a.py", "print(2)\n")
+    _, sha3 = resolve_repo(str(src), None, clones)
+    assert sha3 != sha1
+    assert not (src / ".git").exists()  # the caller's folder is left alone
+
+
+def test_local_git_repo_is_pinned_without_touching_the_callers_checkout(tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    repo = git.Repo.init(src)
+    write(src, "a.py", "v = 1\n")
+    repo.git.add("-A")
+    repo.git.execute(["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "one"])
+    first = repo.head.commit.hexsha
+    write(src, "a.py", "v = 2\n")
+    repo.git.execute(["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qam", "two"])
+    work, sha = resolve_repo(str(src), first[:8], tmp_path / "clones")
+    assert sha == first
+    assert (work / "a.py").read_text() == "v = 1\n"
+    assert git.Repo(work).head.is_detached
+    assert (src / "a.py").read_text() == "v = 2\n"
+    with pytest.raises(RepoLoadError, match="not in"):
+        resolve_repo(str(src), "deadbeef", tmp_path / "clones")
+
+
+def test_missing_path_fails_with_a_one_line_message(tmp_path: Path) -> None:
+    with pytest.raises(RepoLoadError) as err:
+        resolve_repo(str(tmp_path / "nope"), None, tmp_path / "clones")
+    assert "does not exist" in str(err.value) and "\n" not in str(err.value)
+
+
+def test_file_url_is_cloned_once_and_reused(tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    repo = git.Repo.init(src)
+    write(src, "train.py", "print('hi')\n")
+    repo.git.add("-A")
+    repo.git.execute(["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "c"])
+    bare = tmp_path / "bare.git"
+    git.Repo.clone_from(str(src), bare, bare=True)
+    url = bare.resolve().as_uri()
+    clones = tmp_path / "clones"
+    work, sha = resolve_repo(url, None, clones)
+    assert sha == repo.head.commit.hexsha and (work / "train.py").exists()
+    shutil.rmtree(bare)  # a second resolve must not need the remote
+    work2, sha2 = resolve_repo(url, sha, clones)
+    assert (work2, sha2) == (work, sha)
+    with pytest.raises(RepoLoadError, match="could not fetch"):
+        resolve_repo(url, "0" * 40, clones)
+
+
+def test_unresolvable_url_fails_fast_without_traceback_text(tmp_path: Path) -> None:
+    start = time.perf_counter()
+    with pytest.raises(RepoLoadError) as err:
+        resolve_repo("https://invalid.invalid/x.git", None, tmp_path / "clones")
+    assert time.perf_counter() - start < 30
+    message = str(err.value)
+    assert message.startswith("could not clone https://invalid.invalid/x.git")
+    assert "Traceback" not in message and "\n" not in message
+    assert not list((tmp_path / "clones").iterdir())  # no half-made cache entry
+
+
+def test_unsupported_url_scheme_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(RepoLoadError, match="unsupported git URL scheme"):
+        resolve_repo("ext::sh -c touch% /tmp/pwned", None, tmp_path)
+
+
+# ---------------------------------------------------------------- search tools
+
+
+@pytest.fixture(scope="module")
+def tools(demo) -> RepoSearch:
+    root, index = demo
+    return RepoSearch(root, index)
+
+
+@pytest.mark.parametrize(
+    "path", ["../outside/secret.txt", "/etc/passwd", "leak.txt", ".git/config", "gm/../../x"]
+)
+def test_tools_refuse_paths_that_leave_the_repository(tools: RepoSearch, path: str) -> None:
+    with pytest.raises(RepoPathError):
+        tools.read(path)
+    with pytest.raises(RepoPathError):
+        tools.outline(path)
+
+
+def test_tools_refuse_unreadable_files_with_the_reason(tools: RepoSearch) -> None:
+    with pytest.raises(RepoPathError, match="binary"):
+        tools.read("data/weights.dat")
+
+
+def test_read_returns_the_requested_lines(tools: RepoSearch) -> None:
+    assert (
+        tools.read("gm/data.py", 1, 2)
+        == 'def load_data(name):\n    """Load an image dataset by name."""'
+    )
+
+
+def test_grep_finds_lines_and_treats_a_bad_regex_literally(tools: RepoSearch) -> None:
+    hits = tools.grep(r"def build_model", max_hits=5)
+    assert hits == [("gm/model.py", 18, "def build_model(gate=True):")]
+    assert tools.grep("[unclosed", max_hits=5) == []
+    assert len(tools.grep("import", max_hits=2)) == 2
+
+
+def test_outline_gives_classes_and_functions_with_line_ranges(tools: RepoSearch) -> None:
+    items = tools.outline("gm/model.py")
+    assert ("class", "GateMix", 4, 15) in items
+    assert ("method", "GateMix.step", 11, 12) in items
+    assert ("function", "build_model", 18, 20) in items
+    assert ("heading", "GateMix", 1, 17) in tools.outline("README.md")
+
+
+def test_search_ranks_files_by_bm25_over_paths_and_text(tools: RepoSearch) -> None:
+    ranked = [p for p, _ in tools.search("gated mixing block GateMix model", k=3)]
+    assert ranked[0] == "gm/model.py"
+    scores = [s for _, s in tools.search("cosine schedule AdamW", k=5)]
+    assert scores == sorted(scores, reverse=True) and scores[0] > 0
+    assert tools.search("zzzunknownword", k=5) == []
