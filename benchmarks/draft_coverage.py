@@ -16,19 +16,22 @@ from pathlib import Path
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
-from expcurate.records import TaskFields  # noqa: E402
-from extractors.numbers import NumberBag, find_numbers  # noqa: E402
-from extractors.paper import parse_pdf  # noqa: E402
-from extractors.tasks import draft_tasks  # noqa: E402
-from extractors.tasks.heuristic import is_results_table, read_grid  # noqa: E402
-from extractors.validate import validate_draft  # noqa: E402
+from expcurate.records import TaskFields
+from extractors.numbers import NumberBag, find_numbers
+from extractors.paper import parse_pdf
+from extractors.tasks import draft_tasks
+from extractors.tasks.heuristic import is_results_table, read_grid
+from extractors.validate import validate_draft
 
 ROOT = Path(__file__).resolve().parents[1]
 LABEL = re.compile(r"\b(Table|Figure|Fig\.)\s*(\d+)")
 
 
 def _labels(text: str) -> set[str]:
-    return {("Figure" if kind.startswith("Fig") else kind) + " " + num for kind, num in LABEL.findall(text)}
+    return {
+        ("Figure" if kind.startswith("Fig") else kind) + " " + num
+        for kind, num in LABEL.findall(text)
+    }
 
 
 def _section_key(title: str) -> str:
@@ -45,14 +48,22 @@ def expbench_tasks(expbench: Path, paper_id: str) -> list[dict[str, object]]:
 
 
 def main() -> None:
-    corpus = Path(sys.argv[1] if len(sys.argv) > 1 else os.environ.get(
-        "EXPCURATE_CORPUS_DIR", ROOT.parent / "shared" / "corpus"))  # fmt: skip
-    expbench = Path(sys.argv[2] if len(sys.argv) > 2 else os.environ.get(
-        "EXPCURATE_EXPBENCH_DIR", ROOT.parent / "shared" / "expbench"))  # fmt: skip
+    corpus = Path(
+        sys.argv[1]
+        if len(sys.argv) > 1
+        else os.environ.get("EXPCURATE_CORPUS_DIR", ROOT.parent / "shared" / "corpus")
+    )
+    expbench = Path(
+        sys.argv[2]
+        if len(sys.argv) > 2
+        else os.environ.get("EXPCURATE_EXPBENCH_DIR", ROOT.parent / "shared" / "expbench")
+    )
     if not corpus.is_dir():
         sys.exit(f"no corpus at {corpus}; pass its path")
     totals = dict(results=0, covered=0, tasks=0, numbers=0, grounded=0, flagged=0)
-    print(f"{'paper':32s} {'results':>7s} {'covered':>7s} {'tasks':>5s} {'grounded':>9s} {'flagged':>7s} {'s':>5s}")
+    print(
+        f"{'paper':32s} {'results':>7s} {'covered':>7s} {'tasks':>5s} {'grounded':>9s} {'flagged':>7s} {'s':>5s}"
+    )
     overlap_lines = []
     for folder in sorted(p for p in corpus.iterdir() if (p / "paper.pdf").is_file()):
         t0 = time.perf_counter()
@@ -65,30 +76,60 @@ def main() -> None:
         numbers = [n for t in drafts.tasks for n in find_numbers(t.expected_outcome)]
         grounded = sum(bag.contains(n) for n in numbers)
         flagged = sum(
-            any(f.severity == "error" for f in validate_draft(TaskFields.from_draft(t), paper, drafts.tasks))
+            any(
+                f.severity == "error"
+                for f in validate_draft(TaskFields.from_draft(t), paper, drafts.tasks)
+            )
             for t in drafts.tasks
         )
-        for key, value in dict(results=len(results), covered=len(covered), tasks=len(drafts.tasks),
-                               numbers=len(numbers), grounded=grounded, flagged=flagged).items():  # fmt: skip
+        for key, value in dict(
+            results=len(results),
+            covered=len(covered),
+            tasks=len(drafts.tasks),
+            numbers=len(numbers),
+            grounded=grounded,
+            flagged=flagged,
+        ).items():
             totals[key] += value
-        print(f"{folder.name:32s} {len(results):7d} {len(covered):7d} {len(drafts.tasks):5d} "
-              f"{grounded:4d}/{len(numbers):<4d} {flagged:7d} {time.perf_counter() - t0:5.1f}")  # fmt: skip
-        meta = json.loads((folder / "meta.json").read_text()) if (folder / "meta.json").is_file() else {}
+        print(
+            f"{folder.name:32s} {len(results):7d} {len(covered):7d} {len(drafts.tasks):5d} "
+            f"{grounded:4d}/{len(numbers):<4d} {flagged:7d} {time.perf_counter() - t0:5.1f}"
+        )
+        meta = (
+            json.loads((folder / "meta.json").read_text())
+            if (folder / "meta.json").is_file()
+            else {}
+        )
         eb_id = str(meta.get("expbench_id") or "").split("/")[-1]
         theirs = expbench_tasks(expbench, eb_id) if eb_id else []
         if theirs:
-            hit = sum(bool(_labels(" ".join(str(q.get(k, "")) for k in ("question", "method", "expected_outcome")))
-                           & cited) for q in theirs)  # fmt: skip
+            hit = sum(
+                bool(
+                    _labels(
+                        " ".join(
+                            str(q.get(k, "")) for k in ("question", "method", "expected_outcome")
+                        )
+                    )
+                    & cited
+                )
+                for q in theirs
+            )
             ours = {_section_key(t.subsection_source) for t in drafts.tasks}
-            same_section = sum(_section_key(str(q.get("subsection_source", ""))) in ours for q in theirs)
-            overlap_lines.append(f"{folder.name} (EXP-Bench {eb_id}): {hit}/{len(theirs)} of its tasks cite a "
-                                 f"table or figure our drafts cover; {same_section}/{len(theirs)} come from a "
-                                 f"section our drafts also draw on")  # fmt: skip
+            same_section = sum(
+                _section_key(str(q.get("subsection_source", ""))) in ours for q in theirs
+            )
+            overlap_lines.append(
+                f"{folder.name} (EXP-Bench {eb_id}): {hit}/{len(theirs)} of its tasks cite a "
+                f"table or figure our drafts cover; {same_section}/{len(theirs)} come from a "
+                f"section our drafts also draw on"
+            )
     share = totals["covered"] / max(1, totals["results"])
     grounded = totals["grounded"] / max(1, totals["numbers"])
-    print(f"\nresults tables with a task: {totals['covered']}/{totals['results']} ({share:.1%}); "
-          f"tasks: {totals['tasks']}; outcome numbers grounded: {totals['grounded']}/{totals['numbers']} "
-          f"({grounded:.1%}); tasks with an error flag: {totals['flagged']}")  # fmt: skip
+    print(
+        f"\nresults tables with a task: {totals['covered']}/{totals['results']} ({share:.1%}); "
+        f"tasks: {totals['tasks']}; outcome numbers grounded: {totals['grounded']}/{totals['numbers']} "
+        f"({grounded:.1%}); tasks with an error flag: {totals['flagged']}"
+    )
     for line in overlap_lines or ["no corpus paper has EXP-Bench tasks in the dev split"]:
         print(line)
 

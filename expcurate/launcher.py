@@ -24,7 +24,7 @@ def start_next(paper_id: str, settings: Settings, mode: str | None = None) -> st
         from prefect.deployments import run_deployment
 
         run = run_deployment(DEPLOYMENT, parameters={"paper_id": paper_id}, timeout=0)
-        return f"Prefect flow run {run.id}"
+        return f"Prefect flow run {getattr(run, 'id', '?')}"
     if mode == "inline":
         from flows.curate import advance_paper
 

@@ -270,7 +270,7 @@ def _approved_at(store: Store, paper_id: str, stage: Stage) -> list[tuple[int, T
 
 
 def run_setup(store: Store, settings: Settings, paper_id: str) -> StageRun:
-    from extractors.agent import recover_setup
+    from extractors.agent import SetupAgent
     from extractors.validate import validate_setup
 
     runs = store.current_runs(paper_id)
@@ -289,8 +289,10 @@ def run_setup(store: Store, settings: Settings, paper_id: str) -> StageRun:
         from expcurate.records import SetupResult
 
         result = SetupResult()
+        agent = SetupAgent(index, root) if approved else None
         for task_id, fields in approved:
-            setup = recover_setup(fields.draft(), index, root, max_steps=settings.agent_max_steps)
+            assert agent is not None
+            setup = agent.recover(fields.draft(), max_steps=settings.agent_max_steps)
             result.setups[fields.key] = setup
             new = fields.with_setup(setup)
             flags = validate_setup(new, root)

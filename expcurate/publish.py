@@ -41,8 +41,9 @@ def collect(
         runs = store.current_runs(paper.id)
         drafts = (
             load_artifact(settings, runs[Stage.tasks.value], DraftSet)
-            if Stage.tasks.value in runs else DraftSet()
-        )  # fmt: skip
+            if Stage.tasks.value in runs
+            else DraftSet()
+        )
         questions, provenance = [], []
         for task in tasks:
             assert task.id is not None
@@ -99,7 +100,10 @@ def export(
     manifest = write_release(papers, out)
     digest = hashlib.sha256((out / "manifest.json").read_bytes()).hexdigest()
     store.add_release(
-        name=name, path=str(out.relative_to(settings.resolved_data_dir())), manifest_sha256=digest,
-        paper_count=manifest["papers"], task_count=manifest["tasks"],
-    )  # fmt: skip
+        name=name,
+        path=str(out.relative_to(settings.resolved_data_dir())),
+        manifest_sha256=digest,
+        paper_count=manifest["papers"],
+        task_count=manifest["tasks"],
+    )
     return ReleaseSummary(name, out, manifest["papers"], manifest["tasks"], digest)

@@ -64,8 +64,9 @@ def refresh_paper_status(store: Store, paper_id: str) -> str:
     elif waiting:
         status, stage = "awaiting_review", waiting[0].value
     else:
-        status, stage = ("running" if due_stages(store, paper_id) else "pending"), (
-            present[-1].value if present else ""
+        status, stage = (
+            ("running" if due_stages(store, paper_id) else "pending"),
+            (present[-1].value if present else ""),
         )
     store.set_paper_status(paper_id, status, stage)
     return status
@@ -111,9 +112,13 @@ def approve_run(store: Store, run_id: int, reviewer: str, reason: str = "") -> O
             decide_task(store, task.id, "approve", reviewer, reason=reason, _advance=False)
     store.set_run_status(run_id, "approved")
     store.add_review(
-        paper_id=run.paper_id, stage=run.stage, stage_run_id=run_id,
-        decision="approve", reason=reason, reviewer=reviewer,
-    )  # fmt: skip
+        paper_id=run.paper_id,
+        stage=run.stage,
+        stage_run_id=run_id,
+        decision="approve",
+        reason=reason,
+        reviewer=reviewer,
+    )
     return _after(store, run.paper_id, stage)
 
 
@@ -133,9 +138,13 @@ def reject_run(store: Store, run_id: int, reviewer: str, reason: str) -> StageRu
     if run is None:
         raise ReviewError(f"no stage run {run_id}")
     store.add_review(
-        paper_id=run.paper_id, stage=run.stage, stage_run_id=run_id,
-        decision="reject", reason=reason, reviewer=reviewer,
-    )  # fmt: skip
+        paper_id=run.paper_id,
+        stage=run.stage,
+        stage_run_id=run_id,
+        decision="reject",
+        reason=reason,
+        reviewer=reviewer,
+    )
     store.set_paper_status(run.paper_id, "failed", run.stage, f"rejected by {reviewer}: {reason}")
     return store.set_run_status(run_id, "rejected")
 
@@ -172,9 +181,14 @@ def decide_task(
         raise ReviewError("approve_with_edits needs the edited fields")
     task = store.require_task(task_id)
     store.add_review(
-        paper_id=task.paper_id, stage=task.stage, task_id=task_id, revision=task.head,
-        decision=decision, reason=reason, reviewer=reviewer,
-    )  # fmt: skip
+        paper_id=task.paper_id,
+        stage=task.stage,
+        task_id=task_id,
+        revision=task.head,
+        decision=decision,
+        reason=reason,
+        reviewer=reviewer,
+    )
     if decision in ("approve", "approve_with_edits"):
         store.update_task(task_id, status="approved")
     elif decision == "reject":
@@ -207,8 +221,11 @@ def retry_stage(store: Store, paper_id: str, stage: Stage, curator: str) -> list
         store.retire_run(run.id)
     store.set_paper_status(paper_id, "pending", stage.value, "")
     store.add_review(
-        paper_id=paper_id, stage=stage.value, stage_run_id=run.id if run else None,
-        decision="retry", reason=f"retry after: {paper.error or (run.status if run else '')}",
+        paper_id=paper_id,
+        stage=stage.value,
+        stage_run_id=run.id if run else None,
+        decision="retry",
+        reason=f"retry after: {paper.error or (run.status if run else '')}",
         reviewer=curator,
-    )  # fmt: skip
+    )
     return due_stages(store, paper_id)

@@ -40,7 +40,7 @@ def fetch_pdf(source: str, dest_dir: Path, *, timeout: float = 60.0) -> Path:
     target = dest_dir / "paper.pdf"
     if is_url(source):
         try:
-            with urllib.request.urlopen(source, timeout=timeout) as resp:  # noqa: S310
+            with urllib.request.urlopen(source, timeout=timeout) as resp:
                 data = resp.read(DOWNLOAD_LIMIT + 1)
         except (urllib.error.URLError, TimeoutError, OSError) as exc:
             reason = getattr(exc, "reason", exc)

@@ -30,7 +30,11 @@ def _logger() -> logging.Logger | logging.LoggerAdapter[logging.Logger]:
         return logging.getLogger("expcurate")
 
 
-@flow(name="advance-paper", flow_run_name="advance-{paper_id}", task_runner=ThreadPoolTaskRunner(max_workers=4))
+@flow(
+    name="advance-paper",
+    flow_run_name="advance-{paper_id}",
+    task_runner=ThreadPoolTaskRunner(max_workers=4),  # type: ignore[arg-type]
+)
 def advance_paper(paper_id: str) -> dict[str, Any]:
     """Run every stage that is due for the paper, until it reaches a checkpoint or the end."""
     store = open_store(get_settings())
@@ -71,15 +75,25 @@ def curate_paper(
     with override_settings(**changes) as settings:
         store = open_store(settings)
         register_paper(
-            store, paper_id, pdf=pdf, repo=repo, commit=commit, title=title,
-            conference=conference or settings.conference, model=settings.model,
-        )  # fmt: skip
+            store,
+            paper_id,
+            pdf=pdf,
+            repo=repo,
+            commit=commit,
+            title=title,
+            conference=conference or settings.conference,
+            model=settings.model,
+        )
         try:
             return advance_paper(paper_id)
         except Exception as exc:  # a bug, not bad input: keep the traceback in the log
             _logger().error("paper %s crashed:\n%s", paper_id, traceback.format_exc())
-            fail_paper(store, paper_id, store.require_paper(paper_id).stage or Stage.ingest.value,
-                       f"internal error: {type(exc).__name__}: {exc}")  # fmt: skip
+            fail_paper(
+                store,
+                paper_id,
+                store.require_paper(paper_id).stage or Stage.ingest.value,
+                f"internal error: {type(exc).__name__}: {exc}",
+            )
             return summarize(store, paper_id).__dict__
 
 
@@ -94,8 +108,14 @@ def curate_batch(
     for entry in entries:
         results.append(
             curate_paper(
-                entry.id, entry.pdf_url, entry.code_url, commit=entry.commit, title=entry.title,
-                conference=entry.conference, model=model, auto_approve=auto_approve,
-            )  # fmt: skip
+                entry.id,
+                entry.pdf_url,
+                entry.code_url,
+                commit=entry.commit,
+                title=entry.title,
+                conference=entry.conference,
+                model=model,
+                auto_approve=auto_approve,
+            )
         )
     return results

@@ -12,10 +12,10 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
 os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
 
-import pytest  # noqa: E402
+import pytest
 
-from expcurate.settings import Settings, override_settings, set_settings  # noqa: E402
-from expcurate.store import Store  # noqa: E402
+from expcurate.settings import Settings, override_settings, set_settings
+from expcurate.store import Store
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "data" / "sample"
@@ -62,9 +62,17 @@ def sample_repo(tmp_path: Path) -> Path:
     """The sample repository as a real git repository with one commit."""
     dest = tmp_path / "gatemix-repo"
     shutil.copytree(SAMPLE / "repo", dest)
-    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org",
-           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.org"}  # fmt: skip
-    for cmd in (["git", "init", "-q", "-b", "main"], ["git", "add", "-A"],
-                ["git", "commit", "-q", "-m", "sample"]):  # fmt: skip
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.org",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.org",
+    }
+    for cmd in (
+        ["git", "init", "-q", "-b", "main"],
+        ["git", "add", "-A"],
+        ["git", "commit", "-q", "-m", "sample"],
+    ):
         subprocess.run(cmd, cwd=dest, check=True, env=env)
     return dest

@@ -14,7 +14,9 @@ runner = CliRunner()
 
 
 def _commands() -> list[str]:
-    return sorted(c.name or (c.callback.__name__ if c.callback else "") for c in app.registered_commands)
+    return sorted(
+        c.name or (c.callback.__name__ if c.callback else "") for c in app.registered_commands
+    )
 
 
 @pytest.mark.parametrize("name", _commands())

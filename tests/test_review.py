@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from expcurate import review
-from expcurate.records import StageResult, Stage, TaskFields
+from expcurate.records import Stage, StageResult, TaskFields
 from expcurate.store import Store
 
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings as hsettings
+from hypothesis import given
+from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
 from expcurate.records import DesignComplexity, ExpBenchTask, TaskFields
@@ -11,8 +12,12 @@ from expcurate.store import ConcurrentEditError, Store
 
 
 def _fields(key: str = "table-1:compare", **kw: object) -> TaskFields:
-    base = dict(key=key, question="Does A beat B?", method="Train A and B.",
-                expected_outcome="A gets 81.2 vs 79.0.")  # fmt: skip
+    base = dict(
+        key=key,
+        question="Does A beat B?",
+        method="Train A and B.",
+        expected_outcome="A gets 81.2 vs 79.0.",
+    )
     base.update(kw)
     return TaskFields.model_validate(base)
 
@@ -33,7 +38,9 @@ def test_concurrent_edit_is_refused_not_overwritten(store: Store) -> None:
     store.upsert_paper("p1")
     task = store.put_machine_task("p1", _fields(), stage="tasks", author="machine:heuristic")
     assert task.id is not None
-    store.edit_task(task.id, _fields(question="Does A beat B on X?"), reviewer="ann", expected_head=1)
+    store.edit_task(
+        task.id, _fields(question="Does A beat B on X?"), reviewer="ann", expected_head=1
+    )
     with pytest.raises(ConcurrentEditError) as exc:
         store.edit_task(task.id, _fields(question="Is A better?"), reviewer="bob", expected_head=1)
     assert "ann" in str(exc.value)
@@ -47,9 +54,15 @@ def test_reextraction_keeps_reviewer_edits(store: Store) -> None:
     store.upsert_paper("p1")
     task = store.put_machine_task("p1", _fields(), stage="tasks", author="machine:heuristic")
     assert task.id is not None
-    store.edit_task(task.id, _fields(question="Edited by a human?"), reviewer="ann", expected_head=1)
-    store.put_machine_task("p1", _fields(method="Train A and B for 10 epochs."), stage="tasks",
-                           author="machine:heuristic")  # fmt: skip
+    store.edit_task(
+        task.id, _fields(question="Edited by a human?"), reviewer="ann", expected_head=1
+    )
+    store.put_machine_task(
+        "p1",
+        _fields(method="Train A and B for 10 epochs."),
+        stage="tasks",
+        author="machine:heuristic",
+    )
     head = store.fields(store.require_task(task.id))
     assert head.question == "Edited by a human?"
     assert head.method == "Train A and B for 10 epochs."
@@ -62,13 +75,23 @@ text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40)
 
 
 @hsettings(max_examples=40, deadline=None)
-@given(question=text, outcome=text, values=st.lists(text, max_size=3), source=st.lists(text, max_size=3))
-def test_task_fields_json_round_trip(question: str, outcome: str, values: list[str], source: list[str]) -> None:
+@given(
+    question=text,
+    outcome=text,
+    values=st.lists(text, max_size=3),
+    source=st.lists(text, max_size=3),
+)
+def test_task_fields_json_round_trip(
+    question: str, outcome: str, values: list[str], source: list[str]
+) -> None:
     """record → JSON → record is the identity."""
     fields = TaskFields(
-        key="k", question=question, expected_outcome=outcome, source=source,
+        key="k",
+        question=question,
+        expected_outcome=outcome,
+        source=source,
         design_complexity=DesignComplexity(independent_variables={"v": values}),
-    )  # fmt: skip
+    )
     assert TaskFields.model_validate_json(fields.model_dump_json()) == fields
     published = fields.published()
     assert ExpBenchTask.model_validate_json(published.model_dump_json()) == published

@@ -29,8 +29,11 @@ LOWER_BETTER = re.compile(
     r"time|memory|flops|params|parameters|cost|nll|bpd)\b|↓",
     re.I,
 )
-HIGHER_BETTER = re.compile(r"\b(acc|accuracy|f1|auc|bleu|rouge|map|iou|miou|recall|precision|"
-                           r"score|success|win|hit|ndcg|psnr|ssim|pass@\d+)\b|↑", re.I)  # fmt: skip
+HIGHER_BETTER = re.compile(
+    r"\b(acc|accuracy|f1|auc|bleu|rouge|map|iou|miou|recall|precision|"
+    r"score|success|win|hit|ndcg|psnr|ssim|pass@\d+)\b|↑",
+    re.I,
+)
 ABLATION_ROW = re.compile(r"^\s*(w/o|w\.o\.|without|\+|-\s|–|no\s|remove|replace|only)", re.I)
 ABLATION_CAPTION = re.compile(r"ablat|component|variant|w/o", re.I)
 EFFICIENCY_CAPTION = re.compile(r"efficien|runtime|speed|memory|flops|throughput|latency", re.I)
@@ -144,7 +147,9 @@ def read_grid(table: Table) -> Grid | None:
         n_label += 1
     head_rows = [_spread(r) if k < n_head - 1 else r for k, r in enumerate(rows[:n_head])]
     header = [" ".join(r[j] for r in head_rows if r[j]).strip() for j in range(width)]
-    labels, values, flags = [], [], []
+    labels: list[str] = []
+    values: list[list[str]] = []
+    flags: list[list[bool]] = []
     above = [""] * n_label
     for i, row in enumerate(body):
         parts = []
@@ -300,8 +305,15 @@ def comparison_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
             continue
         lower = lower_is_better(head) or (caption_lower and not HIGHER_BETTER.search(head))
         best_other = _best_row(
-            Grid(grid.header, grid.labels, [v if i != ours else [""] * len(v) for i, v in
-                 enumerate(grid.values)], grid.bold), col, lower)  # fmt: skip
+            Grid(
+                grid.header,
+                grid.labels,
+                [v if i != ours else [""] * len(v) for i, v in enumerate(grid.values)],
+                grid.bold,
+            ),
+            col,
+            lower,
+        )
         if best_other is None:
             continue
         mine, theirs = to_float(grid.values[ours][col]), to_float(grid.values[best_other][col])
@@ -357,8 +369,13 @@ def comparison_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
 
 def ablation_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
     full = next(
-        (i for i, lab in enumerate(grid.labels) if _match(lab, ctx.method) or
-         re.search(r"\b(full|ours|complete)\b", lab, re.I)), None)  # fmt: skip
+        (
+            i
+            for i, lab in enumerate(grid.labels)
+            if _match(lab, ctx.method) or re.search(r"\b(full|ours|complete)\b", lab, re.I)
+        ),
+        None,
+    )
     variants = [i for i, lab in enumerate(grid.labels) if ABLATION_ROW.search(lab) and i != full]
     if full is None or not variants:
         return []
@@ -386,7 +403,7 @@ def ablation_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
                     table,
                     f"Train the full model ({grid.labels[full]}) and the variant "
                     f"'{grid.labels[i]}' under identical settings and compare them.",
-                ),  # fmt: skip
+                ),
                 expected_outcome=(
                     f"Changing the model as in '{grid.labels[i]}' moves the results from the "
                     f"full model's to the variant's: " + "; ".join(pairs[:8]) + "."
@@ -432,7 +449,9 @@ def best_row_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
             method=_method_text(ctx, table, f"Run each of: {', '.join(rows[:10])}."),
             expected_outcome=(
                 f"{top} is best on {winners.count(top)} of {len(winners)} columns. Best per column: "
-                + "; ".join(shown) + more + "."
+                + "; ".join(shown)
+                + more
+                + "."
             ),
             subsection_source=ctx.section_citing(table.label, table.section),
             design_complexity=DesignComplexity(
@@ -447,7 +466,9 @@ def best_row_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
 
 def is_sweep(grid: Grid) -> bool:
     """Rows indexed by a hyperparameter's values (1, 2, 4 or "K=3") rather than by methods."""
-    numeric = sum(bool(re.fullmatch(r"[\w\s]*=?\s*[\d.]+[kKM]?", lab.strip())) for lab in grid.labels)
+    numeric = sum(
+        bool(re.fullmatch(r"[\w\s]*=?\s*[\d.]+[kKM]?", lab.strip())) for lab in grid.labels
+    )
     return len(grid.labels) >= 2 and numeric >= len(grid.labels) - 1
 
 
@@ -568,8 +589,10 @@ def draft(paper: ParsedPaper) -> DraftSet:
                 page=table.page,
             )
             continue
-        is_ablation = ABLATION_CAPTION.search(table.caption) or sum(
-            bool(ABLATION_ROW.search(lab)) for lab in grid.labels) >= 2  # fmt: skip
+        is_ablation = (
+            ABLATION_CAPTION.search(table.caption)
+            or sum(bool(ABLATION_ROW.search(lab)) for lab in grid.labels) >= 2
+        )
         drafts = ablation_tasks(ctx, table, grid) if is_ablation else []
         drafts = drafts or (sweep_tasks(ctx, table, grid) if is_sweep(grid) else [])
         drafts = drafts or comparison_tasks(ctx, table, grid)

@@ -68,9 +68,12 @@ def check_question_form(fields: TaskFields) -> list[Flag]:
     ]
     if leaked:
         flags.append(
-            _flag("question_leaks_outcome", Severity.error,
-                  f"the question gives away outcome numbers: {', '.join(sorted(set(leaked)))}")
-        )  # fmt: skip
+            _flag(
+                "question_leaks_outcome",
+                Severity.error,
+                f"the question gives away outcome numbers: {', '.join(sorted(set(leaked)))}",
+            )
+        )
     return flags
 
 
@@ -82,9 +85,12 @@ def check_grounded(
     if not missing:
         return []
     return [
-        _flag("outcome_grounded", Severity.error,
-              f"numbers in the expected outcome not found in the paper: {', '.join(dict.fromkeys(missing))}")
-    ]  # fmt: skip
+        _flag(
+            "outcome_grounded",
+            Severity.error,
+            f"numbers in the expected outcome not found in the paper: {', '.join(dict.fromkeys(missing))}",
+        )
+    ]
 
 
 def check_evidence(fields: TaskFields, paper: ParsedPaper) -> list[Flag]:
@@ -93,10 +99,11 @@ def check_evidence(fields: TaskFields, paper: ParsedPaper) -> list[Flag]:
     if not fields.evidence:
         return [_flag("evidence", Severity.warning, "the task cites no table, figure or section")]
     bad = [
-        e.label for e in fields.evidence
+        e.label
+        for e in fields.evidence
         if (e.kind in ("table", "figure") and e.label not in labels)
         or (e.kind == "section" and e.label not in headings)
-    ]  # fmt: skip
+    ]
     if bad:
         return [
             _flag("evidence", Severity.error, f"cited evidence not in the paper: {', '.join(bad)}")
@@ -116,8 +123,13 @@ def check_duplicates(fields: TaskFields, siblings: Sequence[TaskFields]) -> list
         theirs = _tokens(other.question + " " + other.expected_outcome)
         overlap = len(mine & theirs) / max(1, len(mine | theirs))
         if overlap >= 0.9:
-            return [_flag("near_duplicate", Severity.warning,
-                          f"near duplicate of task {other.key!r} ({overlap:.0%} shared words)")]  # fmt: skip
+            return [
+                _flag(
+                    "near_duplicate",
+                    Severity.warning,
+                    f"near duplicate of task {other.key!r} ({overlap:.0%} shared words)",
+                )
+            ]
     return []
 
 
@@ -125,8 +137,10 @@ def validate_draft(
     fields: TaskFields, paper: ParsedPaper, siblings: Sequence[object] = ()
 ) -> list[Flag]:
     """Checks that need only the paper (the tasks stage)."""
-    others = [s if isinstance(s, TaskFields) else TaskFields.model_validate(s, from_attributes=True)
-              for s in siblings]  # fmt: skip
+    others = [
+        s if isinstance(s, TaskFields) else TaskFields.model_validate(s, from_attributes=True)
+        for s in siblings
+    ]
     return (
         check_required(fields)
         + check_question_form(fields)
@@ -157,26 +171,48 @@ def check_requirements(fields: TaskFields, root: Path) -> list[Flag]:
     flags = []
     for i, step in enumerate(fields.requirements, 1):
         if not STEP_RE.match(step):
-            flags.append(_flag("requirement_form", Severity.error,
-                               f"requirement {i} does not read 'Step k: …' or 'Final Step: …'"))  # fmt: skip
+            flags.append(
+                _flag(
+                    "requirement_form",
+                    Severity.error,
+                    f"requirement {i} does not read 'Step k: …' or 'Final Step: …'",
+                )
+            )
             continue
         m = REF_RE.search(step)
         if m is None:
             if not step.startswith("Final Step"):
-                flags.append(_flag("requirement_reference", Severity.warning,
-                                   f"requirement {i} has no (path:a-b) reference"))  # fmt: skip
+                flags.append(
+                    _flag(
+                        "requirement_reference",
+                        Severity.warning,
+                        f"requirement {i} has no (path:a-b) reference",
+                    )
+                )
             continue
         rel, start = repo_path(m.group(1)), int(m.group(2))
         end = int(m.group(3) or start)
         path = _inside(root, rel)
         if path is None or not path.is_file():
-            flags.append(_flag("requirement_reference", Severity.error,
-                               f"requirement {i} cites {rel}, which is not in the repository", [rel]))  # fmt: skip
+            flags.append(
+                _flag(
+                    "requirement_reference",
+                    Severity.error,
+                    f"requirement {i} cites {rel}, which is not in the repository",
+                    [rel],
+                )
+            )
             continue
         n = _line_count(path)
         if not (1 <= start <= end <= n):
-            flags.append(_flag("requirement_reference", Severity.error,
-                               f"requirement {i} cites lines {start}-{end} of {rel}, which has {n} lines", [rel]))  # fmt: skip
+            flags.append(
+                _flag(
+                    "requirement_reference",
+                    Severity.error,
+                    f"requirement {i} cites lines {start}-{end} of {rel}, which has {n} lines",
+                    [rel],
+                )
+            )
     return flags
 
 
@@ -189,8 +225,14 @@ def check_paths(fields: TaskFields, root: Path) -> list[Flag]:
             if (q := _inside(root, repo_path(p))) is None or not q.exists()
         ]
         if missing:
-            flags.append(_flag(f"{name}_exists", Severity.error,
-                               f"{name} names files not in the repository: {', '.join(missing)}", missing))  # fmt: skip
+            flags.append(
+                _flag(
+                    f"{name}_exists",
+                    Severity.error,
+                    f"{name} names files not in the repository: {', '.join(missing)}",
+                    missing,
+                )
+            )
     if not fields.source and not fields.no_answer:
         flags.append(
             _flag("setup_found", Severity.error, "no source files and no no_answer reason")
@@ -202,8 +244,14 @@ def check_instructions(fields: TaskFields) -> list[Flag]:
     text = fields.agent_instructions
     named = [p for p in fields.masked_source if repo_path(p) in text or Path(p).name in text]
     if named:
-        return [_flag("instructions_leak_masked", Severity.error,
-                      f"agent_instructions name masked files: {', '.join(named)}", named)]  # fmt: skip
+        return [
+            _flag(
+                "instructions_leak_masked",
+                Severity.error,
+                f"agent_instructions name masked files: {', '.join(named)}",
+                named,
+            )
+        ]
     return []
 
 
@@ -223,8 +271,19 @@ def check_leakage(fields: TaskFields, root: Path, max_bytes: int = 2_000_000) ->
         rel = path.relative_to(root).as_posix()
         if rel.startswith(".git/") or rel in masked or not path.is_file() or path.is_symlink():
             continue
-        if path.suffix.lower() not in {".md", ".rst", ".txt", ".log", ".csv", ".json", ".yaml",
-                                       ".yml", ".ipynb", ".out", ".tsv"}:  # fmt: skip
+        if path.suffix.lower() not in {
+            ".md",
+            ".rst",
+            ".txt",
+            ".log",
+            ".csv",
+            ".json",
+            ".yaml",
+            ".yml",
+            ".ipynb",
+            ".out",
+            ".tsv",
+        }:
             continue
         if path.stat().st_size > max_bytes:
             continue
@@ -233,8 +292,14 @@ def check_leakage(fields: TaskFields, root: Path, max_bytes: int = 2_000_000) ->
             leaks.append(rel)
     if not leaks:
         return []
-    return [_flag("leakage", Severity.warning,
-                  f"unmasked files contain the expected numbers: {', '.join(leaks)}", leaks)]  # fmt: skip
+    return [
+        _flag(
+            "leakage",
+            Severity.warning,
+            f"unmasked files contain the expected numbers: {', '.join(leaks)}",
+            leaks,
+        )
+    ]
 
 
 def validate_task(
