@@ -82,3 +82,55 @@ def test_sample_paper_end_to_end(tmp_path: Path, prefect_harness: None) -> None:
     m1 = json.loads((data / "published" / "r1" / "manifest.json").read_text())
     m2 = json.loads((data / "published" / "r2" / "manifest.json").read_text())
     assert m1 == m2
+
+
+def test_checkpoints_walked_from_the_command_line(
+    tmp_path: Path, sample_pdf: Path, sample_repo: Path, prefect_harness: None
+) -> None:
+    """Without auto-approval each stage stops at its checkpoint; approving the last open item
+    starts the next stage, a rejected task goes no further, and only approved tasks publish."""
+    data = str(tmp_path / "data")
+    out = _run(
+        "extract",
+        "--pdf",
+        str(sample_pdf),
+        "--repo",
+        str(sample_repo),
+        "--paper-id",
+        "p1",
+        "--conference",
+        "testconf",
+        "--data-dir",
+        data,
+    )
+    assert "awaiting_review" in out
+    store = Store(f"sqlite:///{Path(data) / 'expcurate.db'}")
+    assert store.tasks("p1") == []
+    for stage in ("ingest", "parse"):
+        _run("approve", "--paper", "p1", "--stage", stage, "--data-dir", data)
+        assert store.tasks("p1") == []
+    out = _run("approve", "--paper", "p1", "--stage", "mine", "--data-dir", data)
+    assert "started tasks" in out
+    drafted = store.tasks("p1", stage="tasks", status="awaiting_review")
+    assert len(drafted) >= 3
+    rejected = drafted[0].id
+    assert rejected is not None
+    result = runner.invoke(
+        app, ["reject", "--task", str(rejected), "--reason", "", "--data-dir", data]
+    )
+    assert result.exit_code == 2 and "reason" in result.output
+    _run("reject", "--task", str(rejected), "--reason", "duplicates table 2", "--data-dir", data)
+    out = _run("approve", "--paper", "p1", "--stage", "tasks", "--data-dir", data)
+    assert "started setup" in out
+    assert len(store.tasks("p1", stage="setup")) == len(drafted) - 1
+    _run("approve", "--paper", "p1", "--stage", "setup", "--data-dir", data)
+    _run("approve", "--paper", "p1", "--stage", "package", "--data-dir", data)
+    assert store.require_paper("p1").status == "ready"
+    reviews = store.reviews("p1")
+    assert any(r.decision == "reject" and r.reason == "duplicates table 2" for r in reviews)
+    _run("export", "--release", "walk", "--data-dir", data)
+    _, published, entry = _published(Path(data), "walk")
+    assert entry["conference"] == "testconf"
+    assert len(published.questions) == len(drafted) - 1
+    rejected_question = store.fields(store.require_task(rejected)).question
+    assert rejected_question not in [q.question for q in published.questions]
