@@ -10,7 +10,7 @@ export PREFECT_SERVER_ANALYTICS_ENABLED := false
 export PREFECT_LOGGING_LEVEL ?= WARNING
 
 .DEFAULT_GOAL := help
-.PHONY: help setup demo test check fix ui bench-parse bench-setup clean
+.PHONY: help setup demo test check fix ui bench-parse bench-draft bench-setup clean
 
 help: ## Show the targets
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  %-12s %s\n", $$1, $$2}'
@@ -48,8 +48,12 @@ ui: setup ## Start the review app on http://127.0.0.1:8501
 bench-parse: setup ## Parse every corpus PDF and report coverage and speed
 	$(BIN)/python benchmarks/parse_coverage.py
 
-bench-setup: setup ## Score setup recovery on fetched EXP-Bench repositories
-	$(BIN)/python benchmarks/setup_recovery.py
+bench-draft: setup ## Draft tasks for every corpus PDF and report coverage and grounding
+	$(BIN)/python benchmarks/draft_coverage.py
+
+BENCH_REPOS ?= data/bench-repos
+bench-setup: setup ## Score setup recovery on EXP-Bench repositories checked out in BENCH_REPOS
+	$(BIN)/python benchmarks/setup_recovery.py --repos $(BENCH_REPOS)
 
 clean: ## Remove the local store, artifacts, clones and releases (keeps data/sample)
 	rm -rf data/expcurate.db* data/artifacts data/clones data/published data/logs
