@@ -1,0 +1,482 @@
+"""Tables: the region beside a caption, then cells rebuilt from word positions.
+
+The region is found from the horizontal rules next to the caption (booktabs or grid lines,
+caption above or below), or, for a table set without rules, from the run of closely stacked
+lines against the caption. Cells come from clustering word boxes into rows (by baseline)
+and columns (by vertical white-space lanes plus any vertical rules); PyMuPDF's
+`find_tables` (~0.4 s a call) is tried only when that reconstruction looks wrong.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from dataclasses import dataclass, field
+
+import pymupdf
+
+from extractors.paper.captions import Caption
+from extractors.paper.graphics import Graphics, Rule
+from extractors.paper.layout import Box, Word, contains, union, x_overlap
+from extractors.paper.regions import PageContext, reach, text_run
+
+
+@dataclass
+class TableGrid:
+    bbox: Box
+    rows: list[list[str]] = field(default_factory=list)
+    bold: list[list[bool]] = field(default_factory=list)
+    method: str = "words"  # words | find_tables | image | none
+    problem: str = ""  # why cells are missing, for the error record
+
+
+def table_options(ctx: PageContext, g: Graphics, cap: Caption) -> dict[int, tuple[float, Box]]:
+    """Ruled regions below (+1) and above (-1) the caption, each with its distance."""
+    xr = ctx.page.column_of(cap.bbox)
+    out: dict[int, tuple[float, Box]] = {}
+    for direction in (1, -1):
+        found = _ruled_region(ctx, g, cap, xr, direction)
+        if found is not None:
+            out[direction] = found
+    return out
+
+
+def locate_table(ctx: PageContext, g: Graphics, cap: Caption, prefer: int = 0) -> Box | None:
+    """The table's box: from the rules beside the caption, else the adjacent text run.
+
+    `prefer` is the side the document puts its tables on (+1 below the caption, -1 above),
+    learnt from the captions with rules on one side only; it settles a caption that sits
+    between two tables. A region another caption already took is not taken twice.
+    """
+    opts = {
+        d: o
+        for d, o in table_options(ctx, g, cap).items()
+        if not any(_mostly_inside(o[1], t) for t in ctx.taken)
+    }
+    if opts:
+        if prefer in opts:
+            return opts[prefer][1]
+        return min(opts.values())[1]
+    xr = ctx.page.column_of(cap.bbox)
+    runs = [(d, text_run(ctx, cap.bbox, xr, d, ctx.captions)) for d in (1, -1)]
+    runs = [(d, r) for d, r in runs if len(r) >= 2]
+    if not runs:
+        return _adjacent_image(ctx, g, cap, xr)
+    _, run = max(runs, key=lambda dr: (len(dr[1]), dr[0] == prefer, dr[0]))
+    return union(ln.bbox for ln in run)
+
+
+def _mostly_inside(a: Box, b: Box) -> bool:
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    area = max((a[2] - a[0]) * (a[3] - a[1]), 1e-6)
+    return w > 0 and h > 0 and w * h > 0.5 * area
+
+
+def _ruled_region(
+    ctx: PageContext, g: Graphics, cap: Caption, xr: tuple[float, float], direction: int
+) -> tuple[float, Box] | None:
+    cb = cap.bbox
+    span = (xr[0], 0.0, xr[1], 0.0)
+    min_width = min(50.0, 0.25 * (xr[1] - xr[0]))
+    edge = reach(ctx, cb, xr, direction)
+    # Glyphs such as braces make line boxes taller than the ink: allow a rule to touch
+    # the caption's outer line box a little, but not to run through its text.
+    last, first_line = cap.lines[-1], cap.lines[0]
+    low = last.bbox[3] - 0.35 * last.size
+    high = first_line.bbox[1] + 0.35 * first_line.size
+    cands = [
+        r
+        for r in g.rules
+        if r.width >= min_width
+        and x_overlap((r.x0, 0, r.x1, 0), span) >= 0.6 * min(r.width, xr[1] - xr[0])
+        and (low <= r.y <= edge + 1 if direction > 0 else edge - 1 <= r.y <= high)
+    ]
+    if cands:
+        lo = min(r.y for r in cands) - 20
+        hi = max(r.y for r in cands) + 20
+        near = [w for w in ctx.page.words if lo <= w.bbox[1] <= hi]
+        cands = [r for r in cands if not _strikes(r, near)]
+    if not cands:
+        return None
+    cands.sort(key=lambda r: r.y, reverse=direction < 0)
+    first = cands[0]
+    gap = (first.y - cb[3]) if direction > 0 else (cb[1] - first.y)
+    size = max(ln.size for ln in cap.lines)
+    if gap > 4 * size + 12:
+        return None
+    # Top, mid and bottom rules share the table's width; partial rules (cmidrule) lie
+    # between them and do not extend the region on their own.
+    chain: list[Rule] = [first]
+    for r in cands[1:]:
+        if r.width >= 0.7 * first.width and x_overlap(
+            (r.x0, 0, r.x1, 0), (first.x0, 0, first.x1, 0)
+        ) >= 0.7 * min(r.width, first.width):
+            if _plot_between(g, chain[-1], r):
+                break  # the axes of a chart set right after the table
+            chain.append(r)
+    if len(chain) == 1:
+        return None
+    x0 = min(c.x0 for c in chain)
+    x1 = max(c.x1 for c in chain)
+    y0 = min(c.y for c in chain)
+    y1 = max(c.y for c in chain)
+    if y1 - y0 < 6:
+        return None
+    return gap, (x0 - 1, y0 - 1, x1 + 1, y1 + 1)
+
+
+def _plot_between(g: Graphics, a: Rule, b: Rule) -> bool:
+    """A curve or slanted line between two rules: a chart, which no table contains."""
+    lo, hi = min(a.y, b.y), max(a.y, b.y)
+
+    def between(curves: list[Box]) -> bool:
+        return any(
+            lo < (c[1] + c[3]) / 2 < hi and c[0] < max(a.x1, b.x1) and min(a.x0, b.x0) < c[2]
+            for c in curves
+        )
+
+    return between(g.curves) and between(g.visible_curves())
+
+
+def _strikes(r: Rule, words: list[Word]) -> bool:
+    """A line through the middle of text is no table rule (often clipped-away content)."""
+    for w in words:
+        h = w.bbox[3] - w.bbox[1]
+        if (
+            w.bbox[1] + 0.3 * h < r.y < w.bbox[3] - 0.3 * h
+            and r.x0 < w.bbox[2]
+            and w.bbox[0] < r.x1
+        ):
+            return True
+    return False
+
+
+def _adjacent_image(
+    ctx: PageContext, g: Graphics, cap: Caption, xr: tuple[float, float]
+) -> Box | None:
+    """A table pasted as a picture: the image right above or below the caption."""
+    cb = cap.bbox
+    for img in g.images:
+        if x_overlap(img, (xr[0], 0, xr[1], 0)) <= 0:
+            continue
+        if 0 <= cb[1] - img[3] <= 30 or 0 <= img[1] - cb[3] <= 30:
+            return img
+    return None
+
+
+def read_table(
+    page: pymupdf.Page, ctx: PageContext, g: Graphics, cap: Caption, bbox: Box
+) -> TableGrid:
+    """Cells of the table in `bbox`, from words first, `find_tables` as the fallback."""
+    words = [
+        w
+        for w in ctx.page.words
+        if contains(bbox, w.bbox, pad=1.5) and not any(contains(c, w.bbox) for c in ctx.captions)
+    ]
+    if not words:
+        if any(contains(bbox, img, pad=2) or contains(img, bbox, pad=2) for img in g.images):
+            return TableGrid(bbox, method="image", problem="the table is a picture (no OCR)")
+        return TableGrid(bbox, method="none", problem="no text inside the table region")
+    vlines = _column_rules(g.vrules, bbox, words)
+    rows, bold = build_cells(words, vlines)
+    if _looks_right(rows):
+        return TableGrid(bbox, rows, bold)
+    fallback = _find_tables(page, bbox, words, bool(vlines))
+    if fallback is not None:
+        return fallback
+    if rows:
+        return TableGrid(bbox, rows, bold, problem="")
+    return TableGrid(bbox, method="none", problem="cells could not be separated")
+
+
+def _column_rules(vrules: list[Box], bbox: Box, words: list[Word]) -> list[float]:
+    """x of vertical rules that run through a good part of the table (pieces summed).
+
+    A "rule" that crosses a word is not one (often clipped-away figure content).
+    """
+    pieces: dict[int, list[Box]] = {}
+    for v in vrules:
+        if bbox[0] + 2 < v[0] < bbox[2] - 2 and v[3] > bbox[1] and v[1] < bbox[3]:
+            pieces.setdefault(round(v[0]), []).append(v)
+    merged: dict[int, list[Box]] = {}
+    for x in sorted(pieces):  # neighbours within a point are one rule
+        k = next((m for m in merged if abs(m - x) <= 1), x)
+        merged.setdefault(k, []).extend(pieces[x])
+    out: list[float] = []
+    height = bbox[3] - bbox[1]
+    for x, segs in merged.items():
+        total = sum(min(v[3], bbox[3]) - max(v[1], bbox[1]) for v in segs)
+        if total < 0.3 * height:
+            continue
+        crosses = any(
+            w.bbox[0] + 0.5 < v[0] < w.bbox[2] - 0.5 and w.bbox[1] < v[3] and v[1] < w.bbox[3]
+            for w in words
+            if w.bbox[0] < x + 1 and x - 1 < w.bbox[2]
+            for v in segs
+        )
+        if not crosses:
+            out.append(float(x))
+    return out
+
+
+def _looks_right(rows: list[list[str]]) -> bool:
+    if len(rows) < 2 or max((len(r) for r in rows), default=0) < 2:
+        return False
+    multi = sum(1 for r in rows if sum(1 for c in r if c) >= 2)
+    return multi >= 0.5 * len(rows)
+
+
+def build_cells(words: list[Word], vlines: list[float]) -> tuple[list[list[str]], list[list[bool]]]:
+    """Rows by baseline, columns by white-space lanes that (almost) no row crosses.
+
+    A row that is a run of prose (a sub-table caption such as "(a) Results on X", a note)
+    splits the table into bands, each with its own columns: stacked sub-tables rarely
+    share their column positions. Rows are padded to one width.
+    """
+    rows = _cluster_rows(words)
+    if not rows:
+        return [], []
+    h = statistics.median(w.bbox[3] - w.bbox[1] for w in words)
+    gap = _gap(h)
+    width = max(w.bbox[2] for w in words) - min(w.bbox[0] for w in words)
+    texts: list[list[str]] = []
+    bolds: list[list[bool]] = []
+    band: list[list[Word]] = []
+    for row in [*rows, []]:
+        if row and not _text_row(row, gap, width):
+            band.append(row)
+            continue
+        if band:
+            t, b = _grid(band, h, gap, vlines)
+            texts += t
+            bolds += b
+            band = []
+        if row:
+            texts.append([" ".join(w.text for w in row)])
+            bolds.append([_bold(row)])
+    n = max(len(r) for r in texts)
+    texts = [r + [""] * (n - len(r)) for r in texts]
+    bolds = [r + [False] * (n - len(r)) for r in bolds]
+    return texts, bolds
+
+
+def _text_row(row: list[Word], gap: float, width: float) -> bool:
+    segs = _segments(row, [], gap)
+    return len(segs) == 1 and len(row) >= 4 and row[-1].bbox[2] - row[0].bbox[0] >= 0.4 * width
+
+
+def _grid(
+    rows: list[list[Word]], h: float, gap: float, vlines: list[float]
+) -> tuple[list[list[str]], list[list[bool]]]:
+    bounds = _column_bounds(rows, h, vlines)
+    grid: list[list[list[Word]]] = [[[] for _ in range(len(bounds) + 1)] for _ in rows]
+    for i, row in enumerate(rows):
+        for seg in _segments(row, bounds, gap):
+            # A cell spanning columns (a group header) goes to the first column it covers,
+            # as in HTML's colspan; others go where their centre is.
+            left, right = seg[0].bbox[0], seg[-1].bbox[2]
+            inside = [b for b in bounds if left + 1 < b < right - 1]
+            if inside:
+                j = sum(1 for b in bounds if b <= left + 1)
+            else:
+                cx = (left + right) / 2
+                j = sum(1 for b in bounds if cx > b)
+            grid[i][j].extend(seg)
+    keep = [j for j in range(len(bounds) + 1) if any(grid[i][j] for i in range(len(rows)))]
+    texts: list[list[str]] = []
+    bolds: list[list[bool]] = []
+    for i in range(len(rows)):
+        cells = [sorted(grid[i][j], key=lambda w: w.bbox[0]) for j in keep]
+        row_text = [" ".join(w.text for w in c) for c in cells]
+        row_bold = [_bold(c) for c in cells]
+        if texts and _continues_row(texts[-1], row_text):
+            texts[-1] = [f"{a} {b}".strip() for a, b in zip(texts[-1], row_text, strict=True)]
+            bolds[-1] = [a or b for a, b in zip(bolds[-1], row_bold, strict=True)]
+            continue
+        texts.append(row_text)
+        bolds.append(row_bold)
+    return texts, bolds
+
+
+def _continues_row(above: list[str], row: list[str]) -> bool:
+    """A line of wrapped text cells (lower-case run-on under a long cell), not a new row.
+
+    Cells under an empty cell may hold a label centred on the wrapped row; numbers and
+    capitalised starts under filled cells mean a new row.
+    """
+    runs_on = False
+    for top, cell in zip(above, row, strict=True):
+        if not cell or not top:
+            continue
+        open_end = not top.endswith((".", "!", "?", ":"))
+        if len(top) >= 12 and open_end and (cell[0].islower() or top.endswith(("-", ","))):
+            runs_on = True
+        else:
+            return False
+    return runs_on
+
+
+def _segments(row: list[Word], bounds: list[float], gap: float) -> list[list[Word]]:
+    """Runs of words set close together with no column boundary between them."""
+    out: list[list[Word]] = []
+    for w in row:
+        if out:
+            prev = out[-1][-1]
+            split = any(prev.bbox[2] - 0.5 <= b <= w.bbox[0] + 0.5 for b in bounds)
+            space = w.bbox[0] - prev.bbox[2]
+            if space >= 0.8 and _PLAIN.match(prev.text) and _PLAIN.match(w.text):
+                split = True  # two numbers side by side are two values
+            if not split and space < gap:
+                out[-1].append(w)
+                continue
+        out.append([w])
+    return out
+
+
+def _bold(cell: list[Word]) -> bool:
+    total = sum(len(w.text) for w in cell)
+    return total > 0 and sum(len(w.text) for w in cell if w.bold) >= 0.5 * total
+
+
+def _cluster_rows(words: list[Word]) -> list[list[Word]]:
+    heights = sorted(w.bbox[3] - w.bbox[1] for w in words)
+    h = heights[len(heights) // 2]
+    normal = [w for w in words if w.bbox[3] - w.bbox[1] >= 0.7 * h]
+    small = [w for w in words if w.bbox[3] - w.bbox[1] < 0.7 * h]
+    normal.sort(key=lambda w: (w.bbox[1] + w.bbox[3]) / 2)
+    rows: list[list[Word]] = []
+    centers: list[float] = []
+    for w in normal:
+        cy = (w.bbox[1] + w.bbox[3]) / 2
+        if rows and abs(cy - centers[-1]) <= 0.45 * h:
+            rows[-1].append(w)
+            centers[-1] = statistics.median((x.bbox[1] + x.bbox[3]) / 2 for x in rows[-1])
+        else:
+            rows.append([w])
+            centers.append(cy)
+    for w in small:  # sub- and superscripts join the row they overlap most
+        cy = (w.bbox[1] + w.bbox[3]) / 2
+        if centers:
+            k = min(range(len(centers)), key=lambda i: abs(centers[i] - cy))
+            if abs(centers[k] - cy) <= 0.9 * h:
+                rows[k].append(w)
+                continue
+        rows.append([w])
+        centers.append(cy)
+    order = sorted(range(len(rows)), key=lambda i: centers[i])
+    return [sorted(rows[i], key=lambda w: w.bbox[0]) for i in order]
+
+
+def _column_bounds(rows: list[list[Word]], h: float, vlines: list[float]) -> list[float]:
+    """x positions between columns: lanes of white space that the dense rows leave open."""
+    x0 = min(w.bbox[0] for r in rows for w in r)
+    x1 = max(w.bbox[2] for r in rows for w in r)
+    # Lanes come from the body: spanning group headers ("ETTm1" over MSE | MAE) sit in
+    # the header rows above the first full row and would otherwise bridge the gaps
+    # between the columns below them. In the body, sparse rows count too (a column
+    # may be filled in only some rows), but one stray long cell may cross a lane.
+    min_gap = _gap(h)
+    counts = [len(_segments(r, [], min_gap)) for r in rows]
+    most = max(counts)
+    first_full = next(k for k, c in enumerate(counts) if c >= max(2, 0.7 * most) or c == most)
+    body = rows[first_full:]
+    if len(body) >= 2:
+        lane_rows, tol = body, 0
+    else:
+        lane_rows, tol = rows, (1 if len(rows) >= 5 else 0)
+    bounds: list[float] = []
+    for a, b in _lanes(lane_rows, tol):
+        if a <= x0 or b >= x1:
+            continue
+        if b - a >= min_gap or _numeric_lane(lane_rows, a, b, h):
+            bounds.append((a + b) / 2)
+    for v in vlines:
+        if x0 < v < x1 and all(abs(v - b) > min_gap for b in bounds):
+            bounds.append(v)
+    return sorted(bounds)
+
+
+def _lanes(rows: list[list[Word]], tol: int) -> list[tuple[float, float]]:
+    """Maximal x-intervals covered by at most `tol` rows (a sweep over word extents)."""
+    events: list[tuple[float, int]] = []
+    for r in rows:
+        spans: list[list[float]] = []
+        for w in sorted(r, key=lambda w: w.bbox[0]):  # a row covers each x at most once
+            if spans and w.bbox[0] <= spans[-1][1]:
+                spans[-1][1] = max(spans[-1][1], w.bbox[2])
+            else:
+                spans.append([w.bbox[0], w.bbox[2]])
+        for a, b in spans:
+            events += [(a, 1), (b, -1)]
+    events.sort(key=lambda e: (e[0], e[1]))
+    lanes: list[tuple[float, float]] = []
+    depth = 0
+    open_at: float | None = None
+    for x, d in events:
+        before = depth
+        depth += d
+        if before > tol >= depth:
+            open_at = x
+        elif before <= tol < depth and open_at is not None:
+            lanes.append((open_at, x))
+            open_at = None
+    return lanes
+
+
+_NUM = r"[-+−–]?(?:\d[\d,]*\.?\d*|\.\d+)%?"
+_NUMBER = re.compile(rf"^[(\[]?(?:{_NUM}(?:\s*±\s*{_NUM})?|-|–|—)[)\]]?[*†‡§⋆∗]*$")
+
+
+_PLAIN = re.compile(rf"^{_NUM}[*†‡§⋆∗]*$")
+
+
+def _gap(h: float) -> float:
+    """Narrowest gap that separates cells: wider than a word space (~0.22-0.3 of a line)."""
+    return max(2.0, 0.3 * h)
+
+
+def _numeric_lane(rows: list[list[Word]], a: float, b: float, h: float) -> bool:
+    """A narrow lane between numbers is a column gap: numbers are not multi-word cells."""
+    if b - a < 0.8:
+        return False
+    pairs = numeric = 0
+    for r in rows:
+        left = [w for w in r if w.bbox[2] <= a + 0.6 and a - w.bbox[2] < 2 * h]
+        right = [w for w in r if w.bbox[0] >= b - 0.6 and w.bbox[0] - b < 2 * h]
+        if not left or not right:
+            continue
+        lw = max(left, key=lambda w: w.bbox[2])
+        rw = min(right, key=lambda w: w.bbox[0])
+        pairs += 1
+        numeric += bool(_NUMBER.match(lw.text) and _NUMBER.match(rw.text))
+    return pairs >= 2 and numeric >= 0.7 * pairs
+
+
+def _find_tables(page: pymupdf.Page, bbox: Box, words: list[Word], ruled: bool) -> TableGrid | None:
+    kwargs: dict[str, object] = {
+        "clip": pymupdf.Rect(bbox),
+        "horizontal_strategy": "lines" if ruled else "text",
+        "vertical_strategy": "lines" if ruled else "text",
+    }
+    try:
+        try:  # PyMuPDF >= 2 gates tables by a layout model costing ~1.5 s a call: skip it
+            found = page.find_tables(use_layout=False, **kwargs)
+        except TypeError:
+            found = page.find_tables(**kwargs)
+    except Exception:  # PyMuPDF's table finder fails on odd vector content
+        return None
+    best = max(found.tables, key=lambda t: t.row_count * t.col_count, default=None)
+    if best is None or best.row_count < 2 or best.col_count < 2:
+        return None
+    rows = [[" ".join((c or "").split()) for c in row] for row in best.extract()]
+    bold: list[list[bool]] = []
+    for r in best.rows:
+        flags = []
+        for cell in r.cells:
+            inside = [w for w in words if cell is not None and contains(cell, w.bbox, pad=1)]
+            flags.append(_bold(inside))
+        bold.append(flags)
+    if not _looks_right(rows):
+        return None
+    return TableGrid(tuple(best.bbox), rows, bold, method="find_tables")  # type: ignore[arg-type]

@@ -1,0 +1,341 @@
+"""The paper parser on real PDFs: small ones drawn here, the sample paper, the shared corpus."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+import time
+from pathlib import Path
+from types import ModuleType
+
+import pymupdf
+import pytest
+from paper_fixture import CODE_URL, DATA_URL, TABLE_ROWS, TITLE, build_paper, build_scanned
+
+import extractors.paper as paper_mod
+from expcurate.records import ParsedPaper, Severity, Status
+from extractors.paper import PaperLoadError, parse_pdf
+
+REPO = Path(__file__).resolve().parents[2]
+# Read at import: the suite's autouse fixture clears EXPCURATE_* variables before each test.
+CORPUS = Path(os.environ.get("EXPCURATE_CORPUS_DIR") or REPO.parent / "shared" / "corpus")
+SAMPLE = REPO / "data" / "sample" / "paper.pdf"
+AES_256: int = pymupdf.PDF_ENCRYPT_AES_256  # type: ignore[attr-defined]
+
+
+@pytest.fixture(scope="module")
+def toy(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, ParsedPaper]:
+    base = tmp_path_factory.mktemp("toy")
+    pdf = build_paper(base / "paper.pdf")
+    return base, parse_pdf(pdf, base / "images")
+
+
+# ---------------------------------------------------------------- front matter and sections
+
+
+def test_title_authors_and_abstract_come_from_page_one(toy) -> None:
+    _, paper = toy
+    assert paper.status == Status.succeeded and paper.errors == []
+    assert paper.pages == 2
+    assert paper.title == TITLE
+    assert paper.authors == "Ada Example, Ben Sample"
+    assert paper.abstract.startswith("This abstract states the claim")
+    assert "Introduction" not in paper.abstract
+
+
+def test_sections_follow_two_column_reading_order_with_levels(toy) -> None:
+    _, paper = toy
+    got = [(s.number, s.title, s.level, s.page) for s in paper.sections]
+    assert got == [
+        ("1", "Introduction", 1, 1),
+        ("2", "Method", 1, 1),
+        ("2.1", "Setup", 2, 1),
+        ("3", "Conclusion", 1, 2),
+        ("A", "Extra Details", 1, 2),
+    ]
+    intro = paper.sections[0]
+    assert intro.text.startswith("We describe a small synthetic study")
+    assert "Table 1. The numbers there" in intro.text  # running text stays in the body
+    assert [s.appendix for s in paper.sections] == [False, False, False, False, True]
+
+
+def test_outline_entries_add_headings_the_typography_does_not_show(tmp_path: Path) -> None:
+    def build(name: str, outline: bool) -> Path:
+        doc = pymupdf.open()
+        page = doc.new_page()
+        page.insert_text((72, 72), "1 Introduction", fontsize=12, fontname="tibo")
+        page.insert_text((72, 100), "Some opening words of the paper.", fontsize=10)
+        page.insert_text((72, 130), "2 Results in Plain Type", fontsize=10)  # body font
+        page.insert_text((72, 150), "The results are described here.", fontsize=10)
+        if outline:
+            doc.set_toc([[1, "Introduction", 1], [1, "Results in Plain Type", 1]])
+        doc.save(tmp_path / name)
+        return tmp_path / name
+
+    plain = parse_pdf(build("plain.pdf", outline=False))
+    assert [s.number for s in plain.sections] == ["1"]
+    with_toc = parse_pdf(build("toc.pdf", outline=True))
+    assert [(s.number, s.title) for s in with_toc.sections] == [
+        ("1", "Introduction"),
+        ("2", "Results in Plain Type"),
+    ]
+    assert with_toc.sections[1].text == "The results are described here."
+
+
+def test_references_are_cut_out_of_the_body(toy) -> None:
+    _, paper = toy
+    assert paper.references.startswith("[1] A. Person. A study of widgets.")
+    assert all("A study of widgets" not in s.text for s in paper.sections)
+
+
+# ---------------------------------------------------------------- tables
+
+
+def test_ruled_table_comes_back_as_cells_with_bold_best_row(toy) -> None:
+    _, paper = toy
+    assert len(paper.tables) == 1, "a mention of Table 1 in running text is not a second table"
+    table = paper.tables[0]
+    assert table.label == "Table 1" and table.page == 2
+    assert table.caption == "Table 1: Accuracy and F1 of the toy models on the synthetic benchmark."
+    assert table.rows == TABLE_ROWS
+    assert table.bold == [[False] * 3, [False] * 3, [True] * 3]
+    assert table.section == "2.1 Setup"
+    x0, y0, x1, y1 = table.bbox or (0, 0, 0, 0)
+    assert x0 < 160 and x1 > 430 and y0 > 80 and y1 < 150
+
+
+def test_table_crop_is_a_png_next_to_the_images_dir(toy) -> None:
+    base, paper = toy
+    table = paper.tables[0]
+    assert table.image == "images/table-1-p2.png"
+    png = base / table.image
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    pix = pymupdf.Pixmap(str(png))
+    assert pix.width > 300 and pix.height > 50  # ~330 x 50 pt at 110 dpi
+
+
+def test_abbreviated_captions_below_their_floats(tmp_path: Path) -> None:
+    """'Tab. 2.' under a table and 'Fig. 3.' under a drawing, single column."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 72), "1 Introduction", fontsize=12, fontname="tibo")
+    page.insert_text((72, 92), "A sentence of body text to set the body size.", fontsize=10)
+    page.draw_line((100, 110), (400, 110), width=0.8)
+    for k, row in enumerate([["Model", "Score"], ["A", "1.5"], ["B", "2.5"]]):
+        page.insert_text((120, 125 + 14 * k), row[0], fontsize=9)
+        page.insert_text((300, 125 + 14 * k), row[1], fontsize=9)
+    page.draw_line((100, 160), (400, 160), width=0.8)
+    page.insert_text((72, 176), "Tab. 2. Scores of two models.", fontsize=9)
+    page.draw_rect(pymupdf.Rect(150, 200, 350, 300), color=(0, 0, 0), fill=(0.8, 0.8, 1.0))
+    page.draw_bezier((160, 290), (200, 210), (260, 290), (340, 210), color=(1, 0, 0))
+    page.insert_text((72, 318), "Fig. 3. A drawn shape.", fontsize=9)
+    page.insert_text((72, 340), "More body text follows the figure here.", fontsize=10)
+    doc.save(tmp_path / "p.pdf")
+    paper = parse_pdf(tmp_path / "p.pdf", tmp_path / "img")
+    assert [(t.label, t.caption, t.rows) for t in paper.tables] == [
+        (
+            "Table 2",
+            "Tab. 2. Scores of two models.",
+            [["Model", "Score"], ["A", "1.5"], ["B", "2.5"]],
+        )
+    ]
+    assert [(f.label, f.kind) for f in paper.figures] == [("Figure 3", "vector")]
+    assert paper.figures[0].bbox == pytest.approx((150, 200, 350, 300), abs=2)
+    assert paper.figures[0].image == "img/figure-3-p1.png"
+
+
+# ---------------------------------------------------------------- figures
+
+
+def test_vector_plot_and_raster_image_become_figures(toy) -> None:
+    base, paper = toy
+    figs = {f.label: f for f in paper.figures}
+    assert set(figs) == {"Figure 1", "Figure 2"}
+    plot, picture = figs["Figure 1"], figs["Figure 2"]
+    assert plot.kind == "vector" and picture.kind == "raster"
+    assert plot.caption == "Figure 1: Loss of the toy model over training steps."
+    px0, py0, px1, py1 = plot.bbox or (0, 0, 0, 0)
+    assert px0 <= 80 and px1 >= 260 and py0 <= 167 and 276 <= py1 < 295  # axes + tick labels
+    assert picture.bbox == pytest.approx((361.7, 166.0, 508.3, 276.0), abs=1.0)
+    for fig in (plot, picture):
+        assert (base / fig.image).read_bytes()[:4] == b"\x89PNG"
+
+
+def test_without_images_dir_no_crops_are_written(tmp_path: Path) -> None:
+    pdf = build_paper(tmp_path / "p.pdf")
+    paper = parse_pdf(pdf)
+    assert paper.tables[0].rows == TABLE_ROWS
+    assert all(f.image == "" for f in paper.figures) and paper.tables[0].image == ""
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.pdf"]
+
+
+# ---------------------------------------------------------------- links
+
+
+def test_links_come_from_annotations_and_text_cleaned_and_deduplicated(toy) -> None:
+    _, paper = toy
+    assert paper.links == [CODE_URL, DATA_URL]  # printed + annotated code URL appears once
+    assert paper.code_links() == [CODE_URL, DATA_URL]
+
+
+# ---------------------------------------------------------------- problems inside a PDF
+
+
+def test_scanned_pdf_is_partial_with_a_no_text_layer_error(tmp_path: Path) -> None:
+    paper = parse_pdf(build_scanned(tmp_path / "scan.pdf"))
+    assert paper.status == Status.partial
+    assert [e.category for e in paper.errors] == ["no_text_layer"]
+    assert "scanned, no text layer, OCR not enabled" in paper.errors[0].message
+
+
+def test_a_page_that_fails_is_recorded_and_the_rest_is_parsed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pdf = build_paper(tmp_path / "p.pdf")
+    real = paper_mod.read_page
+
+    def flaky(page: pymupdf.Page):
+        if page.number == 1:
+            raise RuntimeError("content stream is broken")
+        return real(page)
+
+    monkeypatch.setattr(paper_mod, "read_page", flaky)
+    paper = parse_pdf(pdf)
+    assert paper.status == Status.partial
+    assert [(e.category, e.page) for e in paper.errors] == [("page_unreadable", 2)]
+    assert [s.number for s in paper.sections] == ["1", "2", "2.1"]
+
+
+def test_max_pages_limits_the_parse_with_a_warning(tmp_path: Path) -> None:
+    paper = parse_pdf(build_paper(tmp_path / "p.pdf"), max_pages=1)
+    assert paper.pages == 2 and paper.tables == []
+    assert [(e.category, e.severity) for e in paper.errors] == [
+        ("too_many_pages", Severity.warning)
+    ]
+    assert paper.status == Status.succeeded
+
+
+# ---------------------------------------------------------------- files that are no PDF
+
+
+def test_missing_file_raises_a_load_error_naming_the_path(tmp_path: Path) -> None:
+    with pytest.raises(PaperLoadError, match="no such file; check the path"):
+        parse_pdf(tmp_path / "nope.pdf")
+
+
+def test_empty_file_raises_a_load_error(tmp_path: Path) -> None:
+    pdf = tmp_path / "empty.pdf"
+    pdf.write_bytes(b"")
+    with pytest.raises(PaperLoadError, match=r"empty \(0 bytes\).*fetch it again"):
+        parse_pdf(pdf)
+
+
+def test_html_saved_as_pdf_is_recognised(tmp_path: Path) -> None:
+    pdf = tmp_path / "login.pdf"
+    pdf.write_text("<!DOCTYPE html><html><body>Please sign in</body></html>")
+    with pytest.raises(PaperLoadError, match=r"HTML page.*not a PDF.*arXiv /pdf/"):
+        parse_pdf(pdf)
+
+
+def test_png_renamed_pdf_is_recognised(tmp_path: Path) -> None:
+    pix = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 4, 4), False)
+    pdf = tmp_path / "figure.pdf"
+    pdf.write_bytes(pix.tobytes("png"))
+    with pytest.raises(PaperLoadError, match="a PNG image, not a PDF"):
+        parse_pdf(pdf)
+
+
+def test_truncated_pdf_without_pages_is_a_load_error(tmp_path: Path) -> None:
+    data = build_paper(tmp_path / "full.pdf").read_bytes()
+    pdf = tmp_path / "cut.pdf"
+    pdf.write_bytes(data[:600])
+    with pytest.raises(PaperLoadError, match=r"(corrupt|truncated).*download it again"):
+        parse_pdf(pdf)
+
+
+def test_garbage_after_pdf_header_is_a_load_error(tmp_path: Path) -> None:
+    pdf = tmp_path / "junk.pdf"
+    pdf.write_bytes(b"%PDF-1.7\n" + bytes(range(256)) * 20)
+    with pytest.raises(PaperLoadError, match=r"corrupt PDF.*download it again"):
+        parse_pdf(pdf)
+
+
+def test_damaged_but_repairable_pdf_parses_as_partial(tmp_path: Path) -> None:
+    data = build_paper(tmp_path / "full.pdf").read_bytes()
+    pdf = tmp_path / "damaged.pdf"
+    pdf.write_bytes(data[: int(len(data) * 0.9)])  # cross-reference table cut off
+    paper = parse_pdf(pdf)
+    assert paper.status == Status.partial
+    assert paper.errors[0].category == "damaged_pdf"
+
+
+def test_password_protected_pdf_says_a_password_is_needed(tmp_path: Path) -> None:
+    doc = pymupdf.open(build_paper(tmp_path / "plain.pdf"))
+    pdf = tmp_path / "locked.pdf"
+    doc.save(pdf, encryption=AES_256, user_pw="secret", owner_pw="owner")
+    with pytest.raises(PaperLoadError, match=r"encrypted and needs a password.*qpdf --decrypt"):
+        parse_pdf(pdf)
+
+
+def test_owner_only_encryption_still_parses(tmp_path: Path) -> None:
+    doc = pymupdf.open(build_paper(tmp_path / "plain.pdf"))
+    pdf = tmp_path / "restricted.pdf"
+    doc.save(pdf, encryption=AES_256, owner_pw="owner", permissions=0)
+    paper = parse_pdf(pdf)
+    assert paper.title == TITLE and paper.tables[0].rows == TABLE_ROWS
+
+
+def test_load_error_is_a_value_error() -> None:
+    assert issubclass(PaperLoadError, ValueError)
+
+
+# ---------------------------------------------------------------- the sample paper
+
+
+@pytest.mark.skipif(not SAMPLE.exists(), reason="data/sample/paper.pdf not built yet")
+def test_sample_paper_parses_every_captioned_float(tmp_path: Path) -> None:
+    paper = parse_pdf(SAMPLE, tmp_path / "images")
+    assert paper.status == Status.succeeded, paper.errors
+    assert paper.title and paper.abstract and len(paper.sections) >= 5
+    expected = _coverage().captions_in_text(SAMPLE)
+    tables = {("table", t.number, t.page) for t in paper.tables if t.rows}
+    figures = {("figure", f.label.split()[-1], f.page) for f in paper.figures if f.image}
+    assert expected == tables | figures
+    assert all((tmp_path / f.image).exists() for f in paper.figures)
+    assert paper.code_links(), "the sample prints its code link"
+
+
+# ---------------------------------------------------------------- the shared corpus
+
+
+def _coverage() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "parse_coverage", REPO / "benchmarks" / "parse_coverage.py"
+    )
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.corpus
+@pytest.mark.skipif(not CORPUS.exists(), reason=f"no corpus at {CORPUS} (EXPCURATE_CORPUS_DIR)")
+def test_corpus_meets_the_coverage_bars(tmp_path: Path) -> None:
+    """>= 95% of captioned tables with cells and figures with an image, over all papers;
+    every paper that prints its repository gets that link; all parse without errors."""
+    cov = _coverage()
+    folders = sorted(p for p in CORPUS.iterdir() if (p / "paper.pdf").exists())
+    assert folders, f"{CORPUS} holds no <slug>/paper.pdf"
+    started = time.perf_counter()
+    stats = [cov.measure(f, tmp_path) for f in folders]
+    elapsed = time.perf_counter() - started
+    tables = sum(s.tables_text for s in stats), sum(s.tables_cells for s in stats)
+    figures = sum(s.figures_text for s in stats), sum(s.figures_image for s in stats)
+    assert tables[1] >= 0.95 * tables[0], [s.missing for s in stats]
+    assert figures[1] >= 0.95 * figures[0], [s.missing for s in stats]
+    assert [s.slug for s in stats if s.repo_printed and not s.repo_found] == []
+    assert [(s.slug, s.status) for s in stats if s.errors] == []
+    assert all(s.sections >= 5 for s in stats)
+    assert elapsed < 60
