@@ -134,3 +134,28 @@ def test_checkpoints_walked_from_the_command_line(
     assert len(published.questions) == len(drafted) - 1
     rejected_question = store.fields(store.require_task(rejected)).question
     assert rejected_question not in [q.question for q in published.questions]
+
+
+def test_batch_goes_on_after_a_bad_paper(
+    tmp_path: Path, sample_repo: Path, prefect_harness: None
+) -> None:
+    """A corrupt PDF fails its own paper with the reason; the next paper is curated."""
+    corrupt = tmp_path / "corrupt.pdf"
+    corrupt.write_bytes(b"%PDF-1.7\n" + b"\x00garbage" * 50)
+    good = ROOT / "data" / "sample" / "paper.pdf"
+    papers = tmp_path / "papers.jsonl"
+    papers.write_text(
+        "\n".join(
+            json.dumps({"id": pid, "title": pid, "pdf_url": str(pdf), "code_url": str(sample_repo)})
+            for pid, pdf in (("broken", corrupt), ("fine", good))
+        )
+        + "\n"
+    )
+    data = tmp_path / "data"
+    out = _run("batch", str(papers), "--auto-approve", "--data-dir", str(data))
+    assert "2 papers, 1 failed" in out
+    store = Store(f"sqlite:///{data / 'expcurate.db'}")
+    broken, fine = store.require_paper("broken"), store.require_paper("fine")
+    assert broken.status == "failed" and broken.stage == "parse"
+    assert "PDF" in broken.error or "pdf" in broken.error
+    assert fine.status == "ready"
