@@ -133,6 +133,8 @@ def read_grid(table: Table) -> Grid | None:
     width = max(len(r) for r in rows)
     rows = [r + [""] * (width - len(r)) for r in rows]
     bold = table.bold if len(table.bold) == len(table.rows) else []
+    rows, bold = _split_packed_columns(rows, bold)
+    width = len(rows[0])
     n_head = 0
     for row in rows:  # header rows: leading rows that are not mostly numbers
         numeric = sum(bool(_numeric(c)) for c in row[1:])
@@ -169,6 +171,41 @@ def read_grid(table: Table) -> Grid | None:
     if sum(bool(v) for row in values for v in row) < 2:
         return None
     return Grid(header=header[n_label:], labels=labels, values=values, bold=flags)
+
+
+def _split_packed_columns(
+    rows: list[list[str]], bold: list[list[bool]]
+) -> tuple[list[list[str]], list[list[bool]]]:
+    """Split columns whose cells each hold k numbers ("0.019 0.092": MSE and MAE run together
+    when a PDF sets two sub-columns tight) into k columns; header cells stay in the first."""
+    width = len(rows[0])
+    counts: list[int] = []
+    for j in range(width):
+        packed = [
+            len(c.split()) for r in rows if (c := r[j]) and all(_numeric(w) for w in c.split())
+        ]
+        k = max(set(packed), key=packed.count) if packed else 1
+        share = packed.count(k) / max(1, sum(bool(r[j]) for r in rows))
+        counts.append(k if k > 1 and share >= 0.6 else 1)
+    if all(k == 1 for k in counts):
+        return rows, bold
+    out_rows, out_bold = [], []
+    for i, row in enumerate(rows):
+        new_row: list[str] = []
+        new_bold: list[bool] = []
+        brow = bold[i] if i < len(bold) else []
+        for j, cell in enumerate(row):
+            k = counts[j]
+            words = cell.split()
+            flag = bool(brow[j]) if j < len(brow) else False
+            if k > 1 and len(words) == k and all(_numeric(w) for w in words):
+                new_row += words
+            else:
+                new_row += [cell] + [""] * (k - 1)
+            new_bold += [flag] * k
+        out_rows.append(new_row)
+        out_bold.append(new_bold)
+    return out_rows, out_bold if bold else []
 
 
 def _spread(row: list[str]) -> list[str]:
@@ -289,13 +326,27 @@ def _method_text(ctx: Context, item: Table | Figure, what: str) -> str:
     return " ".join(parts)
 
 
+def transpose(grid: Grid) -> Grid:
+    """Methods as columns become methods as rows."""
+    n = len(grid.header)
+    return Grid(
+        header=list(grid.labels),
+        labels=list(grid.header),
+        values=[[row[j] if j < len(row) else "" for row in grid.values] for j in range(n)],
+        bold=[[row[j] if j < len(row) else False for row in grid.bold] for j in range(n)],
+    )
+
+
 def comparison_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
+    in_rows = any(_match(lab, ctx.method) for lab in grid.labels)
+    if not in_rows and any(_match(h, ctx.method) for h in grid.header):
+        grid = transpose(grid)
     ours = next((i for i, lab in enumerate(grid.labels) if _match(lab, ctx.method)), None)
     if ours is None:  # fall back to the row the authors bolded most
         counts = [sum(row) for row in grid.bold]
         if counts and max(counts) > 0:
             ours = counts.index(max(counts))
-    if ours is None:
+    if ours is None or not re.search(r"[A-Za-z]{2}", grid.labels[ours]):
         return best_row_tasks(ctx, table, grid)
     name = grid.labels[ours]
     caption_lower = lower_is_better(table.caption) or bool(EFFICIENCY_CAPTION.search(table.caption))
@@ -467,7 +518,7 @@ def best_row_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
 def is_sweep(grid: Grid) -> bool:
     """Rows indexed by a hyperparameter's values (1, 2, 4 or "K=3") rather than by methods."""
     numeric = sum(
-        bool(re.fullmatch(r"[\w\s]*=?\s*[\d.]+[kKM]?", lab.strip())) for lab in grid.labels
+        bool(re.fullmatch(r"[\w\s]*=?\s*[\d.]+[kKM%]?", lab.strip())) for lab in grid.labels
     )
     return len(grid.labels) >= 2 and numeric >= len(grid.labels) - 1
 
