@@ -45,8 +45,10 @@ fix: setup ## Apply formatting and safe lint fixes
 ui: setup ## Start the review app on http://127.0.0.1:8501
 	$(BIN)/python -m expcurate ui
 
-bench-parse: setup ## Parse every corpus PDF and report coverage and speed
+bench-parse: setup ## Parse every corpus PDF: coverage, then speed against references
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python benchmarks/parse_coverage.py
+	$(BIN)/python benchmarks/parse_speed.py
 
 bench-draft: setup ## Draft tasks for every corpus PDF and report coverage and grounding
 	$(BIN)/python benchmarks/draft_coverage.py

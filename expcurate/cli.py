@@ -16,6 +16,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from expcurate import cli_ops, cli_stages
 from expcurate.records import PaperListEntry, Stage
 from expcurate.settings import Settings, get_settings, set_settings
 
@@ -30,7 +31,12 @@ console = Console()
 err = Console(stderr=True)
 
 BAD_INPUT = 2
-STATUS_MARK = {"approved": "ok", "awaiting_review": "review", "failed": "FAILED", "running": "running"}
+STATUS_MARK = {
+    "approved": "ok",
+    "awaiting_review": "review",
+    "failed": "FAILED",
+    "running": "running",
+}
 
 DataDir = Annotated[
     Path | None,
@@ -265,7 +271,9 @@ def status(
             if s.value in runs
         )
         error = (p.error[:80] + "…") if len(p.error) > 80 else p.error
-        table.add_row(p.id, f"{p.status} ({p.stage or '-'})", stages, str(len(store.tasks(p.id))), error)
+        table.add_row(
+            p.id, f"{p.status} ({p.stage or '-'})", stages, str(len(store.tasks(p.id))), error
+        )
     console.print(table)
     if paper:
         if store.get_paper(paper) is None:
@@ -423,7 +431,7 @@ def ui(
         env["EXPCURATE_DB_URL"] = db_url
     cmd = [sys.executable, "-m", "streamlit", "run", str(app_path), "--server.port", str(port),
            "--server.address", "127.0.0.1", "--server.headless", "true",
-           "--browser.gatherUsageStats", "false"]  # fmt: skip
+           "--browser.gatherUsageStats", "false", "--client.toolbarMode", "minimal"]  # fmt: skip
     console.print(f"review app on http://127.0.0.1:{port}")
     raise typer.Exit(subprocess.call(cmd, env=env))
 
@@ -491,6 +499,10 @@ def user_list(data_dir: DataDir = None, db_url: DbUrl = None) -> None:
     for user in open_store(settings).users():
         table.add_row(user.username, user.role, f"{user.created_at:%Y-%m-%d %H:%M}")
     console.print(table)
+
+
+cli_stages.register(app)
+cli_ops.register(app)
 
 
 def main() -> None:

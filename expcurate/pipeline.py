@@ -133,9 +133,9 @@ def _run_stage(
         reason = "; ".join(e.message for e in result.errors if e.severity == Severity.error)
         store.set_paper_status(paper_id, "failed", stage.value, reason or "stage failed")
     else:
-        store.set_paper_status(
-            paper_id, "awaiting_review" if status == "awaiting_review" else "running", stage.value
-        )
+        from expcurate.review import refresh_paper_status
+
+        refresh_paper_status(store, paper_id)
     return finished
 
 

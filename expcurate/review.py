@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from expcurate.records import FIRST_PHASE, TASK_STAGES, Stage, TaskFields
+from expcurate.records import FIRST_PHASE, TASK_STAGES, Flag, Stage, TaskFields
 from expcurate.store import Store, StoreError
-from expcurate.tables import StageRun, Task
+from expcurate.tables import Review, StageRun, Task
 
 DECISIONS = ("approve", "approve_with_edits", "reject", "skip")
+# Paper.model of a paper imported from EXP-Bench files: it has tasks but no stages to run.
+IMPORTED_MODEL = "import:expbench"
 
 
 class ReviewError(StoreError):
@@ -32,7 +34,7 @@ class Outcome:
 def due_stages(store: Store, paper_id: str) -> list[Stage]:
     """Stages that can run now: inputs present and every upstream checkpoint approved."""
     paper = store.require_paper(paper_id)
-    if paper.status == "failed":
+    if paper.status == "failed" or paper.model == IMPORTED_MODEL:
         return []
     runs = store.current_runs(paper_id)
     if Stage.ingest.value not in runs:
@@ -57,7 +59,17 @@ def refresh_paper_status(store: Store, paper_id: str) -> str:
     runs = store.current_runs(paper_id)
     if paper.status == "failed":
         return paper.status
+    if paper.model == IMPORTED_MODEL:  # only its package-stage tasks decide
+        status = "awaiting_review" if open_items(store, paper_id, Stage.package) else "ready"
+        store.set_paper_status(paper_id, status, Stage.package.value)
+        return status
     present = [s for s in Stage if s.value in runs]
+    failed = [s for s in present if runs[s.value].status in ("failed", "rejected")]
+    if failed:  # a stage that failed while another ran beside it still fails the paper
+        run = runs[failed[0].value]
+        reason = paper.error or "; ".join(str(e.get("message", "")) for e in run.errors)
+        store.set_paper_status(paper_id, "failed", run.stage, reason or f"{run.stage} {run.status}")
+        return "failed"
     waiting = [s for s in present if runs[s.value].status == "awaiting_review"]
     if len(present) == len(Stage) and all(runs[s.value].status == "approved" for s in present):
         status, stage = "ready", Stage.package.value
@@ -126,6 +138,13 @@ def approve_stage(
     store: Store, paper_id: str, stage: Stage, reviewer: str, reason: str = ""
 ) -> Outcome:
     run = store.current_runs(paper_id).get(stage.value)
+    paper = store.require_paper(paper_id)
+    if run is None and paper.model == IMPORTED_MODEL and stage == Stage.package:
+        # An imported paper has tasks but no stage runs: approve its open tasks.
+        for task in open_items(store, paper_id, stage):
+            assert task.id is not None
+            decide_task(store, task.id, "approve", reviewer, reason=reason, _advance=False)
+        return _after(store, paper_id, stage)
     if run is None or run.id is None:
         raise ReviewError(f"paper {paper_id} has no {stage.value} run to approve")
     return approve_run(store, run.id, reviewer, reason)
@@ -229,3 +248,40 @@ def retry_stage(store: Store, paper_id: str, stage: Stage, curator: str) -> list
         reviewer=curator,
     )
     return due_stages(store, paper_id)
+
+
+def error_flags(task: Task) -> list[Flag]:
+    return [f for f in (Flag.model_validate(x) for x in task.flags) if f.severity == "error"]
+
+
+def override_errors(store: Store, task_id: int, reviewer: str, reason: str) -> Review:
+    """Accept a task's error flags with a reason, so it can be published as it stands.
+
+    The override holds for the revision it was made on: an edit afterwards needs a new one,
+    because the flags it accepted may no longer describe the task.
+    """
+    if not reason.strip():
+        raise ReviewError("an override needs a reason a later reader can check")
+    task = store.require_task(task_id)
+    if not error_flags(task):
+        raise ReviewError(f"task {task_id} has no error flags to override")
+    return store.add_review(
+        paper_id=task.paper_id,
+        stage=task.stage,
+        task_id=task_id,
+        revision=task.head,
+        decision="override",
+        reason=reason,
+        reviewer=reviewer,
+    )
+
+
+def unresolved_errors(store: Store, task: Task) -> list[Flag]:
+    """Error flags that block publishing: none once overridden on the current revision."""
+    errors = error_flags(task)
+    if not errors or task.id is None:
+        return errors
+    overridden = any(
+        r.decision == "override" and r.revision == task.head for r in store.reviews(task_id=task.id)
+    )
+    return [] if overridden else errors

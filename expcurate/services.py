@@ -69,6 +69,10 @@ def register_paper(
         fields["conference"] = conference
     if existing is None or existing.status == "failed":
         fields.update(status="pending", error="", stage="")
+        # Curating a failed paper again retries what failed; the failed runs stay as history.
+        for run in store.current_runs(paper_id).values():
+            if run.status in ("failed", "rejected") and run.id is not None:
+                store.retire_run(run.id)
     store.upsert_paper(paper_id, **fields)
 
 

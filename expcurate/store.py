@@ -468,7 +468,10 @@ class Store:
         with self.session() as s:
             user = s.get(User, username)
             if user is not None and not replace:
-                raise StoreError(f"user {username!r} exists; pass --update to change it")
+                raise StoreError(
+                    f"user {username!r} exists; to change it use `expcurate user add --update`"
+                    " or Reset on the Users page"
+                )
             user = user or User(username=username, password_hash="")
             user.password_hash = hash_password(password)
             user.role = role

@@ -69,3 +69,26 @@ def test_edit_then_approve_records_approve_with_edits(store: Store) -> None:
 def test_failed_paper_has_nothing_due(store: Store) -> None:
     store.upsert_paper("p", status="failed", error="bad pdf")
     assert review.due_stages(store, "p") == []
+
+
+def test_parallel_stage_cannot_hide_a_failure(store: Store) -> None:
+    """Parse failing while mine succeeds beside it leaves the paper failed, with the reason."""
+    store.upsert_paper("p", status="running")
+    _finish(store, "p", Stage.ingest, "approved")
+    _finish(store, "p", Stage.parse, "failed")
+    _finish(store, "p", Stage.mine, "approved")
+    assert review.refresh_paper_status(store, "p") == "failed"
+    assert store.require_paper("p").stage == "parse"
+
+
+def test_curating_a_failed_paper_again_retries_the_failed_stage(store: Store) -> None:
+    from expcurate.services import register_paper
+
+    store.upsert_paper("p", status="failed", error="bad pdf")
+    _finish(store, "p", Stage.ingest, "approved")
+    _finish(store, "p", Stage.parse, "failed")
+    _finish(store, "p", Stage.mine, "approved")
+    register_paper(store, "p", pdf="fixed.pdf", repo="repo")
+    assert store.require_paper("p").status == "pending"
+    assert review.due_stages(store, "p") == [Stage.parse]
+    assert [r.status for r in store.runs("p") if r.stage == "parse"] == ["failed"]

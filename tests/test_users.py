@@ -1,0 +1,109 @@
+"""Users of the review app: hashed passwords, roles, and `expcurate user add`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from expcurate.cli import app
+from expcurate.store import Store, StoreError, check_password, hash_password
+
+runner = CliRunner()
+
+
+def test_password_is_kept_as_a_salted_hash(store: Store) -> None:
+    """The same password gives different hashes, and the plain text is stored nowhere."""
+    store.add_user("ann", "same password", "reviewer")
+    store.add_user("bob", "same password", "curator")
+    ann, bob = store.get_user("ann"), store.get_user("bob")
+    assert ann is not None and bob is not None
+    assert ann.password_hash != bob.password_hash
+    assert "same password" not in ann.password_hash
+    assert ann.password_hash.startswith("scrypt$")
+
+
+def test_only_the_right_password_signs_in(store: Store) -> None:
+    store.add_user("ann", "right password", "reviewer")
+    user = store.verify_user("ann", "right password")
+    assert user is not None and user.role == "reviewer"
+    assert store.verify_user("ann", "wrong password") is None
+    assert store.verify_user("nobody", "right password") is None
+
+
+def test_bad_users_are_refused(store: Store) -> None:
+    with pytest.raises(StoreError, match="role 'boss'"):
+        store.add_user("ann", "long enough", "boss")
+    with pytest.raises(StoreError, match="at least 8"):
+        store.add_user("ann", "short", "reviewer")
+    with pytest.raises(StoreError, match="username"):
+        store.add_user("a b", "long enough", "reviewer")
+    store.add_user("ann", "long enough", "reviewer")
+    with pytest.raises(StoreError, match="exists"):
+        store.add_user("ann", "other password", "admin")
+    store.add_user("ann", "other password", "admin", replace=True)
+    assert store.verify_user("ann", "other password") is not None
+    assert store.verify_user("ann", "long enough") is None
+
+
+def test_malformed_hash_never_matches() -> None:
+    assert not check_password("x", "md5$abc")
+    assert not check_password("x", "scrypt$notanumber$8$1$00$00")
+    assert check_password("pw", hash_password("pw"))
+
+
+def _db(tmp_path: Path) -> Store:
+    return Store(f"sqlite:///{tmp_path / 'data' / 'expcurate.db'}")
+
+
+def test_cli_adds_a_user_with_the_password_from_the_environment(tmp_path: Path) -> None:
+    result = runner.invoke(
+        app,
+        ["user", "add", "rita", "--role", "curator", "--data-dir", str(tmp_path / "data")],
+        env={"EXPCURATE_PASSWORD": "from the environment"},
+    )
+    assert result.exit_code == 0, result.output
+    assert "user rita (curator) added" in result.output
+    user = _db(tmp_path).verify_user("rita", "from the environment")
+    assert user is not None and user.role == "curator"
+
+
+def test_cli_asks_for_the_password_twice_when_none_is_given(tmp_path: Path) -> None:
+    result = runner.invoke(
+        app, ["user", "add", "omar", "--data-dir", str(tmp_path / "data")],
+        input="typed secret\ntyped secret\n",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "typed secret" not in result.output  # hidden input
+    assert _db(tmp_path).verify_user("omar", "typed secret") is not None
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--role", "boss", "--password", "long enough"], "not one of curator, reviewer, admin"),
+        (["--password", "short"], "at least 8 characters"),
+    ],
+)
+def test_cli_bad_user_input_exits_2(tmp_path: Path, args: list[str], message: str) -> None:
+    result = runner.invoke(app, ["user", "add", "ann", *args, "--data-dir", str(tmp_path / "d")])
+    assert result.exit_code == 2
+    assert message in result.output and "Traceback" not in result.output
+
+
+def test_cli_refuses_to_replace_a_user_silently(tmp_path: Path) -> None:
+    data = str(tmp_path / "data")
+    args = ["user", "add", "ann", "--password", "long enough", "--data-dir", data]
+    assert runner.invoke(app, args).exit_code == 0
+    again = runner.invoke(app, args)
+    assert again.exit_code == 2 and "exists" in again.output
+    assert runner.invoke(app, [*args, "--update", "--role", "admin"]).exit_code == 0
+    listed = runner.invoke(app, ["user", "list", "--data-dir", data])
+    assert "ann" in listed.output and "admin" in listed.output
+
+
+def test_user_commands_have_help() -> None:
+    for sub in ("add", "list"):
+        result = runner.invoke(app, ["user", sub, "--help"])
+        assert result.exit_code == 0 and result.output.strip()
