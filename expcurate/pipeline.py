@@ -270,46 +270,73 @@ def _approved_at(store: Store, paper_id: str, stage: Stage) -> list[tuple[int, T
 
 
 def run_setup(store: Store, settings: Settings, paper_id: str) -> StageRun:
-    from extractors.agent import SetupAgent
+    from expcurate.records import SetupResult
+    from extractors.agent import make_setup_agent, prompt_version
+    from extractors.llm import PrerequisiteError
     from extractors.validate import validate_setup
 
     runs = store.current_runs(paper_id)
     ingest = load_artifact(settings, runs[Stage.ingest.value], IngestResult)
     index = load_artifact(settings, runs[Stage.mine.value], RepoIndex)
     approved = _approved_at(store, paper_id, Stage.tasks)
+    version = prompt_version(settings.model)
     inputs = digest(
         runs[Stage.mine.value].inputs_hash,
         settings.model,
+        version,
         settings.agent_max_steps,
         [f.draft().model_dump(mode="json") for _, f in approved],
     )
     root = Path(ingest.repo_path)
 
     def work() -> tuple[StageResult, int]:
-        from expcurate.records import SetupResult
-
         result = SetupResult()
-        agent = SetupAgent(index, root) if approved else None
-        for task_id, fields in approved:
-            assert agent is not None
-            setup = agent.recover(fields.draft(), max_steps=settings.agent_max_steps)
-            result.setups[fields.key] = setup
-            new = fields.with_setup(setup)
-            flags = validate_setup(new, root)
-            clean = not any(f.severity == Severity.error for f in flags)
-            task = store.require_task(task_id)
-            store.put_machine_task(
-                paper_id,
-                new,
-                stage=Stage.setup.value,
-                author=f"machine:{settings.model}",
-                position=task.position,
-                status=_checkpoint_status(settings, clean),
-                flags=[f.model_dump(mode="json") for f in flags],
-            )
-        return result, len(approved)
+        if not approved:
+            return result, 0
+        try:
+            agent = make_setup_agent(index, root, settings, max_tokens=settings.agent_max_tokens)
+        except PrerequisiteError as e:  # e.g. no API key: nothing can run, say how to fix it
+            result.add_error("setup", "prerequisite", str(e))
+            result.status = Status.failed
+            return result, 0
+        done = 0
+        try:
+            for task_id, fields in approved:
+                setup = agent.recover(fields.draft(), max_steps=settings.agent_max_steps)
+                result.setups[fields.key] = setup
+                new = fields.with_setup(setup)
+                flags = validate_setup(new, root)
+                clean = not any(f.severity == Severity.error for f in flags)
+                task = store.require_task(task_id)
+                store.put_machine_task(
+                    paper_id,
+                    new,
+                    stage=Stage.setup.value,
+                    author=f"machine:{settings.model}",
+                    position=task.position,
+                    status=_checkpoint_status(settings, clean),
+                    flags=[f.model_dump(mode="json") for f in flags],
+                )
+                done += 1
+        except PrerequisiteError as e:  # the provider rejected the key or the model mid-run
+            result.add_error("setup", "prerequisite", str(e))
+            if not done:
+                result.status = Status.failed
+        for issue in agent.issues:  # spent budget, provider down, per-task fallbacks
+            result.add_error(issue.stage, issue.category, issue.message, severity=issue.severity)
+        result.usage = agent.usage.model_copy()
+        return result, done
 
-    return _run_stage(store, settings, paper_id, Stage.setup, inputs, work, model=settings.model)
+    return _run_stage(
+        store,
+        settings,
+        paper_id,
+        Stage.setup,
+        inputs,
+        work,
+        model=settings.model,
+        prompt_version=version,
+    )
 
 
 def run_package(store: Store, settings: Settings, paper_id: str) -> StageRun:

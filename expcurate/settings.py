@@ -34,6 +34,9 @@ class Settings(BaseSettings):
     max_repo_files: int = Field(50_000, description="Stop inventorying a repo after this many.")
     max_pdf_pages: int = Field(400, description="Pages beyond this are not parsed.")
     agent_max_steps: int = Field(40, description="Tool calls the setup agent may make per task.")
+    agent_max_tokens: int = Field(
+        400_000, description="Tokens an LLM setup agent may use per task."
+    )
     budget_usd: float = Field(5.0, description="Most a paper may spend on model calls.")
     api_key: str = Field(
         "", repr=False, description="API key for the model (else the provider's own variable)."

@@ -1,13 +1,24 @@
 """Setup recovery: find where a drafted task's experiment lives in the repository.
 
-`recover_setup` runs the deterministic heuristic policy through the read-only repository tools
-and returns a `Setup` (ranked source files, usage, requirements with file:line references,
-masked files, agent instructions, or `no_answer`), with every tool call kept in its trace.
-`SetupAgent` does the same for many tasks of one repository without rebuilding the index;
+Two policies behind one interface (`SetupPolicy`): the deterministic heuristic `SetupAgent`
+and `LLMSetupAgent`, which lets any litellm model drive the same read-only tools. Both return
+a `Setup` (ranked source files, usage, requirements with file:line references, masked files,
+agent instructions, or `no_answer`) with every tool call kept in its trace; `make_setup_agent`
+picks one from the settings. `recover_setup` is the one-task shortcut of the heuristic, and
 `validate_references` checks a setup's references against the checkout.
 """
 
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+from expcurate.records import RepoIndex, Setup, StageError, TaskDraft, Usage
+
+from .llm_policy import DEFAULT_MAX_TOKENS, LLMSetupAgent
+from .llm_policy import prompt_version as _llm_prompt_version
 from .policy import (
+    HEURISTIC_VERSION,
     SetupAgent,
     leaked_names,
     masked_names,
@@ -16,12 +27,68 @@ from .policy import (
 )
 from .query import TaskQuery, build_query
 
+if TYPE_CHECKING:
+    from expcurate.settings import Settings
+
+
+class SetupPolicy(Protocol):
+    """What the setup stage needs from an agent, whichever policy runs it."""
+
+    prompt_version: str
+    issues: list[StageError]  # problems worth a line on the stage result (budget, provider)
+
+    @property
+    def usage(self) -> Usage: ...
+
+    def recover(self, task: TaskDraft, *, max_steps: int = ...) -> Setup: ...
+
+
+def make_setup_agent(
+    index: RepoIndex,
+    root: Path,
+    settings: Settings,
+    *,
+    model: str | None = None,
+    max_tokens: int | None = None,
+) -> SetupAgent | LLMSetupAgent:
+    """The heuristic agent for model "heuristic", else an LLM agent on the configured client.
+
+    Raises `PrerequisiteError` when the model cannot be used as configured (a missing key):
+    the stage should fail with that message rather than silently run the heuristic.
+    """
+    name = model or settings.model
+    if name == "heuristic":
+        return SetupAgent(index, root)
+    from extractors.llm import make_client
+
+    client = make_client(settings, model=name)
+    assert client is not None  # only "heuristic" has no client
+    return LLMSetupAgent(
+        index,
+        root,
+        client,
+        max_steps=settings.agent_max_steps,
+        max_tokens=max_tokens or DEFAULT_MAX_TOKENS,
+    )
+
+
+def prompt_version(model: str) -> str:
+    """What a setup stage run records as its prompt version (changes with the wording)."""
+    if model == "heuristic":
+        return HEURISTIC_VERSION
+    return _llm_prompt_version()
+
+
 __all__ = [
+    "LLMSetupAgent",
     "SetupAgent",
+    "SetupPolicy",
     "TaskQuery",
     "build_query",
     "leaked_names",
+    "make_setup_agent",
     "masked_names",
+    "prompt_version",
     "recover_setup",
     "validate_references",
 ]

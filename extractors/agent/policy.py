@@ -13,7 +13,16 @@ import re
 from pathlib import Path
 from typing import Any
 
-from expcurate.records import REF_RE, STEP_RE, RepoIndex, Setup, TaskDraft, ToolCall
+from expcurate.records import (
+    REF_RE,
+    STEP_RE,
+    RepoIndex,
+    Setup,
+    StageError,
+    TaskDraft,
+    ToolCall,
+    Usage,
+)
 from extractors.repo import RepoPathError, RepoSearch, stem, terms
 
 from .query import TaskQuery, build_query
@@ -27,6 +36,7 @@ MAX_SIBLINGS = 3  # launch scripts of the same experiment masked along with the 
 RELEVANCE = 1.0  # share of task names in the repo + share of task words in the repo
 WORDS_ONLY_RELEVANCE = 0.85  # share of task words, for a task that names nothing
 _RUNNABLE = {"script", "entry", "notebook", "test"}
+HEURISTIC_VERSION = "setup-heuristic-1"  # bump when the policy's output changes
 
 
 class _OutOfSteps(Exception):
@@ -72,13 +82,21 @@ def _summary(result: Any) -> str:
 class SetupAgent:
     """Recovers setups for many tasks of one repository, reusing its search index."""
 
+    prompt_version = HEURISTIC_VERSION
+
     def __init__(self, index: RepoIndex, root: Path, search: RepoSearch | None = None) -> None:
+        self.issues: list[StageError] = []  # none: the heuristic has no provider to fail
         self.index = index
         self.root = Path(root)
         self.search = search or RepoSearch(self.root, index)
         self.ranker = Ranker(index, self.search)
         self.tracer = StepTracer(index, self.search)
         self.entries = {e.path: e for e in index.entry_points}
+
+    @property
+    def usage(self) -> Usage:
+        """No model calls: the same interface as the LLM agent's, always zero."""
+        return Usage()
 
     def recover(self, task: TaskDraft, *, max_steps: int = 40) -> Setup:
         tools = _Tools(self.search, max_steps)

@@ -3,6 +3,7 @@
     client = make_client(settings)             # None when settings.model == "heuristic"
     answer = client.complete_json(messages, MySchema, images=[png], purpose="classify")
     client.usage                                # tokens, cost, latency, cache hits
+    turn = client.complete_tools(messages, tools)  # one turn of a tool-using loop
 
 Errors: `PrerequisiteError` (configuration: missing/rejected key, unknown model),
 `LLMError` (one unusable answer), `LLMUnavailable` (provider keeps failing),
@@ -14,8 +15,10 @@ from extractors.llm.client import CallRecord, LLMClient, make_client
 from extractors.llm.errors import BudgetExceeded, LLMError, LLMUnavailable, PrerequisiteError
 from extractors.llm.jsonout import extract_json
 from extractors.llm.prompts import Prompt, combined_version, load_prompt
+from extractors.llm.tools import AssistantTurn, ToolRequest
 
 __all__ = [
+    "AssistantTurn",
     "BudgetExceeded",
     "CallRecord",
     "LLMClient",
@@ -23,6 +26,7 @@ __all__ = [
     "LLMUnavailable",
     "PrerequisiteError",
     "Prompt",
+    "ToolRequest",
     "combined_version",
     "extract_json",
     "load_prompt",

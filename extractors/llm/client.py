@@ -25,6 +25,7 @@ from expcurate.records import Usage
 from extractors.llm.cache import ResponseCache, request_key
 from extractors.llm.errors import BudgetExceeded, LLMError, LLMUnavailable, PrerequisiteError
 from extractors.llm.jsonout import AnswerFormatError, describe_validation_error, extract_json
+from extractors.llm.tools import AssistantTurn, complete_tools
 
 if TYPE_CHECKING:
     from expcurate.settings import Settings
@@ -214,6 +215,22 @@ class LLMClient:
             f"{self.max_repairs + 1} answers; last problem: {problem}"
         )
 
+    def complete_tools(
+        self,
+        messages: Sequence[dict[str, Any]],
+        tools: Sequence[dict[str, Any]],
+        *,
+        purpose: str = "",
+        tool_choice: str | dict[str, Any] | None = None,
+    ) -> AssistantTurn:
+        """One assistant turn of a tool-using conversation: its text and its tool calls.
+
+        Arguments of the calls come back as the raw strings the model wrote: judging them is
+        the caller's job, since a malformed call is an answer to show the model, not a crash.
+        See `extractors.llm.tools` for caching and accounting.
+        """
+        return complete_tools(self, messages, tools, purpose=purpose, tool_choice=tool_choice)
+
     # ------------------------------------------------------------------ request building
 
     @staticmethod
@@ -266,6 +283,21 @@ class LLMClient:
 
     def _request(self, convo: list[dict[str, Any]], purpose: str, repair: int) -> str:
         """One answer from the model, with retries on transient errors; returns its text."""
+        extra = {"response_format": {"type": "json_object"}} if self.json_mode else {}
+        response = self._send(convo, purpose, repair, extra)
+        try:
+            content = response.choices[0].message.content
+        except (AttributeError, IndexError):
+            content = None
+        return content if isinstance(content, str) else ""
+
+    def _send(
+        self, convo: list[dict[str, Any]], purpose: str, repair: int, extra: dict[str, Any]
+    ) -> Any:
+        """One response from the model, accounted, with retries on transient errors.
+
+        `extra` holds request parameters of one kind of call (JSON mode, tools).
+        """
         if self.usage.cost_usd >= self.budget_usd:
             raise BudgetExceeded(
                 f"model calls cost ${self.usage.cost_usd:.4f}, reaching the budget of "
@@ -299,8 +331,7 @@ class LLMClient:
             kwargs["api_key"] = self.api_key or "not-needed"
         elif self.api_key:
             kwargs["api_key"] = self.api_key
-        if self.json_mode:
-            kwargs["response_format"] = {"type": "json_object"}
+        kwargs.update(extra)
 
         last: Exception | None = None
         for attempt in range(self.max_retries + 1):
@@ -336,7 +367,8 @@ class LLMClient:
                 raise LLMError(
                     f"{self.model} refused the request for {purpose}: {_short(e)}"
                 ) from e
-            return self._account(response, time.perf_counter() - started, purpose, attempt, repair)
+            self._account(response, time.perf_counter() - started, purpose, attempt, repair)
+            return response
         assert last is not None
         self.log.append(
             CallRecord(
@@ -355,7 +387,7 @@ class LLMClient:
 
     def _account(
         self, response: Any, latency: float, purpose: str, attempt: int, repair: int
-    ) -> str:
+    ) -> None:
         usage = getattr(response, "usage", None)
         prompt_tokens = int(getattr(usage, "prompt_tokens", 0) or 0)
         completion_tokens = int(getattr(usage, "completion_tokens", 0) or 0)
@@ -380,13 +412,8 @@ class LLMClient:
                 latency_s=latency,
             )
         )
-        try:
-            choice = response.choices[0]
-            content = choice.message.content
-            record.truncated = getattr(choice, "finish_reason", "") == "length"
-        except (AttributeError, IndexError):
-            content = None
-        return content if isinstance(content, str) else ""
+        choices = getattr(response, "choices", None) or [None]
+        record.truncated = getattr(choices[0], "finish_reason", "") == "length"
 
     def _cost(self, response: Any, prompt_tokens: int, completion_tokens: int) -> float:
         """Explicit prices win; then litellm's table; else 0 with one warning."""

@@ -2,11 +2,14 @@
 
 The LLM layer is tested through litellm's real HTTP path, so the only fake is the provider
 itself. Each POST to /v1/chat/completions (or /chat/completions) takes the next scripted
-`Reply` (or asks `responder`), and every request body is kept for assertions.
+`Reply` (or asks `responder`), and every request body is kept for assertions. A reply can
+carry OpenAI-style tool calls (`tool_reply`), with arguments given as any string, so a test can
+script a model that calls unknown tools or sends JSON that does not parse.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import threading
 import time
@@ -26,10 +29,37 @@ class Reply:
     status: int = 200  # 429 for a rate limit, 500 for a server error
     delay_s: float = 0.0  # sleep before answering (a hang past the client's timeout)
     finish_reason: str = "stop"  # "length" for an answer cut off at max_tokens
+    tool_calls: list[dict[str, Any]] | None = None  # OpenAI wire format, see `tool_reply`
+
+
+_CALL_IDS = itertools.count(1)
 
 
 def json_reply(payload: Any, prompt_tokens: int = 100, completion_tokens: int = 20) -> Reply:
     return Reply(json.dumps(payload), prompt_tokens, completion_tokens)
+
+
+def tool_call(name: str, arguments: Any, call_id: str = "") -> dict[str, Any]:
+    """One call in the OpenAI wire format; `arguments` that are not a str are JSON-encoded."""
+    args = arguments if isinstance(arguments, str) else json.dumps(arguments)
+    return {
+        "id": call_id or f"call_{next(_CALL_IDS)}",
+        "type": "function",
+        "function": {"name": name, "arguments": args},
+    }
+
+
+def tool_reply(
+    *calls: dict[str, Any], content: str = "", prompt_tokens: int = 100, completion_tokens: int = 20
+) -> Reply:
+    """An assistant turn that calls tools (build each call with `tool_call`)."""
+    return Reply(
+        content,
+        prompt_tokens,
+        completion_tokens,
+        finish_reason="tool_calls",
+        tool_calls=list(calls),
+    )
 
 
 class FakeLLM:
@@ -81,6 +111,10 @@ class FakeLLM:
                     error = {"message": reply.content or "error", "type": "fake", "code": None}
                     self._send(reply.status, {"error": error})
                     return
+                message: dict[str, Any] = {"role": "assistant", "content": reply.content}
+                if reply.tool_calls:
+                    message["tool_calls"] = reply.tool_calls
+                    message["content"] = reply.content or None
                 self._send(
                     200,
                     {
@@ -91,7 +125,7 @@ class FakeLLM:
                         "choices": [
                             {
                                 "index": 0,
-                                "message": {"role": "assistant", "content": reply.content},
+                                "message": message,
                                 "finish_reason": reply.finish_reason,
                             }
                         ],
