@@ -10,7 +10,7 @@ export PREFECT_SERVER_ANALYTICS_ENABLED := false
 export PREFECT_LOGGING_LEVEL ?= WARNING
 
 .DEFAULT_GOAL := help
-.PHONY: help setup demo test check fix ui bench-parse bench-draft bench-setup clean
+.PHONY: help setup demo test check fix ui bench-parse bench-draft bench-audit bench-setup clean
 
 help: ## Show the targets
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  %-12s %s\n", $$1, $$2}'
@@ -52,6 +52,9 @@ bench-parse: setup ## Parse every corpus PDF: coverage, then speed against refer
 
 bench-draft: setup ## Draft tasks for every corpus PDF and report coverage and grounding
 	$(BIN)/python benchmarks/draft_coverage.py
+
+bench-audit: setup ## Import EXP-Bench's curated files and count what each validator flags
+	$(BIN)/python benchmarks/expbench_audit.py $(if $(wildcard $(BENCH_REPOS)),--repos $(BENCH_REPOS))
 
 BENCH_REPOS ?= data/bench-repos
 bench-setup: setup ## Score setup recovery on EXP-Bench repositories checked out in BENCH_REPOS

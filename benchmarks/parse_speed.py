@@ -77,7 +77,9 @@ def main() -> None:
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     only = next((a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--only=")), "")
     corpus = Path(
-        args[0] if args else os.environ.get("EXPCURATE_CORPUS_DIR", ROOT.parent / "shared" / "corpus")
+        args[0]
+        if args
+        else os.environ.get("EXPCURATE_CORPUS_DIR", ROOT.parent / "shared" / "corpus")
     )
     if not corpus.is_dir():
         sys.exit(f"no corpus at {corpus}; pass its path")
@@ -99,7 +101,9 @@ def main() -> None:
     print(f"\n{'contender':12s} {'pages':>6s} {'seconds':>8s} {'pages/s':>8s} {'peak MB':>8s}")
     for kind, r in results.items():
         rate = r["pages"] / r["seconds"]
-        print(f"{kind:12s} {r['pages']:6.0f} {r['seconds']:8.1f} {rate:8.1f} {r['max_rss_mb']:8.0f}")
+        print(
+            f"{kind:12s} {r['pages']:6.0f} {r['seconds']:8.1f} {rate:8.1f} {r['max_rss_mb']:8.0f}"
+        )
     if "ours" in results:
         ours = results["ours"]["pages"] / results["ours"]["seconds"]
         for kind, r in results.items():

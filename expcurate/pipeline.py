@@ -110,7 +110,8 @@ def _run_stage(
         pipeline_version=PIPELINE_VERSION,
     )
     assert run.id is not None
-    store.set_paper_status(paper_id, "running", stage.value)
+    if store.require_paper(paper_id).status != "failed":  # a stage beside it may have failed
+        store.set_paper_status(paper_id, "running", stage.value)
     result, items = work()
     artifact = save_artifact(settings, paper_id, f"{stage.value}-{inputs_hash[:12]}.json", result)
     if result.status == Status.failed:

@@ -1,15 +1,25 @@
-"""Build a release from the store's approved tasks."""
+"""Build a release from the store's approved tasks.
+
+Only tasks approved at the package stage are published, and none with an error flag that no
+reviewer has overridden (with a reason) on its current revision: `export` refuses and lists
+them. Each published task gets the patches that mask and restore its files, built from the
+paper's repository at the pinned commit when a checkout is at hand.
+"""
 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from expcurate.records import ExpBenchFile, FollowUpIdea, Stage
+from expcurate.records import DraftSet, ExpBenchFile, FollowUpIdea, IngestResult, Stage
+from expcurate.review import unresolved_errors
 from expcurate.settings import Settings
 from expcurate.store import Store
-from extractors.package import ReleasePaper, write_release
+from expcurate.tables import Paper, StageRun, Task
+from extractors.package import MaskError, MaskPatches, ReleasePaper, mask_patches, write_release
+from extractors.validate import repo_path
 
 
 class PublishError(ValueError):
@@ -23,15 +33,100 @@ class ReleaseSummary:
     papers: int
     tasks: int
     manifest_sha256: str
+    unmasked: int = 0  # tasks with files to mask whose patches could not be built
+
+
+@dataclass
+class Blocked:
+    """A task export refuses: approved, but with error flags nobody overrode."""
+
+    task_id: int
+    paper_id: str
+    checks: list[str]
+    messages: list[str] = field(default_factory=list)
+
+    def line(self) -> str:
+        return f"task {self.task_id} ({self.paper_id}): {'; '.join(self.messages)}"
+
+
+def paper_checkout(store: Store, settings: Settings, paper: Paper) -> tuple[Path | None, str]:
+    """The paper's repository on this machine and its pinned commit, if there is one."""
+    from expcurate.importer import IMPORT_ARTIFACT, ImportRecord
+    from expcurate.pipeline import load_artifact, paper_dir
+
+    runs = store.current_runs(paper.id)
+    root, commit = "", paper.commit
+    if Stage.ingest.value in runs:
+        ingest = load_artifact(settings, runs[Stage.ingest.value], IngestResult)
+        root, commit = ingest.repo_path, ingest.commit or commit
+    else:
+        record_path = paper_dir(settings, paper.id) / IMPORT_ARTIFACT
+        if record_path.is_file():
+            record = ImportRecord.model_validate_json(record_path.read_text())
+            root, commit = record.repo_path, record.commit or commit
+    path = Path(root) if root and Path(root).is_dir() else None
+    return path, commit
+
+
+def _masks(root: Path | None, commit: str, files: list[str]) -> MaskPatches | str:
+    if not files:
+        return "nothing to mask"
+    if root is None:
+        return "the repository is not checked out here; patches not built"
+    if not commit:
+        return "no pinned commit; patches not built"
+    try:
+        return mask_patches(root, commit, files)
+    except MaskError as exc:
+        return f"patches not built: {exc}"
+
+
+def _takeaways(
+    store: Store, settings: Settings, paper: Paper, runs: dict[str, StageRun]
+) -> DraftSet:
+    from expcurate.importer import IMPORT_ARTIFACT, ImportRecord
+    from expcurate.pipeline import load_artifact, paper_dir
+
+    if Stage.tasks.value in runs:
+        return load_artifact(settings, runs[Stage.tasks.value], DraftSet)
+    record_path = paper_dir(settings, paper.id) / IMPORT_ARTIFACT
+    if record_path.is_file():
+        record = ImportRecord.model_validate_json(record_path.read_text())
+        return DraftSet(
+            main_takeaways=record.main_takeaways,
+            follow_up_work_ideas=record.follow_up_work_ideas,
+        )
+    return DraftSet()
+
+
+def _provenance(
+    store: Store, paper: Paper, task: Task, runs: dict[str, StageRun]
+) -> dict[str, Any]:
+    assert task.id is not None
+    revs = store.revisions(task.id)
+    reviews = store.reviews(task_id=task.id)
+    return {
+        "task_key": task.key,
+        "revision": task.head,
+        "pdf_sha256": paper.pdf_sha256,
+        "repo_commit": paper.commit,
+        "models": sorted({r.author for r in revs if r.kind == "machine"}),
+        "reviewers": sorted({rv.reviewer for rv in reviews}),
+        "prompt_versions": sorted({r.prompt_version for r in runs.values() if r.prompt_version}),
+        "pipeline_versions": sorted({r.pipeline_version for r in runs.values()}),
+        "overrides": [
+            {"reviewer": r.reviewer, "reason": r.reason, "revision": r.revision}
+            for r in reviews
+            if r.decision == "override" and r.revision == task.head
+        ],
+    }
 
 
 def collect(
     store: Store, settings: Settings, paper_ids: list[str] | None = None
-) -> list[ReleasePaper]:
-    from expcurate.pipeline import load_artifact
-    from expcurate.records import DraftSet
-
-    out = []
+) -> tuple[list[ReleasePaper], list[Blocked]]:
+    """The release's papers, and the approved tasks that may not be published yet."""
+    out, blocked = [], []
     for paper in store.papers():
         if paper_ids and paper.id not in paper_ids:
             continue
@@ -39,31 +134,27 @@ def collect(
         if not tasks:
             continue
         runs = store.current_runs(paper.id)
-        drafts = (
-            load_artifact(settings, runs[Stage.tasks.value], DraftSet)
-            if Stage.tasks.value in runs
-            else DraftSet()
-        )
-        questions, provenance = [], []
+        drafts = _takeaways(store, settings, paper, runs)
+        root, commit = paper_checkout(store, settings, paper)
+        questions, provenance, masks = [], [], []
         for task in tasks:
             assert task.id is not None
+            errors = unresolved_errors(store, task)
+            if errors:
+                blocked.append(
+                    Blocked(
+                        task.id,
+                        paper.id,
+                        sorted({f.check for f in errors}),
+                        [f"{f.check}: {f.message}" for f in errors],
+                    )
+                )
+                continue
             fields = store.fields(task)
             questions.append(fields.published())
-            revs = store.revisions(task.id)
-            provenance.append(
-                {
-                    "task_key": task.key,
-                    "revision": task.head,
-                    "pdf_sha256": paper.pdf_sha256,
-                    "repo_commit": paper.commit,
-                    "models": sorted({r.author for r in revs if r.kind == "machine"}),
-                    "reviewers": sorted({rv.reviewer for rv in store.reviews(task_id=task.id)}),
-                    "prompt_versions": sorted(
-                        {r.prompt_version for r in runs.values() if r.prompt_version}
-                    ),
-                    "pipeline_versions": sorted({r.pipeline_version for r in runs.values()}),
-                }
-            )
+            provenance.append(_provenance(store, paper, task, runs))
+            hidden = sorted({repo_path(p) for p in [*fields.masked_source, *fields.mask_also]})
+            masks.append(_masks(root, commit, hidden))
         out.append(
             ReleasePaper(
                 paper_id=paper.id,
@@ -71,7 +162,7 @@ def collect(
                 title=paper.title,
                 pdf_url=paper.pdf_source,
                 code_url=paper.repo_source,
-                commit=paper.commit,
+                commit=commit,
                 pdf_sha256=paper.pdf_sha256,
                 tasks=ExpBenchFile(
                     questions=questions,
@@ -81,9 +172,10 @@ def collect(
                     ],
                 ),
                 provenance=provenance,
+                masks=masks,
             )
         )
-    return out
+    return out, blocked
 
 
 def export(
@@ -91,8 +183,16 @@ def export(
 ) -> ReleaseSummary:
     if not name or "/" in name or name.startswith("."):
         raise PublishError(f"release name {name!r} must be a plain folder name")
-    papers = collect(store, settings, paper_ids)
-    if not papers:
+    papers, blocked = collect(store, settings, paper_ids)
+    if blocked:
+        shown = "\n  ".join(b.line() for b in blocked[:20])
+        more = f"\n  … and {len(blocked) - 20} more" if len(blocked) > 20 else ""
+        raise PublishError(
+            f"{len(blocked)} approved task(s) have error flags nobody overrode:\n  {shown}{more}\n"
+            "fix them and approve again, or accept them with "
+            '`expcurate override --task N --reason "…"`'
+        )
+    if not any(p.tasks.questions for p in papers):
         raise PublishError(
             "no approved tasks to publish; approve the package stage first (expcurate status)"
         )
@@ -106,4 +206,7 @@ def export(
         paper_count=manifest["papers"],
         task_count=manifest["tasks"],
     )
-    return ReleaseSummary(name, out, manifest["papers"], manifest["tasks"], digest)
+    unmasked = sum(
+        1 for p in papers for m in p.masks if isinstance(m, str) and m != "nothing to mask"
+    )
+    return ReleaseSummary(name, out, manifest["papers"], manifest["tasks"], digest, unmasked)

@@ -438,9 +438,12 @@ class TaskFields(ExpBenchTask):
     evidence: list[Evidence] = Field(default_factory=list)
     trace: list[ToolCall] = Field(default_factory=list)
     key: str = ""
+    # Files a reviewer chose to hide as well (docs, logs that leak the answer); not published
+    # as a field: the masked starter repository leaves them out.
+    mask_also: list[str] = Field(default_factory=list)
 
     def published(self) -> ExpBenchTask:
-        data = self.model_dump(mode="json", exclude={"evidence", "trace", "key"})
+        data = self.model_dump(mode="json", exclude={"evidence", "trace", "key", "mask_also"})
         return ExpBenchTask.model_validate(data)
 
     def draft(self) -> TaskDraft:

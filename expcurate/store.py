@@ -56,11 +56,24 @@ class ConcurrentEditError(StoreError):
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    # Transactions are begun by `_sqlite_begin`, not by the driver (see there).
+    dbapi_conn.isolation_level = None
     cur = dbapi_conn.cursor()
     cur.execute("PRAGMA journal_mode=WAL")
     cur.execute("PRAGMA busy_timeout=10000")
     cur.execute("PRAGMA foreign_keys=ON")
     cur.close()
+
+
+def _sqlite_begin(conn: Any) -> None:
+    """Take the write lock when a transaction starts.
+
+    A deferred transaction that reads, then writes, fails at once with "database is locked"
+    when another connection wrote in between (the busy timeout does not apply to that case);
+    parse and mine run side by side and both write, so every transaction starts IMMEDIATE
+    and waits its turn instead. Transactions here are short.
+    """
+    conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
 class Store:
@@ -75,6 +88,7 @@ class Store:
         self.engine: Engine = create_engine(url, **kwargs)
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
+            event.listen(self.engine, "begin", _sqlite_begin)
         self._migrate()
 
     def _migrate(self) -> None:
@@ -93,6 +107,18 @@ class Store:
                     f"the store at {self.url} has schema {meta.value}, newer than this "
                     f"ExpCurate ({SCHEMA_VERSION}); upgrade ExpCurate"
                 )
+
+    def checkpoint(self) -> None:
+        """Fold SQLite's write-ahead log into the database file (before copying the file)."""
+        if not self.url.startswith("sqlite"):
+            return
+        raw = self.engine.raw_connection()
+        try:
+            cur = raw.cursor()
+            cur.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            cur.close()
+        finally:
+            raw.close()
 
     @contextmanager
     def session(self) -> Iterator[Session]:

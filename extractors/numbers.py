@@ -67,10 +67,7 @@ class NumberBag:
         # Rounding tolerance: half a unit of the token's last printed digit, and percents
         # written as fractions (0.812 vs 81.2).
         tol = 0.5 * 10 ** (-decimals(token)) + 1e-9
-        for scale in (1.0, 0.01, 100.0):
-            if self._near(value * scale, tol * scale):
-                return True
-        return False
+        return any(self._near(value * scale, tol * scale) for scale in (1.0, 0.01, 100.0))
 
     def _near(self, value: float, tol: float) -> bool:
         import bisect

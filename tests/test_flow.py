@@ -156,6 +156,6 @@ def test_batch_goes_on_after_a_bad_paper(
     assert "2 papers, 1 failed" in out
     store = Store(f"sqlite:///{data / 'expcurate.db'}")
     broken, fine = store.require_paper("broken"), store.require_paper("fine")
-    assert broken.status == "failed" and broken.stage == "parse"
+    assert (broken.status, broken.stage) == ("failed", "parse"), broken.error
     assert "PDF" in broken.error or "pdf" in broken.error
     assert fine.status == "ready"

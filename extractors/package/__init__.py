@@ -1,5 +1,20 @@
-"""Packaging: write approved tasks as an EXP-Bench release."""
+"""Packaging: masked starter repositories, EXP-Bench releases, and reading EXP-Bench files."""
 
 from extractors.package.export import ReleasePaper, write_release
+from extractors.package.mask import (
+    MaskedRepo,
+    MaskError,
+    MaskPatches,
+    build_masked_repo,
+    mask_patches,
+)
 
-__all__ = ["ReleasePaper", "write_release"]
+__all__ = [
+    "MaskError",
+    "MaskPatches",
+    "MaskedRepo",
+    "ReleasePaper",
+    "build_masked_repo",
+    "mask_patches",
+    "write_release",
+]

@@ -2,7 +2,10 @@
 
     NAME/outputs/logs/<conference>/<paper id>/<paper id>_complete_final.json
     NAME/papers.jsonl        one paper per line: id, title, pdf_url, code_url (+ commit)
-    NAME/tasks.jsonl         one task per line with its provenance
+    NAME/tasks.jsonl         one task per line with its provenance and masking
+    NAME/masked/<paper id>/<index>.mask.patch     deletes the task's masked files
+    NAME/masked/<paper id>/<index>.restore.patch  the ground truth: restores them
+    NAME/README.md           how a harness uses the patches
     NAME/manifest.json       every file with its sha256
 
 Output is a pure function of the approved tasks: no timestamps, sorted, so re-exporting the
@@ -20,6 +23,29 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from expcurate.records import ExpBenchFile
+from extractors.package.mask import MaskPatches
+
+HARNESS_NOTES = """\
+# ExpCurate release
+
+`outputs/logs/<conference>/<paper>/<paper>_complete_final.json` and `papers.jsonl` follow
+EXP-Bench's harness layout. Paths in tasks are relative to the repository root (EXP-Bench's
+own files write them under `/workspace/`, where its harness mounts the repository).
+
+## Building a task's starter repository
+
+For task `<index>` of paper `<paper>` (its line in `tasks.jsonl` gives `provenance.repo_commit`):
+
+1. Check out the paper's `code_url` at `commit` (from `papers.jsonl`), never the default branch.
+2. `git apply masked/<paper>/<index>.mask.patch`: deletes the masked files (and any file a
+   reviewer chose to hide because it leaked the answer).
+3. Give the agent a fresh repository of that tree (`rm -rf .git && git init && git add -A &&
+   git commit`): the original history still holds the masked files.
+
+`masked/<paper>/<index>.restore.patch` is the ground truth: `git apply` on the masked tree gives
+back the original files exactly. A task without patches masks nothing (see `masking` in
+`tasks.jsonl` for why). `manifest.json` lists every file with its sha256.
+"""
 
 
 class ReleasePaper(BaseModel):
@@ -32,6 +58,8 @@ class ReleasePaper(BaseModel):
     pdf_sha256: str = ""
     tasks: ExpBenchFile
     provenance: list[dict[str, Any]] = Field(default_factory=list)  # one per task, same order
+    # One per task, same order: the patches, or the reason there are none.
+    masks: list[MaskPatches | str] = Field(default_factory=list)
 
 
 def _dump(data: Any) -> str:
@@ -40,6 +68,22 @@ def _dump(data: Any) -> str:
 
 def _sha(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _write_masks(out_dir: Path, paper: ReleasePaper, index: int) -> dict[str, Any]:
+    mask = paper.masks[index] if index < len(paper.masks) else "no masking computed"
+    if isinstance(mask, str):
+        return {"patches": False, "note": mask}
+    if not mask.files:
+        return {"patches": False, "note": "nothing to mask", "commit": mask.commit}
+    folder = out_dir / "masked" / paper.paper_id
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = {}
+    for kind, text in (("mask", mask.mask), ("restore", mask.restore)):
+        path = folder / f"{index}.{kind}.patch"
+        path.write_bytes(text.encode("utf-8", "surrogateescape"))
+        paths[f"{kind}_patch"] = path.relative_to(out_dir).as_posix()
+    return {"patches": True, "commit": mask.commit, "files": mask.files, **paths}
 
 
 def write_release(papers: list[ReleasePaper], out_dir: Path) -> dict[str, Any]:
@@ -67,10 +111,17 @@ def write_release(papers: list[ReleasePaper], out_dir: Path) -> dict[str, Any]:
             )
         )
         for i, (task, prov) in enumerate(zip(body["questions"], paper.provenance, strict=True)):
-            row = {"paper": paper.paper_id, "index": i, **task, "provenance": prov}
+            row = {
+                "paper": paper.paper_id,
+                "index": i,
+                **task,
+                "provenance": prov,
+                "masking": _write_masks(out_dir, paper, i),
+            }
             task_lines.append(json.dumps(row, ensure_ascii=False, sort_keys=True))
     (out_dir / "papers.jsonl").write_text("".join(line + "\n" for line in paper_lines))
     (out_dir / "tasks.jsonl").write_text("".join(line + "\n" for line in task_lines))
+    (out_dir / "README.md").write_text(HARNESS_NOTES)
     files = sorted(p for p in out_dir.rglob("*") if p.is_file())
     manifest = {
         "papers": len(papers),

@@ -12,7 +12,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import text
 from ui_helpers import PAPER, ROOT, copy_data
 
 from expcurate import pipeline, review
@@ -25,8 +24,7 @@ SAMPLE = ROOT / "data" / "sample"
 
 
 def _checkpoint(store: Store) -> None:
-    with store.engine.connect() as conn:
-        conn.execute(text("PRAGMA wal_checkpoint(TRUNCATE)"))
+    store.checkpoint()
 
 
 def _build(data_dir: Path, *, draft_tasks: bool) -> Path:

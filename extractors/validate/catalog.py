@@ -1,0 +1,100 @@
+"""Every validator check by name: its usual severity, what it needs, what it means.
+
+The review app shows `describe(check)` beside each flag, and the import report counts flags
+by these names, so a check that is not listed here is a bug (a test enforces it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from expcurate.records import Flag, Severity
+
+Needs = Literal["task", "paper", "repo", "siblings"]
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    severity: Severity  # the worst severity the check raises
+    needs: Needs  # what must be at hand to run it
+    meaning: str  # for a reviewer: what is wrong and what to do
+
+
+_CHECKS: tuple[Check, ...] = (
+    Check("schema", Severity.error, "task",
+          "The task does not follow EXP-Bench's schema (field names, types, nesting). Import "
+          "repairs what it can and says what it changed; what it cannot repair is an error."),
+    Check("required_fields", Severity.error, "task",
+          "A field every task needs (question, method, expected outcome) is empty."),
+    Check("question_form", Severity.error, "task",
+          "The question must be one question ending with '?', with no markdown left over "
+          "from extraction; a statement or a hypothesis is not a question."),
+    Check("question_leaks_outcome", Severity.error, "task",
+          "The question gives away numbers of the expected outcome, so an agent could answer "
+          "without running anything."),
+    Check("outcome_grounded", Severity.error, "paper",
+          "A number in the expected outcome was not found in the paper: check it against the "
+          "table or figure cited."),
+    Check("evidence", Severity.error, "paper",
+          "The task cites no table, figure or section, or cites one the parser did not find "
+          "in the paper."),
+    Check("near_duplicate", Severity.warning, "siblings",
+          "Another task of this paper asks nearly the same thing; keep one of them."),
+    Check("commit_pinned", Severity.warning, "task",
+          "No commit is pinned for the repository, so a harness would clone the default "
+          "branch and the file:line references can drift."),
+    Check("requirement_form", Severity.error, "task",
+          "A requirement is not written 'Step k: …' or 'Final Step: …'."),
+    Check("requirement_reference", Severity.error, "repo",
+          "A requirement's (path:first-last) reference is missing, names a file that is not in "
+          "the repository at the pinned commit, or lines the file does not have."),
+    Check("source_exists", Severity.error, "repo",
+          "A source file is not in the repository at the pinned commit."),
+    Check("masked_source_exists", Severity.error, "repo",
+          "A file to mask is not in the repository at the pinned commit, so the task cannot be "
+          "built."),
+    Check("setup_found", Severity.error, "task",
+          "The setup has neither source files nor a no_answer reason."),
+    Check("instructions_leak_masked", Severity.error, "task",
+          "The agent instructions name a masked file, which points the agent at the answer."),
+    Check("leakage", Severity.warning, "repo",
+          "A file the agent will see (docs, notebooks, logs, results, configs) holds the "
+          "expected numbers or a copy of masked code; mask it too or accept it with a reason."),
+)  # fmt: skip
+
+CHECKS: dict[str, Check] = {c.name: c for c in _CHECKS}
+
+
+def describe(check: str) -> str:
+    """What a flag of this check means, in the reviewer's terms."""
+    known = CHECKS.get(check)
+    return known.meaning if known else "A finding of the stage; its message says what to check."
+
+
+def flag(check: str, severity: Severity, message: str, paths: Sequence[str] = ()) -> Flag:
+    """Make a flag; the check must be in the catalog so the review app can explain it."""
+    if check not in CHECKS:
+        raise KeyError(f"validator check {check!r} is not in the catalog; add it to CHECKS")
+    return Flag(check=check, severity=severity, message=message, paths=list(paths))
+
+
+def skipped(check: str, why: str) -> Flag:
+    """An `info` flag for a check that could not run: never skip a check silently."""
+    return flag(check, Severity.info, f"not checked: {why}")
+
+
+def skipped_all(needs: Needs, why: str) -> list[Flag]:
+    return [skipped(c.name, why) for c in _CHECKS if c.needs == needs]
+
+
+def blocking(flags: Sequence[Flag | dict[str, object]]) -> list[Flag]:
+    """The error-severity flags: what blocks publishing until fixed or overridden."""
+    out = []
+    for f in flags:
+        parsed = f if isinstance(f, Flag) else Flag.model_validate(f)
+        if parsed.severity == Severity.error:
+            out.append(parsed)
+    return out

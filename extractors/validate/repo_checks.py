@@ -1,0 +1,281 @@
+"""Checks against the repository at the pinned commit: references, paths, leaks.
+
+They read a `RepoTree`, so the same checks run on the pipeline's checkout and on an imported
+benchmark's commit read straight from git.
+"""
+
+from __future__ import annotations
+
+import re
+import weakref
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+from expcurate.records import STEP_RE, Flag, Severity, TaskFields
+from extractors.numbers import find_numbers, is_trivial
+from extractors.validate.catalog import flag
+from extractors.validate.tree import RepoTree, repo_path
+
+# One (path:a-b) reference, or several in one pair of parentheses separated by ',' or ';'.
+_PARENS = re.compile(r"\(([^()]*)\)")
+_REF = re.compile(r"^\s*([^\s:(),;]+):(\d+)(?:\s*-\s*(\d+))?\s*$")
+# Where answers leak: docs, notebooks, logs, result tables, configs.
+DOC_LIKE = frozenset(
+    {
+        ".md", ".rst", ".txt", ".log", ".out", ".csv", ".tsv", ".json", ".jsonl", ".yaml", ".yml",
+        ".toml", ".cfg", ".ini", ".ipynb", ".tex", ".html", ".xml",
+    }
+)  # fmt: skip
+LEAK_MAX_BYTES = 2_000_000
+_CODE_LINE_MIN = 25  # shorter lines ("return x", "})") are shared by unrelated files
+_COPY_MIN_LINES = 5
+_COPY_SHARE = 0.5
+_COPY_SPREAD = 3  # a line in more files than this is boilerplate, not the masked file's own
+
+
+def references(step: str) -> list[tuple[str, int, int]]:
+    """Every (path, first, last) a requirement cites, repo-relative."""
+    out = []
+    for group in _PARENS.findall(step):
+        for part in re.split(r"[,;]", group):
+            m = _REF.match(part)
+            if m:
+                start = int(m.group(2))
+                out.append((repo_path(m.group(1)), start, int(m.group(3) or start)))
+    return out
+
+
+def check_requirements_form(fields: TaskFields) -> list[Flag]:
+    bad = [i for i, step in enumerate(fields.requirements, 1) if not STEP_RE.match(step)]
+    if not bad:
+        return []
+    which = ", ".join(str(i) for i in bad[:10]) + (" …" if len(bad) > 10 else "")
+    return [
+        flag(
+            "requirement_form",
+            Severity.error,
+            f"requirement(s) {which} do not read 'Step k: …' or 'Final Step: …'",
+        )
+    ]
+
+
+def _steps(numbers: list[int], verb: str) -> str:
+    """'requirement 3 cites' / 'requirements 1, 2 cite'."""
+    listed = ", ".join(str(n) for n in numbers)
+    if len(numbers) == 1:
+        return f"requirement {listed} {verb}s"
+    return f"requirements {listed} {verb}"
+
+
+def check_requirements(fields: TaskFields, tree: RepoTree) -> list[Flag]:
+    """Each cited file at the commit and each cited range inside it (one flag per file)."""
+    unreferenced: list[int] = []
+    absent: dict[str, list[int]] = {}
+    outside: dict[str, list[tuple[int, int, int]]] = {}
+    unread: dict[str, list[int]] = {}
+    lines: dict[str, int | None] = {}
+    for i, step in enumerate(fields.requirements, 1):
+        if not STEP_RE.match(step):
+            continue  # reported once by check_requirements_form
+        refs = references(step)
+        if not refs and not step.startswith("Final Step"):
+            unreferenced.append(i)
+        for rel, start, end in refs:
+            if not tree.is_file(rel):
+                absent.setdefault(rel, []).append(i)
+                continue
+            if rel not in lines:
+                lines[rel] = tree.line_count(rel)
+            n = lines[rel]
+            if n is None:
+                unread.setdefault(rel, []).append(i)
+            elif not (1 <= start <= end <= n):
+                outside.setdefault(rel, []).append((i, start, end))
+    flags = []
+    for rel, steps in absent.items():
+        flags.append(
+            flag(
+                "requirement_reference",
+                Severity.error,
+                f"{_steps(sorted(set(steps)), 'cite')} {rel}, which is not in the repository",
+                [rel],
+            )
+        )
+    for rel, bad in outside.items():
+        ranges = ", ".join(f"{a}-{b} (step {i})" for i, a, b in bad)
+        flags.append(
+            flag(
+                "requirement_reference",
+                Severity.error,
+                f"{rel} has {lines[rel]} lines; requirements cite lines {ranges}",
+                [rel],
+            )
+        )
+    for rel, steps in unread.items():
+        flags.append(
+            flag(
+                "requirement_reference",
+                Severity.info,
+                f"lines of {rel} not checked (its content is not in the clone): "
+                f"{_steps(steps, 'cite')} it",
+                [rel],
+            )
+        )
+    if unreferenced:
+        flags.append(
+            flag(
+                "requirement_reference",
+                Severity.warning,
+                f"{_steps(unreferenced, 'cite')} no (path:a-b) lines",
+            )
+        )
+    return flags
+
+
+def check_setup_found(fields: TaskFields) -> list[Flag]:
+    if fields.source or fields.no_answer.strip():
+        return []
+    return [flag("setup_found", Severity.error, "no source files and no no_answer reason")]
+
+
+def check_paths(fields: TaskFields, tree: RepoTree) -> list[Flag]:
+    flags = []
+    for name in ("source", "masked_source"):
+        missing = [p for p in getattr(fields, name) if not tree.exists(repo_path(p))]
+        if missing:
+            flags.append(
+                flag(
+                    f"{name}_exists",
+                    Severity.error,
+                    f"{name} names files not in the repository: {', '.join(missing)}",
+                    missing,
+                )
+            )
+    return flags
+
+
+def check_instructions(fields: TaskFields) -> list[Flag]:
+    text = fields.agent_instructions
+    named = []
+    for p in fields.masked_source:
+        rel = repo_path(p)
+        name = PurePosixPath(rel).name
+        pattern = rf"(?<![\w-]){re.escape(name)}(?![\w-])"
+        if rel in text or (name and re.search(pattern, text)):
+            named.append(p)
+    if not named:
+        return []
+    return [
+        flag(
+            "instructions_leak_masked",
+            Severity.error,
+            f"agent_instructions name masked files: {', '.join(named)}",
+            named,
+        )
+    ]
+
+
+# ------------------------------------------------------------------ leakage
+
+
+@dataclass
+class _LeakIndex:
+    """What each readable file of a tree holds, computed once per tree."""
+
+    numbers: dict[str, frozenset[str]] = field(default_factory=dict)  # doc-like files only
+    lines: dict[str, frozenset[str]] = field(default_factory=dict)  # every text file
+    # How many files hold each line: boilerplate shared by many sibling scripts is no copy.
+    spread: Counter[str] = field(default_factory=Counter)
+
+
+_INDEXES: weakref.WeakKeyDictionary[object, _LeakIndex] = weakref.WeakKeyDictionary()
+
+
+def _code_lines(text: str) -> frozenset[str]:
+    out = set()
+    for raw in text.splitlines():
+        line = raw.strip()
+        if len(line) < _CODE_LINE_MIN or line.startswith(("#", "//", "import ", "from ")):
+            continue
+        out.add(line)
+    return frozenset(out)
+
+
+def _index(tree: RepoTree) -> _LeakIndex:
+    found = _INDEXES.get(tree)
+    if found is not None:
+        return found
+    index = _LeakIndex()
+    for rel in tree.files():
+        if not 0 <= tree.size(rel) <= LEAK_MAX_BYTES:
+            continue
+        text = tree.read_text(rel)
+        if "\x00" in text[:8192]:
+            continue  # binary
+        suffix = PurePosixPath(rel).suffix.lower()
+        if suffix in DOC_LIKE or not suffix:
+            index.numbers[rel] = frozenset(find_numbers(text))
+        index.lines[rel] = _code_lines(text)
+        index.spread.update(index.lines[rel])
+    _INDEXES[tree] = index
+    return index
+
+
+def _specific(token: str) -> bool:
+    """A result-like value ('81.2', '0.347'): round ones ('1.0', '0.5') appear everywhere."""
+    digits = token.lstrip("-").replace(".", "").lstrip("0").rstrip("0")
+    return "." in token and not is_trivial(token) and len(digits) >= 3
+
+
+def _listed(paths: list[str], limit: int = 8) -> str:
+    more = f" and {len(paths) - limit} more" if len(paths) > limit else ""
+    return ", ".join(paths[:limit]) + more
+
+
+def check_leakage(fields: TaskFields, tree: RepoTree) -> list[Flag]:
+    """Files the agent will see that hold the expected numbers or a copy of masked code."""
+    hidden = {repo_path(p) for p in [*fields.masked_source, *fields.mask_also]}
+    index = _index(tree)
+    flags = []
+    numbers = {n for n in find_numbers(fields.expected_outcome) if _specific(n)}
+    if numbers:
+        need = max(1, min(2, len(numbers)))
+        leaks = sorted(
+            rel
+            for rel, found in index.numbers.items()
+            if rel not in hidden and len(found & numbers) >= need
+        )
+        if leaks:
+            flags.append(
+                flag(
+                    "leakage",
+                    Severity.warning,
+                    f"unmasked files contain the expected numbers: {_listed(leaks)}",
+                    leaks,
+                )
+            )
+    copies: set[str] = set()
+    for masked in sorted(hidden):
+        own = frozenset(
+            x for x in index.lines.get(masked, frozenset()) if index.spread[x] <= _COPY_SPREAD
+        )
+        if len(own) < _COPY_MIN_LINES:
+            continue
+        for rel, lines in index.lines.items():
+            if rel in hidden:
+                continue
+            shared = len(own & lines)
+            if shared >= _COPY_MIN_LINES and shared >= _COPY_SHARE * len(own):
+                copies.add(rel)
+    if copies:
+        found = sorted(copies)
+        flags.append(
+            flag(
+                "leakage",
+                Severity.warning,
+                f"unmasked files hold a copy of masked code: {_listed(found)}",
+                found,
+            )
+        )
+    return flags
