@@ -266,6 +266,24 @@ def save_edit(
     return ActionResult(True, f"Saved revision {rev.number} of task {task_id}.")
 
 
+def override_item(store: Store, task_id: int, actor: Actor, reason: str) -> ActionResult:
+    """Accept a task's error flags with a reason, so a release may publish it as it stands.
+
+    Holds for the current revision only: an edit afterwards needs a new override.
+    """
+    if not reason.strip():
+        return ActionResult(False, "Not overridden: say why the errors are acceptable.", "error")
+    try:
+        _require(actor, "review")
+        task = store.require_task(task_id)
+        review.override_errors(store, task_id, actor.username, reason.strip())
+    except (StoreError, NotAllowed) as exc:
+        return ActionResult(False, f"Not overridden: {exc}", "error")
+    return ActionResult(
+        True, f"Errors of task {task_id} accepted for revision {task.head}: {reason.strip()}"
+    )
+
+
 def _launch_due(outcome: review.Outcome, launch: Launch) -> tuple[str, str, Level]:
     """Start what became due; the sentence saying so, how it started, and its level."""
     if not outcome.stage_complete:

@@ -14,6 +14,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from expcurate import review
 from expcurate.records import TaskFields
 from expcurate.tables import Task
 from validation_ui import common, logic, widgets
@@ -241,6 +242,26 @@ def render(item: logic.QueueItem, actor: logic.Actor) -> None:
     _conflict_panel(tid, base_fields, parsed.fields if parsed else None)
     if editable and parsed is not None:
         _actions(tid, item.ref, base, parsed, actor, dirty=tid in _drafts())
+    if logic.can(actor.role, "review"):
+        _override(tid, actor)
+
+
+def _override(tid: int, actor: logic.Actor) -> None:
+    """Errors block publishing; a reviewer may accept them for this revision, with a reason."""
+    store = common.store()
+    task = store.require_task(tid)
+    blocking = review.unresolved_errors(store, task)
+    if not blocking:
+        if review.error_flags(task):
+            st.caption("The errors of this revision were accepted by an override.")
+        return
+    with st.expander(f"Publish despite {len(blocking)} error flag(s)"):
+        st.caption("Export refuses tasks with error flags unless a reviewer accepts them here.")
+        reason = st.text_input("Why the errors are acceptable", key=f"override-reason-{tid}")
+        if st.button("Override errors", key=f"override-{tid}"):
+            result = logic.override_item(store, tid, actor, reason)
+            common.flash(result.message, result.level)
+            st.rerun()
 
 
 def _actions(

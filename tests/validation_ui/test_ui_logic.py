@@ -321,3 +321,19 @@ def test_retry_before_upstream_is_approved_waits_and_says_so(store: Store) -> No
     result = logic.retry(store, "p", Stage.setup, CURT, launches)
     assert result.ok and launches.papers == []
     assert "runs again once the stages before it are approved" in result.message
+
+
+def test_override_accepts_errors_for_the_current_revision_only(store: Store) -> None:
+    """A reviewer's override with a reason unblocks publishing; an edit after it re-blocks."""
+    from expcurate import review
+
+    (tid,) = _tasks_stage(store, n=1, check="outcome_grounded", severity="error", message="x")
+    task = store.require_task(tid)
+    assert review.unresolved_errors(store, task)
+    assert not logic.override_item(store, tid, RITA, "  ").ok
+    assert not logic.override_item(store, tid, CURT, "checked by hand").ok
+    assert logic.override_item(store, tid, RITA, "number is in the appendix table").ok
+    assert review.unresolved_errors(store, store.require_task(tid)) == []
+    fields = store.fields(store.require_task(tid)).model_copy(update={"method": "edited"})
+    logic.save_edit(store, tid, fields, OMAR, base_head=store.require_task(tid).head)
+    assert review.unresolved_errors(store, store.require_task(tid))
