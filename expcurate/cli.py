@@ -17,6 +17,16 @@ from rich.console import Console
 from rich.table import Table
 
 from expcurate import cli_ops, cli_package, cli_stages
+from expcurate.cli_options import (
+    AutoApprove,
+    Background,
+    DataDir,
+    DbUrl,
+    Model,
+    PaperOpt,
+    Reviewer,
+    StageOpt,
+)
 from expcurate.records import PaperListEntry, Stage
 from expcurate.settings import Settings, get_settings, set_settings
 
@@ -37,30 +47,6 @@ STATUS_MARK = {
     "failed": "FAILED",
     "running": "running",
 }
-
-DataDir = Annotated[
-    Path | None,
-    typer.Option("--data-dir", envvar="EXPCURATE_DATA_DIR", help="Store, artifacts, releases."),
-]
-DbUrl = Annotated[
-    str | None,
-    typer.Option("--db-url", envvar="EXPCURATE_DB_URL", help="SQLAlchemy URL of the store."),
-]
-Model = Annotated[
-    str | None,
-    typer.Option("--model", envvar="EXPCURATE_MODEL", help="'heuristic' or a litellm model."),
-]
-AutoApprove = Annotated[
-    bool | None,
-    typer.Option(
-        "--auto-approve/--no-auto-approve",
-        envvar="EXPCURATE_AUTO_APPROVE",
-        help="Pass each checkpoint whose validators are clean.",
-    ),
-]
-Reviewer = Annotated[
-    str, typer.Option("--reviewer", envvar="EXPCURATE_REVIEWER", help="Who decides (recorded).")
-]
 
 
 def fail(message: str) -> NoReturn:
@@ -300,18 +286,12 @@ def _advance(paper_id: str, settings: Settings, due: list[Stage], background: bo
 
 @app.command()
 def approve(
-    paper: Annotated[
-        str | None, typer.Option("--paper", help="Paper whose stage to approve.")
-    ] = None,
-    stage: Annotated[
-        Stage | None, typer.Option("--stage", help="Stage to approve (with --paper).")
-    ] = None,
+    paper: PaperOpt = None,
+    stage: StageOpt = None,
     task: Annotated[int | None, typer.Option("--task", help="Approve one task.")] = None,
     reviewer: Reviewer = "cli",
     reason: Annotated[str, typer.Option("--reason", help="Why (recorded).")] = "",
-    background: Annotated[
-        bool, typer.Option("--background", help="Start the next stage in the background.")
-    ] = False,
+    background: Background = False,
     data_dir: DataDir = None,
     db_url: DbUrl = None,
 ) -> None:
@@ -340,16 +320,10 @@ def approve(
 def reject(
     reason: Annotated[str, typer.Option("--reason", help="Why (required, recorded).")],
     task: Annotated[int | None, typer.Option("--task", help="Reject one task.")] = None,
-    paper: Annotated[
-        str | None, typer.Option("--paper", help="Paper whose stage run to reject.")
-    ] = None,
-    stage: Annotated[
-        Stage | None, typer.Option("--stage", help="Stage to reject (with --paper).")
-    ] = None,
+    paper: PaperOpt = None,
+    stage: StageOpt = None,
     reviewer: Reviewer = "cli",
-    background: Annotated[
-        bool, typer.Option("--background", help="Start the next stage in the background.")
-    ] = False,
+    background: Background = False,
     data_dir: DataDir = None,
     db_url: DbUrl = None,
 ) -> None:

@@ -14,6 +14,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
+from expcurate.cli_options import DataDir, DbUrl, Reviewer
 from expcurate.records import Flag, Severity
 from expcurate.settings import Settings
 
@@ -25,18 +26,7 @@ Repos = Annotated[
         help="Folder of repository checkouts (named after each repository) to check against.",
     ),
 ]
-DataDir = Annotated[
-    Path | None,
-    typer.Option("--data-dir", envvar="EXPCURATE_DATA_DIR", help="Store, artifacts, releases."),
-]
-DbUrl = Annotated[
-    str | None,
-    typer.Option("--db-url", envvar="EXPCURATE_DB_URL", help="SQLAlchemy URL of the store."),
-]
 TaskId = Annotated[int, typer.Option("--task", help="Id of the task (see the review app).")]
-Reviewer = Annotated[
-    str, typer.Option("--reviewer", envvar="EXPCURATE_REVIEWER", help="Who decides (recorded).")
-]
 
 
 def _cli() -> Any:
