@@ -16,7 +16,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from expcurate import cli_ops, cli_package, cli_stages
+from expcurate import cli_ops, cli_package, cli_stages, cli_usage
 from expcurate.cli_options import (
     AutoApprove,
     Background,
@@ -477,6 +477,7 @@ def user_list(data_dir: DataDir = None, db_url: DbUrl = None) -> None:
 
 cli_stages.register(app)
 cli_package.register(app)
+cli_usage.register(app)
 cli_ops.register(app)
 
 

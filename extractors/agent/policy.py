@@ -36,7 +36,7 @@ MAX_SIBLINGS = 3  # launch scripts of the same experiment masked along with the 
 RELEVANCE = 1.0  # share of task names in the repo + share of task words in the repo
 WORDS_ONLY_RELEVANCE = 0.85  # share of task words, for a task that names nothing
 _RUNNABLE = {"script", "entry", "notebook", "test"}
-HEURISTIC_VERSION = "setup-heuristic-1"  # bump when the policy's output changes
+HEURISTIC_VERSION = "setup-heuristic-2"  # bump when the policy's output changes
 
 
 class _OutOfSteps(Exception):
@@ -156,7 +156,7 @@ class SetupAgent:
         """
         if not ranked or ranked[0].score <= 0:
             return "no file of the repository matches the task's words"
-        names_here = [n for n in q.names if self.search.document_frequency(n) > 0]
+        names_here = [n for n in q.names if self._present(n)]
         words = {w for w in q.words if len(w) > 3}
         word_share = sum(self.search.document_frequency(w) > 0 for w in words) / max(len(words), 1)
         if q.names:
@@ -171,6 +171,17 @@ class SetupAgent:
             f"({', '.join(missing) or 'none given'}) and {1 - word_share:.0%} of its words; "
             f"best weak match was {ranked[0].path}"
         )
+
+    def _present(self, name: str) -> bool:
+        """A task name occurs in the repository, as written or with its separators dropped.
+
+        The query writes `2-WL` as `2_wl`, but the index splits words at hyphens, so a name
+        the code spells `2WL` or `2wl` was never found (held-out check, issue 6).
+        """
+        if self.search.document_frequency(name) > 0:
+            return True
+        joined = name.replace("_", "")
+        return joined != name and self.search.document_frequency(joined) > 0
 
     @staticmethod
     def _choose(ranked: list[Candidate]) -> list[Candidate]:

@@ -174,3 +174,33 @@ def test_sample_repository_ablation_task_finds_train_and_ablation_script() -> No
     assert validate_references(setup, SAMPLE_REPO) == []
     assert leaked_names(setup.agent_instructions, setup.masked_source) == []
     assert json.loads(setup.model_dump_json())["source"] == setup.source
+
+
+def test_hyphenated_task_names_match_code_that_drops_the_hyphen(tmp_path: Path) -> None:
+    """A task naming `2-WL` (queried as `2_wl`) is not `no_answer` when the code says `2wl`.
+
+    Regression from the held-out check (issue 6): the index splits words at hyphens, so the
+    relevance test never found such names and answered `no_answer` on the authors' own repo.
+    """
+    root = tmp_path / "wl"
+    (root / "config" / "2wl").mkdir(parents=True)
+    (root / "config" / "2wl" / "usair.yaml").write_text("lr: 0.01\nlayers: 2\n")
+    (root / "config" / "1wl").mkdir(parents=True)
+    (root / "config" / "1wl" / "usair.yaml").write_text("lr: 0.01\nlayers: 2\n")
+    (root / "config" / "2fwl").mkdir(parents=True)
+    (root / "config" / "2fwl" / "usair.yaml").write_text("lr: 0.01\nlayers: 3\n")
+    (root / "train2wl.py").write_text(
+        '"""Train a graph network for link prediction."""\n\nimport argparse\n\n\n'
+        "def main():\n    p = argparse.ArgumentParser()\n"
+        '    p.add_argument("--pattern", default="2wl", help="2wl, 1wl or 2fwl")\n'
+        '    print(p.parse_args())\n\n\nif __name__ == "__main__":\n    main()\n'
+    )
+    task = TaskDraft(
+        key="t",
+        question="Does 2-WL outperform 1-WL and 2-FWL for link prediction, measured by AUC?",
+        method="Train 2-WL, 1-WL and 2-FWL variants and compare their AUC.",
+        expected_outcome="2-WL reaches a higher AUC than 1-WL.",
+    )
+    setup = SetupAgent(mine_repo(root), root).recover(task)
+    assert setup.no_answer == ""
+    assert setup.source and setup.source[0].endswith((".py", ".yaml"))

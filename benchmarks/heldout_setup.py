@@ -1,0 +1,99 @@
+"""Score the heuristic setup policy on repositories it was not tuned on (held-out check).
+
+The rules in `heldout_setup.jsonl` were written before any output was seen: for each corpus
+paper, an ordered list of `{rule, when, hit_any}`; a task takes the first rule whose `when`
+regex matches its question + method ("" matches all), and is a hit@3 when one of its first
+three `source` files matches a `hit_any` glob (`*` crosses folders). A `no_answer` is a miss.
+For each paper: draft tasks from the corpus PDF with the heuristic, mine the checkout, recover
+each setup, score.
+
+    python benchmarks/heldout_setup.py --repos DIR [--corpus DIR]
+
+`--repos` holds one checkout per repository, named after it (`owner/name` -> `DIR/name`), at
+the rule file's commit. `--corpus` defaults to ../shared/corpus next to the repository, or
+EXPCURATE_CORPUS_DIR.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import json
+import os
+import re
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from extractors.agent import SetupAgent  # noqa: E402
+from extractors.paper import parse_pdf  # noqa: E402
+from extractors.repo import mine_repo  # noqa: E402
+from extractors.tasks import draft_tasks  # noqa: E402
+
+
+def _default_corpus() -> Path:
+    env = os.environ.get("EXPCURATE_CORPUS_DIR")
+    return Path(env) if env else REPO / ".." / "shared" / "corpus"
+
+
+def hit(source: list[str], globs: list[str]) -> bool:
+    return any(fnmatch.fnmatchcase(p, g) for p in source[:3] for g in globs)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repos", type=Path, required=True, help="folder of repository checkouts")
+    ap.add_argument("--corpus", type=Path, default=_default_corpus(), help="corpus folder")
+    ap.add_argument("--gold", type=Path, default=REPO / "benchmarks" / "heldout_setup.jsonl")
+    ap.add_argument("--verbose", action="store_true", help="print each task's rule and top 3")
+    args = ap.parse_args()
+
+    rules: dict[str, list[dict]] = {}
+    for line in args.gold.open():
+        if line.strip():
+            r = json.loads(line)
+            rules.setdefault(r["corpus"], []).append(r)
+    total = hits = no_answers = 0
+    print("| paper | repository | tasks | hit@3 | no_answer | seconds (mine + setup) |")
+    print("|---|---|---|---|---|---|")
+    for corpus, paper_rules in rules.items():
+        repo = paper_rules[0]["repo"]
+        root = args.repos / repo.split("/")[1]
+        paper = parse_pdf(args.corpus / corpus / "paper.pdf", None)
+        tasks = draft_tasks(paper, "heuristic").tasks
+        if not root.is_dir():  # never shrink the denominator: every task is a miss
+            print(f"missing checkout {root}; its tasks count as misses", file=sys.stderr)
+            total += len(tasks)
+            print(f"| {corpus} | {repo} | {len(tasks)} | 0 | (no checkout) | |")
+            continue
+        t0 = time.perf_counter()
+        agent = SetupAgent(mine_repo(root, paper_rules[0]["commit"]), root)
+        n_hit = n_none = 0
+        for task in tasks:
+            setup = agent.recover(task)
+            text = f"{task.question}\n{task.method}"
+            rule = next(r for r in paper_rules if not r["when"] or re.search(r["when"], text))
+            ok = not setup.no_answer and hit(setup.source, rule["hit_any"])
+            n_hit += ok
+            n_none += bool(setup.no_answer)
+            if args.verbose:
+                mark = "HIT " if ok else "miss"
+                print(f"  {mark} [{rule['rule']}] {task.key}: {setup.source[:3]}", file=sys.stderr)
+        seconds = time.perf_counter() - t0
+        total += len(tasks)
+        hits += n_hit
+        no_answers += n_none
+        rate = n_hit / max(len(tasks), 1)
+        print(
+            f"| {corpus} | {repo} | {len(tasks)} | {n_hit} ({rate:.2f}) | {n_none} | "
+            f"{seconds:.1f} |"
+        )
+    print(f"| all | | {total} | {hits} ({hits / max(total, 1):.2f}) | {no_answers} | |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

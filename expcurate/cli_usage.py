@@ -1,0 +1,62 @@
+"""`expcurate usage-tasks`: draft repo-usage tasks ("How can you ...?") from a repository's docs.
+
+EXP-Bench's mode A asks an agent to use a repository the way its README says; those tasks
+need no paper, only the documented commands and the code they run. The command writes
+EXP-Bench's file format, so `expcurate setup`, review and export read it like any other.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from expcurate.records import ExpBenchTask
+
+
+def usage_tasks(
+    repo: Annotated[str, typer.Option("--repo", help="The code: a folder or a git URL.")],
+    out: Annotated[Path, typer.Option("--out", help="Tasks file to write (EXP-Bench format).")],
+    commit: Annotated[str, typer.Option("--commit", help="Pin this commit (default: HEAD).")] = "",
+    limit: Annotated[
+        int, typer.Option("--limit", min=1, help="At most this many tasks, one per command.")
+    ] = 10,
+    data_dir: Annotated[
+        Path | None,
+        typer.Option("--data-dir", envvar="EXPCURATE_DATA_DIR", help="Where clones are cached."),
+    ] = None,
+) -> None:
+    """Draft usage tasks with their setups from the commands a repository documents."""
+    from expcurate import cli
+    from extractors.agent.usage import usage_tasks as draft_usage
+    from extractors.repo import RepoLoadError, mine_repo, resolve_repo
+
+    settings = cli.configure(data_dir=data_dir)
+    try:
+        root, sha = resolve_repo(repo, commit or None, settings.clones_dir)
+    except RepoLoadError as exc:
+        cli.fail(str(exc))
+    index = mine_repo(root, sha, max_file_bytes=settings.max_file_bytes)
+    questions = []
+    for draft, setup in draft_usage(index, root, limit=limit):
+        row = ExpBenchTask.from_parts(draft, setup).model_dump(mode="json")
+        row["key"] = draft.key
+        row["mode"] = "A"
+        questions.append(row)
+    body = {
+        "questions": questions,
+        "main_takeaways": [],
+        "follow_up_work_ideas": [],
+        "repository": {"source": repo, "commit": sha},
+    }
+    out.write_text(json.dumps(body, indent=2, ensure_ascii=False) + "\n")
+    cli.console.print(
+        f"{len(questions)} usage tasks from {len(index.commands)} documented commands "
+        f"(commit {sha[:10]}) → {out}"
+    )
+
+
+def register(app: typer.Typer) -> None:
+    app.command("usage-tasks")(usage_tasks)
