@@ -178,17 +178,25 @@ def _pdf_stamp(paper: Paper) -> str:
 
 
 def run_parse(store: Store, settings: Settings, paper_id: str) -> StageRun:
-    from extractors.paper import PaperLoadError, parse_pdf
+    from extractors.paper import PaperLoadError, parse_pdf_isolated
 
     ingest = stage_output(store, settings, paper_id, Stage.ingest, IngestResult)
-    inputs = digest(ingest.pdf_sha256, PARSER_VERSION, settings.max_pdf_pages)
+    inputs = digest(
+        ingest.pdf_sha256,
+        PARSER_VERSION,
+        settings.max_pdf_pages,
+        settings.parse_timeout_s,  # a parse cut short by a limit reruns when it is raised
+        settings.parse_max_memory_mb,
+    )
 
     def work() -> tuple[StageResult, int]:
         try:
-            parsed = parse_pdf(
+            parsed = parse_pdf_isolated(
                 Path(ingest.pdf_path),
                 paper_dir(settings, paper_id) / "images",
                 max_pages=settings.max_pdf_pages,
+                timeout_s=settings.parse_timeout_s,
+                max_memory_mb=settings.parse_max_memory_mb,
             )
         except PaperLoadError as exc:
             parsed = ParsedPaper(status=Status.failed)
@@ -227,14 +235,15 @@ def run_tasks(store: Store, settings: Settings, paper_id: str) -> StageRun:
 
     parse_run = store.current_runs(paper_id)[Stage.parse.value]
     parsed = load_artifact(settings, parse_run, ParsedPaper)
-    version = prompt_version(settings.model)
-    inputs = digest(parse_run.inputs_hash, settings.model, version)
+    model = settings.stage_model("tasks")
+    version = prompt_version(model)
+    inputs = digest(parse_run.inputs_hash, model, version)
 
     def work() -> tuple[StageResult, int]:
         drafts: DraftSet = draft_tasks(
-            parsed, settings.model, settings=settings, images_root=paper_dir(settings, paper_id)
+            parsed, model, settings=settings, images_root=paper_dir(settings, paper_id)
         )
-        author = f"machine:{settings.model}"
+        author = f"machine:{model}"
         for position, draft in enumerate(drafts.tasks):
             fields = TaskFields.from_draft(draft)
             flags = validate_draft(fields, parsed, drafts.tasks)
@@ -257,7 +266,7 @@ def run_tasks(store: Store, settings: Settings, paper_id: str) -> StageRun:
         Stage.tasks,
         inputs,
         work,
-        model=settings.model,
+        model=model,
         prompt_version=version,
     )
 
@@ -280,10 +289,11 @@ def run_setup(store: Store, settings: Settings, paper_id: str) -> StageRun:
     ingest = load_artifact(settings, runs[Stage.ingest.value], IngestResult)
     index = load_artifact(settings, runs[Stage.mine.value], RepoIndex)
     approved = _approved_at(store, paper_id, Stage.tasks)
-    version = prompt_version(settings.model)
+    model = settings.stage_model("setup")
+    version = prompt_version(model)
     inputs = digest(
         runs[Stage.mine.value].inputs_hash,
-        settings.model,
+        model,
         version,
         settings.agent_max_steps,
         [f.draft().model_dump(mode="json") for _, f in approved],
@@ -295,7 +305,9 @@ def run_setup(store: Store, settings: Settings, paper_id: str) -> StageRun:
         if not approved:
             return result, 0
         try:
-            agent = make_setup_agent(index, root, settings, max_tokens=settings.agent_max_tokens)
+            agent = make_setup_agent(
+                index, root, settings, model=model, max_tokens=settings.agent_max_tokens
+            )
         except PrerequisiteError as e:  # e.g. no API key: nothing can run, say how to fix it
             result.add_error("setup", "prerequisite", str(e))
             result.status = Status.failed
@@ -313,7 +325,7 @@ def run_setup(store: Store, settings: Settings, paper_id: str) -> StageRun:
                     paper_id,
                     new,
                     stage=Stage.setup.value,
-                    author=f"machine:{settings.model}",
+                    author=f"machine:{model}",
                     position=task.position,
                     status=_checkpoint_status(settings, clean),
                     flags=[f.model_dump(mode="json") for f in flags],
@@ -335,7 +347,7 @@ def run_setup(store: Store, settings: Settings, paper_id: str) -> StageRun:
         Stage.setup,
         inputs,
         work,
-        model=settings.model,
+        model=model,
         prompt_version=version,
     )
 

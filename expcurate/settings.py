@@ -24,6 +24,8 @@ class Settings(BaseSettings):
     data_dir: Path = Field(Path("data"), description="Store, artifacts, clones and releases.")
     db_url: str = Field("", description="SQLAlchemy URL; default: SQLite file in the data dir.")
     model: str = Field("heuristic", description="litellm model name, or 'heuristic' (offline).")
+    tasks_model: str = Field("", description="Model of the tasks stage (default: model).")
+    setup_model: str = Field("", description="Model of the setup stage (default: model).")
     api_base: str = Field("", description="Base URL of an OpenAI-compatible server.")
     auto_approve: bool = Field(False, description="Pass a checkpoint when validators are clean.")
     launcher: Literal["inline", "background", "prefect"] = Field(
@@ -33,6 +35,12 @@ class Settings(BaseSettings):
     max_file_bytes: int = Field(1_000_000, description="Repo files above this are not read.")
     max_repo_files: int = Field(50_000, description="Stop inventorying a repo after this many.")
     max_pdf_pages: int = Field(400, description="Pages beyond this are not parsed.")
+    parse_timeout_s: float = Field(
+        300.0, description="Seconds one PDF may take to parse; past it the result is partial."
+    )
+    parse_max_memory_mb: int = Field(
+        2048, description="Memory (MB) one PDF's parse may use; a quarter of it per image crop."
+    )
     agent_max_steps: int = Field(40, description="Tool calls the setup agent may make per task.")
     agent_max_tokens: int = Field(
         400_000, description="Tokens an LLM setup agent may use per task."
@@ -55,6 +63,10 @@ class Settings(BaseSettings):
         None, description="Send table/figure crops to the model (default: ask litellm)."
     )
     conference: str = Field("custom", description="Conference folder used in exports.")
+
+    def stage_model(self, stage: Literal["tasks", "setup"]) -> str:
+        """The model a stage uses: a cheap drafter and a strong agent, or one for both."""
+        return (self.tasks_model if stage == "tasks" else self.setup_model) or self.model
 
     def resolved_data_dir(self) -> Path:
         return self.data_dir.expanduser().resolve()

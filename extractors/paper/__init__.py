@@ -1,7 +1,10 @@
 """Parse a paper PDF into a `ParsedPaper`: front matter, sections, tables, figures, links.
 
 Public surface:
-    parse_pdf(path, images_dir=None, *, max_pages=400) -> ParsedPaper
+    parse_pdf(path, images_dir=None, *, max_pages=400, deadline_s=None, max_image_mb=512)
+        -> ParsedPaper
+    parse_pdf_isolated(path, images_dir=None, *, max_pages, timeout_s, max_memory_mb)
+        -> ParsedPaper: the same in a child process with hard time and memory limits.
     PaperLoadError  (a ValueError) for files that cannot be opened as a PDF at all.
 
 Problems inside a readable PDF (a page that fails, a table whose cells cannot be read, no
@@ -9,6 +12,10 @@ text layer) never raise: they are recorded on the result with `add_error`, which
 status `partial`. Crops of tables and figures are written as PNG into `images_dir`, and
 each record's `image` is the path relative to `images_dir.parent` (e.g.
 "images/figure-2-p3.png"), so a paper folder holding both stays relocatable.
+
+Limits: past `deadline_s` the parser stops between pages and keeps what it has (error
+`time_limit`); a crop that would decode more than `max_image_mb` of pixels is not rendered
+(error `image_too_large`). Both leave the status `partial`.
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ from extractors.paper.errors import PaperLoadError, open_pdf
 from extractors.paper.figures import Renderer, locate_figure
 from extractors.paper.front import find_abstract, find_authors, find_title
 from extractors.paper.graphics import Graphics, read_graphics
+from extractors.paper.isolate import parse_pdf_isolated
 from extractors.paper.layout import (
     Box,
     Line,
@@ -33,27 +41,40 @@ from extractors.paper.layout import (
     read_page,
     set_columns,
 )
+from extractors.paper.limits import IMAGE_SHARE, Budget, ImageTooLarge
 from extractors.paper.links import dedupe, page_links
 from extractors.paper.regions import PageContext, prose_boxes
 from extractors.paper.sections import Heading, find_headings, join_lines, reading_order
 from extractors.paper.tables import locate_table, read_table, table_options
 
-__all__ = ["PaperLoadError", "parse_pdf"]
+__all__ = ["PaperLoadError", "parse_pdf", "parse_pdf_isolated"]
 
 STAGE = "parse"
 
 
-def parse_pdf(path: Path, images_dir: Path | None = None, *, max_pages: int = 400) -> ParsedPaper:
-    """Parse one paper; raises `PaperLoadError` only when the file is not a readable PDF."""
+def parse_pdf(
+    path: Path,
+    images_dir: Path | None = None,
+    *,
+    max_pages: int = 400,
+    deadline_s: float | None = None,
+    max_image_mb: float = 2048 / IMAGE_SHARE,
+) -> ParsedPaper:
+    """Parse one paper; raises `PaperLoadError` only when the file is not a readable PDF.
+
+    `deadline_s` is the time budget in seconds (None: unlimited); `max_image_mb` caps the
+    pixels one table or figure crop may decode."""
+    budget = Budget(deadline_s, max_image_mb)
     doc, notes = open_pdf(Path(path))
     result = ParsedPaper(pages=doc.page_count)
     for category, message in notes:
         result.add_error(STAGE, category, message)
     damaged = any(category == "damaged_pdf" for category, _ in notes)
     try:
-        _parse(doc, result, images_dir, max_pages)
+        _parse(doc, result, images_dir, max_pages, budget)
     finally:
         doc.close()
+    budget.report(result)
     no_text = any(e.category == "no_text_layer" and e.page is None for e in result.errors)
     if damaged and no_text:
         raise PaperLoadError(
@@ -65,7 +86,11 @@ def parse_pdf(path: Path, images_dir: Path | None = None, *, max_pages: int = 40
 
 
 def _parse(
-    doc: pymupdf.Document, result: ParsedPaper, images_dir: Path | None, max_pages: int
+    doc: pymupdf.Document,
+    result: ParsedPaper,
+    images_dir: Path | None,
+    max_pages: int,
+    budget: Budget,
 ) -> None:
     count = min(doc.page_count, max_pages)
     if doc.page_count > max_pages:
@@ -79,6 +104,9 @@ def _parse(
     pages: list[PageText] = []
     broken: set[int] = set()
     for n in range(count):
+        if n and budget.expired():  # page 1 always, for the title
+            budget.skip(f"stopped after {n} of {count} pages")
+            break
         try:
             pages.append(read_page(doc[n]))
         except Exception as exc:  # a broken page must not lose the rest of the paper
@@ -94,7 +122,7 @@ def _parse(
     order = reading_order(pages)
     toc = _toc(doc, count)
     rough_heads = find_headings(order, body, toc)
-    floats_out = _floats(doc, pages, body, rough_heads, result, images_dir)
+    floats_out = _floats(doc, pages, body, rough_heads, result, images_dir, budget)
     inside = _float_lines(pages, floats_out)
     body_order = [(p, ln) for p, ln in order if id(ln) not in inside]
 
@@ -109,7 +137,7 @@ def _parse(
     result.abstract = abstract
     _sections(result, body_order, heads)
     _assign_sections(result, order, heads, floats_out)
-    result.links = _links(doc, pages)
+    result.links = _links(doc, pages, budget)
     if not result.sections:
         result.add_error(
             STAGE,
@@ -167,16 +195,20 @@ def _floats(
     heads: list[Heading],
     result: ParsedPaper,
     images_dir: Path | None,
+    budget: Budget,
 ) -> _Floats:
     out = _Floats()
     head_boxes: dict[int, list[Box]] = {}
     for h in heads:
         head_boxes.setdefault(h.page, []).append(h.line.bbox)
     work: list[tuple[Renderer, PageContext, Graphics, list[Caption]]] = []
-    for p in pages:
+    for i, p in enumerate(pages):
         caps = find_captions(p, body)
         if not caps:
             continue
+        if budget.expired():
+            budget.skip(f"tables and figures looked for on {i} of {len(pages)} pages")
+            break
         out.captions[p.number] = caps
         page = doc[p.number - 1]
         try:
@@ -192,9 +224,12 @@ def _floats(
             headings=head_boxes.get(p.number, []),
             captions=[c.bbox for c in caps],
         )
-        work.append((Renderer(page), ctx, g, caps))
+        work.append((Renderer(page, max_bytes=budget.max_image_bytes), ctx, g, caps))
     prefer = _table_side(work)
-    for render, ctx, g, caps in work:
+    for k, (render, ctx, g, caps) in enumerate(work):
+        if budget.expired():
+            budget.skip(f"tables and figures read on {k} of {len(work)} pages with captions")
+            break
         boxes = out.boxes.setdefault(ctx.page.number, [])
         for cap in (c for c in caps if c.kind == "table"):
             table = _table(render, ctx, g, cap, prefer, result, images_dir)
@@ -304,6 +339,15 @@ def _crop(
     try:
         if not render.crop(bbox, target):
             return ""
+    except ImageTooLarge as exc:
+        result.add_error(
+            STAGE,
+            "image_too_large",
+            f"{cap.label}: not rendered: the region {exc} (a quarter of "
+            "EXPCURATE_PARSE_MAX_MEMORY_MB); raise that setting to render it",
+            page=cap.page,
+        )
+        return ""
     except Exception as exc:
         result.add_error(STAGE, "render_failed", f"{cap.label}: {exc}", page=cap.page)
         return ""
@@ -413,9 +457,12 @@ def _assign_sections(
         record.section = current
 
 
-def _links(doc: pymupdf.Document, pages: list[PageText]) -> list[str]:
+def _links(doc: pymupdf.Document, pages: list[PageText], budget: Budget) -> list[str]:
     urls: list[str] = []
-    for p in pages:
+    for i, p in enumerate(pages):
+        if budget.expired():
+            budget.skip(f"links collected from {i} of {len(pages)} pages")
+            break
         page = doc[p.number - 1]
         try:
             annotated = doc.xref_get_key(page.xref, "Annots")[0] != "null"

@@ -17,6 +17,7 @@ import pymupdf
 from extractors.paper.captions import Caption
 from extractors.paper.graphics import Graphics
 from extractors.paper.layout import Box, contains, overlaps, union
+from extractors.paper.limits import ImageTooLarge, pixel_bytes
 from extractors.paper.regions import PageContext, lines_between, reach, text_run
 
 Kind = Literal["raster", "vector", "mixed", "unknown"]
@@ -113,12 +114,18 @@ def _kind(images: list[Box], shapes: list[Box]) -> Kind:
 
 
 class Renderer:
-    """Renders crops of one page from a single display list (built once, reused per crop)."""
+    """Renders crops of one page from a single display list (built once, reused per crop).
 
-    def __init__(self, page: pymupdf.Page, dpi: int = 110) -> None:
+    `max_bytes` caps the pixels one crop may decode; a larger crop raises `ImageTooLarge`
+    before anything is drawn, so a page holding a huge scan cannot exhaust memory.
+    """
+
+    def __init__(self, page: pymupdf.Page, dpi: int = 110, max_bytes: int | None = None) -> None:
         self.page = page
         self.zoom = pymupdf.Matrix(dpi / 72, dpi / 72)
+        self.max_bytes = max_bytes
         self._list: pymupdf.DisplayList | None = None
+        self._images: list[dict] | None = None
 
     def crop(self, bbox: Box, target: Path) -> bool:
         """Write the region as PNG; False when the region is empty."""
@@ -128,6 +135,12 @@ class Renderer:
         pad = 2.0
         rect = pymupdf.Rect(rect.x0 - pad, rect.y0 - pad, rect.x1 + pad, rect.y1 + pad)
         rect &= self.page.rect
+        if self.max_bytes is not None:
+            if self._images is None:
+                self._images = self.page.get_image_info()
+            need = pixel_bytes(self._images, rect, self.zoom.a)
+            if need > self.max_bytes:
+                raise ImageTooLarge(need, self.max_bytes)
         if self._list is None:
             self._list = self.page.get_displaylist()
         pix = self._list.get_pixmap(matrix=self.zoom, clip=rect)

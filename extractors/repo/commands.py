@@ -237,7 +237,7 @@ def _logical_lines(lines: list[tuple[int, str]]) -> Iterator[tuple[int, str]]:
     for no, line in lines:
         if not buf:
             start = no
-        stripped = line.rstrip()
+        stripped = _strip_comment(line).rstrip()  # "--flag x \\  # note" still continues
         if stripped.endswith("\\"):
             buf.append(stripped[:-1].strip())
             continue
@@ -270,6 +270,10 @@ def _doc_blocks(text: str, is_markdown: bool) -> Iterator[list[tuple[int, str]]]
         indent = ("    ", "\t") if is_markdown else ("  ", "\t")
         if stripped.startswith("$ ") or line.startswith(indent):
             block.append((no, stripped))
+            continue
+        quoted = stripped.lstrip(">").strip()
+        if is_markdown and stripped.startswith(">") and _CMD_HINT.match(quoted):
+            block.append((no, quoted))  # a command quoted as "> python train.py"
             continue
         if block:
             yield block

@@ -4,6 +4,8 @@
 2. One call per experiment section drafts its tasks from the setup context, the section's text
    and the tables and figures it cites (their crops too when the model can see).
 3. One call writes the main takeaways and follow-up ideas.
+4. A refinement pass (`refine.py`) re-reads the setup sections, appendix included, and
+   completes each section's drafted methods and design variables: one call per section.
 
 A section whose answer stays unusable is recorded on the DraftSet and skipped; a spent budget
 or an unreachable provider stops drafting and keeps what was drafted. Answers are checked by
@@ -60,6 +62,7 @@ from extractors.tasks.llm_inputs import (
     render_figure,
     render_table,
 )
+from extractors.tasks.refine import refine_tasks, refine_version_parts
 
 PROMPTS_DIR = Path(__file__).parent / "prompts"
 PROMPT_NAMES = ("classify", "draft", "takeaways")
@@ -141,7 +144,8 @@ def prompt_version() -> str:
     """The prompts' hashes plus everything else that shapes the requests (client wording, schemas)."""
     shaping = json.dumps(
         [JSON_INSTRUCTION, REPAIR_INSTRUCTION]
-        + [s.model_json_schema() for s in (SectionLabels, SectionTasks, Takeaways)],
+        + [s.model_json_schema() for s in (SectionLabels, SectionTasks, Takeaways)]
+        + refine_version_parts(),
         sort_keys=True,
     )
     extra = hashlib.sha256(shaping.encode()).hexdigest()[:12]
@@ -369,6 +373,8 @@ def draft_with_llm(
             result.follow_up_work_ideas = [
                 FollowUpIdea(**idea.model_dump()) for idea in notes.follow_up_work_ideas
             ]
+        # Last, so a budget spent here costs polish, not tasks or takeaways.
+        refine_tasks(paper, kinds, client, result)
     except BudgetExceeded as e:
         result.add_error("tasks", "budget", f"{e}; kept the {len(result.tasks)} tasks drafted")
     except LLMUnavailable as e:

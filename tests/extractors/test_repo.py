@@ -299,3 +299,16 @@ def test_search_ranks_files_by_bm25_over_paths_and_text(tools: RepoSearch) -> No
     scores = [s for _, s in tools.search("cosine schedule AdamW", k=5)]
     assert scores == sorted(scores, reverse=True) and scores[0] > 0
     assert tools.search("zzzunknownword", k=5) == []
+
+
+def test_commands_in_blockquotes_and_commented_continuations_are_mined(tmp_path: Path) -> None:
+    """`> python train.py` in a README and a `\\` line ending in a `# note` are still commands."""
+    (tmp_path / "train.py").write_text("if __name__ == '__main__':\n    pass\n")
+    (tmp_path / "run.py").write_text("if __name__ == '__main__':\n    pass\n")
+    (tmp_path / "README.md").write_text(
+        "# X\n\nTrain:\n\n> python train.py --lr 0.1\n\n"
+        "```bash\npython run.py \\\n  --a 1 \\  # the a flag\n  --b 2\n```\n"
+    )
+    commands = {c.text: c for c in mine_repo(tmp_path).commands}
+    assert commands["python train.py --lr 0.1"].runs == ["train.py"]
+    assert commands["python run.py --a 1 --b 2"].line == 8

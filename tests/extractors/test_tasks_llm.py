@@ -127,7 +127,8 @@ class Router:
         text = first_user["content"]
         if isinstance(text, list):
             text = " ".join(part.get("text", "") for part in text)
-        for needle, replies in self.routes.items():
+        # The most specific route wins: "... section 4.1" before "... section".
+        for needle, replies in sorted(self.routes.items(), key=lambda r: -len(r[0])):
             if needle in text:
                 self.taken.append(needle)
                 return replies.pop(0) if len(replies) > 1 else replies[0]
@@ -143,6 +144,7 @@ def standard_routes(**overrides: list[Reply]) -> dict[str, list[Reply]]:
             json_reply({"tasks": [GATE_TASK, MIX_TASK]}, 1000, 300),
         ],
         "Research questions drafted": [json_reply(TAKEAWAYS, 400, 100)],
+        "Tasks drafted from section": [json_reply({"tasks": []}, 300, 50)],
     }
     routes.update(overrides)
     return routes
@@ -202,6 +204,8 @@ def test_draft_with_llm_end_to_end(tmp_path: Path, images_root: Path) -> None:
         "Section to draft tasks from: 4.2",
         "Section to draft tasks from: 4.2",
         "Research questions drafted",
+        "Tasks drafted from section",
+        "Tasks drafted from section",
     ]
     repair = requests[3]["messages"][-1]["content"]
     assert "gives away outcome numbers" in repair and "0.412" in repair
@@ -215,10 +219,10 @@ def test_draft_with_llm_end_to_end(tmp_path: Path, images_root: Path) -> None:
     assert main_request[1]["image_url"]["url"].startswith("data:image/png;base64,")
 
     usage = result.usage
-    assert usage.calls == 5
-    assert usage.prompt_tokens == 500 + 900 + 800 + 1000 + 400
-    assert usage.completion_tokens == 100 + 300 + 300 + 300 + 100
-    assert usage.cost_usd == pytest.approx((3600 * 1.0 + 1100 * 4.0) / 1e6)
+    assert usage.calls == 7
+    assert usage.prompt_tokens == 500 + 900 + 800 + 1000 + 400 + 2 * 300
+    assert usage.completion_tokens == 100 + 300 + 300 + 300 + 100 + 2 * 50
+    assert usage.cost_usd == pytest.approx((4200 * 1.0 + 1200 * 4.0) / 1e6)
 
 
 def test_failed_section_is_recorded_and_drafting_goes_on(tmp_path: Path) -> None:
@@ -301,7 +305,7 @@ def test_draft_tasks_uses_settings_and_reuses_cached_answers(tmp_path: Path) -> 
     assert json.dumps(again.model_dump(exclude={"usage"})) == json.dumps(
         first.model_dump(exclude={"usage"})
     )
-    assert (again.usage.calls, again.usage.cached_calls, again.usage.cost_usd) == (0, 4, 0.0)
+    assert (again.usage.calls, again.usage.cached_calls, again.usage.cost_usd) == (0, 6, 0.0)
     assert any((tmp_path / "data" / "cache" / "llm").rglob("*.json"))
 
 
@@ -371,3 +375,171 @@ def test_outline_shows_what_a_section_cites() -> None:
     assert "cites Table 1" in lines[2]
     assert "cites Table 2, Figure 1" in lines[3]
     assert "cites" not in lines[0]
+
+
+# ------------------------------------------------------------------ refinement
+
+REFINED_METHOD = (
+    "Train GateMix, PatchTST and DLinear on ETTh1 with horizon 96 using Adam at a learning "
+    "rate of 0.001, batch size 32, dropout 0.1 and 30 epochs; compare test MSE."
+)
+
+
+def refined_main(**changes: Any) -> dict[str, Any]:
+    task = {
+        "id": 0,
+        "expected_outcome": MAIN_TASK["expected_outcome"],
+        "method": REFINED_METHOD,
+        "design_complexity": {
+            "constant_variables": {"dataset": "ETTh1", "horizon": 96, "learning rate": 0.001},
+        },
+    }
+    task.update(changes)
+    return {"tasks": [task]}
+
+
+def paper_with_appendix() -> ParsedPaper:
+    paper = make_paper()
+    paper.sections.append(
+        Section(
+            number="A",
+            title="Hyperparameters",
+            text="Dropout is 0.1 and every model trains for 30 epochs.",
+            page=9,
+            appendix=True,
+        )
+    )
+    return paper
+
+
+def test_refinement_completes_the_method_from_setup_and_appendix(tmp_path: Path) -> None:
+    """The refinement pass re-reads setup sections drafting did not show (the appendix) and
+    replaces method and design variables only: question, outcome and evidence stay."""
+    routes = standard_routes(
+        **{"Tasks drafted from section 4.1": [json_reply(refined_main(), 700, 200)]}
+    )
+    router = Router(routes)
+    with serve(router) as fake:
+        result = draft_with_llm(paper_with_appendix(), client_for(fake, tmp_path, vision=False))
+        refine_request = next(
+            r["messages"][-1]["content"]
+            for r in fake.requests
+            if "Tasks drafted from section 4.1" in r["messages"][-1]["content"]
+        )
+        draft_request = next(
+            r["messages"][-1]["content"]
+            for r in fake.requests
+            if "Section to draft tasks from: 4.1" in r["messages"][-1]["content"]
+        )
+
+    assert result.status == Status.succeeded, result.errors
+    main = result.tasks[0]
+    assert main.method == REFINED_METHOD
+    assert main.design_complexity.constant_variables["learning rate"] == 0.001
+    # Parts the answer left empty keep the draft's values.
+    assert main.design_complexity.independent_variables == {
+        "method": ["GateMix", "PatchTST", "DLinear"]
+    }
+    assert (main.question, main.expected_outcome) == (
+        MAIN_TASK["question"],
+        MAIN_TASK["expected_outcome"],
+    )
+    assert [e.label for e in main.evidence] == ["Table 1"]
+    assert result.tasks[1].method == GATE_TASK["method"]  # an empty answer changes nothing
+    assert "Dropout is 0.1" in refine_request and "learning rate of 0.001" in refine_request
+    assert "Dropout is 0.1" not in draft_request  # only the refinement saw the appendix
+    assert router.taken.count("Tasks drafted from section 4.1") == 1
+    assert router.taken[-1] == "Tasks drafted from section"  # 4.2's batch, after 4.1's
+
+
+def test_refinement_changing_the_outcome_numbers_is_rejected(tmp_path: Path) -> None:
+    """An answer that alters the expected outcome's numbers is sent back; when it stays wrong
+    the task keeps its draft and the section's refinement is recorded as failed."""
+    changed = str(MAIN_TASK["expected_outcome"]).replace("0.412", "0.415")
+    routes = standard_routes(
+        **{"Tasks drafted from section 4.1": [json_reply(refined_main(expected_outcome=changed))]}
+    )
+    with serve(Router(routes)) as fake:
+        result = draft_with_llm(make_paper(), client_for(fake, tmp_path, max_repairs=1))
+        repairs = [
+            r["messages"][-1]["content"]
+            for r in fake.requests
+            if "Tasks drafted from section 4.1" in r["messages"][1]["content"]
+            and len(r["messages"]) > 2
+        ]
+
+    main = result.tasks[0]
+    assert main.method == MAIN_TASK["method"]
+    assert "learning rate" not in main.design_complexity.constant_variables
+    assert result.status == Status.partial
+    errors = [e for e in result.errors if e.severity == Severity.error]
+    assert [(e.category, e.page) for e in errors] == [("refine", 5)]
+    assert errors[0].message.startswith("4.1 Main Results:")
+    assert "kept the drafted method" in errors[0].message
+    assert len(repairs) == 1 and "0.415" in repairs[0] and "0.412" in repairs[0]
+
+
+def test_refinement_leaking_results_into_the_method_is_rejected(tmp_path: Path) -> None:
+    leaky = refined_main(method=REFINED_METHOD + " GateMix should reach 0.412.")
+    routes = standard_routes(**{"Tasks drafted from section 4.1": [json_reply(leaky)]})
+    with serve(Router(routes)) as fake:
+        result = draft_with_llm(make_paper(), client_for(fake, tmp_path))
+    assert result.tasks[0].method == MAIN_TASK["method"]
+    assert [e.category for e in result.errors] == ["refine"]
+    assert "gives away outcome numbers (0.412)" in result.errors[0].message
+
+
+def test_malformed_refinement_answer_is_repaired(tmp_path: Path) -> None:
+    routes = standard_routes(
+        **{
+            "Tasks drafted from section 4.1": [
+                Reply('Here is the refinement: {"tasks": [{"id": 0, "method": '),
+                json_reply(refined_main()),
+            ]
+        }
+    )
+    with serve(Router(routes)) as fake:
+        result = draft_with_llm(make_paper(), client_for(fake, tmp_path))
+        refine_calls = [
+            r
+            for r in fake.requests
+            if "Tasks drafted from section 4.1" in r["messages"][1]["content"]
+        ]
+    assert result.status == Status.succeeded, result.errors
+    assert result.tasks[0].method == REFINED_METHOD
+    assert len(refine_calls) == 2
+    assert "could not be used" in refine_calls[1]["messages"][-1]["content"]
+
+
+def test_refinement_is_skipped_without_setup_sections(tmp_path: Path) -> None:
+    """No setup to re-read, no call: the pass must not pay for a request that cannot help."""
+    paper = make_paper()
+    paper.sections[1].title = "Approach"
+    paper.sections[1].text = "GateMix mixes channels through a gate."
+    classify = {
+        "sections": [{**s, "kind": "other"} if s["id"] == 1 else s for s in CLASSIFY["sections"]]
+    }
+    router = Router(standard_routes(**{"Sections:\n[0]": [json_reply(classify)]}))
+    with serve(router) as fake:
+        result = draft_with_llm(paper, client_for(fake, tmp_path))
+    assert result.status == Status.succeeded, result.errors
+    assert "Tasks drafted from section" not in router.taken
+
+
+def test_prompt_version_changes_with_the_refinement_prompt(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rewording refine.md must change the recorded version (and so the stage's inputs hash)."""
+    from extractors.tasks import llm, refine
+
+    before = llm.prompt_version()
+    edited = tmp_path / "refine.md"
+    edited.write_text(refine.PROMPT_FILE.read_text() + "\nBe brief.\n")
+    monkeypatch.setattr(refine, "PROMPT_FILE", edited)
+    refine.refine_prompt.cache_clear()
+    llm.prompt_version.cache_clear()
+    try:
+        assert llm.prompt_version() != before
+    finally:
+        refine.refine_prompt.cache_clear()
+        llm.prompt_version.cache_clear()
