@@ -19,6 +19,7 @@ from pydantic import BaseModel
 
 from expcurate.records import (
     DraftSet,
+    Flag,
     IngestResult,
     ParsedPaper,
     RepoIndex,
@@ -271,6 +272,29 @@ def run_tasks(store: Store, settings: Settings, paper_id: str) -> StageRun:
     )
 
 
+def _checkpoint_task(
+    store: Store,
+    settings: Settings,
+    task_id: int,
+    fields: TaskFields,
+    stage: Stage,
+    flags: list[Flag],
+    model: str,
+) -> None:
+    """Record a task's machine output at `stage`, awaiting review unless clean and auto."""
+    task = store.require_task(task_id)
+    clean = not any(f.severity == Severity.error for f in flags)
+    store.put_machine_task(
+        task.paper_id,
+        fields,
+        stage=stage.value,
+        author=f"machine:{model}",
+        position=task.position,
+        status=_checkpoint_status(settings, clean),
+        flags=[f.model_dump(mode="json") for f in flags],
+    )
+
+
 def _approved_at(store: Store, paper_id: str, stage: Stage) -> list[tuple[int, TaskFields]]:
     out = []
     for task in store.tasks(paper_id, stage=stage.value, status="approved"):
@@ -318,17 +342,8 @@ def run_setup(store: Store, settings: Settings, paper_id: str) -> StageRun:
                 setup = agent.recover(fields.draft(), max_steps=settings.agent_max_steps)
                 result.setups[fields.key] = setup
                 new = fields.with_setup(setup)
-                flags = validate_setup(new, root)
-                clean = not any(f.severity == Severity.error for f in flags)
-                task = store.require_task(task_id)
-                store.put_machine_task(
-                    paper_id,
-                    new,
-                    stage=Stage.setup.value,
-                    author=f"machine:{model}",
-                    position=task.position,
-                    status=_checkpoint_status(settings, clean),
-                    flags=[f.model_dump(mode="json") for f in flags],
+                _checkpoint_task(
+                    store, settings, task_id, new, Stage.setup, validate_setup(new, root), model
                 )
                 done += 1
         except PrerequisiteError as e:  # the provider rejected the key or the model mid-run
@@ -372,17 +387,7 @@ def run_package(store: Store, settings: Settings, paper_id: str) -> StageRun:
         siblings = [f for _, f in approved]
         for task_id, fields in approved:
             flags = validate_task(fields, parsed, root, siblings)
-            clean = not any(f.severity == Severity.error for f in flags)
-            task = store.require_task(task_id)
-            store.put_machine_task(
-                paper_id,
-                fields,
-                stage=Stage.package.value,
-                author=f"machine:{settings.model}",
-                position=task.position,
-                status=_checkpoint_status(settings, clean),
-                flags=[f.model_dump(mode="json") for f in flags],
-            )
+            _checkpoint_task(store, settings, task_id, fields, Stage.package, flags, settings.model)
         return result, len(approved)
 
     return _run_stage(store, settings, paper_id, Stage.package, inputs, work)
