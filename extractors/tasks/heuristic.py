@@ -72,17 +72,68 @@ def clean_title(text: str) -> str:
 # ------------------------------------------------------------------ proposed method
 
 
+NAMED = re.compile(
+    r"\b(?:called|named|dubbed|termed|coined)\s+((?:[A-Z][\w-]*\s*){1,4})(?:\(([A-Z][\w-]{1,15})\))?"
+)
+PROPOSE = re.compile(
+    r"\b(?:we|this paper|this work)\s+(?:\w+\s+)?(?:propose|present|introduce)", re.I
+)
+ACRONYM = re.compile(r"\(([A-Z][A-Za-z0-9-]{1,15})\)")
+# Field-wide acronyms that name no one paper's method.
+GENERIC = frozenset(
+    {
+        "AI",
+        "ML",
+        "NLP",
+        "LLM",
+        "LM",
+        "RL",
+        "GPU",
+        "CPU",
+        "API",
+        "SOTA",
+        "CV",
+        "DL",
+        "NN",
+        "QA",
+        "GNN",
+        "CNN",
+        "RNN",
+        "MLP",
+        "OOD",
+        "VQA",
+        "ASR",
+        "MT",
+        "IR",
+        "KG",
+    }
+)
+CAMEL = re.compile(r"\b([A-Z][a-z0-9]*[A-Z][\w-]*|[A-Z]{2,}[\w-]*)\b")
+
+
 def proposed_method(paper: ParsedPaper) -> str:
-    """The paper's own method name: 'Name: subtitle' titles, then 'we propose Name'."""
+    """The paper's own method name, from the title or the abstract's "we propose" sentence.
+
+    In order: a short "Name: subtitle" title; a name the abstract introduces ("called
+    Contrastive Clustering (CC)" gives the acronym, which tables use); an acronym or a
+    CamelCase word in the sentence that proposes something.
+    """
     head = paper.title.split(":", 1)[0].strip()
     if ":" in paper.title and 1 <= len(head.split()) <= 3:
         return head
-    m = re.search(
-        r"\b(?:we|this paper) (?:propose|present|introduce)s?,?\s+(?:a |an |the )?"
-        r"(?:[a-z-]+ ){0,6}?(?:called |named |dubbed |termed )?([A-Z][\w-]*[A-Z0-9][\w-]*)",
-        paper.abstract,
-    )
-    return m.group(1) if m else ""
+    for sentence in sentences(paper.abstract):
+        if not PROPOSE.search(sentence):
+            continue
+        named = NAMED.search(sentence)
+        if named and (named.group(2) or named.group(1).strip()) not in GENERIC:
+            return named.group(2) or named.group(1).strip()
+        start = PROPOSE.search(sentence)
+        rest = sentence[start.start() :] if start else sentence
+        for pattern in (ACRONYM, CAMEL):
+            for m in pattern.finditer(rest):
+                if m.group(1) not in GENERIC and m.group(1).rstrip("s") not in GENERIC:
+                    return m.group(1)
+    return ""
 
 
 def _match(label: str, name: str) -> bool:
