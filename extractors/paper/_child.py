@@ -10,21 +10,17 @@ from __future__ import annotations
 
 import contextlib
 import json
-import re
 import sys
 import traceback
 from pathlib import Path
 
 from extractors.paper import PaperLoadError, parse_pdf
-from extractors.paper.limits import MB, STAGE
+from extractors.paper.limits import MB, NO_MEMORY, STAGE
 
 try:
     import resource
 except ImportError:  # Windows has no `resource`
     resource = None  # type: ignore[assignment]
-
-# How MuPDF and Python word a failed allocation.
-_NO_MEMORY = re.compile(r"malloc|out of memory|cannot allocate|memoryerror|FzErrorMemory", re.I)
 
 
 def _limit_memory(max_memory_mb: int) -> None:
@@ -58,14 +54,14 @@ def _answer(request: dict) -> dict:
     except MemoryError:
         return {"kind": "memory"}
     except PaperLoadError as exc:
-        if isinstance(exc.__cause__, MemoryError) or _NO_MEMORY.search(str(exc)):
+        if isinstance(exc.__cause__, MemoryError) or NO_MEMORY.search(str(exc)):
             return {"kind": "memory"}  # MuPDF could not allocate while opening
         return {"kind": "load_error", "message": str(exc)}
     except Exception as exc:
-        if _NO_MEMORY.search(str(exc)):
+        if NO_MEMORY.search(str(exc)):
             return {"kind": "memory"}
         return {"kind": "error", "message": str(exc), "traceback": traceback.format_exc()}
-    hits = [e for e in paper.errors if _NO_MEMORY.search(e.message)]
+    hits = [e for e in paper.errors if NO_MEMORY.search(e.message)]
     if hits:
         pages = sorted({e.page for e in hits if e.page})
         paper.add_error(

@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import re
 import signal
 import subprocess
 import sys
@@ -23,7 +22,7 @@ from pathlib import Path
 
 from expcurate.records import ParsedPaper, Status
 from extractors.paper.errors import PaperLoadError
-from extractors.paper.limits import IMAGE_SHARE, STAGE
+from extractors.paper.limits import IMAGE_SHARE, STAGE, is_memory_failure
 
 log = logging.getLogger(__name__)
 
@@ -94,11 +93,6 @@ def _read(res: Path) -> dict | None:
         return None  # the child died before writing (killed, crashed)
 
 
-# How a process that ran out of address space tends to die: Python's MemoryError, a C++
-# std::bad_alloc, glibc's or MuPDF's allocation failures.
-_STARVED = re.compile(r"MemoryError|bad_alloc|cannot allocate|out of memory|malloc", re.I)
-
-
 def _interpret(answer: dict | None, code: int, stderr: str, max_memory_mb: int) -> ParsedPaper:
     memory_hint = (
         f"the parse needed more than {max_memory_mb} MB of memory and was stopped; "
@@ -112,9 +106,11 @@ def _interpret(answer: dict | None, code: int, stderr: str, max_memory_mb: int) 
             raise PaperLoadError(answer["message"])
         if kind == "memory":
             return _failed("memory_limit", memory_hint)
+        if is_memory_failure(str(answer.get("message", ""))):
+            return _failed("memory_limit", memory_hint)
         log.error("the PDF parser failed in its child process:\n%s", answer.get("traceback"))
         return _failed("parser_error", f"the parser failed (a bug): {answer.get('message')}")
-    if _STARVED.search(stderr) or code == -signal.SIGKILL:
+    if is_memory_failure(stderr) or code == -signal.SIGKILL:
         return _failed("memory_limit", memory_hint)  # SIGKILL we did not send: the OOM killer
     log.error("the PDF parser's child process exited with %s:\n%s", code, stderr)
     what = f"signal {-code}" if code < 0 else f"exit code {code}"

@@ -8,6 +8,7 @@ pixels a single crop may decode, estimated from image metadata *before* anything
 
 from __future__ import annotations
 
+import re
 import time
 
 import pymupdf
@@ -67,3 +68,15 @@ def pixel_bytes(images: list[dict], clip: pymupdf.Rect, zoom: float) -> int:
         channels = max(int(info.get("colorspace") or 1), 1) + bool(info.get("has-mask"))
         need += int(info.get("width", 0)) * int(info.get("height", 0)) * channels
     return need
+
+
+# How an allocation that ran into the memory limit is worded: Python's MemoryError, MuPDF's
+# "malloc/calloc/realloc (…) failed" and FzErrorMemory, glibc's ENOMEM, C++'s bad_alloc.
+NO_MEMORY = re.compile(
+    r"\b(?:m|c|re)alloc\b|out of memory|cannot allocate|memoryerror|FzErrorMemory|bad_alloc",
+    re.I,
+)
+
+
+def is_memory_failure(text: str) -> bool:
+    return bool(NO_MEMORY.search(text))

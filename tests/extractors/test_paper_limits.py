@@ -190,6 +190,12 @@ def test_isolated_child_over_its_memory_limit_is_reported(long_pdf: Path) -> Non
         (None, -9, "", "memory_limit"),
         (None, -11, "", "parser_crashed"),
         ({"kind": "error", "message": "boom", "traceback": "tb"}, 1, "", "parser_error"),
+        (
+            {"kind": "error", "message": "code=2: calloc (64 x 648 bytes) failed"},
+            1,
+            "",
+            "memory_limit",
+        ),
     ],
 )
 def test_how_a_child_ended_is_classified(
