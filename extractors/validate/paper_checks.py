@@ -152,15 +152,24 @@ def _jaccard(a: set[str], b: set[str]) -> float:
 
 
 def check_duplicates(fields: TaskFields, siblings: Sequence[TaskFields]) -> list[Flag]:
-    """Same question (85% of its words), or same question and outcome together (90%)."""
+    """Same question (85% of its words), or same question and outcome together (90%).
+
+    Tasks whose independent variables differ are different experiments even when drafted
+    from one template ("w/o gating" and "w/o patching" of one ablation table), unless their
+    questions are all but identical.
+    """
     question = _tokens(fields.question)
     both = question | _tokens(fields.expected_outcome)
     if len(question) < 3:
         return []
+    mine = fields.design_complexity.independent_variables
     for position, other in enumerate(siblings):
         if other is fields or (other.key and other.key == fields.key):
             continue
+        theirs = other.design_complexity.independent_variables
         same_q = _jaccard(question, _tokens(other.question))
+        if mine and theirs and mine != theirs and same_q < 0.9:
+            continue  # one template, different variables: sibling experiments, not copies
         same_both = _jaccard(both, _tokens(other.question) | _tokens(other.expected_outcome))
         if same_q >= 0.85 or same_both >= 0.9:
             name = other.key or f"#{position}"

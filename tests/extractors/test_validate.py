@@ -41,8 +41,14 @@ TRAIN = "\n".join(
 
 
 def _git(cwd: Path, *args: str) -> str:
-    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@x", "GIT_COMMITTER_NAME": "t",
-           "GIT_COMMITTER_EMAIL": "t@x", "GIT_CONFIG_GLOBAL": os.devnull}  # fmt: skip
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@x",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@x",
+        "GIT_CONFIG_GLOBAL": os.devnull,
+    }
     out = subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True)
     return out.stdout.decode().strip()
 
@@ -257,3 +263,30 @@ def test_normalise_repairs_known_inconsistencies() -> None:
     assert check_schema(raw) and check_schema(data) == []
     again, more = normalise_task(data)
     assert again == data and more == []
+
+
+def test_template_siblings_with_different_variables_are_not_near_duplicates() -> None:
+    """Ablation tasks drafted from one template differ in what they vary: not copies. The
+    same question with differently worded variables still is one."""
+    from expcurate.records import DesignComplexity
+    from extractors.validate.paper_checks import check_duplicates
+
+    def task(key: str, question: str, variant: str) -> TaskFields:
+        return TaskFields(
+            key=key,
+            question=question,
+            method="m",
+            expected_outcome="o",
+            design_complexity=DesignComplexity(
+                independent_variables={"component": ["full", variant]}
+            ),
+        )
+
+    template = (
+        "How does the variant '{}' compare with the full model in Table 2 (ablation on ETTh1)?"
+    )
+    a = task("a", template.format("w/o gating"), "w/o gating")
+    b = task("b", template.format("w/o patching"), "w/o patching")
+    assert check_duplicates(a, [a, b]) == []
+    c = task("c", a.question, "without the gate")
+    assert [f.check for f in check_duplicates(a, [a, c])] == ["near_duplicate"]
