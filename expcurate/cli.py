@@ -70,18 +70,15 @@ def _quiet_prefect() -> None:
 
 def _preflight(pdf: str, repo: str) -> str | None:
     """Reject obviously bad local input before starting the engine."""
-    from extractors.ingest import PDF_MAGIC, is_url
+    from extractors.ingest import is_url, pdf_problem
 
     if not is_url(pdf):
         path = Path(pdf)
         if not path.is_file():
             return f"PDF not found: {pdf}; pass an existing file or an http(s) URL"
-        with path.open("rb") as fh:
-            head = fh.read(1024)
-        if not head:
-            return f"the PDF {pdf} is empty (0 bytes)"
-        if PDF_MAGIC not in head:
-            return f"{pdf} is not a PDF (no %PDF- header); pass the paper's PDF file"
+        problem = pdf_problem(path, pdf)
+        if problem:
+            return problem
     looks_remote = "://" in repo or repo.startswith("git@")
     if not looks_remote and not Path(repo).is_dir():
         return f"repository not found: {repo}; pass a local folder or a git URL"

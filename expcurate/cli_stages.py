@@ -109,19 +109,23 @@ def draft(
 
 
 def read_tasks(path: Path) -> tuple[dict[str, Any], list[TaskDraft]]:
-    """Tasks in EXP-Bench's file format; older files say `hypothesis` for `question`."""
+    """Tasks in EXP-Bench's file format, repaired as `import-expbench` repairs them."""
     body = json.loads(path.read_text())
     if isinstance(body, list):
         body = {"questions": body}
     if not isinstance(body, dict) or not isinstance(body.get("questions"), list):
         raise ValueError(f"{path}: expected {{'questions': [...]}}")
+    from extractors.validate import normalise_task
+
     drafts = []
     for i, q in enumerate(body["questions"]):
         if not isinstance(q, dict):
             raise ValueError(f"{path}: question {i} is not an object")
-        if "question" not in q and "hypothesis" in q:
-            q["question"] = q.pop("hypothesis")
-        task = ExpBenchTask.model_validate(q)
+        fixed, _ = normalise_task(q)  # `hypothesis`, double wrapping, /workspace/ paths …
+        if "mask_also" not in q:
+            fixed.pop("mask_also", None)  # ours, not EXP-Bench's
+        body["questions"][i] = fixed
+        task = ExpBenchTask.model_validate(fixed)
         drafts.append(
             TaskDraft(
                 key=str(q.get("key") or f"task-{i}"),

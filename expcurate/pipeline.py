@@ -307,7 +307,7 @@ def run_setup(store: Store, settings: Settings, paper_id: str) -> StageRun:
     from expcurate.records import SetupResult
     from extractors.agent import make_setup_agent, prompt_version
     from extractors.llm import PrerequisiteError
-    from extractors.validate import validate_setup
+    from extractors.validate import as_tree, validate_setup
 
     runs = store.current_runs(paper_id)
     ingest = load_artifact(settings, runs[Stage.ingest.value], IngestResult)
@@ -337,13 +337,14 @@ def run_setup(store: Store, settings: Settings, paper_id: str) -> StageRun:
             result.status = Status.failed
             return result, 0
         done = 0
+        tree = as_tree(root)  # one repository view for every task: file reads are cached
         try:
             for task_id, fields in approved:
                 setup = agent.recover(fields.draft(), max_steps=settings.agent_max_steps)
                 result.setups[fields.key] = setup
                 new = fields.with_setup(setup)
                 _checkpoint_task(
-                    store, settings, task_id, new, Stage.setup, validate_setup(new, root), model
+                    store, settings, task_id, new, Stage.setup, validate_setup(new, tree), model
                 )
                 done += 1
         except PrerequisiteError as e:  # the provider rejected the key or the model mid-run
@@ -368,7 +369,7 @@ def run_setup(store: Store, settings: Settings, paper_id: str) -> StageRun:
 
 
 def run_package(store: Store, settings: Settings, paper_id: str) -> StageRun:
-    from extractors.validate import validate_task
+    from extractors.validate import as_tree, validate_task
 
     runs = store.current_runs(paper_id)
     ingest = load_artifact(settings, runs[Stage.ingest.value], IngestResult)
@@ -385,8 +386,9 @@ def run_package(store: Store, settings: Settings, paper_id: str) -> StageRun:
 
         result = Result()
         siblings = [f for _, f in approved]
+        tree = as_tree(root)  # built once: the leakage index reads the whole repository
         for task_id, fields in approved:
-            flags = validate_task(fields, parsed, root, siblings)
+            flags = validate_task(fields, parsed, tree, siblings)
             _checkpoint_task(store, settings, task_id, fields, Stage.package, flags, settings.model)
         return result, len(approved)
 

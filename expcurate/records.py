@@ -124,16 +124,6 @@ class StageResult(BaseModel):
 # ---------------------------------------------------------------- ingest
 
 
-class Provenance(BaseModel):
-    """What a record was made from; copied onto every later record."""
-
-    paper_id: str
-    pdf_sha256: str = ""
-    repo_url: str = ""
-    repo_commit: str = ""
-    pipeline_version: str = ""
-
-
 class IngestResult(StageResult):
     paper_id: str
     pdf_path: str = ""
@@ -142,15 +132,6 @@ class IngestResult(StageResult):
     repo_path: str = ""
     repo_url: str = ""
     commit: str = ""
-
-    def provenance(self, pipeline_version: str = "") -> Provenance:
-        return Provenance(
-            paper_id=self.paper_id,
-            pdf_sha256=self.pdf_sha256,
-            repo_url=self.repo_url or self.repo_path,
-            repo_commit=self.commit,
-            pipeline_version=pipeline_version,
-        )
 
 
 # ---------------------------------------------------------------- parse

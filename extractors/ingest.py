@@ -56,13 +56,22 @@ def fetch_pdf(source: str, dest_dir: Path, *, timeout: float = 60.0) -> Path:
             raise IngestError(f"PDF path is not a file: {source}")
         if path.resolve() != target.resolve():
             shutil.copyfile(path, target)
-    with target.open("rb") as fh:
+    problem = pdf_problem(target, source)
+    if problem:
+        raise IngestError(problem)
+    return target
+
+
+def pdf_problem(path: Path, name: str = "") -> str | None:
+    """Why a local file is not a PDF we can take (empty, no %PDF- header), or None."""
+    name = name or str(path)
+    with path.open("rb") as fh:
         head = fh.read(1024)
     if not head:
-        raise IngestError(f"the PDF {source} is empty (0 bytes)")
+        return f"the PDF {name} is empty (0 bytes)"
     if PDF_MAGIC not in head:
-        raise IngestError(f"{source} is not a PDF (no %PDF- header); pass the paper's PDF file")
-    return target
+        return f"{name} is not a PDF (no %PDF- header); pass the paper's PDF file"
+    return None
 
 
 def ingest(

@@ -86,10 +86,11 @@ def validate_task(
     siblings: Sequence[TaskFields] = (),
 ) -> list[Flag]:
     """Every check, for final approval (the package stage)."""
+    tree = as_tree(root) if root is not None else None  # one tree: its reads are cached
     return (
         validate_draft(fields, paper, siblings)
-        + validate_setup(fields, root)
-        + check_leakage(fields, root)
+        + validate_setup(fields, tree)
+        + check_leakage(fields, tree)
     )
 
 
@@ -112,6 +113,7 @@ __all__ = [
     "GitTree",
     "RepoTree",
     "WorkTree",
+    "as_tree",
     "blocking",
     "check_commit",
     "check_leakage",
