@@ -3,11 +3,17 @@
 The rules in `heldout_setup.jsonl` were written before any output was seen: for each corpus
 paper, an ordered list of `{rule, when, hit_any}`; a task takes the first rule whose `when`
 regex matches its question + method ("" matches all), and is a hit@3 when one of its first
-three `source` files matches a `hit_any` glob (`*` crosses folders). A `no_answer` is a miss.
+three `source` files matches a `hit_any` glob (`*` crosses folders). A `no_answer` is a miss,
+except under a rule that says `"expect": "no_answer"` (the repository does not hold that
+experiment's code), where it is the only hit.
 For each paper: draft tasks from the corpus PDF with the heuristic, mine the checkout, recover
 each setup, score.
 
-    python benchmarks/heldout_setup.py --repos DIR [--corpus DIR]
+    python benchmarks/heldout_setup.py --repos DIR [--corpus DIR] [--gold RULES.jsonl]
+
+Two rule files: `heldout_setup.jsonl` (set A: four repositories, used once to find a bug) and
+`heldout_setup_b.jsonl` (set B: eight more, written and committed before the policy was run on
+them).
 
 `--repos` holds one checkout per repository, named after it (`owner/name` -> `DIR/name`), at
 the rule file's commit. `--corpus` defaults to ../shared/corpus next to the repository, or
@@ -76,7 +82,10 @@ def main() -> int:
             setup = agent.recover(task)
             text = f"{task.question}\n{task.method}"
             rule = next(r for r in paper_rules if not r["when"] or re.search(r["when"], text))
-            ok = not setup.no_answer and hit(setup.source, rule["hit_any"])
+            if rule.get("expect") == "no_answer":
+                ok = bool(setup.no_answer)
+            else:
+                ok = not setup.no_answer and hit(setup.source, rule["hit_any"])
             n_hit += ok
             n_none += bool(setup.no_answer)
             if args.verbose:
