@@ -165,6 +165,14 @@ class Table(BaseModel):
         return self.label.split()[-1] if self.label else ""
 
 
+class Axis(BaseModel):
+    """An axis of a plot, as printed: its title and the tick labels along it."""
+
+    orientation: Literal["x", "y"]
+    label: str
+    ticks: list[str] = Field(default_factory=list)
+
+
 class Figure(BaseModel):
     label: str  # "Figure 2"
     caption: str
@@ -173,6 +181,10 @@ class Figure(BaseModel):
     image: str = ""
     kind: Literal["raster", "vector", "mixed", "unknown"] = "unknown"
     section: str = ""
+    # Text printed inside the figure (vector and mixed figures only; a raster has none):
+    axes: list[Axis] = Field(default_factory=list)
+    ticks: int = 0  # numbers printed inside: tick labels of plots
+    legend: list[str] = Field(default_factory=list)  # other short labels: series, panels
 
 
 class ParsedPaper(StageResult):

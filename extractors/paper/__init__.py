@@ -28,7 +28,12 @@ import pymupdf
 from expcurate.records import Figure, ParsedPaper, Section, Severity, Table
 from extractors.paper.captions import Caption, find_captions
 from extractors.paper.errors import PaperLoadError, open_pdf
-from extractors.paper.figures import Renderer, locate_figure
+from extractors.paper.figures import (
+    Renderer,
+    locate_figure,
+    read_figure_text,
+    with_axis_titles,
+)
 from extractors.paper.front import find_abstract, find_authors, find_title
 from extractors.paper.graphics import Graphics, read_graphics
 from extractors.paper.isolate import parse_pdf_isolated
@@ -319,7 +324,10 @@ def _figure(
             page=cap.page,
         )
         return figure
+    found.bbox = with_axis_titles(ctx.page, found.bbox)
     figure.bbox, figure.kind = _round(found.bbox), found.kind
+    printed = read_figure_text(ctx.page, found.bbox)
+    figure.axes, figure.ticks, figure.legend = printed.axes, printed.ticks, printed.legend
     figure.image = _crop(render, found.bbox, images_dir, "figure", cap, result)
     return figure
 

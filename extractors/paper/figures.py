@@ -8,15 +8,17 @@ one box under one caption, which is what a reviewer wants to look at.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
 import pymupdf
 
+from expcurate.records import Axis
 from extractors.paper.captions import Caption
 from extractors.paper.graphics import Graphics
-from extractors.paper.layout import Box, contains, overlaps, union
+from extractors.paper.layout import Box, Line, PageText, contains, overlaps, union, x_overlap
 from extractors.paper.limits import ImageTooLarge, pixel_bytes
 from extractors.paper.regions import PageContext, lines_between, reach, text_run
 
@@ -28,6 +30,100 @@ _ADJACENT = 100.0  # points between a caption and the graphics it describes (axi
 class FigureBox:
     bbox: Box
     kind: Kind
+
+
+# Tick labels: numbers, maybe signed, with %, a thousands k/M, a power of ten or a range dash.
+_TICK = re.compile(r"^[\s\d.,%+\-\u2212\u2013eE\u00d7kKM()]+$")
+_MAX_LABEL = 60  # characters; longer text inside a figure is a sub-caption or a note
+_MAX_LEGEND = 12
+
+
+@dataclass
+class FigureText:
+    """What a figure prints: axis titles with their ticks, the count of numbers, other labels."""
+
+    axes: list[Axis] = field(default_factory=list)
+    ticks: int = 0
+    legend: list[str] = field(default_factory=list)
+
+
+def _numeric(text: str) -> bool:
+    return bool(_TICK.match(text)) and any(c.isdigit() for c in text)
+
+
+_TITLE_GAP = 24.0  # points between a plot's box and a rotated axis title beside it
+
+
+def with_axis_titles(page: PageText, bbox: Box) -> Box:
+    """The figure's box widened to the rotated axis titles printed just beside it."""
+    out = bbox
+    for box, _ in page.rotated:
+        beside = bbox[0] - _TITLE_GAP <= box[0] and box[2] <= bbox[2] + _TITLE_GAP
+        if beside and bbox[1] - 2 <= box[1] and box[3] <= bbox[3] + 2:
+            out = union([out, box])
+    return out
+
+
+def read_figure_text(page: PageText, bbox: Box) -> FigureText:
+    """Axis titles (rotated text is a y title; a line just under a row of numbers an x title),
+    how many numbers the figure prints, and its other short labels (legend entries, panels)."""
+    inside = [ln for ln in page.lines() if not ln.furniture and contains(bbox, ln.bbox, pad=2.0)]
+    numbers = [ln for ln in inside if _numeric(ln.text)]
+    out = FigureText(ticks=sum(len(ln.text.split()) for ln in numbers))
+    used: set[int] = set()
+    in_rows: set[int] = set()
+    for i, ln in enumerate(inside):
+        if _numeric(ln.text) or len(ln.text) > _MAX_LABEL:
+            continue
+        row = _tick_row(ln, numbers)
+        if row:
+            out.axes.append(Axis(orientation="x", label=ln.text.strip(), ticks=_values(row)))
+            used.add(i)
+            in_rows |= {id(n) for n in row}
+    for box, text in page.rotated:
+        if contains(bbox, box, pad=2.0) and not _numeric(text) and len(text) <= _MAX_LABEL:
+            column = [
+                n
+                for n in numbers
+                if id(n) not in in_rows
+                and 0 <= n.bbox[0] - box[2] <= 40
+                and len(n.text.split()) == 1
+                and not _in_a_row(n, numbers)
+            ]
+            column.sort(key=lambda n: -n.bbox[1])  # bottom to top, as the axis runs
+            out.axes.insert(0, Axis(orientation="y", label=text, ticks=_values(column)))
+    out.legend = [
+        ln.text.strip()
+        for i, ln in enumerate(inside)
+        if i not in used and not _numeric(ln.text) and len(ln.text.strip()) <= _MAX_LABEL // 2
+    ][:_MAX_LEGEND]
+    return out
+
+
+def _tick_row(label: Line, numbers: list[Line]) -> list[Line]:
+    """The numbers printed just above a text line and across its width: an x axis's ticks."""
+    h = max(label.height, 4.0)
+    wide = (label.bbox[0] - 6 * h, label.bbox[1], label.bbox[2] + 6 * h, label.bbox[3])
+    row = [
+        n
+        for n in numbers
+        if 0 <= label.bbox[1] - n.bbox[3] <= 1.6 * h and x_overlap(n.bbox, wide) > 0
+    ]
+    return sorted(row, key=lambda n: n.bbox[0]) if len(row) + sum(
+        len(n.text.split()) - 1 for n in row
+    ) >= 2 else []
+
+
+def _in_a_row(n: Line, numbers: list[Line]) -> bool:
+    """Another number on the same baseline close by: x tick labels, not a y axis column."""
+    return any(
+        m is not n and abs(m.bbox[3] - n.bbox[3]) <= 2 and abs(m.bbox[0] - n.bbox[0]) <= 60
+        for m in numbers
+    )
+
+
+def _values(lines: list[Line]) -> list[str]:
+    return [v for ln in lines for v in ln.text.split()]
 
 
 def locate_figure(ctx: PageContext, g: Graphics, cap: Caption) -> FigureBox | None:

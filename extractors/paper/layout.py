@@ -115,6 +115,8 @@ class PageText:
     left: float = 0.0  # text area
     right: float = 0.0
     order: list[Line] = field(default_factory=list)  # reading order, furniture included
+    # Rotated lines, kept out of the reading order: axis titles of plots, arXiv stamps.
+    rotated: list[tuple[Box, str]] = field(default_factory=list)
 
     def lines(self) -> list[Line]:
         return [ln for b in self.blocks for ln in b.lines]
@@ -140,6 +142,7 @@ def read_page(page: pymupdf.Page) -> PageText:
     raw = page.get_text("dict", textpage=tp)
     blocks: list[Block] = []
     all_spans: list[Span] = []
+    rotated: list[tuple[Box, str]] = []
     for b in raw.get("blocks", []):
         if b.get("type", 0) != 0:
             continue
@@ -147,6 +150,9 @@ def read_page(page: pymupdf.Page) -> PageText:
         for ln in b.get("lines", []):
             dx, dy = ln.get("dir", (1.0, 0.0))
             if abs(dy) > 0.1 or dx < 0.9:  # rotated text: arXiv stamps, axis labels
+                text = " ".join(s["text"].strip() for s in ln.get("spans", []) if s["text"].strip())
+                if text:
+                    rotated.append((tuple(ln["bbox"]), text))  # type: ignore[arg-type]
                 continue
             spans = [
                 Span(
@@ -179,7 +185,12 @@ def read_page(page: pymupdf.Page) -> PageText:
     _mark_bold_words(words, all_spans)
     rect = page.rect
     pt = PageText(
-        number=page.number + 1, width=rect.width, height=rect.height, blocks=blocks, words=words
+        number=page.number + 1,
+        width=rect.width,
+        height=rect.height,
+        blocks=blocks,
+        words=words,
+        rotated=rotated,
     )
     return pt
 

@@ -428,27 +428,93 @@ def sweep_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
     ]
 
 
+# A figure that plots measurements: the caption names a quantity's behaviour.
+PLOT_CAPTION = re.compile(
+    r"\b(curves?|plots?|trends?|vs\.?|versus|as a function of|w\.r\.t\.|with respect to|"
+    r"effect|impact|influence|sensitivity|varying|number of|scal(?:e|es|ing)|convergence|"
+    r"across the training|during training|over (?:the )?(?:training|epochs|iterations|time)|"
+    r"grows?|increas\w*|decreas\w*|performance|accuracy|loss|error|comparison|distribution|"
+    r"histogram|statistics|correlation|speed|memory|efficiency)\b",
+    re.I,
+)
+# A figure that shows how the method works or what it outputs: no measurement to reproduce.
+NOT_AN_EXPERIMENT = re.compile(
+    r"\b(illustrat\w*|overview|framework|architecture|pipeline|diagram|schematic|workflow|"
+    r"qualitative|visuali[sz]\w*|examples?|showcases?|case study|a case of|interface|"
+    r"screenshot|counter-?examples?|observation|motivation|intuition|proof|details of|schemas?|"
+    r"characteristics of|structure of|design of)\b",
+    re.I,
+)
+MIN_TICKS = 4  # numbers printed inside a figure that make it a plot
+MAX_SERIES = 8
+
+
+def is_plot(figure: Figure) -> bool:
+    """Does the figure plot measurements (rather than draw the method or show outputs)?
+
+    The caption's first sentence decides when it says which; otherwise the numbers printed
+    inside a vector figure (tick labels) do.
+    """
+    first = _topic(figure.caption)
+    if NOT_AN_EXPERIMENT.search(first):
+        return False
+    return bool(PLOT_CAPTION.search(first)) or figure.ticks >= MIN_TICKS
+
+
 def figure_tasks(ctx: Context, figure: Figure) -> list[TaskDraft]:
     said = [s for s in ctx.sentences_citing(figure.label) if find_numbers(s) or TAKEAWAY.search(s)]
+    if not is_plot(figure):
+        # a raster carries no text to judge it by: the paper's own numbers about it decide
+        if figure.kind not in ("raster", "unknown") or not said or _topic_says_not(figure):
+            return []
     said = said or ctx.sentences_citing(figure.label)
     if not said:
         return []
     topic = _topic(figure.caption)
+    y = next((a for a in figure.axes if a.orientation == "y"), None)
+    x = next((a for a in figure.axes if a.orientation == "x" and len(a.ticks) >= 2), None)
+    if y is not None and x is not None:
+        question = (
+            f"In {figure.label} ({_lower_first(topic)}), how does {y.label} change as "
+            f"{x.label} varies?"
+        )
+    elif y is not None:
+        question = f"What does {figure.label} show about {y.label} for {_lower_first(topic)}?"
+    else:
+        question = f"What trend does {figure.label} show for {_lower_first(topic)}?"
+    independent: dict[str, object] = {x.label: x.ticks} if x else {"setting": topic}
+    series = [s for s in figure.legend if len(s) <= 30 and not find_numbers(s)]
+    if 2 <= len(series) <= MAX_SERIES and (x or y):
+        independent["series"] = series
     return [
         TaskDraft(
             key=f"{figure.label.lower().replace(' ', '-')}:trend",
-            question=f"What trend does {figure.label} show for {topic}?",
+            question=question,
             method=_method_text(ctx, figure, f"Reproduce the measurements behind {figure.label}."),
             expected_outcome=" ".join(said[:3]),
             subsection_source=ctx.section_citing(figure.label, figure.section),
             design_complexity=DesignComplexity(
                 constant_variables=dict(ctx.constants),
-                independent_variables={"setting": topic},
-                dependent_variables={"result": f"as plotted in {figure.label}"},
+                independent_variables=independent,
+                dependent_variables={
+                    (y.label if y else "result"): f"as plotted in {figure.label}"
+                },
             ),
             evidence=[Evidence(kind="figure", label=figure.label, page=figure.page)],
         )
     ]
+
+
+def _topic_says_not(figure: Figure) -> bool:
+    return bool(NOT_AN_EXPERIMENT.search(_topic(figure.caption)))
+
+
+def _lower_first(text: str) -> str:
+    """"The key result" -> "the key result"; "ETTh1 results" stays (an acronym or name)."""
+    first = text.split(" ", 1)[0]
+    if len(first) >= 2 and first[0].isupper() and first[1:].isalpha() and first[1:].islower():
+        return text[0].lower() + text[1:]
+    return text
 
 
 def _topic(caption: str) -> str:

@@ -162,6 +162,19 @@ def test_vector_plot_and_raster_image_become_figures(toy) -> None:
         assert (base / fig.image).read_bytes()[:4] == b"\x89PNG"
 
 
+def test_plot_axes_ticks_and_legend_are_read_from_the_vector_figure() -> None:
+    """The sample's Figure 1: a rotated y title left of the tick labels (the box widens to
+    take it in), an x title under its tick row, series names in the legend."""
+    plot, heatmap = parse_pdf(SAMPLE, None).figures
+    y, x = plot.axes
+    assert (y.orientation, y.label, y.ticks) == ("y", "Test MSE", ["0.35", "0.40", "0.45"])
+    assert (x.orientation, x.label) == ("x", "Look-back window L")
+    assert x.ticks == ["48", "96", "192", "336", "720"]
+    assert plot.legend == ["GateMix", "MLP-Mixer", "Linear", "Transformer"]
+    assert plot.ticks == 8 and plot.bbox is not None and plot.bbox[0] < 125
+    assert heatmap.kind == "raster" and not heatmap.axes and heatmap.ticks == 0
+
+
 def test_without_images_dir_no_crops_are_written(tmp_path: Path) -> None:
     pdf = build_paper(tmp_path / "p.pdf")
     paper = parse_pdf(pdf)

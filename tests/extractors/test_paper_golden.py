@@ -56,6 +56,9 @@ def test_sample_parse_matches_golden() -> None:
                 "bbox": _box(f.bbox),
                 "kind": f.kind,
                 "section": f.section,
+                "axes": [a.model_dump() for a in f.axes],
+                "ticks": f.ticks,
+                "legend": f.legend,
             }
             for f in paper.figures
         ],

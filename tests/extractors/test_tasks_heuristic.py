@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from expcurate.records import ParsedPaper, Table
+from expcurate.records import Axis, Figure, ParsedPaper, Section, Table
 from extractors.tasks.heuristic import draft, proposed_method
 from extractors.tasks.tables import read_grid
 
@@ -56,3 +56,64 @@ def test_packed_columns_are_split_and_the_named_method_compared() -> None:
     assert task.question.startswith("Does GM (ours) outperform Baseline")
     assert "0.41" in task.expected_outcome and "0.45" in task.expected_outcome
     assert "0.41" not in task.question
+
+
+def _paper_with(figure: Figure) -> ParsedPaper:
+    cite = f"As {figure.label} shows, accuracy rises from 61.2 to 70.4 with more layers."
+    return ParsedPaper(
+        title="Deep Things",
+        abstract="We propose DeepThing.",
+        sections=[Section(number="4", title="Results", text=cite, page=3)],
+        figures=[figure],
+    )
+
+
+@pytest.mark.parametrize(
+    ("figure", "drafted"),
+    [
+        # a plot: the caption names a quantity's behaviour, or the figure prints tick labels
+        (Figure(label="Figure 2", caption="Figure 2: Accuracy vs depth.", page=3), True),
+        (Figure(label="Figure 2", caption="Figure 2: Depth.", page=3, kind="vector", ticks=9), True),
+        # the method drawn, or its outputs shown: the paper's numbers about it do not matter
+        (Figure(label="Figure 2", caption="Figure 2: Overview of the framework.", page=3), False),
+        (
+            Figure(label="Figure 2", caption="Figure 2: Qualitative results.", page=3, ticks=12),
+            False,
+        ),
+        # a vector drawing with no numbers in it and no word of measurement
+        (Figure(label="Figure 2", caption="Figure 2: Three decoders.", page=3, kind="vector"), False),
+        # a raster cannot be read: the paper's sentence with numbers about it decides
+        (Figure(label="Figure 2", caption="Figure 2: Three decoders.", page=3, kind="raster"), True),
+    ],
+)
+def test_only_figures_that_plot_measurements_become_trend_tasks(
+    figure: Figure, drafted: bool
+) -> None:
+    tasks = draft(_paper_with(figure)).tasks
+    assert [t.key for t in tasks] == (["figure-2:trend"] if drafted else [])
+
+
+def test_trend_question_and_design_read_off_the_plot_axes() -> None:
+    figure = Figure(
+        label="Figure 2",
+        caption="Figure 2: Effect of depth on the test set.",
+        page=3,
+        kind="vector",
+        ticks=8,
+        axes=[
+            Axis(orientation="y", label="Accuracy (%)", ticks=["60", "65", "70"]),
+            Axis(orientation="x", label="Number of layers", ticks=["2", "4", "8", "16"]),
+        ],
+        legend=["DeepThing", "Baseline"],
+    )
+    (task,) = draft(_paper_with(figure)).tasks
+    assert task.question == (
+        "In Figure 2 (effect of depth on the test set), how does Accuracy (%) change as "
+        "Number of layers varies?"
+    )
+    assert task.design_complexity.independent_variables == {
+        "Number of layers": ["2", "4", "8", "16"],
+        "series": ["DeepThing", "Baseline"],
+    }
+    assert task.design_complexity.dependent_variables == {"Accuracy (%)": "as plotted in Figure 2"}
+    assert "61.2" in task.expected_outcome and "61.2" not in task.question
