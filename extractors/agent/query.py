@@ -74,6 +74,9 @@ class TaskQuery:
     focus: list[str] = field(default_factory=list)  # names in the question: what is studied
     labels: set[str] = field(default_factory=set)  # "table 1", "figure 2": READMEs cite them
     results: set[str] = field(default_factory=set)  # reported numbers (0.139, 91.2)
+    # The values of each varied design variable (methods compared, data sets run): a
+    # repository needs one of them, not all; baselines usually live elsewhere.
+    alternatives: list[list[str]] = field(default_factory=list)
 
     @property
     def terms(self) -> set[str]:
@@ -166,6 +169,7 @@ def build_query(task: TaskDraft) -> TaskQuery:
         for m in _NUMBER.finditer("\n".join((task.method, task.expected_outcome)))
         if "." in m.group(1) and (n := norm_number(m.group(1))) is not None
     }
+    alternatives = _alternatives(task)
     guesses = _flag_guesses(text)
     if guesses:  # removing a component is what repositories call an ablation
         words += [w for w in ("ablation", "ablate") if w not in words]
@@ -180,7 +184,36 @@ def build_query(task: TaskDraft) -> TaskQuery:
         labels=labels,
         results=results,
         phrases=phrases,
+        alternatives=alternatives,
     )
+
+
+MAX_VALUE_WORDS = 4  # longer values are descriptions, not names of alternatives
+
+
+def _alternatives(task: TaskDraft) -> list[list[str]]:
+    """Each independent variable with several short values, as lists of index-ready names.
+
+    "method: [PDF, PatchTST, DLinear]" -> ["pdf", "patchtst", "dlinear"]; a value's name is its
+    whole text as the query writes names (lower case, hyphens as underscores).
+    """
+    out: list[list[str]] = []
+    for values in task.design_complexity.independent_variables.values():
+        if not isinstance(values, list | tuple):
+            continue
+        names: list[str] = []
+        for v in values:
+            text = _CITATION.sub(" ", str(v)).strip()
+            if not text or len(text.split()) > MAX_VALUE_WORDS:
+                continue
+            for m in _NAME.finditer(text):
+                whole = m.group(0).strip("./-").lower().replace("-", "_")
+                if len(whole) >= 2 and _content(whole) and not whole.replace(".", "").isdigit():
+                    names.append(whole)
+        names = list(dict.fromkeys(names))
+        if len(names) >= 2:
+            out.append(names)
+    return out
 
 
 def _content(token: str) -> bool:

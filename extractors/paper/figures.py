@@ -109,9 +109,11 @@ def _tick_row(label: Line, numbers: list[Line]) -> list[Line]:
         for n in numbers
         if 0 <= label.bbox[1] - n.bbox[3] <= 1.6 * h and x_overlap(n.bbox, wide) > 0
     ]
-    return sorted(row, key=lambda n: n.bbox[0]) if len(row) + sum(
-        len(n.text.split()) - 1 for n in row
-    ) >= 2 else []
+    return (
+        sorted(row, key=lambda n: n.bbox[0])
+        if len(row) + sum(len(n.text.split()) - 1 for n in row) >= 2
+        else []
+    )
 
 
 def _in_a_row(n: Line, numbers: list[Line]) -> bool:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import re
+import warnings
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -82,8 +83,12 @@ class PyInfo:
 
 
 def parse(text: str) -> ast.Module | None:
+    """The module's syntax tree, or None. The compiler's warnings about the repository's code
+    (invalid escapes, `1if x`) are not ours to print, nor to turn into errors."""
     try:
-        return ast.parse(text)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
 

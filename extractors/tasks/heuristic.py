@@ -496,9 +496,7 @@ def figure_tasks(ctx: Context, figure: Figure) -> list[TaskDraft]:
             design_complexity=DesignComplexity(
                 constant_variables=dict(ctx.constants),
                 independent_variables=independent,
-                dependent_variables={
-                    (y.label if y else "result"): f"as plotted in {figure.label}"
-                },
+                dependent_variables={(y.label if y else "result"): f"as plotted in {figure.label}"},
             ),
             evidence=[Evidence(kind="figure", label=figure.label, page=figure.page)],
         )
@@ -510,7 +508,7 @@ def _topic_says_not(figure: Figure) -> bool:
 
 
 def _lower_first(text: str) -> str:
-    """"The key result" -> "the key result"; "ETTh1 results" stays (an acronym or name)."""
+    """ "The key result" -> "the key result"; "ETTh1 results" stays (an acronym or name)."""
     first = text.split(" ", 1)[0]
     if len(first) >= 2 and first[0].isupper() and first[1:].isalpha() and first[1:].islower():
         return text[0].lower() + text[1:]

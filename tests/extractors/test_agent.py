@@ -204,3 +204,30 @@ def test_hyphenated_task_names_match_code_that_drops_the_hyphen(tmp_path: Path) 
     setup = SetupAgent(mine_repo(root), root).recover(task)
     assert setup.no_answer == ""
     assert setup.source and setup.source[0].endswith((".py", ".yaml"))
+
+
+def _comparison(methods: list[str]) -> TaskDraft:
+    others = ", ".join(methods[1:])
+    return TaskDraft(
+        key="table-3:compare",
+        question=f"Does {methods[0]} outperform {others} on CIFAR-10?",
+        method=f"Train and evaluate {methods[0]} and the compared methods ({others}).",
+        expected_outcome=f"{methods[0]} reaches 91.2 top-1 accuracy against 89.4 and 88.1.",
+        design_complexity={"independent_variables": {"method": methods}},
+    )
+
+
+def test_baselines_missing_from_the_repository_do_not_make_a_comparison_unanswerable(
+    agent: SetupAgent,
+) -> None:
+    """The authors' repository holds their method, not the baselines it is compared with: once
+    one alternative is found, the absent ones do not count; when none is, they count once."""
+    ours = agent.recover(_comparison(["GateMix", "ViTNet5", "ResMLP9", "ConvNeXt7", "DeiT3"]))
+    assert not ours.no_answer and ours.source
+    q = build_query(_comparison(["GateMix", "ViTNet5"]))
+    assert q.alternatives == [["gatemix", "vitnet5"]]
+    theirs = agent.recover(
+        _comparison(["AlphaFold2", "RoseTTAFold3", "ESMFold4", "OmegaFold5", "trRosetta6"])
+    )
+    assert theirs.no_answer.startswith("no implementation found")
+    assert "alphafold2/rosettafold3" in theirs.no_answer

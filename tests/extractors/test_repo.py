@@ -312,3 +312,15 @@ def test_commands_in_blockquotes_and_commented_continuations_are_mined(tmp_path:
     commands = {c.text: c for c in mine_repo(tmp_path).commands}
     assert commands["python train.py --lr 0.1"].runs == ["train.py"]
     assert commands["python run.py --a 1 --b 2"].line == 8
+
+
+def test_repository_code_with_invalid_escapes_parses_without_printing_warnings() -> None:
+    import warnings
+
+    from extractors.repo.pysource import analyze_python
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # any warning leaking out fails the test
+        code = "import argparse\n" + r'PATTERN = "\d+"' + "\nN = 1if True else 2\n"
+        info = analyze_python("old.py", code)
+    assert not info.error and [i.module for i in info.imports] == ["argparse"]

@@ -73,7 +73,10 @@ def _paper_with(figure: Figure) -> ParsedPaper:
     [
         # a plot: the caption names a quantity's behaviour, or the figure prints tick labels
         (Figure(label="Figure 2", caption="Figure 2: Accuracy vs depth.", page=3), True),
-        (Figure(label="Figure 2", caption="Figure 2: Depth.", page=3, kind="vector", ticks=9), True),
+        (
+            Figure(label="Figure 2", caption="Figure 2: Depth.", page=3, kind="vector", ticks=9),
+            True,
+        ),
         # the method drawn, or its outputs shown: the paper's numbers about it do not matter
         (Figure(label="Figure 2", caption="Figure 2: Overview of the framework.", page=3), False),
         (
@@ -81,9 +84,15 @@ def _paper_with(figure: Figure) -> ParsedPaper:
             False,
         ),
         # a vector drawing with no numbers in it and no word of measurement
-        (Figure(label="Figure 2", caption="Figure 2: Three decoders.", page=3, kind="vector"), False),
+        (
+            Figure(label="Figure 2", caption="Figure 2: Three decoders.", page=3, kind="vector"),
+            False,
+        ),
         # a raster cannot be read: the paper's sentence with numbers about it decides
-        (Figure(label="Figure 2", caption="Figure 2: Three decoders.", page=3, kind="raster"), True),
+        (
+            Figure(label="Figure 2", caption="Figure 2: Three decoders.", page=3, kind="raster"),
+            True,
+        ),
     ],
 )
 def test_only_figures_that_plot_measurements_become_trend_tasks(
