@@ -169,12 +169,15 @@ class SetupAgent:
         found = [any(self._present(n) for n in unit) for unit in units]
         words = {w for w in q.words if len(w) > 3 and not _NUMERIC.fullmatch(w)}
         word_share = sum(self.search.document_frequency(w) > 0 for w in words) / max(len(words), 1)
-        if units:
-            if sum(found) / len(units) + word_share >= RELEVANCE:
-                return ""
-        elif word_share >= WORDS_ONLY_RELEVANCE:
+        if units and sum(found) / len(units) + word_share >= RELEVANCE:
             return ""
-        missing = [u[0] if len(u) == 1 else "/".join(u[:3]) for u, f in zip(units, found) if not f]
+        if not units and word_share >= WORDS_ONLY_RELEVANCE:
+            return ""
+        missing = [
+            u[0] if len(u) == 1 else "/".join(u[:3])
+            for u, f in zip(units, found, strict=True)
+            if not f
+        ]
         return (
             "no implementation found: the repository lacks the task's names "
             f"({', '.join(missing[:6]) or 'none given'}) and {1 - word_share:.0%} of its words; "

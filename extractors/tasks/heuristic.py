@@ -463,10 +463,10 @@ def is_plot(figure: Figure) -> bool:
 
 def figure_tasks(ctx: Context, figure: Figure) -> list[TaskDraft]:
     said = [s for s in ctx.sentences_citing(figure.label) if find_numbers(s) or TAKEAWAY.search(s)]
-    if not is_plot(figure):
-        # a raster carries no text to judge it by: the paper's own numbers about it decide
-        if figure.kind not in ("raster", "unknown") or not said or _topic_says_not(figure):
-            return []
+    # A raster carries no text to judge it by: the paper's own numbers about it decide.
+    unreadable = figure.kind in ("raster", "unknown") and not _topic_says_not(figure)
+    if not is_plot(figure) and not (unreadable and said):
+        return []
     said = said or ctx.sentences_citing(figure.label)
     if not said:
         return []
