@@ -10,7 +10,7 @@ export PREFECT_SERVER_ANALYTICS_ENABLED := false
 export PREFECT_LOGGING_LEVEL ?= WARNING
 
 .DEFAULT_GOAL := help
-.PHONY: help setup demo test check fix ui bench-parse bench-draft bench-audit bench-setup clean
+.PHONY: help setup demo test check fix ui bench-parse bench-draft bench-audit bench-setup bench-heldout clean
 
 help: ## Show the targets
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  %-12s %s\n", $$1, $$2}'
@@ -59,6 +59,11 @@ bench-audit: setup ## Import EXP-Bench's curated files and count what each valid
 BENCH_REPOS ?= data/bench-repos
 bench-setup: setup ## Score setup recovery on EXP-Bench repositories checked out in BENCH_REPOS
 	$(BIN)/python benchmarks/setup_recovery.py --repos $(BENCH_REPOS)
+
+HELDOUT_REPOS ?= data/heldout-repos
+bench-heldout: setup ## Score setup recovery on held-out sets A and B (corpus repositories in HELDOUT_REPOS)
+	$(BIN)/python benchmarks/heldout_setup.py --repos $(HELDOUT_REPOS) --cross
+	$(BIN)/python benchmarks/heldout_setup.py --repos $(HELDOUT_REPOS) --cross --gold benchmarks/heldout_setup_b.jsonl
 
 clean: ## Remove the local store, artifacts, clones and releases (keeps data/sample)
 	rm -rf data/expcurate.db* data/artifacts data/clones data/published data/logs

@@ -55,6 +55,11 @@ def main() -> int:
     ap.add_argument("--corpus", type=Path, default=_default_corpus(), help="corpus folder")
     ap.add_argument("--gold", type=Path, default=REPO / "benchmarks" / "heldout_setup.jsonl")
     ap.add_argument("--verbose", action="store_true", help="print each task's rule and top 3")
+    ap.add_argument(
+        "--cross",
+        action="store_true",
+        help="also run each paper's tasks against every other repository (right: no_answer)",
+    )
     args = ap.parse_args()
 
     rules: dict[str, list[dict]] = {}
@@ -63,6 +68,8 @@ def main() -> int:
             r = json.loads(line)
             rules.setdefault(r["corpus"], []).append(r)
     total = hits = no_answers = 0
+    drafted: dict[str, list] = {}
+    agents: dict[str, SetupAgent] = {}
     print("| paper | repository | tasks | hit@3 | no_answer | seconds (mine + setup) |")
     print("|---|---|---|---|---|---|")
     for corpus, paper_rules in rules.items():
@@ -70,6 +77,7 @@ def main() -> int:
         root = args.repos / repo.split("/")[1]
         paper = parse_pdf(args.corpus / corpus / "paper.pdf", None)
         tasks = draft_tasks(paper, "heuristic").tasks
+        drafted[corpus] = tasks
         if not root.is_dir():  # never shrink the denominator: every task is a miss
             print(f"missing checkout {root}; its tasks count as misses", file=sys.stderr)
             total += len(tasks)
@@ -77,6 +85,7 @@ def main() -> int:
             continue
         t0 = time.perf_counter()
         agent = SetupAgent(mine_repo(root, paper_rules[0]["commit"]), root)
+        agents[corpus] = agent
         n_hit = n_none = 0
         for task in tasks:
             setup = agent.recover(task)
@@ -101,6 +110,17 @@ def main() -> int:
             f"{seconds:.1f} |"
         )
     print(f"| all | | {total} | {hits} ({hits / max(total, 1):.2f}) | {no_answers} | |")
+    if args.cross and len(agents) >= 2:
+        right = pairs = 0
+        for corpus, tasks in drafted.items():
+            for other, agent in agents.items():
+                if other != corpus:
+                    pairs += len(tasks)
+                    right += sum(bool(agent.recover(t).no_answer) for t in tasks)
+        print(
+            f"\ncross-paper no_answer (each task against every other repository): "
+            f"{right}/{pairs} = {right / max(pairs, 1):.3f}"
+        )
     return 0
 
 
