@@ -131,6 +131,25 @@ class PageText:
         return (self.left, self.right)
 
 
+# Check and cross marks set in a Dingbats font (LaTeX's pifont \ding{51}/\ding{55}, the usual
+# \cmark/\xmark of ablation tables) carry font codes, not Unicode: the ZapfDingbats codes
+# 0x33-0x38, or the same shifted down by 0x20 in subsetted fonts.
+_DINGBAT_FONT = re.compile(r"dingbat|zapf", re.I)
+_DINGBAT_MARKS = {
+    code + shift: mark
+    for shift in (0, -0x20)
+    for code, mark in zip(range(0x33, 0x39), "✓✔✕✖✗✘", strict=True)
+}
+
+
+def dingbat_marks(text: str, font: str) -> str:
+    """The check/cross marks a Dingbats span draws, as Unicode; "" for anything else."""
+    if not _DINGBAT_FONT.search(font):
+        return ""
+    marks = [_DINGBAT_MARKS.get(ord(c), "") for c in text if not c.isspace()]
+    return "".join(marks) if marks and all(marks) else ""
+
+
 @functools.lru_cache(maxsize=1024)
 def is_bold(font: str, flags: int) -> bool:
     return bool(flags & pymupdf.TEXT_FONT_BOLD) or bool(_BOLD_FONT.search(font))
@@ -156,7 +175,7 @@ def read_page(page: pymupdf.Page) -> PageText:
                 continue
             spans = [
                 Span(
-                    text=s["text"],
+                    text=dingbat_marks(s["text"], s.get("font", "")) or s["text"],
                     bbox=tuple(s["bbox"]),  # type: ignore[arg-type]
                     size=float(s["size"]),
                     font=s.get("font", ""),
@@ -181,6 +200,11 @@ def read_page(page: pymupdf.Page) -> PageText:
         Word(bbox=(w[0], w[1], w[2], w[3]), text=w[4])
         for w in page.get_text("words", textpage=tp)
         if w[4].strip()
+    ]
+    words += [  # words() drops the marks' control codes; the spans keep them
+        Word(bbox=s.bbox, text=s.text)
+        for s in all_spans
+        if _DINGBAT_FONT.search(s.font) and s.text and set(s.text) <= set("✓✔✕✖✗✘")
     ]
     _mark_bold_words(words, all_spans)
     rect = page.rect

@@ -312,8 +312,9 @@ def ablation_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
             TaskDraft(
                 key=f"{table.label.lower().replace(' ', '-')}:ablation:{slug}",
                 question=(
-                    f"How does the variant '{grid.labels[i]}' compare with the full "
-                    f"{grid.labels[full]} in {table.label} ({_topic(table.caption)})?"
+                    f"How does the variant '{grid.labels[i]}' compare with the "
+                    f"{_full_name(grid.labels[full])} in {table.label} "
+                    f"({_topic(table.caption)})?"
                 ),
                 method=_method_text(
                     ctx,
@@ -335,6 +336,11 @@ def ablation_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
             )
         )
     return tasks
+
+
+def _full_name(label: str) -> str:
+    """ "SegNeXt" -> "full SegNeXt"; a label that already says full stays as it is."""
+    return label if re.match(r"full\b", label, re.I) else f"full {label}"
 
 
 def best_row_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:

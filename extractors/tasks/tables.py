@@ -50,6 +50,22 @@ def cell_number(cell: str) -> str:
     return nums[0] if nums and to_float(nums[0]) is not None else ""
 
 
+CHECKED = frozenset("✓✔")
+MARKS = frozenset("✓✔✕✖✗✘")
+
+
+def _marked(marks: list[str], names: list[str]) -> str:
+    """A row of check/cross marks under component names, as words: "w/o B, C" or "full model (A, B, C)"."""
+    off = [
+        n or f"column {i + 1}"
+        for i, (m, n) in enumerate(zip(marks, names, strict=False))
+        if m not in CHECKED
+    ]
+    if not off:
+        return "full model (" + ", ".join(n for n in names if n) + ")"
+    return "w/o " + ", ".join(off)
+
+
 def read_grid(table: Table) -> Grid | None:
     """Header rows, label columns and numeric body of a table, or None if it holds no numbers.
 
@@ -65,9 +81,9 @@ def read_grid(table: Table) -> Grid | None:
     rows, bold = _split_packed_columns(rows, bold)
     width = len(rows[0])
     n_head = 0
-    for row in rows:  # header rows: leading rows that are not mostly numbers
+    for row in rows:  # header rows: leading rows that are not mostly numbers (marks aside)
         numeric = sum(bool(cell_number(c)) for c in row[1:])
-        if numeric and numeric * 2 >= max(1, sum(bool(c) for c in row[1:])):
+        if numeric and numeric * 2 >= max(1, sum(bool(c) and c not in MARKS for c in row[1:])):
             break
         n_head += 1
     if n_head >= len(rows):
@@ -92,6 +108,8 @@ def read_grid(table: Table) -> Grid | None:
             above[k] = cell
             if cell:
                 parts.append(cell)
+        if parts and all(p in MARKS for p in parts):
+            parts = [_marked(parts, header[: len(parts)])]
         label = " / ".join(parts) or (labels[-1] if labels else "")
         labels.append(label)
         values.append([cell_number(c) for c in row[n_label:]])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from expcurate.records import Axis, Figure, ParsedPaper, Section, Table
+from extractors.paper.layout import dingbat_marks
 from extractors.tasks.heuristic import draft, proposed_method
 from extractors.tasks.tables import read_grid
 
@@ -126,3 +127,41 @@ def test_trend_question_and_design_read_off_the_plot_axes() -> None:
     }
     assert task.design_complexity.dependent_variables == {"Accuracy (%)": "as plotted in Figure 2"}
     assert "61.2" in task.expected_outcome and "61.2" not in task.question
+
+
+def test_check_mark_ablation_rows_are_named_by_the_components_they_leave_out() -> None:
+    """Ablation tables that tick components (pifont check/cross marks) instead of naming rows."""
+    table = Table(
+        label="Table 6",
+        caption="Table 6: Ablation study on the design of the block.",
+        page=7,
+        rows=[
+            ["Branch A", "Branch B", "Gate", "Top-1", "mIoU"],
+            ["✓", "✗", "✓", "74.7", "39.6"],
+            ["✓", "✓", "✗", "75.2", "39.7"],
+            ["✓", "✓", "✓", "75.9", "41.1"],
+        ],
+    )
+    grid = read_grid(table)
+    assert grid is not None and grid.header == ["Top-1", "mIoU"]
+    assert grid.labels == ["w/o Branch B", "w/o Gate", "full model (Branch A, Branch B, Gate)"]
+    tasks = draft(
+        ParsedPaper(title="Blocks", abstract="We propose BlockNet.", tables=[table])
+    ).tasks
+    assert [t.key for t in tasks] == ["table-6:ablation:w-o-branch-b", "table-6:ablation:w-o-gate"]
+    assert "75.9" in tasks[0].expected_outcome and "74.7" in tasks[0].expected_outcome
+    assert "compare with the full model (Branch A, Branch B, Gate) in Table 6" in tasks[0].question
+
+
+@pytest.mark.parametrize(
+    ("text", "font", "marks"),
+    [
+        ("3", "ZapfDingbats", "✓"),
+        ("\x17", "Dingbats", "✗"),  # a subset font's code, shifted by 0x20
+        ("\x13\x13", "AAAAAB+Dingbats", "✓✓"),
+        ("3", "Times-Roman", ""),  # a digit in a text font stays a digit
+        ("a", "ZapfDingbats", ""),  # other dingbats are not marks
+    ],
+)
+def test_dingbat_check_and_cross_marks_become_unicode(text: str, font: str, marks: str) -> None:
+    assert dingbat_marks(text, font) == marks
