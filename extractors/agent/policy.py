@@ -162,22 +162,18 @@ class SetupAgent:
         if not ranked or ranked[0].score <= 0:
             return "no file of the repository matches the task's words"
         grouped = {n for group in q.alternatives for n in group}
-        units = [[n] for n in q.names if n not in grouped]
+        units = [([n], self._present(n)) for n in q.names if n not in grouped]
         for group in q.alternatives:  # the absent alternatives of a found one are forgiven
-            here = [[n] for n in group if self._present(n)]
-            units += here or [group]
-        found = [any(self._present(n) for n in unit) for unit in units]
+            here = [([n], True) for n in group if self._present(n)]
+            units += here or [(group, False)]
+        found = [f for _, f in units]
         words = {w for w in q.words if len(w) > 3 and not _NUMERIC.fullmatch(w)}
         word_share = sum(self.search.document_frequency(w) > 0 for w in words) / max(len(words), 1)
         if units and sum(found) / len(units) + word_share >= RELEVANCE:
             return ""
         if not units and word_share >= WORDS_ONLY_RELEVANCE:
             return ""
-        missing = [
-            u[0] if len(u) == 1 else "/".join(u[:3])
-            for u, f in zip(units, found, strict=True)
-            if not f
-        ]
+        missing = [u[0] if len(u) == 1 else "/".join(u[:3]) for u, f in units if not f]
         return (
             "no implementation found: the repository lacks the task's names "
             f"({', '.join(missing[:6]) or 'none given'}) and {1 - word_share:.0%} of its words; "

@@ -135,6 +135,7 @@ class PageText:
 # \cmark/\xmark of ablation tables) carry font codes, not Unicode: the ZapfDingbats codes
 # 0x33-0x38, or the same shifted down by 0x20 in subsetted fonts.
 _DINGBAT_FONT = re.compile(r"dingbat|zapf", re.I)
+MARKS = frozenset("✓✔✕✖✗✘")  # the Unicode marks they become
 _DINGBAT_MARKS = {
     code + shift: mark
     for shift in (0, -0x20)
@@ -204,7 +205,7 @@ def read_page(page: pymupdf.Page) -> PageText:
     words += [  # words() drops the marks' control codes; the spans keep them
         Word(bbox=s.bbox, text=s.text)
         for s in all_spans
-        if _DINGBAT_FONT.search(s.font) and s.text and set(s.text) <= set("✓✔✕✖✗✘")
+        if _DINGBAT_FONT.search(s.font) and s.text and set(s.text) <= MARKS
     ]
     _mark_bold_words(words, all_spans)
     rect = page.rect

@@ -461,10 +461,9 @@ def is_plot(figure: Figure) -> bool:
     The caption's first sentence decides when it says which; otherwise the numbers printed
     inside a vector figure (tick labels) do.
     """
-    first = _topic(figure.caption)
-    if NOT_AN_EXPERIMENT.search(first):
+    if _topic_says_not(figure):
         return False
-    return bool(PLOT_CAPTION.search(first)) or figure.ticks >= MIN_TICKS
+    return bool(PLOT_CAPTION.search(_topic(figure.caption))) or figure.ticks >= MIN_TICKS
 
 
 def figure_tasks(ctx: Context, figure: Figure) -> list[TaskDraft]:

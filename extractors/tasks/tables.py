@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from expcurate.records import Table
 from extractors.numbers import find_numbers, to_float
+from extractors.paper.layout import MARKS
 
 LOWER_BETTER = re.compile(
     r"\b(mse|mae|rmse|mape|smape|mase|owa|error|err|loss|perplexity|ppl|fid|wer|cer|latency|"
@@ -51,7 +52,6 @@ def cell_number(cell: str) -> str:
 
 
 CHECKED = frozenset("✓✔")
-MARKS = frozenset("✓✔✕✖✗✘")
 
 
 def _marked(marks: list[str], names: list[str]) -> str:
