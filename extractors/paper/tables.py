@@ -179,7 +179,8 @@ def read_table(
             return TableGrid(bbox, method="image", problem="the table is a picture (no OCR)")
         return TableGrid(bbox, method="none", problem="no text inside the table region")
     vlines = _column_rules(g.vrules, bbox, words)
-    rows, bold = build_cells(words, vlines)
+    rotated = [box for box, _ in ctx.page.rotated if contains(bbox, box, pad=2)]
+    rows, bold = build_cells(words, vlines, rotated)
     if _looks_right(rows):
         return TableGrid(bbox, rows, bold)
     fallback = _find_tables(page, bbox, words, bool(vlines))
@@ -227,17 +228,27 @@ def _looks_right(rows: list[list[str]]) -> bool:
     return multi >= 0.5 * len(rows)
 
 
-def build_cells(words: list[Word], vlines: list[float]) -> tuple[list[list[str]], list[list[bool]]]:
+def build_cells(
+    words: list[Word], vlines: list[float], rotated: list[Box] | None = None
+) -> tuple[list[list[str]], list[list[bool]]]:
     """Rows by baseline, columns by white-space lanes that (almost) no row crosses.
 
     A row that is a run of prose (a sub-table caption such as "(a) Results on X", a note)
     splits the table into bands, each with its own columns: stacked sub-tables rarely
-    share their column positions. Rows are padded to one width.
+    share their column positions. Words set sideways (inside one of the `rotated` line boxes,
+    or tall and one line wide) are group names that join their group's first row. Rows are
+    padded to one width.
     """
-    rows = _cluster_rows(words)
+    h = statistics.median(w.bbox[3] - w.bbox[1] for w in words)
+    sideways = [
+        w
+        for w in words
+        if _vertical(w, h) or any(contains(box, w.bbox, pad=1) for box in rotated or [])
+    ]
+    rows = _cluster_rows([w for w in words if w not in sideways])
     if not rows:
         return [], []
-    h = statistics.median(w.bbox[3] - w.bbox[1] for w in words)
+    rows = _join_sideways(_join_row_spans(rows, h), sideways)
     gap = _gap(h)
     width = max(w.bbox[2] for w in words) - min(w.bbox[0] for w in words)
     texts: list[list[str]] = []
@@ -248,7 +259,7 @@ def build_cells(words: list[Word], vlines: list[float]) -> tuple[list[list[str]]
             band.append(row)
             continue
         if band:
-            t, b = _grid(band, h, gap, vlines)
+            t, b = _grid(band, h, gap, vlines, [w.bbox[2] for w in sideways])
             texts += t
             bolds += b
             band = []
@@ -267,9 +278,9 @@ def _text_row(row: list[Word], gap: float, width: float) -> bool:
 
 
 def _grid(
-    rows: list[list[Word]], h: float, gap: float, vlines: list[float]
+    rows: list[list[Word]], h: float, gap: float, vlines: list[float], sideways: list[float]
 ) -> tuple[list[list[str]], list[list[bool]]]:
-    bounds = _column_bounds(rows, h, vlines)
+    bounds = _column_bounds(rows, h, vlines, sideways)
     grid: list[list[list[Word]]] = [[[] for _ in range(len(bounds) + 1)] for _ in rows]
     for i, row in enumerate(rows):
         for seg in _segments(row, bounds, gap):
@@ -368,8 +379,96 @@ def _cluster_rows(words: list[Word]) -> list[list[Word]]:
     return [sorted(rows[i], key=lambda w: w.bbox[0]) for i in order]
 
 
-def _column_bounds(rows: list[list[Word]], h: float, vlines: list[float]) -> list[float]:
-    """x positions between columns: lanes of white space that the dense rows leave open."""
+def _vertical(w: Word, h: float) -> bool:
+    """Text set sideways (a group name rotated along its rows): tall and one line wide."""
+    return w.bbox[3] - w.bbox[1] > 1.8 * h and w.bbox[2] - w.bbox[0] < 1.5 * h
+
+
+def _centre(row: list[Word]) -> float:
+    return statistics.median((w.bbox[1] + w.bbox[3]) / 2 for w in row)
+
+
+def _join_row_spans(rows: list[list[Word]], h: float) -> list[list[Word]]:
+    """Labels centred on a group of body rows (LaTeX's multirow, a rotated group name) join
+    the group's first row, as HTML's rowspan has it; read_grid carries them down the group.
+    Header rows are left as they are: their lines decide the columns.
+
+    Such a label has no line of its own: it overlaps the rows above and below it, which sit
+    one row pitch apart. A group heading on its own line overlaps neither.
+    """
+    out = [list(r) for r in rows]
+    centres = [_centre(r) for r in out]
+    k = 1
+    while k < len(out) - 1:
+        row = out[k]
+        top = min(w.bbox[1] for w in row)
+        bottom = max(w.bbox[3] for w in row)
+        spans = (
+            not any(_PLAIN.match(w.text) for w in row)
+            and centres[k - 1] + 0.5 * h - top >= 0.25 * h
+            and bottom - (centres[k + 1] - 0.5 * h) >= 0.25 * h
+        )
+        if spans:
+            first = k - 1
+            while first > 0 and centres[first - 1] >= top - 0.3 * h:
+                first -= 1
+            target = out[first]
+            holds_data = any(_NUMBER.match(w.text) for w in target)
+            if holds_data and not any(_x_overlaps(w, v) for w in row for v in target):
+                out[first] = sorted(out[first] + row, key=lambda w: w.bbox[0])
+                del out[k], centres[k]
+                continue
+        k += 1
+    return out
+
+
+def _join_sideways(rows: list[list[Word]], sideways: list[Word]) -> list[list[Word]]:
+    """Rotated group names join the first row of their group.
+
+    A rotated name is centred on its group, which reaches halfway to the next name (or the
+    previous one, mirrored) or, alone, as far as the name itself. Rows of the group are the
+    data rows whose centre lies in that reach (any rows there when none holds a number). A
+    name with no row in reach stays a row of its own.
+    """
+    if not sideways:
+        return rows
+    out = [list(r) for r in rows]
+    centres = [_centre(r) for r in out]
+    marks = sorted(sideways, key=lambda w: w.bbox[1] + w.bbox[3])
+    mids = [(w.bbox[1] + w.bbox[3]) / 2 for w in marks]
+    loose: list[Word] = []
+    for i, word in enumerate(marks):
+        gaps = [mids[j] - mids[j - 1] for j in (i, i + 1) if 0 < j < len(marks)]
+        reach = min(gaps) / 2 if gaps else (word.bbox[3] - word.bbox[1]) / 2
+        near = [
+            k
+            for k, row in enumerate(out)
+            if abs(centres[k] - mids[i]) <= reach + 0.5
+            and not any(_x_overlaps(word, w) for w in row)
+        ]
+        group = [k for k in near if any(_NUMBER.match(w.text) for w in out[k])] or near
+        if group:
+            out[group[0]] = sorted(out[group[0]] + [word], key=lambda w: w.bbox[0])
+        else:
+            loose.append(word)
+    for word in loose:
+        at = sum(1 for c in centres if c < (word.bbox[1] + word.bbox[3]) / 2)
+        out.insert(at, [word])
+        centres.insert(at, (word.bbox[1] + word.bbox[3]) / 2)
+    return out
+
+
+def _x_overlaps(a: Word, b: Word) -> bool:
+    return a.bbox[0] < b.bbox[2] and b.bbox[0] < a.bbox[2]
+
+
+def _column_bounds(
+    rows: list[list[Word]], h: float, vlines: list[float], sideways: list[float]
+) -> list[float]:
+    """x positions between columns: lanes of white space that the dense rows leave open.
+
+    A lane just right of a rotated group name (`sideways`: their right edges) is a column
+    gap however narrow: nothing else is set sideways in that column."""
     x0 = min(w.bbox[0] for r in rows for w in r)
     x1 = max(w.bbox[2] for r in rows for w in r)
     # Lanes come from the body: spanning group headers ("ETTm1" over MSE | MAE) sit in
@@ -385,11 +484,20 @@ def _column_bounds(rows: list[list[Word]], h: float, vlines: list[float]) -> lis
         lane_rows, tol = body, 0
     else:
         lane_rows, tol = rows, (1 if len(rows) >= 5 else 0)
+    lanes = _lanes(lane_rows, tol)
+    numbers = [w.bbox[0] for r in body for w in r if _PLAIN.match(w.text)]
+    start = min(numbers, default=x0)
+    stub = [s for s in _segments(body[0], [], min_gap) if s[0].bbox[0] < start]
+    if len(body) >= 3 and len(stub) == 1:
+        # The first full row may be a header whose stub ("Mask Ratio", "Method") spans
+        # the label columns: lanes between label columns are judged on the rows below it.
+        lanes += [(a, b) for a, b in _lanes(body[1:], 0) if b < start and (a, b) not in lanes]
     bounds: list[float] = []
-    for a, b in _lanes(lane_rows, tol):
-        if a <= x0 or b >= x1:
+    for a, b in sorted(lanes):
+        if a <= x0 or b >= x1 or any(a < m < b for m in bounds):
             continue
-        if b - a >= min_gap or _numeric_lane(lane_rows, a, b, h):
+        beside_sideways = any(abs(a - s) <= 1 for s in sideways)
+        if b - a >= min_gap or beside_sideways or _numeric_lane(lane_rows, a, b, h):
             bounds.append((a + b) / 2)
     for v in vlines:
         if x0 < v < x1 and all(abs(v - b) > min_gap for b in bounds):

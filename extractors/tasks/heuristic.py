@@ -27,14 +27,18 @@ from extractors.tasks.tables import (
     HIGHER_BETTER,
     Grid,
     best_row,
+    fold_metrics,
+    is_metric,
     is_results_table,
     is_sweep,
     lower_is_better,
+    only_lower_metrics,
     read_grid,
     transpose,
 )
 
 ABLATION_ROW = re.compile(r"^\s*(w/o|w\.o\.|without|\+|-\s|–|no\s|remove|replace|only)", re.I)
+SUMMARY_ROW = re.compile(r"\b(avg|average|mean|median|count|total|sum)\b", re.I)
 ABLATION_CAPTION = re.compile(r"ablat|component|variant|w/o", re.I)
 EFFICIENCY_CAPTION = re.compile(r"efficien|runtime|speed|memory|flops|throughput|latency", re.I)
 SETUP_TITLE = re.compile(
@@ -203,19 +207,45 @@ def _method_text(ctx: Context, item: Table | Figure, what: str) -> str:
     return " ".join(parts)
 
 
+def _most_bold(grid: Grid) -> tuple[Grid, int | None]:
+    """The row the authors bolded most, as the paper's own method. When the bold cells gather
+    in a column instead (one bold per row: each row's best method) and the columns are not
+    metrics, methods are the columns: the grid comes back transposed."""
+    by_row = [sum(row) for row in grid.bold]
+    by_col = [sum(row[j] for row in grid.bold if j < len(row)) for j in range(len(grid.header))]
+    if not by_row or max(by_row) == 0:
+        return grid, None
+    one_per_row = sorted(c for c in by_row if c)[sum(1 for c in by_row if c) // 2] == 1
+    metric_columns = sum(is_metric(h) for h in grid.header) * 2 >= len(grid.header)
+    if one_per_row and not metric_columns and max(by_col, default=0) > max(by_row):
+        grid = fold_metrics(transpose(grid))
+        by_row = [sum(row) for row in grid.bold]
+    # A summary row ("Average", "1st Count") holds the best values without being a method.
+    names = [
+        next((p for p in reversed(grid.parts[i]) if p), lab) if i < len(grid.parts) else lab
+        for i, lab in enumerate(grid.labels)
+    ]
+    by_row = [0 if SUMMARY_ROW.search(n) else c for c, n in zip(by_row, names, strict=True)]
+    return grid, (by_row.index(max(by_row)) if max(by_row) else None)
+
+
 def comparison_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
     in_rows = any(_match(lab, ctx.method) for lab in grid.labels)
-    if not in_rows and any(_match(h, ctx.method) for h in grid.header):
-        grid = transpose(grid)
+    metric_rows = all(is_metric(lab) for lab in grid.labels if lab)
+    if not in_rows and (metric_rows or any(_match(h, ctx.method) for h in grid.header)):
+        grid = transpose(grid)  # methods are the columns
+    grid = fold_metrics(grid)
     ours = next((i for i, lab in enumerate(grid.labels) if _match(lab, ctx.method)), None)
-    if ours is None:  # fall back to the row the authors bolded most
-        counts = [sum(row) for row in grid.bold]
-        if counts and max(counts) > 0:
-            ours = counts.index(max(counts))
+    if ours is None and not grid.settings_rows:
+        grid, ours = _most_bold(grid)
     if ours is None or not re.search(r"[A-Za-z]{2}", grid.labels[ours]):
         return best_row_tasks(ctx, table, grid)
     name = grid.labels[ours]
-    caption_lower = lower_is_better(table.caption) or bool(EFFICIENCY_CAPTION.search(table.caption))
+    caption_lower = (
+        lower_is_better(table.caption)
+        or bool(EFFICIENCY_CAPTION.search(table.caption))
+        or only_lower_metrics(table)
+    )
     wins, comparisons, metrics = [], [], []
     for col, head in enumerate(grid.header):
         if col >= len(grid.values[ours]) or not grid.values[ours][col]:
@@ -247,6 +277,8 @@ def comparison_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
         return []
     baselines = [lab for i, lab in enumerate(grid.labels) if i != ours and lab and lab != name]
     baselines = list(dict.fromkeys(baselines))
+    if not baselines:  # the other rows have no names to compare with
+        return best_row_tasks(ctx, table, grid)
     won = sum(wins)
     verdict = (
         f"{name} is best on {won} of {len(wins)} reported columns"
@@ -282,6 +314,115 @@ def comparison_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
             evidence=[Evidence(kind="table", label=table.label, page=table.page)],
         )
     ]
+
+
+def _factor(grid: Grid, caption: str) -> tuple[int, list[str]] | None:
+    """A label column whose 2-4 values recur in every group of rows and which the caption
+    names ("unified training and independent training"): the design choice the table studies.
+    Returns its position and its values in the caption's order."""
+    if not grid.parts or len(grid.parts[0]) < 2:
+        return None
+    for f in range(len(grid.parts[0])):
+        values = list(dict.fromkeys(p[f] for p in grid.parts if p[f]))
+        if not 2 <= len(values) <= 4:
+            continue
+        groups: dict[tuple[str, ...], list[str]] = {}
+        for p in grid.parts:
+            groups.setdefault(tuple(p[:f] + p[f + 1 :]), []).append(p[f])
+        if len(groups) < 2 or any(sorted(g) != sorted(values) for g in groups.values()):
+            continue
+        named = {
+            v: m.start()
+            for v in values
+            if (m := re.search(rf"(?<!\w){re.escape(v)}(?!\w)", caption, re.I))
+        }
+        if len(named) >= 2:
+            return f, sorted(named, key=named.__getitem__)
+    return None
+
+
+def factor_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
+    """One task for a table that crosses a design choice with models or datasets: how the
+    caption's first-named choice fares against the next, group by group."""
+    grid = fold_metrics(grid)
+    found = _factor(grid, table.caption)
+    if found is None:
+        return []
+    f, (first, second, *_) = found
+    rows: dict[tuple[str, ...], dict[str, int]] = {}
+    for i, p in enumerate(grid.parts):
+        rows.setdefault(tuple(p[:f] + p[f + 1 :]), {})[p[f]] = i
+    caption_lower = lower_is_better(table.caption) or only_lower_metrics(table)
+    tally = {"better": 0, "equal": 0, "worse": 0}
+    lines, names = [], []
+    for key, at in rows.items():
+        a, b = grid.values[at[first]], grid.values[at[second]]
+        counts = {"better": 0, "equal": 0, "worse": 0}
+        pairs: list[tuple[float, str]] = []  # (relative gap, "column: a vs. b")
+        for col, head in enumerate(grid.header):
+            x, y = to_float(a[col]) if a[col] else None, to_float(b[col]) if b[col] else None
+            if x is None or y is None:
+                continue
+            lower = lower_is_better(head) or (caption_lower and not HIGHER_BETTER.search(head))
+            verdict = "equal" if x == y else ("better" if (x < y) == lower else "worse")
+            counts[verdict] += 1
+            gap = abs(x - y) / max(abs(x), abs(y), 1e-9)
+            pairs.append((gap, f"{head or 'column ' + str(col + 2)}: {a[col]} vs. {b[col]}"))
+        if not pairs:
+            continue
+        for k in tally:
+            tally[k] += counts[k]
+        name = " / ".join(k for k in key if k)
+        names.append(name)
+        shown = [pairs[0][1], max(pairs[1:], default=pairs[0])[1]]
+        lines.append(
+            f"{name}: better on {_share(counts['better'], sum(counts.values()))} of its columns"
+            f" ({'; largest gap '.join(dict.fromkeys(shown))})"
+        )
+    if not lines:
+        return []
+    groups = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else names[0]
+    metrics = list(dict.fromkeys(h for h in grid.header if h))
+    overall = _share(tally["better"], sum(tally.values()))
+    ties = " (some columns tie)" if tally["equal"] else ""
+    return [
+        TaskDraft(
+            key=f"{table.label.lower().replace(' ', '-')}:factor",
+            question=(
+                f"How does {first} compare with {second} for {groups} in {table.label} "
+                f"({_topic(table.caption)})?"
+            ),
+            method=_method_text(
+                ctx,
+                table,
+                f"For each of {groups}, run both {first} and {second} under otherwise identical "
+                f"settings and report {', '.join(metrics[:6])}"
+                f"{' and the other columns' if len(metrics) > 6 else ''}.",
+            ),
+            expected_outcome=(
+                f"{first} is better than {second} on {overall} of the compared columns{ties}. "
+                f"Per group, {first} vs. {second}: " + "; ".join(lines[:6]) + "."
+            ),
+            subsection_source=ctx.section_citing(table.label, table.section),
+            design_complexity=DesignComplexity(
+                constant_variables=dict(ctx.constants),
+                independent_variables={"compared setting": [first, second], "group": names[:12]},
+                dependent_variables={"metrics": metrics[:12]},
+            ),
+            evidence=[Evidence(kind="table", label=table.label, page=table.page)],
+        )
+    ]
+
+
+def _share(part: int, whole: int) -> str:
+    """A count in words that a grader can check against the table without new numbers."""
+    if whole and part == whole:
+        return "all"
+    ratio = part / whole if whole else 0.0
+    for bound, words in ((0.0, "none"), (0.34, "few"), (0.6, "about half"), (0.999, "most")):
+        if ratio <= bound:
+            return words
+    return "all"
 
 
 def ablation_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
@@ -358,7 +499,7 @@ def best_row_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
         lines.append(f"{name}: {grid.labels[best]} ({grid.values[best][col]})")
     if not lines or len(set(grid.labels)) < 2:
         return []
-    top = max(set(winners), key=winners.count)
+    top = max(dict.fromkeys(winners), key=winners.count)  # ties: the first to win
     rows = list(dict.fromkeys(lab for lab in grid.labels if lab))
     shown = lines[:8]
     more = f" (and {len(lines) - len(shown)} more columns)" if len(lines) > len(shown) else ""
@@ -388,7 +529,7 @@ def best_row_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
 
 
 def sweep_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
-    lower = lower_is_better(table.caption)
+    lower = lower_is_better(table.caption) or only_lower_metrics(table)
     cells = [
         (to_float(v), i, j)
         for i, row in enumerate(grid.values)
@@ -571,7 +712,8 @@ def draft(paper: ParsedPaper) -> DraftSet:
             ABLATION_CAPTION.search(table.caption)
             or sum(bool(ABLATION_ROW.search(lab)) for lab in grid.labels) >= 2
         )
-        drafts = ablation_tasks(ctx, table, grid) if is_ablation else []
+        drafts = factor_tasks(ctx, table, grid)
+        drafts = drafts or (ablation_tasks(ctx, table, grid) if is_ablation else [])
         drafts = drafts or (sweep_tasks(ctx, table, grid) if is_sweep(grid) else [])
         drafts = drafts or comparison_tasks(ctx, table, grid)
         for d in drafts:

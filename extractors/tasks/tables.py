@@ -8,7 +8,7 @@ cell strings into one oriented grid the drafting heuristic can compare rows in.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from expcurate.records import Table
 from extractors.numbers import find_numbers, to_float
@@ -19,6 +19,7 @@ LOWER_BETTER = re.compile(
     r"time|memory|flops|params|parameters|cost|nll|bpd)\b|↓",
     re.I,
 )
+COST = re.compile(r"\b(params|parameters|flops|time|memory|latency|cost|storage|size)\b", re.I)
 HIGHER_BETTER = re.compile(
     r"\b(acc|accuracy|f1|auc|bleu|rouge|map|iou|miou|recall|precision|"
     r"score|success|win|hit|ndcg|psnr|ssim|pass@\d+)\b|↑",
@@ -34,6 +35,13 @@ class Grid:
     labels: list[str]
     values: list[list[str]]  # numeric cell text ("" when not numeric)
     bold: list[list[bool]]
+    # Each row's label columns, group labels carried down ("Autoformer", "Unified", "MSE").
+    parts: list[list[str]] = field(default_factory=list)
+    # A label column lists numeric settings ("96 192 336 720" under each dataset).
+    settings_rows: bool = False
+    # Each column's header cells, top to bottom ("GammaNet", "MSE"); rows' `parts` once
+    # the grid is transposed.
+    header_parts: list[list[str]] = field(default_factory=list)
 
 
 NUMERIC_CELL = re.compile(
@@ -82,42 +90,84 @@ def read_grid(table: Table) -> Grid | None:
     width = len(rows[0])
     n_head = 0
     for row in rows:  # header rows: leading rows that are not mostly numbers (marks aside)
-        numeric = sum(bool(cell_number(c)) for c in row[1:])
+        # A row of cited years under the method names ("(2022)") is header too.
+        numeric = sum(bool(cell_number(c)) and not CITATION.fullmatch(c) for c in row[1:])
         if numeric and numeric * 2 >= max(1, sum(bool(c) and c not in MARKS for c in row[1:])):
             break
         n_head += 1
+    if n_head < len(rows) - 1 and _cycles([cell_number(c) for c in rows[n_head][1:]]):
+        n_head += 1  # a row of settings repeated under each group: "12.5% 25% 50% 12.5% ..."
     if n_head >= len(rows):
         return None
     body = rows[n_head:]
     n_label = 1
-    while n_label < width - 1 and not any(cell_number(r[n_label]) for r in body):
+    settings: set[int] = set()  # label columns of settings ("12.5%", "25%", "Avg", "12.5%", ...)
+    while n_label < width - 1:
+        column = [r[n_label] for r in body]
+        if _cycles(column):
+            settings.add(n_label)
+        elif any(cell_number(c) and not CITATION.fullmatch(c) for c in column):
+            break
         n_label += 1
-    head_rows = [_spread(r) if k < n_head - 1 else r for k, r in enumerate(rows[:n_head])]
-    header = [" ".join(r[j] for r in head_rows if r[j]).strip() for j in range(width)]
+    head_rows = [_spread(r, n_label) if k < n_head - 1 else r for k, r in enumerate(rows[:n_head])]
+    header = [" ".join(plain(r[j]) for r in head_rows if r[j]).strip() for j in range(width)]
+    header = [re.sub(r"\s+", " ", h) for h in header]
+    header_parts = [[plain(r[j]) for r in head_rows] for j in range(n_label, width)]
     labels: list[str] = []
     values: list[list[str]] = []
     flags: list[list[bool]] = []
+    all_parts: list[list[str]] = []
     above = [""] * n_label
     for i, row in enumerate(body):
         parts = []
         for k in range(n_label):
             cell = plain(row[k])
-            if k and NUMERIC_LABEL.fullmatch(cell):
+            if k and k not in settings and NUMERIC_LABEL.fullmatch(cell):
                 cell = ""  # a resolution or size column, not part of the row's name
             cell = cell or (above[k] if k < n_label - 1 else "")
             above[k] = cell
-            if cell:
-                parts.append(cell)
-        if parts and all(p in MARKS for p in parts):
-            parts = [_marked(parts, header[: len(parts)])]
-        label = " / ".join(parts) or (labels[-1] if labels else "")
+            parts.append(cell)
+        all_parts.append(parts)
+        named = [p for p in parts if p]
+        if named and all(p in MARKS for p in named):
+            named = [_marked(named, header[: len(named)])]
+        label = " / ".join(named) or (labels[-1] if labels else "")
         labels.append(label)
         values.append([cell_number(c) for c in row[n_label:]])
         brow = bold[n_head + i] if bold and n_head + i < len(bold) else []
         flags.append([bool(brow[j]) if j < len(brow) else False for j in range(n_label, width)])
     if sum(bool(v) for row in values for v in row) < 2:
         return None
-    return Grid(header=header[n_label:], labels=labels, values=values, bold=flags)
+    return Grid(
+        header=header[n_label:],
+        labels=labels,
+        values=values,
+        bold=flags,
+        parts=all_parts,
+        settings_rows=any(
+            sum(bool(NUMERIC_LABEL.fullmatch(r[k]) or cell_number(r[k])) for r in body)
+            >= 0.6 * sum(bool(r[k]) for r in body)
+            for k in settings
+        ),
+        header_parts=header_parts,
+    )
+
+
+def _cycles(cells: list[str]) -> bool:
+    """Do the (non-empty) cells repeat one run of distinct values, as settings under groups do?
+
+    "12.5% 25% 50% 12.5% 25% 50%" does; measurements hardly ever do. A tail past the repeats
+    (a closing "Count" row) is allowed.
+    """
+    vals = [c for c in cells if c]
+    n = len(vals)
+    for period in range(2, n // 2 + 1):
+        if len(set(vals[:period])) < period:
+            break
+        same = next((i for i in range(period, n) if vals[i] != vals[i - period]), n)
+        if same >= 2 * period and same >= 0.8 * n:
+            return True
+    return False
 
 
 def _split_packed_columns(
@@ -145,8 +195,8 @@ def _split_packed_columns(
             k = counts[j]
             words = cell.split()
             flag = bool(brow[j]) if j < len(brow) else False
-            if k > 1 and len(words) == k and all(cell_number(w) for w in words):
-                new_row += words
+            if k > 1 and len(words) == k and all(cell_number(w) or is_metric(w) for w in words):
+                new_row += words  # "0.41 0.52" in the body, "MSE MAE" in the header
             else:
                 new_row += [cell] + [""] * (k - 1)
             new_bold += [flag] * k
@@ -155,14 +205,21 @@ def _split_packed_columns(
     return out_rows, out_bold if bold else []
 
 
-def _spread(row: list[str]) -> list[str]:
+def _spread(row: list[str], n_label: int = 1) -> list[str]:
     """Extend spanning labels of an upper header row ("ETTh1" over MSE and MAE) to their span.
 
-    A centred label lands in the left or the right cell of its span depending on the layout;
-    when the first data column is empty the labels sit right, so they cover the empties
-    before them, else the empties after them.
+    Labels that share the data columns evenly, each inside its share, cover their share.
+    Otherwise: a centred label lands in the left or the right cell of its span depending on
+    the layout; when the first data column is empty the labels sit right, so they cover the
+    empties before them, else the empties after them.
     """
     cells = list(row)
+    placed = [j for j in range(n_label, len(cells)) if cells[j]]
+    width = len(cells) - n_label
+    if 1 < len(placed) < width and width % len(placed) == 0:
+        share = width // len(placed)
+        if all(n_label + k * share <= j < n_label + (k + 1) * share for k, j in enumerate(placed)):
+            return cells[:n_label] + [cells[placed[k // share]] for k in range(width)]
     labels = [j for j in range(1, len(cells)) if cells[j]]
     if not labels or len(labels) == len(cells) - 1:
         return cells
@@ -206,6 +263,16 @@ def lower_is_better(text: str) -> bool:
     return bool(LOWER_BETTER.search(text)) and not HIGHER_BETTER.search(text)
 
 
+def only_lower_metrics(table: Table) -> bool:
+    """Every metric the table's cells name is lower-is-better ("MSE MAE" under each model), so
+    a column headed by a dataset or horizon alone is lower-is-better too. Cost columns
+    (parameters, time, memory) sit beside any metric and do not count."""
+    cells = [c for row in table.rows for c in row if c and len(c) <= 20 and not COST.search(c)]
+    return any(LOWER_BETTER.search(c) for c in cells) and not any(
+        HIGHER_BETTER.search(c) for c in cells
+    )
+
+
 def best_row(grid: Grid, col: int, lower: bool) -> int | None:
     scored = [(to_float(v[col]), i) for i, v in enumerate(grid.values) if v[col]]
     scored = [(x, i) for x, i in scored if x is not None]
@@ -225,6 +292,48 @@ def transpose(grid: Grid) -> Grid:
         labels=list(grid.header),
         values=[[row[j] if j < len(row) else "" for row in grid.values] for j in range(n)],
         bold=[[row[j] if j < len(row) else False for row in grid.bold] for j in range(n)],
+        parts=[list(p) for p in grid.header_parts],
+        header_parts=[list(p) for p in grid.parts],
+    )
+
+
+def is_metric(text: str) -> bool:
+    """A short cell naming a metric ("MSE", "Acc. (%)"), as a label column of metric rows has."""
+    return len(text) <= 20 and bool(LOWER_BETTER.search(text) or HIGHER_BETTER.search(text))
+
+
+def fold_metrics(grid: Grid) -> Grid:
+    """Metric rows become metric columns: rows "Model / MSE" and "Model / MAE" under "ETTh1"
+    become one row "Model" under "ETTh1 MSE" and "ETTh1 MAE", so that a comparison down a
+    column never sets an MSE against an MAE. Grids without metric rows come back unchanged.
+    """
+    if not grid.parts or len(grid.parts[0]) < 2 or len(grid.parts) != len(grid.values):
+        return grid
+    metrics = [p[-1] for p in grid.parts]
+    if not all(metrics) or not all(is_metric(m) for m in metrics):
+        return grid
+    names = list(dict.fromkeys(metrics))
+    if len(names) < 2:
+        return grid
+    rows: dict[tuple[str, ...], dict[str, int]] = {}
+    for i, p in enumerate(grid.parts):
+        group = rows.setdefault(tuple(p[:-1]), {})
+        if p[-1] in group:
+            return grid  # one metric twice in a group: not metric rows
+        group[p[-1]] = i
+    columns = [(j, m) for j in range(len(grid.header)) for m in names]
+    values, bold, parts = [], [], []
+    for key, at in rows.items():
+        values.append([grid.values[at[m]][j] if m in at else "" for j, m in columns])
+        bold.append([grid.bold[at[m]][j] if m in at else False for j, m in columns])
+        parts.append(list(key))
+    return Grid(
+        header=[f"{grid.header[j]} {m}".strip() for j, m in columns],
+        labels=[" / ".join(p for p in key if p) for key in rows],
+        values=values,
+        bold=bold,
+        parts=parts,
+        settings_rows=grid.settings_rows,
     )
 
 

@@ -352,3 +352,50 @@ def test_corpus_meets_the_coverage_bars(tmp_path: Path) -> None:
     assert [(s.slug, s.status) for s in stats if s.errors] == []
     assert all(s.sections >= 5 for s in stats)
     assert elapsed < 60
+
+
+def test_multirow_and_rotated_group_labels_join_the_first_row_of_their_group(
+    tmp_path: Path,
+) -> None:
+    """LaTeX's multirow centres a label on its rows and a rotated group name runs along them;
+    neither has a line of its own. Both belong to the first row of their group, in columns
+    of their own, under a stub header ("Mask Ratio") that spans the label columns."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 72), "1 Introduction", fontsize=12, fontname="tibo")
+    page.insert_text((72, 92), "A sentence of body text to set the body size.", fontsize=10)
+    page.draw_line((100, 110), (460, 110), width=0.8)
+    for x, text in [(130, "Datasets"), (250, "SetA"), (370, "SetB")]:
+        page.insert_text((x, 124), text, fontsize=9)
+    xs = [220, 270, 340, 390]
+    page.insert_text((128, 138), "Mask Ratio", fontsize=9)
+    for x, text in zip(xs, ["12.5%", "25%", "12.5%", "25%"], strict=True):
+        page.insert_text((x, 138), text, fontsize=9)
+    page.draw_line((100, 143), (460, 143), width=0.5)
+    values = iter(f"0.{k:03d}" for k in range(100, 400, 7))
+    for g, group in enumerate(["Alpha", "Beta"]):
+        top = 158 + g * 60
+        page.insert_text((117, top + 32), group, fontsize=9, rotate=90)
+        for m, mode in enumerate(["Unified", "Independent"]):
+            y = top + m * 28
+            page.insert_text((126, y + 6.5), mode, fontsize=9)  # centred on its two rows
+            for r, metric in enumerate(["MSE", "MAE"]):
+                page.insert_text((180, y + r * 13), metric, fontsize=9)
+                for x in xs:
+                    page.insert_text((x, y + r * 13), next(values), fontsize=9)
+    page.draw_line((100, 282), (460, 282), width=0.8)
+    page.insert_text((72, 298), "Table 3: Unified against independent training.", fontsize=9)
+    page.insert_text((72, 322), "More body text follows the table here.", fontsize=10)
+    doc.save(tmp_path / "p.pdf")
+    (table,) = parse_pdf(tmp_path / "p.pdf").tables
+    assert table.rows[1] == ["", "Mask Ratio", "", "12.5%", "25%", "12.5%", "25%"]
+    assert [r[:4] for r in table.rows[2:]] == [
+        ["Alpha", "Unified", "MSE", "0.100"],
+        ["", "", "MAE", "0.128"],
+        ["", "Independent", "MSE", "0.156"],
+        ["", "", "MAE", "0.184"],
+        ["Beta", "Unified", "MSE", "0.212"],
+        ["", "", "MAE", "0.240"],
+        ["", "Independent", "MSE", "0.268"],
+        ["", "", "MAE", "0.296"],
+    ]

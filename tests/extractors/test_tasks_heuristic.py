@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from expcurate.records import Axis, Figure, ParsedPaper, Section, Table
+from expcurate.records import Axis, Figure, ParsedPaper, Section, Table, TaskFields
 from extractors.paper.layout import dingbat_marks
 from extractors.tasks.heuristic import draft, proposed_method
-from extractors.tasks.tables import read_grid
+from extractors.tasks.tables import fold_metrics, read_grid
+from extractors.validate import validate_draft
 
 
 @pytest.mark.parametrize(
@@ -165,3 +166,130 @@ def test_check_mark_ablation_rows_are_named_by_the_components_they_leave_out() -
 )
 def test_dingbat_check_and_cross_marks_become_unicode(text: str, font: str, marks: str) -> None:
     assert dingbat_marks(text, font) == marks
+
+
+# A table crossing a design choice with models, as TimesNet's Table 12 prints it: group labels
+# carried down, a row of settings repeated under each dataset, metrics as rows.
+CROSSED_ROWS = [
+    ["", "Datasets", "", "SetA", "", "SetB", ""],
+    ["", "Mask Ratio", "", "12.5%", "25%", "12.5%", "25%"],
+    ["Alpha", "Unified", "MSE", "0.100", "0.107", "0.114", "0.121"],
+    ["", "", "MAE", "0.128", "0.135", "0.142", "0.149"],
+    ["", "Independent", "MSE", "0.156", "0.163", "0.110", "0.177"],
+    ["", "", "MAE", "0.184", "0.191", "0.198", "0.205"],
+    ["Beta", "Unified", "MSE", "0.212", "0.219", "0.226", "0.233"],
+    ["", "", "MAE", "0.240", "0.247", "0.254", "0.261"],
+    ["", "Independent", "MSE", "0.268", "0.275", "0.282", "0.289"],
+    ["", "", "MAE", "0.296", "0.303", "0.310", "0.317"],
+]
+
+
+def _crossed(caption: str) -> Table:
+    return Table(label="Table 3", caption=caption, page=4, rows=CROSSED_ROWS)
+
+
+def test_a_repeated_row_of_settings_is_a_header_and_groups_spread_evenly() -> None:
+    grid = read_grid(_crossed("Table 3: Results."))
+    assert grid is not None
+    assert grid.header == ["SetA 12.5%", "SetA 25%", "SetB 12.5%", "SetB 25%"]
+    assert grid.labels[:3] == [
+        "Alpha / Unified / MSE",
+        "Alpha / Unified / MAE",
+        "Alpha / Independent / MSE",
+    ]
+    assert grid.parts[3] == ["Alpha", "Independent", "MAE"]
+
+
+def test_metric_rows_fold_into_metric_columns() -> None:
+    grid = read_grid(_crossed("Table 3: Results."))
+    assert grid is not None
+    folded = fold_metrics(grid)
+    assert folded.labels == [
+        "Alpha / Unified",
+        "Alpha / Independent",
+        "Beta / Unified",
+        "Beta / Independent",
+    ]
+    assert folded.header[:3] == ["SetA 12.5% MSE", "SetA 12.5% MAE", "SetA 25% MSE"]
+    assert folded.values[1][:3] == ["0.156", "0.184", "0.163"]
+    # Rows that are not metric rows come back as they were.
+    plain_grid = read_grid(
+        Table(label="Table 1", caption="x", page=1, rows=[["M", "A"], ["x", "1.0"], ["y", "2.0"]])
+    )
+    assert plain_grid is not None and fold_metrics(plain_grid) is plain_grid
+
+
+def test_a_design_choice_named_by_the_caption_gets_one_task_group_by_group() -> None:
+    table = _crossed("Table 3: Comparison between unified training and independent training.")
+    paper = ParsedPaper(
+        title="Models", abstract="We propose GammaNet, a model for forecasting.", tables=[table]
+    )
+    drafts = draft(paper)
+    (task,) = drafts.tasks
+    assert task.key == "table-3:factor"
+    assert task.question == (
+        "How does Unified compare with Independent for Alpha and Beta in Table 3 "
+        "(Comparison between unified training and independent training)?"
+    )
+    # Lower is better (MSE, MAE): Alpha's Unified wins 7 of 8 columns, Beta's all 8.
+    assert task.expected_outcome.startswith(
+        "Unified is better than Independent on most of the compared columns."
+    )
+    assert "Alpha: better on most of its columns (SetA 12.5% MSE: 0.100 vs. 0.156" in (
+        task.expected_outcome
+    )
+    assert "Beta: better on all of its columns" in task.expected_outcome
+    assert task.design_complexity.independent_variables == {
+        "compared setting": ["Unified", "Independent"],
+        "group": ["Alpha", "Beta"],
+    }
+    flags = validate_draft(TaskFields.from_draft(task), paper, drafts.tasks)
+    assert [f.check for f in flags if f.severity == "error"] == []
+
+
+def test_without_the_caption_naming_the_choice_the_table_is_a_plain_comparison() -> None:
+    paper = ParsedPaper(
+        title="Models",
+        abstract="We propose GammaNet, a model for forecasting.",
+        tables=[_crossed("Table 3: Results.")],
+    )
+    assert [t.key for t in draft(paper).tasks] != ["table-3:factor"]
+
+
+def test_a_column_of_cited_years_is_part_of_the_row_name() -> None:
+    table = Table(
+        label="Table 9",
+        caption="Table 9: Anomaly detection.",
+        page=9,
+        rows=[
+            ["Method", "", "F1"],
+            ["LSTM", "(1997)", "81.2"],
+            ["TCN", "(2019)", "82.0"],
+            ["GammaNet", "(Ours)", "85.5"],
+        ],
+    )
+    grid = read_grid(table)
+    assert grid is not None
+    assert grid.header == ["F1"]
+    assert grid.labels == ["LSTM", "TCN", "GammaNet / (Ours)"]
+
+
+def test_models_as_columns_with_mse_and_mae_are_compared_lower_is_better() -> None:
+    """No column names a metric once transposed (columns are datasets), but every metric the
+    table prints is lower-is-better, so the comparison is too."""
+    table = Table(
+        label="Table 2",
+        caption="Table 2: Long-term forecasting results.",
+        page=2,
+        rows=[
+            ["Models", "GammaNet", "", "Other", ""],
+            ["Metric", "MSE", "MAE", "MSE", "MAE"],
+            ["Weather", "0.40", "0.41", "0.45", "0.47"],
+            ["Traffic", "0.30", "0.33", "0.29", "0.35"],
+        ],
+    )
+    paper = ParsedPaper(
+        title="Models", abstract="We propose GammaNet, a model for forecasting.", tables=[table]
+    )
+    (task,) = draft(paper).tasks
+    assert task.expected_outcome.startswith("GammaNet is best on 3 of 4 reported columns")
