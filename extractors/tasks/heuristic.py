@@ -207,25 +207,31 @@ def _method_text(ctx: Context, item: Table | Figure, what: str) -> str:
     return " ".join(parts)
 
 
-def _most_bold(grid: Grid) -> tuple[Grid, int | None]:
-    """The row the authors bolded most, as the paper's own method. When the bold cells gather
-    in a column instead (one bold per row: each row's best method) and the columns are not
-    metrics, methods are the columns: the grid comes back transposed."""
-    by_row = [sum(row) for row in grid.bold]
-    by_col = [sum(row[j] for row in grid.bold if j < len(row)) for j in range(len(grid.header))]
-    if not by_row or max(by_row) == 0:
-        return grid, None
-    one_per_row = sorted(c for c in by_row if c)[sum(1 for c in by_row if c) // 2] == 1
-    metric_columns = sum(is_metric(h) for h in grid.header) * 2 >= len(grid.header)
-    if one_per_row and not metric_columns and max(by_col, default=0) > max(by_row):
-        grid = fold_metrics(transpose(grid))
-        by_row = [sum(row) for row in grid.bold]
-    # A summary row ("Average", "1st Count") holds the best values without being a method.
+def _summary_rows(grid: Grid) -> set[int]:
+    """Rows that sum the others up ("Average", "1st Count"): the best values, not a method."""
     names = [
         next((p for p in reversed(grid.parts[i]) if p), lab) if i < len(grid.parts) else lab
         for i, lab in enumerate(grid.labels)
     ]
-    by_row = [0 if SUMMARY_ROW.search(n) else c for c, n in zip(by_row, names, strict=True)]
+    return {i for i, n in enumerate(names) if SUMMARY_ROW.search(n)}
+
+
+def _most_bold(grid: Grid) -> tuple[Grid, int | None]:
+    """The row the authors bolded most, as the paper's own method. When the bold cells gather
+    in a column instead (one bold per row: each row's best method) and the columns are not
+    metrics, methods are the columns: the grid comes back transposed."""
+    skip = _summary_rows(grid)
+    bold = [row if i not in skip else [False] * len(row) for i, row in enumerate(grid.bold)]
+    by_row = [sum(row) for row in bold]
+    if not by_row or max(by_row) == 0:
+        return grid, None
+    by_col = [sum(row[j] for row in bold if j < len(row)) for j in range(len(grid.header))]
+    one_per_row = sorted(c for c in by_row if c)[sum(1 for c in by_row if c) // 2] == 1
+    metric_columns = sum(is_metric(h) for h in grid.header) * 2 >= len(grid.header)
+    if one_per_row and not metric_columns and max(by_col, default=0) > max(by_row):
+        grid = fold_metrics(transpose(grid))
+        skip = _summary_rows(grid)
+        by_row = [0 if i in skip else sum(row) for i, row in enumerate(grid.bold)]
     return grid, (by_row.index(max(by_row)) if max(by_row) else None)
 
 

@@ -293,3 +293,33 @@ def test_models_as_columns_with_mse_and_mae_are_compared_lower_is_better() -> No
     )
     (task,) = draft(paper).tasks
     assert task.expected_outcome.startswith("GammaNet is best on 3 of 4 reported columns")
+
+
+def test_bold_gathered_in_a_column_makes_the_columns_the_methods() -> None:
+    """No row or column names the proposed method, but each dataset row sets its best method
+    in bold, and one column holds most of them: that column is compared, and summary rows
+    ("Average") never stand for a method."""
+    table = Table(
+        label="Table 2",
+        caption="Table 2: AUC on eight networks.",
+        page=2,
+        rows=[
+            ["Data", "MF", "SEAL", "Ours-2"],
+            ["USAir", "94.08", "97.09", "98.10"],
+            ["NS", "74.55", "97.71", "98.85"],
+            ["PB", "94.30", "95.01", "94.07"],
+            ["Average", "87.64", "96.60", "97.01"],
+        ],
+        bold=[
+            [False] * 4,
+            [False, False, False, True],
+            [False, False, False, True],
+            [False, False, True, False],
+            [True, True, True, True],  # a summary row printed in bold throughout
+        ],
+    )
+    paper = ParsedPaper(title="Links", abstract="A study of link prediction.", tables=[table])
+    (task,) = draft(paper).tasks
+    assert task.question.startswith("Does Ours-2 outperform MF, SEAL")
+    assert task.expected_outcome.startswith("Ours-2 is best on 3 of 4 reported columns")
+    assert "USAir: Ours-2 98.10 vs. SEAL 97.09" in task.expected_outcome
