@@ -10,7 +10,7 @@ export PREFECT_SERVER_ANALYTICS_ENABLED := false
 export PREFECT_LOGGING_LEVEL ?= WARNING
 
 .DEFAULT_GOAL := help
-.PHONY: help setup demo test check fix ui bench-parse bench-draft bench-audit bench-setup bench-heldout clean
+.PHONY: help setup demo test check fix ui bench-parse bench-draft bench-llm-cost bench-audit bench-setup bench-heldout clean
 
 help: ## Show the targets
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  %-12s %s\n", $$1, $$2}'
@@ -52,6 +52,10 @@ bench-parse: setup ## Parse every corpus PDF: coverage, then speed against refer
 
 bench-draft: setup ## Draft tasks for every corpus PDF and report coverage and grounding
 	$(BIN)/python benchmarks/draft_coverage.py
+
+LLM_COST_MODELS ?= gpt-4o-mini gpt-4o o3-mini
+bench-llm-cost: setup ## Requests and cost of LLM drafting on every corpus PDF, against a loopback stand-in
+	for m in $(LLM_COST_MODELS); do $(BIN)/python benchmarks/llm_cost.py --model $$m || exit 1; done
 
 bench-audit: setup ## Import EXP-Bench's curated files and count what each validator flags
 	$(BIN)/python benchmarks/expbench_audit.py $(if $(wildcard $(BENCH_REPOS)),--repos $(BENCH_REPOS))
