@@ -389,8 +389,8 @@ def _centre(row: list[Word]) -> float:
 
 
 def _join_row_spans(rows: list[list[Word]], h: float) -> list[list[Word]]:
-    """Labels centred on a group of body rows (LaTeX's multirow, a rotated group name) join
-    the group's first row, as HTML's rowspan has it; read_grid carries them down the group.
+    """Labels centred on a group of body rows (LaTeX's multirow) join the group's first row,
+    as HTML's rowspan has it; read_grid carries them down the group.
     Header rows are left as they are: their lines decide the columns.
 
     Such a label has no line of its own: it overlaps the rows above and below it, which sit

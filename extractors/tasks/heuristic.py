@@ -207,6 +207,12 @@ def _method_text(ctx: Context, item: Table | Figure, what: str) -> str:
     return " ".join(parts)
 
 
+def _column_lower(head: str, table_lower: bool) -> bool:
+    """Is lower better in this column: its header says so, or the table does and the header
+    does not say otherwise."""
+    return lower_is_better(head) or (table_lower and not HIGHER_BETTER.search(head))
+
+
 def _summary_rows(grid: Grid) -> set[int]:
     """Rows that sum the others up ("Average", "1st Count"): the best values, not a method."""
     names = [
@@ -256,7 +262,7 @@ def comparison_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
     for col, head in enumerate(grid.header):
         if col >= len(grid.values[ours]) or not grid.values[ours][col]:
             continue
-        lower = lower_is_better(head) or (caption_lower and not HIGHER_BETTER.search(head))
+        lower = _column_lower(head, caption_lower)
         best_other = best_row(
             Grid(
                 grid.header,
@@ -369,7 +375,7 @@ def factor_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
             x, y = to_float(a[col]) if a[col] else None, to_float(b[col]) if b[col] else None
             if x is None or y is None:
                 continue
-            lower = lower_is_better(head) or (caption_lower and not HIGHER_BETTER.search(head))
+            lower = _column_lower(head, caption_lower)
             verdict = "equal" if x == y else ("better" if (x < y) == lower else "worse")
             counts[verdict] += 1
             gap = abs(x - y) / max(abs(x), abs(y), 1e-9)
@@ -495,7 +501,7 @@ def best_row_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
     caption_lower = lower_is_better(table.caption)
     lines, metrics, winners = [], [], []
     for col, head in enumerate(grid.header):
-        lower = lower_is_better(head) or (caption_lower and not HIGHER_BETTER.search(head))
+        lower = _column_lower(head, caption_lower)
         best = best_row(grid, col, lower)
         if best is None:
             continue
