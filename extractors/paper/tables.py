@@ -273,8 +273,18 @@ def build_cells(
 
 
 def _text_row(row: list[Word], gap: float, width: float) -> bool:
+    """A run of prose across the table ("(a) Results on ImageNet"), not a row of names set
+    close together ("TimesNet N-HiTS N-BEATS ETSformer"): prose has lower-case words or
+    punctuation ("Canada: Alberta, Manitoba, ...")."""
     segs = _segments(row, [], gap)
-    return len(segs) == 1 and len(row) >= 4 and row[-1].bbox[2] - row[0].bbox[0] >= 0.4 * width
+    lower = sum(1 for w in row if w.text[:1].islower())
+    punctuated = any(w.text.endswith((",", ".", ":", ";")) for w in row)
+    return (
+        len(segs) == 1
+        and len(row) >= 4
+        and row[-1].bbox[2] - row[0].bbox[0] >= 0.4 * width
+        and (lower >= 0.2 * len(row) or punctuated)
+    )
 
 
 def _grid(

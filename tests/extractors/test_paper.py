@@ -16,6 +16,8 @@ from paper_fixture import CODE_URL, DATA_URL, TABLE_ROWS, TITLE, build_paper, bu
 import extractors.paper as paper_mod
 from expcurate.records import ParsedPaper, Severity, Status
 from extractors.paper import PaperLoadError, parse_pdf
+from extractors.paper.layout import Word
+from extractors.paper.tables import build_cells
 
 REPO = Path(__file__).resolve().parents[2]
 # Read at import: the suite's autouse fixture clears EXPCURATE_* variables before each test.
@@ -399,3 +401,25 @@ def test_multirow_and_rotated_group_labels_join_the_first_row_of_their_group(
         ["", "Independent", "MSE", "0.268"],
         ["", "", "MAE", "0.296"],
     ]
+
+
+def _words(y: float, items: list[tuple[float, str]], size: float = 8.0) -> list[Word]:
+    return [Word(bbox=(x, y, x + 0.5 * size * len(t), y + size), text=t) for x, t in items]
+
+
+def test_a_row_of_names_set_close_is_a_header_and_a_line_of_prose_is_not() -> None:
+    """Model names over their columns, a space apart, are cells; "(b) Results on the test
+    set" across the table is one cell, as are proper names listed with commas."""
+    names = _words(100, [(100, "Alpha"), (122, "Beta"), (140, "Gamma"), (162, "Delta")])
+    body = [
+        w
+        for k in range(3)
+        for w in _words(112 + 12 * k, [(104, "0.1"), (124, "0.2"), (144, "0.3"), (164, "0.4")])
+    ]
+    rows, _ = build_cells(names + body, [])
+    assert rows[0] == ["Alpha", "Beta", "Gamma", "Delta"]
+    prose = _words(100, [(100, "(b)"), (114, "Results"), (144, "on"), (154, "the"), (168, "set")])
+    listed = _words(100, [(100, "Canada:"), (130, "Alberta,"), (164, "Yukon,"), (190, "Nunavut")])
+    for line in (prose, listed):
+        rows, _ = build_cells(line + body, [])
+        assert rows[0][0] == " ".join(w.text for w in line) and not any(rows[0][1:])
