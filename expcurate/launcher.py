@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 from datetime import UTC, datetime
 
 from expcurate.settings import Settings
@@ -51,4 +52,7 @@ def start_next(paper_id: str, settings: Settings, mode: str | None = None) -> st
             env=env,
             start_new_session=True,
         )
+    # The review app lives for days and launches many stages: wait for each child so that it
+    # is reaped when it ends instead of lingering as a zombie process.
+    threading.Thread(target=proc.wait, name=f"reap-{proc.pid}", daemon=True).start()
     return f"background process {proc.pid}, log {log_path.name}"
