@@ -63,6 +63,9 @@ class Settings(BaseSettings):
         None, description="Send table/figure crops to the model (default: ask litellm)."
     )
     conference: str = Field("custom", description="Conference folder used in exports.")
+    sign_in_hours: float = Field(
+        12.0, description="How long a review-app sign-in lasts, page reloads included."
+    )
 
     def stage_model(self, stage: Literal["tasks", "setup"]) -> str:
         """The model a stage uses: a cheap drafter and a strong agent, or one for both."""

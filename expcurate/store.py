@@ -12,6 +12,7 @@ import re
 import secrets
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ from expcurate.tables import (
     Paper,
     Release,
     Review,
+    SignIn,
     StageRun,
     Task,
     TaskRevision,
@@ -512,6 +514,42 @@ class Store:
         with self.session() as s:
             return list(s.exec(select(User).order_by(col(User.username))))
 
+    def open_sign_in(self, username: str, hours: float) -> str:
+        """A new sign-in for `username` lasting `hours`; returns the token for the cookie."""
+        token = secrets.token_urlsafe(32)
+        now = utcnow()
+        with self.session() as s:
+            for old in s.exec(select(SignIn)).all():  # few rows: compare in Python, any backend
+                if _aware(old.expires_at) <= now:
+                    s.delete(old)
+            s.add(
+                SignIn(
+                    token_hash=_token_hash(token),
+                    username=username,
+                    created_at=now,
+                    expires_at=now + timedelta(hours=hours),
+                )
+            )
+            s.commit()
+        return token
+
+    def signed_in_user(self, token: str) -> User | None:
+        """The user a live sign-in token belongs to, else None."""
+        if not token:
+            return None
+        with self.session() as s:
+            sign_in = s.get(SignIn, _token_hash(token))
+            if sign_in is None or _aware(sign_in.expires_at) <= utcnow():
+                return None
+            return s.get(User, sign_in.username)
+
+    def close_sign_in(self, token: str) -> None:
+        with self.session() as s:
+            sign_in = s.get(SignIn, _token_hash(token))
+            if sign_in is not None:
+                s.delete(sign_in)
+                s.commit()
+
     def verify_user(self, username: str, password: str) -> User | None:
         """The user if the password matches, else None (same work either way)."""
         user = self.get_user(username)
@@ -519,6 +557,15 @@ class Store:
             check_password(password, _DUMMY_HASH)
             return None
         return user if check_password(password, user.password_hash) else None
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _aware(moment: datetime) -> datetime:
+    """SQLite hands datetimes back without their time zone; they were stored in UTC."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def _id(task: Task) -> int:

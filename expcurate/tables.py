@@ -102,6 +102,18 @@ class Review(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow)
 
 
+class SignIn(SQLModel, table=True):
+    """A browser's sign-in to the review app, kept across page reloads by a cookie.
+
+    Only a hash of the cookie's token is stored, so a copy of the database signs no one in.
+    """
+
+    token_hash: str = Field(primary_key=True)
+    username: str = Field(index=True)
+    created_at: datetime = Field(default_factory=utcnow)
+    expires_at: datetime
+
+
 class Release(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(unique=True)

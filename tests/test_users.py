@@ -107,3 +107,28 @@ def test_user_commands_have_help() -> None:
     for sub in ("add", "list"):
         result = runner.invoke(app, ["user", sub, "--help"])
         assert result.exit_code == 0 and result.output.strip()
+
+
+def test_a_sign_in_token_outlives_the_session_until_it_expires_or_is_closed(
+    store: Store,
+) -> None:
+    """The review app's cookie holds a token; the store keeps only its hash."""
+    from sqlmodel import select
+
+    from expcurate.tables import SignIn
+
+    store.add_user("ann", "right password", "reviewer")
+    token = store.open_sign_in("ann", hours=12)
+    user = store.signed_in_user(token)
+    assert user is not None and user.username == "ann"
+    assert store.signed_in_user(token + "x") is None and store.signed_in_user("") is None
+    with store.session() as s:
+        (row,) = s.exec(select(SignIn)).all()
+    assert token not in row.token_hash
+    store.close_sign_in(token)
+    assert store.signed_in_user(token) is None
+    stale = store.open_sign_in("ann", hours=-1)  # already over
+    assert store.signed_in_user(stale) is None
+    store.open_sign_in("ann", hours=1)  # opening a sign-in sweeps out the expired ones
+    with store.session() as s:
+        assert len(s.exec(select(SignIn)).all()) == 1

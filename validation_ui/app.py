@@ -19,6 +19,7 @@ from validation_ui.logic import can
 
 def sign_in_page() -> None:
     st.title("ExpCurate review")
+    common.forget_sign_in()
     store = common.store()
     if not store.users():
         st.info(
@@ -55,6 +56,7 @@ def main() -> None:
         pages.append(st.Page(common.PAGES["users"], title="Users"))
     nav = st.navigation(pages)
     with st.sidebar:
+        common.keep_signed_in()
         st.caption(f"Signed in as **{actor.username}** ({actor.role})")
         if st.button("Sign out", key="sign-out"):
             common.sign_out()

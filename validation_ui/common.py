@@ -5,6 +5,7 @@ Only Streamlit glue lives here; the rules are in `logic`, `editing` and `evidenc
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any, NoReturn
 
@@ -16,6 +17,7 @@ from expcurate.store import Store
 from validation_ui.logic import Actor, Launch, Level
 
 USER_KEY = "expcurate_user"
+COOKIE = "expcurate_sign_in"
 FLASH_KEY = "expcurate_flash"
 ITEM_KEY = "expcurate_item"
 SKIPPED_KEY = "expcurate_skipped"
@@ -40,10 +42,18 @@ def store() -> Store:
 
 
 def current_actor() -> Actor | None:
-    """The signed-in user, re-read from the store so a removed user is signed out at once."""
+    """The signed-in user, re-read from the store so a removed user is signed out at once.
+
+    A new browser session (a page reload, a second tab) picks up the sign-in from the
+    cookie `sign_in` set, as long as it has not expired or been signed out.
+    """
     data = st.session_state.get(USER_KEY)
     if not data:
-        return None
+        token = _cookie()
+        user = store().signed_in_user(token) if token else None
+        if user is None:
+            return None
+        data = st.session_state[USER_KEY] = {"username": user.username, "token": token}
     user = store().get_user(str(data.get("username", "")))
     if user is None:
         st.session_state.pop(USER_KEY, None)
@@ -61,10 +71,42 @@ def require_actor() -> Actor:
 
 
 def sign_in(username: str) -> None:
-    st.session_state[USER_KEY] = {"username": username}
+    hours = get_settings().sign_in_hours
+    token = store().open_sign_in(username, hours)
+    st.session_state[USER_KEY] = {"username": username, "token": token}
+
+
+def keep_signed_in() -> None:
+    """Give the browser the sign-in cookie (an invisible component; it runs once per load)."""
+    data = st.session_state.get(USER_KEY) or {}
+    token = str(data.get("token", ""))
+    if token and _cookie() != token:
+        seconds = int(get_settings().sign_in_hours * 3600)
+        _set_cookie(f"{COOKIE}={token}; path=/; max-age={seconds}; samesite=strict")
+
+
+def forget_sign_in() -> None:
+    """On the sign-in page: drop a cookie whose sign-in is over."""
+    if _cookie():
+        _set_cookie(f"{COOKIE}=; path=/; max-age=0; samesite=strict")
+
+
+def _cookie() -> str:
+    """The sign-in cookie the browser sent when this session began ("" without one)."""
+    value = st.context.cookies.get(COOKIE)
+    return value if isinstance(value, str) else ""  # Streamlit's AppTest has no cookies
+
+
+def _set_cookie(cookie: str) -> None:
+    from streamlit.components.v1 import html
+
+    html(f"<script>document.cookie = {json.dumps(cookie)};</script>", height=0)
 
 
 def sign_out() -> None:
+    token = str((st.session_state.get(USER_KEY) or {}).get("token", ""))
+    if token:
+        store().close_sign_in(token)
     for key in list(st.session_state.keys()):
         del st.session_state[key]
 

@@ -151,6 +151,12 @@ def test_review_in_a_real_browser(app: tuple[str, Path, list[int]], tmp_path: Pa
         page.get_by_role("button", name="Sign in").click()
         expect(page.get_by_role("heading", name="Review queue")).to_be_visible()
         expect(page.get_by_text("3 items match · 3 await review")).to_be_visible()
+        # A reload is a new session: the sign-in cookie keeps the reviewer signed in.
+        settle()
+        page.wait_for_function("() => document.cookie.includes('expcurate_sign_in=')")
+        page.reload()
+        expect(page.get_by_role("heading", name="Review queue")).to_be_visible()
+        expect(page.get_by_label("Username")).to_have_count(0)
 
         # The first phase: three checkpoints, the last of which starts the tasks stage.
         settle()
@@ -214,6 +220,13 @@ def test_review_in_a_real_browser(app: tuple[str, Path, list[int]], tmp_path: Pa
         page.get_by_role("link", name="Papers").click()
         expect(page.get_by_role("heading", name="Papers")).to_be_visible()
         shot("paper")
+
+        # Signing out ends the sign-in for good: a reload shows the sign-in form.
+        settle()
+        page.get_by_role("button", name="Sign out").click()
+        expect(page.get_by_label("Username")).to_be_visible()
+        page.reload()
+        expect(page.get_by_label("Username")).to_be_visible()
         browser.close()
 
     store = Store(f"sqlite:///{data / 'expcurate.db'}")
@@ -231,6 +244,7 @@ def test_review_in_a_real_browser(app: tuple[str, Path, list[int]], tmp_path: Pa
     assert rejected.status == "rejected"
     assert store.reviews(task_id=rejected_id)[-1].reason.startswith("Same comparison")
     assert {r.reviewer for r in store.reviews(PAPER)} == {"rita"}
+    assert store.signed_in_user("") is None
     for name in ("queue", "checkpoint", "item", "history", "paper"):
         assert (shots / f"{name}.png").stat().st_size > 10_000
     assert time.monotonic() - started < 180
