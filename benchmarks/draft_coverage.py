@@ -21,7 +21,7 @@ from extractors.numbers import NumberBag, find_numbers
 from extractors.paper import parse_pdf
 from extractors.tasks import draft_tasks
 from extractors.tasks.heuristic import is_results_table, read_grid
-from extractors.validate import validate_draft
+from extractors.validate import validate_drafts
 
 ROOT = Path(__file__).resolve().parents[1]
 LABEL = re.compile(r"\b(Table|Figure|Fig\.)\s*(\d+)")
@@ -76,11 +76,8 @@ def main() -> None:
         numbers = [n for t in drafts.tasks for n in find_numbers(t.expected_outcome)]
         grounded = sum(bag.contains(n) for n in numbers)
         flagged = sum(
-            any(
-                f.severity == "error"
-                for f in validate_draft(TaskFields.from_draft(t), paper, drafts.tasks)
-            )
-            for t in drafts.tasks
+            any(f.severity == "error" for f in flags)
+            for flags in validate_drafts([TaskFields.from_draft(t) for t in drafts.tasks], paper)
         )
         for key, value in dict(
             results=len(results),

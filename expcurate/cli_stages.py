@@ -75,7 +75,7 @@ def draft(
     """Draft one task per experiment of a paper, with the evidence each rests on."""
     from extractors.paper import PaperLoadError, parse_pdf
     from extractors.tasks import draft_tasks
-    from extractors.validate import validate_draft
+    from extractors.validate import validate_drafts
 
     cli = _cli()
     settings = cli.configure(model=model)
@@ -89,9 +89,9 @@ def draft(
     if drafts.status.value == "failed":
         cli.fail("; ".join(e.message for e in drafts.errors) or "drafting failed")
     questions = []
-    for d in drafts.tasks:
-        fields = TaskFields.from_draft(d)
-        flags = validate_draft(fields, paper, drafts.tasks)
+    all_fields = [TaskFields.from_draft(d) for d in drafts.tasks]
+    all_flags = validate_drafts(all_fields, paper)
+    for d, fields, flags in zip(drafts.tasks, all_fields, all_flags, strict=True):
         row = fields.published().model_dump(mode="json")
         row["evidence"] = [e.model_dump(mode="json") for e in d.evidence]
         row["key"] = d.key

@@ -232,7 +232,7 @@ def run_mine(store: Store, settings: Settings, paper_id: str) -> StageRun:
 
 def run_tasks(store: Store, settings: Settings, paper_id: str) -> StageRun:
     from extractors.tasks import draft_tasks, prompt_version
-    from extractors.validate import validate_draft
+    from extractors.validate import validate_drafts
 
     parse_run = store.current_runs(paper_id)[Stage.parse.value]
     parsed = load_artifact(settings, parse_run, ParsedPaper)
@@ -245,9 +245,9 @@ def run_tasks(store: Store, settings: Settings, paper_id: str) -> StageRun:
             parsed, model, settings=settings, images_root=paper_dir(settings, paper_id)
         )
         author = f"machine:{model}"
-        for position, draft in enumerate(drafts.tasks):
-            fields = TaskFields.from_draft(draft)
-            flags = validate_draft(fields, parsed, drafts.tasks)
+        all_fields = [TaskFields.from_draft(d) for d in drafts.tasks]
+        all_flags = validate_drafts(all_fields, parsed)
+        for position, (fields, flags) in enumerate(zip(all_fields, all_flags, strict=True)):
             clean = not any(f.severity == Severity.error for f in flags)
             store.put_machine_task(
                 paper_id,

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from expcurate.records import Flag, ParsedPaper, Severity, TaskFields
+from extractors.numbers import NumberBag
 from extractors.validate import repo_checks
 from extractors.validate.catalog import (
     CHECKS,
@@ -55,12 +56,29 @@ def validate_draft(
     fields: TaskFields, paper: ParsedPaper | None, siblings: Sequence[object] = ()
 ) -> list[Flag]:
     """Checks on what the task says (the tasks stage); paper checks need the parsed paper."""
+    return _draft_flags(fields, paper, _as_fields(siblings), None)
+
+
+def validate_drafts(tasks: Sequence[object], paper: ParsedPaper | None) -> list[list[Flag]]:
+    """`validate_draft` for every task of one paper, each against the others, reading the
+    paper's numbers and the tasks' fields once rather than once per task."""
+    fields = _as_fields(tasks)
+    bag = NumberBag([paper.full_text()]) if paper is not None else None
+    return [_draft_flags(f, paper, fields, bag) for f in fields]
+
+
+def _draft_flags(
+    fields: TaskFields,
+    paper: ParsedPaper | None,
+    siblings: Sequence[TaskFields],
+    bag: NumberBag | None,
+) -> list[Flag]:
     flags = check_required(fields) + check_question_form(fields)
     if paper is None:
         flags += skipped_all("paper", "the paper was not parsed here (imported task)")
     else:
-        flags += check_grounded(fields, paper) + check_evidence(fields, paper)
-    return flags + check_duplicates(fields, _as_fields(siblings))
+        flags += check_grounded(fields, paper, bag) + check_evidence(fields, paper)
+    return flags + check_duplicates(fields, siblings)
 
 
 def validate_setup(fields: TaskFields, root: Path | RepoTree | None) -> list[Flag]:
@@ -123,6 +141,7 @@ __all__ = [
     "references",
     "repo_path",
     "validate_draft",
+    "validate_drafts",
     "validate_setup",
     "validate_task",
 ]

@@ -290,3 +290,23 @@ def test_template_siblings_with_different_variables_are_not_near_duplicates() ->
     assert check_duplicates(a, [a, b]) == []
     c = task("c", a.question, "without the gate")
     assert [f.check for f in check_duplicates(a, [a, c])] == ["near_duplicate"]
+
+
+def test_validating_a_papers_drafts_together_gives_each_tasks_own_flags() -> None:
+    """`validate_drafts` shares the paper's numbers and the sibling list; the flags must be
+    those `validate_draft` gives each task alone, duplicates and ungrounded numbers included."""
+    from expcurate.records import ParsedPaper, TaskFields
+    from extractors.tasks.heuristic import draft
+    from extractors.validate import validate_draft, validate_drafts
+
+    golden = Path(__file__).resolve().parents[1] / "golden" / "sample_parsed.json"
+    paper = ParsedPaper.model_validate_json(golden.read_text())
+    tasks = [TaskFields.from_draft(t) for t in draft(paper).tasks]
+    copy = tasks[0].model_copy(update={"key": "copy"})  # a near duplicate of the first
+    wrong = tasks[0].model_copy(update={"key": "wrong", "expected_outcome": "It reaches 97.123."})
+    tasks += [copy, wrong]
+    together = validate_drafts(tasks, paper)
+    alone = [validate_draft(t, paper, tasks) for t in tasks]
+    assert together == alone
+    assert any(f.check == "near_duplicate" for f in together[-2])
+    assert any(f.check == "outcome_grounded" for f in together[-1])
