@@ -130,7 +130,7 @@ def build_query(task: TaskDraft) -> TaskQuery:
             continue
         if raw not in phrases and len(raw) >= 3:
             phrases.append(raw)
-        whole = raw.lower().replace("-", "_")
+        whole = name_key(raw)
         pieces = tokens(raw)
         for t in [whole, *pieces[:1]]:
             if _content(t) and t not in names and not t.replace(".", "").isdigit():
@@ -156,7 +156,7 @@ def build_query(task: TaskDraft) -> TaskQuery:
         for n in names
         if n
         in set(tokens(task.question))
-        | {m.group(0).lower().replace("-", "_") for m in _NAME.finditer(task.question)}
+        | {name_key(m.group(0)) for m in _NAME.finditer(task.question)}
     ]
     labels = {f"{m.group(1).lower()[:3]} {m.group(2)}" for m in _LABEL.finditer(text)}
     labels |= {
@@ -191,6 +191,12 @@ def build_query(task: TaskDraft) -> TaskQuery:
 MAX_VALUE_WORDS = 4  # longer values are descriptions, not names of alternatives
 
 
+def name_key(name: str) -> str:
+    """A name as the query writes it and the index looks it up: lower case, hyphens as
+    underscores ("PatchTST" -> "patchtst", "2-WL" -> "2_wl")."""
+    return name.lower().replace("-", "_")
+
+
 def _alternatives(task: TaskDraft) -> list[list[str]]:
     """Each independent variable with several short values, as lists of index-ready names.
 
@@ -207,7 +213,7 @@ def _alternatives(task: TaskDraft) -> list[list[str]]:
             if not text or len(text.split()) > MAX_VALUE_WORDS:
                 continue
             for m in _NAME.finditer(text):
-                whole = m.group(0).strip("./-").lower().replace("-", "_")
+                whole = name_key(m.group(0).strip("./-"))
                 if len(whole) >= 2 and _content(whole) and not whole.replace(".", "").isdigit():
                     names.append(whole)
         names = list(dict.fromkeys(names))
