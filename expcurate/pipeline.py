@@ -244,20 +244,10 @@ def run_tasks(store: Store, settings: Settings, paper_id: str) -> StageRun:
         drafts: DraftSet = draft_tasks(
             parsed, model, settings=settings, images_root=paper_dir(settings, paper_id)
         )
-        author = f"machine:{model}"
         all_fields = [TaskFields.from_draft(d) for d in drafts.tasks]
         all_flags = validate_drafts(all_fields, parsed)
         for position, (fields, flags) in enumerate(zip(all_fields, all_flags, strict=True)):
-            clean = not any(f.severity == Severity.error for f in flags)
-            store.put_machine_task(
-                paper_id,
-                fields,
-                stage=Stage.tasks.value,
-                author=author,
-                position=position,
-                status=_checkpoint_status(settings, clean),
-                flags=[f.model_dump(mode="json") for f in flags],
-            )
+            _put_checkpoint(store, settings, paper_id, position, fields, Stage.tasks, flags, model)
         return drafts, len(drafts.tasks)
 
     return _run_stage(
@@ -283,13 +273,27 @@ def _checkpoint_task(
 ) -> None:
     """Record a task's machine output at `stage`, awaiting review unless clean and auto."""
     task = store.require_task(task_id)
+    _put_checkpoint(store, settings, task.paper_id, task.position, fields, stage, flags, model)
+
+
+def _put_checkpoint(
+    store: Store,
+    settings: Settings,
+    paper_id: str,
+    position: int,
+    fields: TaskFields,
+    stage: Stage,
+    flags: list[Flag],
+    model: str,
+) -> None:
+    """The task at `position` of the paper, as `model` wrote it at `stage`, with its flags."""
     clean = not any(f.severity == Severity.error for f in flags)
     store.put_machine_task(
-        task.paper_id,
+        paper_id,
         fields,
         stage=stage.value,
         author=f"machine:{model}",
-        position=task.position,
+        position=position,
         status=_checkpoint_status(settings, clean),
         flags=[f.model_dump(mode="json") for f in flags],
     )
