@@ -179,14 +179,7 @@ def setup(
     answered = 0
     for q, d in zip(body["questions"], drafts, strict=True):
         s = agent.recover(d, max_steps=settings.agent_max_steps)
-        q.update(
-            source=s.source,
-            masked_source=s.masked_source,
-            usage_instructions=s.usage_instructions,
-            requirements=s.requirements,
-            agent_instructions=s.agent_instructions,
-            no_answer=s.no_answer,
-        )
+        q.update(s.published())
         answered += not s.no_answer
     body["repository"] = {"source": repo, "commit": sha}
     out.write_text(json.dumps(body, indent=2, ensure_ascii=False) + "\n")

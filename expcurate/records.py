@@ -361,6 +361,10 @@ class Setup(BaseModel):
     # Runners-up after `source`, best first: what a reviewer may add without searching again.
     candidates: list[str] = Field(default_factory=list)
 
+    def published(self) -> dict[str, Any]:
+        """The setup fields of a task in EXP-Bench's file (no trace, no runners-up)."""
+        return self.model_dump(mode="json", exclude={"trace", "candidates"})
+
 
 class SetupResult(StageResult):
     setups: dict[str, Setup] = Field(default_factory=dict)  # task key -> setup
@@ -394,13 +398,8 @@ class ExpBenchTask(BaseModel):
             method=draft.method,
             expected_outcome=draft.expected_outcome,
             design_complexity=draft.design_complexity,
-            source=s.source,
-            masked_source=s.masked_source,
-            usage_instructions=s.usage_instructions,
-            requirements=s.requirements,
-            agent_instructions=s.agent_instructions,
-            no_answer=s.no_answer,
             subsection_source=draft.subsection_source,
+            **s.published(),
         )
 
 

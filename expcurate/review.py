@@ -119,9 +119,7 @@ def approve_run(store: Store, run_id: int, reviewer: str, reason: str = "") -> O
         )
     stage = Stage(run.stage)
     if stage in TASK_STAGES:
-        for task in open_items(store, run.paper_id, stage):
-            assert task.id is not None
-            decide_task(store, task.id, "approve", reviewer, reason=reason, _advance=False)
+        _approve_open_items(store, run.paper_id, stage, reviewer, reason)
     store.set_run_status(run_id, "approved")
     store.add_review(
         paper_id=run.paper_id,
@@ -134,6 +132,14 @@ def approve_run(store: Store, run_id: int, reviewer: str, reason: str = "") -> O
     return _after(store, run.paper_id, stage)
 
 
+def _approve_open_items(
+    store: Store, paper_id: str, stage: Stage, reviewer: str, reason: str
+) -> None:
+    for task in open_items(store, paper_id, stage):
+        assert task.id is not None
+        decide_task(store, task.id, "approve", reviewer, reason=reason, _advance=False)
+
+
 def approve_stage(
     store: Store, paper_id: str, stage: Stage, reviewer: str, reason: str = ""
 ) -> Outcome:
@@ -141,9 +147,7 @@ def approve_stage(
     paper = store.require_paper(paper_id)
     if run is None and paper.model == IMPORTED_MODEL and stage == Stage.package:
         # An imported paper has tasks but no stage runs: approve its open tasks.
-        for task in open_items(store, paper_id, stage):
-            assert task.id is not None
-            decide_task(store, task.id, "approve", reviewer, reason=reason, _advance=False)
+        _approve_open_items(store, paper_id, stage, reviewer, reason)
         return _after(store, paper_id, stage)
     if run is None or run.id is None:
         raise ReviewError(f"paper {paper_id} has no {stage.value} run to approve")
