@@ -22,7 +22,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from expcurate.importer import find_checkout, import_expbench  # noqa: E402
+from expcurate.curation.importer import find_checkout, import_expbench  # noqa: E402
 from expcurate.records import Severity  # noqa: E402
 from expcurate.settings import Settings  # noqa: E402
 from expcurate.store import Store  # noqa: E402

@@ -14,9 +14,9 @@ from typing import Any
 from prefect import flow, get_run_logger
 from prefect.task_runners import ThreadPoolTaskRunner
 
+from expcurate.curation.review import due_stages, refresh_paper_status
+from expcurate.curation.services import fail_paper, open_store, register_paper, summarize
 from expcurate.records import PaperListEntry, Stage
-from expcurate.review import due_stages, refresh_paper_status
-from expcurate.services import fail_paper, open_store, register_paper, summarize
 from expcurate.settings import get_settings, override_settings
 from flows.stages import run_stage
 

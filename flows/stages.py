@@ -14,9 +14,9 @@ from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 from sqlalchemy.exc import OperationalError
 
-from expcurate.pipeline import RUNNERS
+from expcurate.curation.pipeline import RUNNERS
+from expcurate.curation.services import open_store
 from expcurate.records import Stage
-from expcurate.services import open_store
 from expcurate.settings import get_settings
 
 TRANSIENT = (TimeoutError, ConnectionError, OperationalError, sqlite3.OperationalError)

@@ -16,22 +16,22 @@ from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from expcurate import cli_package
-from expcurate.importer import import_expbench
-from expcurate.publish import PublishError, export
+from expcurate.cli import package as cli_package
+from expcurate.curation.importer import import_expbench
+from expcurate.curation.publish import PublishError, export
+from expcurate.curation.review import (
+    ReviewError,
+    approve_stage,
+    decide_task,
+    due_stages,
+    override_errors,
+)
 from expcurate.records import (
     DesignComplexity,
     ExpBenchFile,
     ExpBenchTask,
     FollowUpIdea,
     Stage,
-)
-from expcurate.review import (
-    ReviewError,
-    approve_stage,
-    decide_task,
-    due_stages,
-    override_errors,
 )
 from expcurate.settings import Settings
 from expcurate.store import Store

@@ -6,8 +6,8 @@ import re
 import time
 from pathlib import Path
 
-from expcurate.launcher import start_next
 from expcurate.settings import Settings
+from flows.launcher import start_next
 
 
 def _state(pid: int) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from expcurate import review
+from expcurate.curation import review
 from expcurate.records import Stage, StageResult, TaskFields
 from expcurate.store import Store
 
@@ -82,7 +82,7 @@ def test_parallel_stage_cannot_hide_a_failure(store: Store) -> None:
 
 
 def test_curating_a_failed_paper_again_retries_the_failed_stage(store: Store) -> None:
-    from expcurate.services import register_paper
+    from expcurate.curation.services import register_paper
 
     store.upsert_paper("p", status="failed", error="bad pdf")
     _finish(store, "p", Stage.ingest, "approved")

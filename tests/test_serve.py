@@ -1,6 +1,6 @@
 """The deployments `expcurate serve` offers, and the name the launcher starts."""
 
-from expcurate.launcher import DEPLOYMENT
+from flows.launcher import DEPLOYMENT
 from flows.serve import ADVANCE, build_deployments
 
 

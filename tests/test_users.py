@@ -115,7 +115,7 @@ def test_a_sign_in_token_outlives_the_session_until_it_expires_or_is_closed(
     """The review app's cookie holds a token; the store keeps only its hash."""
     from sqlmodel import select
 
-    from expcurate.tables import SignIn
+    from expcurate.store.rows import SignIn
 
     store.add_user("ann", "right password", "reviewer")
     token = store.open_sign_in("ann", hours=12)

@@ -11,7 +11,7 @@ from typing import Any, NoReturn
 
 import streamlit as st
 
-from expcurate.services import open_store
+from expcurate.curation.services import open_store
 from expcurate.settings import Settings, get_settings
 from expcurate.store import Store
 from validation_ui.logic import Actor, Launch, Level
@@ -130,7 +130,7 @@ def show(message: str, level: Level) -> None:
 
 def launcher() -> Launch:
     """Start the next stage the configured way (background process, or a Prefect run)."""
-    from expcurate import launcher as _launcher
+    from flows import launcher as _launcher
 
     def launch(paper_id: str) -> str:
         st.session_state[LAUNCHED_KEY] = time.time()

@@ -12,7 +12,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel
 
-from expcurate.pipeline import load_artifact
+from expcurate.curation.pipeline import load_artifact
 from expcurate.records import (
     REF_RE,
     BBox,
@@ -24,7 +24,7 @@ from expcurate.records import (
 )
 from expcurate.settings import Settings
 from expcurate.store import Store
-from expcurate.tables import StageRun
+from expcurate.store.rows import StageRun
 
 M = TypeVar("M", bound=BaseModel)
 

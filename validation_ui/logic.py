@@ -12,10 +12,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from expcurate import review
+from expcurate.curation import review
 from expcurate.records import FIRST_PHASE, STAGE_ORDER, Stage, TaskFields
 from expcurate.store import ConcurrentEditError, Store, StoreError
-from expcurate.tables import StageRun, Task, TaskRevision
+from expcurate.store.rows import StageRun, Task, TaskRevision
 
 Launch = Callable[[str], str]
 Level = Literal["success", "info", "warning", "error"]

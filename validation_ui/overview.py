@@ -9,7 +9,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from expcurate import review
+from expcurate.curation import review
 from expcurate.records import STAGE_ORDER
 from expcurate.settings import Settings
 from expcurate.store import Store, StoreError

@@ -14,9 +14,9 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from expcurate import review
+from expcurate.curation import review
 from expcurate.records import TaskFields
-from expcurate.tables import Task
+from expcurate.store.rows import Task
 from validation_ui import common, logic, widgets
 from validation_ui import evidence as ev
 from validation_ui.editing import (

@@ -25,7 +25,7 @@ from expcurate.records import Usage
 from extractors.llm.cache import ResponseCache, request_key
 from extractors.llm.errors import BudgetExceeded, LLMError, LLMUnavailable, PrerequisiteError
 from extractors.llm.jsonout import AnswerFormatError, describe_validation_error, extract_json
-from extractors.llm.tools import AssistantTurn, complete_tools
+from extractors.llm.tools import AssistantTurn, turn_from_response, turn_key
 
 if TYPE_CHECKING:
     from expcurate.settings import Settings
@@ -227,9 +227,35 @@ class LLMClient:
 
         Arguments of the calls come back as the raw strings the model wrote: judging them is
         the caller's job, since a malformed call is an answer to show the model, not a crash.
-        See `extractors.llm.tools` for caching and accounting.
+        A turn is cached under the whole request (see `extractors.llm.tools`).
         """
-        return complete_tools(self, messages, tools, purpose=purpose, tool_choice=tool_choice)
+        convo = [dict(m) for m in messages]
+        extra: dict[str, Any] = {"tools": list(tools)}
+        if tool_choice is not None:
+            extra["tool_choice"] = tool_choice
+        key = turn_key(self.model, self.api_base, convo, extra["tools"], tool_choice,
+                       self.temperature)  # fmt: skip
+        hit = self._turn_from_cache(key, purpose)
+        if hit is not None:
+            return hit
+        turn = turn_from_response(self._send(convo, purpose, 0, extra))
+        if self.cache is not None:
+            self.cache.put(
+                key, {"model": self.model, "purpose": purpose, "turn": turn.model_dump(mode="json")}
+            )
+        return turn
+
+    def _turn_from_cache(self, key: str, purpose: str) -> AssistantTurn | None:
+        entry = self.cache.get(key) if self.cache is not None else None
+        if entry is None:
+            return None
+        try:
+            turn = AssistantTurn.model_validate(entry.get("turn"))
+        except ValidationError:  # a damaged entry is a miss
+            return None
+        self.usage.add(Usage(cached_calls=1))
+        self.log.append(CallRecord(purpose=purpose, model=self.model, cached=True, attempts=0))
+        return turn.model_copy(update={"cached": True})
 
     # ------------------------------------------------------------------ request building
 

@@ -1,25 +1,22 @@
 """Tool calling: one assistant turn of a conversation in which the model may call functions.
 
 The caller runs the loop (it owns the tools and their confinement); this module only asks for
-the next turn with OpenAI-style `tools` through the client's plumbing: the spending cap,
-retries, token and cost accounting. A turn is cached under the *whole* request, every earlier
-message and tool result included, so a re-run over the same repository replays the same
-conversation at no cost, while any change (a new commit, another prompt) asks the model again.
+the next turn with OpenAI-style `tools` (`LLMClient.complete_tools`, which brings the spending
+cap, retries, token and cost accounting) and reads the answer into an `AssistantTurn`. A turn
+is cached under the *whole* request (`turn_key`), every earlier message and tool result
+included, so a re-run over the same repository replays the same conversation at no cost,
+while any change (a new commit, another prompt) asks the model again.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field
 
-from expcurate.records import Usage
 from extractors.llm.cache import request_key
-
-if TYPE_CHECKING:
-    from extractors.llm.client import LLMClient
 
 
 class ToolRequest(BaseModel):
@@ -61,43 +58,7 @@ class AssistantTurn(BaseModel):
         return out
 
 
-def complete_tools(
-    client: LLMClient,
-    messages: Sequence[dict[str, Any]],
-    tools: Sequence[dict[str, Any]],
-    *,
-    purpose: str = "",
-    tool_choice: str | dict[str, Any] | None = None,
-) -> AssistantTurn:
-    """Ask `client`'s model for its next turn, offering `tools` (OpenAI function format)."""
-    convo = [dict(m) for m in messages]
-    extra: dict[str, Any] = {"tools": list(tools)}
-    if tool_choice is not None:
-        extra["tool_choice"] = tool_choice
-    key = request_key(
-        {
-            "kind": "tools",
-            "model": client.model,
-            "api_base": client.api_base,
-            "messages": convo,
-            "tools": extra["tools"],
-            "tool_choice": tool_choice,
-            "temperature": client.temperature,
-        }
-    )
-    hit = _from_cache(client, key, purpose)
-    if hit is not None:
-        return hit
-    response = client._send(convo, purpose, 0, extra)
-    turn = _turn(response)
-    if client.cache is not None:
-        client.cache.put(
-            key, {"model": client.model, "purpose": purpose, "turn": turn.model_dump(mode="json")}
-        )
-    return turn
-
-
-def _turn(response: Any) -> AssistantTurn:
+def turn_from_response(response: Any) -> AssistantTurn:
     usage = getattr(response, "usage", None)
     try:
         choice = response.choices[0]
@@ -127,16 +88,23 @@ def _turn(response: Any) -> AssistantTurn:
     )
 
 
-def _from_cache(client: LLMClient, key: str, purpose: str) -> AssistantTurn | None:
-    from extractors.llm.client import CallRecord
-
-    entry = client.cache.get(key) if client.cache is not None else None
-    if entry is None:
-        return None
-    try:
-        turn = AssistantTurn.model_validate(entry.get("turn"))
-    except ValidationError:  # a damaged entry is a miss
-        return None
-    client.usage.add(Usage(cached_calls=1))
-    client.log.append(CallRecord(purpose=purpose, model=client.model, cached=True, attempts=0))
-    return turn.model_copy(update={"cached": True})
+def turn_key(
+    model: str,
+    api_base: str | None,
+    messages: Sequence[dict[str, Any]],
+    tools: Sequence[dict[str, Any]],
+    tool_choice: str | dict[str, Any] | None,
+    temperature: float,
+) -> str:
+    """The cache key of a turn: the whole request, so any change asks the model again."""
+    return request_key(
+        {
+            "kind": "tools",
+            "model": model,
+            "api_base": api_base,
+            "messages": list(messages),
+            "tools": list(tools),
+            "tool_choice": tool_choice,
+            "temperature": temperature,
+        }
+    )

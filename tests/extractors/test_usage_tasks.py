@@ -101,7 +101,7 @@ def test_limit_covers_distinct_scripts_first_and_is_deterministic(sample_repo: P
 def test_usage_tasks_command_writes_expbench_file(tmp_path: Path, settings: object) -> None:
     import typer
 
-    from expcurate import cli_usage
+    from expcurate.cli import usage as cli_usage
 
     app = typer.Typer()
     cli_usage.register(app)

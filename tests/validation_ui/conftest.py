@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from ui_helpers import PAPER, ROOT, copy_data
 
-from expcurate import pipeline, review
+from expcurate.curation import pipeline, review
+from expcurate.curation.services import open_store, register_paper
 from expcurate.records import FIRST_PHASE
-from expcurate.services import open_store, register_paper
 from expcurate.settings import Settings, override_settings
 from expcurate.store import Store
 

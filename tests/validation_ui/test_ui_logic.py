@@ -325,7 +325,7 @@ def test_retry_before_upstream_is_approved_waits_and_says_so(store: Store) -> No
 
 def test_override_accepts_errors_for_the_current_revision_only(store: Store) -> None:
     """A reviewer's override with a reason unblocks publishing; an edit after it re-blocks."""
-    from expcurate import review
+    from expcurate.curation import review
 
     (tid,) = _tasks_stage(store, n=1, check="outcome_grounded", severity="error", message="x")
     task = store.require_task(tid)

@@ -9,9 +9,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 from ui_helpers import PAPER, PASSWORD, ROOT, simple_task
 
-from expcurate import launcher
 from expcurate.records import Stage, StageResult, ToolCall
 from expcurate.store import Store
+from flows import launcher
 
 APP = ROOT / "validation_ui" / "app.py"
 ROLES = ("curator", "reviewer", "admin")

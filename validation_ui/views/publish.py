@@ -6,7 +6,7 @@ from functools import partial
 
 import streamlit as st
 
-from expcurate.publish import PublishError, export
+from expcurate.curation.publish import PublishError, export
 from expcurate.store import StoreError
 from validation_ui import common, logic, overview
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from expcurate.store import StoreError
-from expcurate.tables import ROLES
+from expcurate.store.rows import ROLES
 from validation_ui import common, logic
 
 actor = common.require_actor()

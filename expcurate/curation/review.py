@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from expcurate.records import FIRST_PHASE, TASK_STAGES, Flag, Stage, TaskFields
 from expcurate.store import Store, StoreError
-from expcurate.tables import Review, StageRun, Task
+from expcurate.store.rows import Review, StageRun, Task
 
 DECISIONS = ("approve", "approve_with_edits", "reject", "skip")
 # Paper.model of a paper imported from EXP-Bench files: it has tasks but no stages to run.

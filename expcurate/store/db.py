@@ -6,13 +6,8 @@ and never write SQL themselves.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import re
-import secrets
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -21,40 +16,22 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, SQLModel, col, create_engine, select
 
 from expcurate.records import StageResult, TaskFields
-from expcurate.tables import (
-    ROLES,
+from expcurate.store.auth import UserStore
+from expcurate.store.errors import ConcurrentEditError, StoreError
+from expcurate.store.rows import (
     SCHEMA_VERSION,
     Meta,
     Paper,
     Release,
     Review,
-    SignIn,
     StageRun,
     Task,
     TaskRevision,
-    User,
     utcnow,
 )
 
 # Task fields compared in the three-way merge of machine output with human edits.
 MERGE_EXCLUDE = frozenset({"key", "trace"})
-
-
-class StoreError(RuntimeError):
-    pass
-
-
-class ConcurrentEditError(StoreError):
-    """Someone saved the task since the editor loaded it: the edit is refused, not merged."""
-
-    def __init__(self, task_id: int, expected: int, current: TaskRevision) -> None:
-        self.task_id = task_id
-        self.expected = expected
-        self.current = current
-        super().__init__(
-            f"task {task_id} was changed by {current.author} (revision {current.number}) "
-            f"after you opened revision {expected}; reload it and apply your edit again"
-        )
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -78,7 +55,7 @@ def _sqlite_begin(conn: Any) -> None:
     conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
-class Store:
+class Store(UserStore):
     def __init__(self, url: str) -> None:
         self.url = url
         kwargs: dict[str, Any] = {}
@@ -483,90 +460,6 @@ class Store:
             s.add(run)
             return run
 
-    def add_user(self, username: str, password: str, role: str, *, replace: bool = False) -> User:
-        """Create a user (or, with `replace`, reset an existing one's password and role)."""
-        if not USERNAME_RE.match(username):
-            raise StoreError(
-                f"username {username!r} must be letters, digits, '.', '_', '@' or '-' (at most 64)"
-            )
-        if role not in ROLES:
-            raise StoreError(f"role {role!r} is not one of {', '.join(ROLES)}")
-        if len(password) < MIN_PASSWORD:
-            raise StoreError(f"the password must have at least {MIN_PASSWORD} characters")
-        with self.session() as s:
-            user = s.get(User, username)
-            if user is not None and not replace:
-                raise StoreError(
-                    f"user {username!r} exists; to change it use `expcurate user add --update`"
-                    " or Reset on the Users page"
-                )
-            user = user or User(username=username, password_hash="")
-            user.password_hash = hash_password(password)
-            user.role = role
-            s.add(user)
-            return user
-
-    def get_user(self, username: str) -> User | None:
-        with self.session() as s:
-            return s.get(User, username)
-
-    def users(self) -> list[User]:
-        with self.session() as s:
-            return list(s.exec(select(User).order_by(col(User.username))))
-
-    def open_sign_in(self, username: str, hours: float) -> str:
-        """A new sign-in for `username` lasting `hours`; returns the token for the cookie."""
-        token = secrets.token_urlsafe(32)
-        now = utcnow()
-        with self.session() as s:
-            for old in s.exec(select(SignIn)).all():  # few rows: compare in Python, any backend
-                if _aware(old.expires_at) <= now:
-                    s.delete(old)
-            s.add(
-                SignIn(
-                    token_hash=_token_hash(token),
-                    username=username,
-                    created_at=now,
-                    expires_at=now + timedelta(hours=hours),
-                )
-            )
-            s.commit()
-        return token
-
-    def signed_in_user(self, token: str) -> User | None:
-        """The user a live sign-in token belongs to, else None."""
-        if not token:
-            return None
-        with self.session() as s:
-            sign_in = s.get(SignIn, _token_hash(token))
-            if sign_in is None or _aware(sign_in.expires_at) <= utcnow():
-                return None
-            return s.get(User, sign_in.username)
-
-    def close_sign_in(self, token: str) -> None:
-        with self.session() as s:
-            sign_in = s.get(SignIn, _token_hash(token))
-            if sign_in is not None:
-                s.delete(sign_in)
-                s.commit()
-
-    def verify_user(self, username: str, password: str) -> User | None:
-        """The user if the password matches, else None (same work either way)."""
-        user = self.get_user(username)
-        if user is None:
-            check_password(password, _DUMMY_HASH)
-            return None
-        return user if check_password(password, user.password_hash) else None
-
-
-def _token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def _aware(moment: datetime) -> datetime:
-    """SQLite hands datetimes back without their time zone; they were stored in UTC."""
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-
 
 def _id(task: Task) -> int:
     if task.id is None:
@@ -589,36 +482,3 @@ def _merge(
         if base.get(name) != value:  # the reviewer touched it
             merged[name] = value
     return merged
-
-
-# ------------------------------------------------------------ passwords
-
-USERNAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$")
-MIN_PASSWORD = 8
-# scrypt cost: about 50 ms and 16 MiB per check, enough to make guessing slow.
-_SCRYPT_N, _SCRYPT_R, _SCRYPT_P = 2**14, 8, 1
-
-
-def _scrypt(password: str, salt: bytes, n: int, r: int, p: int) -> bytes:
-    return hashlib.scrypt(password.encode(), salt=salt, n=n, r=r, p=p, dklen=32)
-
-
-def hash_password(password: str) -> str:
-    """A self-describing salted scrypt hash, so the cost can rise without breaking old hashes."""
-    salt = secrets.token_bytes(16)
-    digest = _scrypt(password, salt, _SCRYPT_N, _SCRYPT_R, _SCRYPT_P)
-    return f"scrypt${_SCRYPT_N}${_SCRYPT_R}${_SCRYPT_P}${salt.hex()}${digest.hex()}"
-
-
-def check_password(password: str, stored: str) -> bool:
-    try:
-        scheme, n, r, p, salt, digest = stored.split("$")
-        if scheme != "scrypt":
-            return False
-        actual = _scrypt(password, bytes.fromhex(salt), int(n), int(r), int(p))
-    except ValueError:
-        return False
-    return hmac.compare_digest(actual.hex(), digest)
-
-
-_DUMMY_HASH = f"scrypt${_SCRYPT_N}${_SCRYPT_R}${_SCRYPT_P}${'00' * 16}${'00' * 32}"

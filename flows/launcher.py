@@ -27,7 +27,7 @@ def start_next(paper_id: str, settings: Settings, mode: str | None = None) -> st
         run = run_deployment(DEPLOYMENT, parameters={"paper_id": paper_id}, timeout=0)
         return f"Prefect flow run {getattr(run, 'id', '?')}"
     if mode == "inline":
-        from flows.curate import advance_paper
+        from flows.curate import advance_paper  # a sibling flow module
 
         advance_paper(paper_id)
         return "finished"

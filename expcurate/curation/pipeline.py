@@ -31,7 +31,7 @@ from expcurate.records import (
 )
 from expcurate.settings import PIPELINE_VERSION, Settings
 from expcurate.store import Store
-from expcurate.tables import Paper, StageRun
+from expcurate.store.rows import Paper, StageRun
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -135,7 +135,7 @@ def _run_stage(
         reason = "; ".join(e.message for e in result.errors if e.severity == Severity.error)
         store.set_paper_status(paper_id, "failed", stage.value, reason or "stage failed")
     else:
-        from expcurate.review import refresh_paper_status
+        from expcurate.curation.review import refresh_paper_status
 
         refresh_paper_status(store, paper_id)
     return finished

@@ -13,15 +13,10 @@ from typing import Annotated, Any
 
 import typer
 
+from expcurate.cli import common
 from expcurate.records import ExpBenchTask, ParsedPaper, TaskDraft, TaskFields
 
 Out = Annotated[Path | None, typer.Option("--out", help="Write the result as JSON here.")]
-
-
-def _cli() -> Any:
-    from expcurate import cli
-
-    return cli
 
 
 def parse(
@@ -34,18 +29,17 @@ def parse(
     """Parse one PDF: sections, tables as cells, figures, links; print a summary."""
     from extractors.paper import PaperLoadError, parse_pdf
 
-    cli = _cli()
-    settings = cli.configure()
+    settings = common.configure()
     try:
         paper = parse_pdf(pdf, images, max_pages=settings.max_pdf_pages)
     except PaperLoadError as exc:
-        cli.fail(str(exc))
-    _summarize(paper, cli.console)
+        common.fail(str(exc))
+    _summarize(paper, common.console)
     if out:
         out.write_text(paper.model_dump_json(indent=1))
-        cli.console.print(f"wrote {out}")
+        common.console.print(f"wrote {out}")
     if paper.status.value == "failed":
-        raise typer.Exit(cli.BAD_INPUT)
+        raise typer.Exit(common.BAD_INPUT)
 
 
 def _summarize(paper: ParsedPaper, console: Any) -> None:
@@ -77,17 +71,16 @@ def draft(
     from extractors.tasks import draft_tasks
     from extractors.validate import validate_drafts
 
-    cli = _cli()
-    settings = cli.configure(model=model)
+    settings = common.configure(model=model)
     try:
         paper = parse_pdf(pdf, images, max_pages=settings.max_pdf_pages)
     except PaperLoadError as exc:
-        cli.fail(str(exc))
+        common.fail(str(exc))
     drafts = draft_tasks(
         paper, settings.model, settings=settings, images_root=images.parent if images else None
     )
     if drafts.status.value == "failed":
-        cli.fail("; ".join(e.message for e in drafts.errors) or "drafting failed")
+        common.fail("; ".join(e.message for e in drafts.errors) or "drafting failed")
     questions = []
     all_fields = [TaskFields.from_draft(d) for d in drafts.tasks]
     all_flags = validate_drafts(all_fields, paper)
@@ -105,7 +98,7 @@ def draft(
     out.write_text(json.dumps(body, indent=2, ensure_ascii=False) + "\n")
     flagged = sum(bool(q["flags"]) for q in questions)
     cost = f", ${drafts.usage.cost_usd:.4f}" if drafts.usage.calls else ""
-    cli.console.print(f"{len(questions)} tasks ({flagged} flagged{cost}) → {out}")
+    common.console.print(f"{len(questions)} tasks ({flagged} flagged{cost}) → {out}")
 
 
 def read_tasks(path: Path) -> tuple[dict[str, Any], list[TaskDraft]]:
@@ -157,23 +150,22 @@ def setup(
     from extractors.agent import SetupAgent
     from extractors.repo import RepoLoadError, mine_repo, resolve_repo
 
-    cli = _cli()
-    settings = cli.configure(model=model, data_dir=data_dir)
+    settings = common.configure(model=model, data_dir=data_dir)
     if settings.model != "heuristic":
-        cli.fail(
+        common.fail(
             f"model {settings.model!r}: only the heuristic setup policy is available so far; "
             "use --model heuristic"
         )
     if not tasks.is_file():
-        cli.fail(f"tasks file not found: {tasks}")
+        common.fail(f"tasks file not found: {tasks}")
     try:
         body, drafts = read_tasks(tasks)
     except (ValueError, json.JSONDecodeError) as exc:
-        cli.fail(f"cannot read {tasks}: {str(exc).splitlines()[0]}")
+        common.fail(f"cannot read {tasks}: {str(exc).splitlines()[0]}")
     try:
         root, sha = resolve_repo(repo, commit or None, settings.clones_dir)
     except RepoLoadError as exc:
-        cli.fail(str(exc))
+        common.fail(str(exc))
     index = mine_repo(root, sha, max_file_bytes=settings.max_file_bytes)
     agent = SetupAgent(index, root)
     answered = 0
@@ -183,7 +175,7 @@ def setup(
         answered += not s.no_answer
     body["repository"] = {"source": repo, "commit": sha}
     out.write_text(json.dumps(body, indent=2, ensure_ascii=False) + "\n")
-    cli.console.print(
+    common.console.print(
         f"{len(drafts)} tasks, {answered} with a setup, {len(drafts) - answered} no_answer "
         f"(commit {sha[:10]}) → {out}"
     )

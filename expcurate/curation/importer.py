@@ -15,9 +15,9 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from expcurate.pipeline import save_artifact
+from expcurate.curation.pipeline import save_artifact
+from expcurate.curation.review import IMPORTED_MODEL
 from expcurate.records import Flag, FollowUpIdea, Severity, Stage, TaskFields
-from expcurate.review import IMPORTED_MODEL
 from expcurate.settings import Settings
 from expcurate.store import Store
 from extractors.package.expbench import ImportedPaper, read_expbench

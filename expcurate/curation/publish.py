@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from expcurate.curation.review import unresolved_errors
 from expcurate.records import DraftSet, ExpBenchFile, FollowUpIdea, IngestResult, Stage
-from expcurate.review import unresolved_errors
 from expcurate.settings import Settings
 from expcurate.store import Store
-from expcurate.tables import Paper, StageRun, Task
+from expcurate.store.rows import Paper, StageRun, Task
 from extractors.package import MaskError, MaskPatches, ReleasePaper, mask_patches, write_release
 from extractors.validate import repo_path
 
@@ -51,8 +51,8 @@ class Blocked:
 
 def paper_checkout(store: Store, settings: Settings, paper: Paper) -> tuple[Path | None, str]:
     """The paper's repository on this machine and its pinned commit, if there is one."""
-    from expcurate.importer import IMPORT_ARTIFACT, ImportRecord
-    from expcurate.pipeline import load_artifact, paper_dir
+    from expcurate.curation.importer import IMPORT_ARTIFACT, ImportRecord
+    from expcurate.curation.pipeline import load_artifact, paper_dir
 
     runs = store.current_runs(paper.id)
     root, commit = "", paper.commit
@@ -84,8 +84,8 @@ def _masks(root: Path | None, commit: str, files: list[str]) -> MaskPatches | st
 def _takeaways(
     store: Store, settings: Settings, paper: Paper, runs: dict[str, StageRun]
 ) -> DraftSet:
-    from expcurate.importer import IMPORT_ARTIFACT, ImportRecord
-    from expcurate.pipeline import load_artifact, paper_dir
+    from expcurate.curation.importer import IMPORT_ARTIFACT, ImportRecord
+    from expcurate.curation.pipeline import load_artifact, paper_dir
 
     if Stage.tasks.value in runs:
         return load_artifact(settings, runs[Stage.tasks.value], DraftSet)

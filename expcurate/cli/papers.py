@@ -10,14 +10,21 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
-from expcurate import cli_ops, cli_package, cli_stages, cli_usage
-from expcurate.cli_options import (
+from expcurate.cli.common import (
+    BAD_INPUT,
+    STATUS_MARK,
+    app,
+    configure,
+    console,
+    fail,
+    quiet_prefect,
+)
+from expcurate.cli.options import (
     AutoApprove,
     Background,
     DataDir,
@@ -28,44 +35,7 @@ from expcurate.cli_options import (
     StageOpt,
 )
 from expcurate.records import PaperListEntry, Stage
-from expcurate.settings import Settings, get_settings, set_settings
-
-os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-
-app = typer.Typer(
-    help="ExpCurate: turn a paper and its code into reviewed EXP-Bench-style tasks.",
-    no_args_is_help=True,
-    add_completion=False,
-)
-console = Console()
-err = Console(stderr=True)
-
-BAD_INPUT = 2
-STATUS_MARK = {
-    "approved": "ok",
-    "awaiting_review": "review",
-    "failed": "FAILED",
-    "running": "running",
-}
-
-
-def fail(message: str) -> NoReturn:
-    err.print(f"[red]error:[/red] {message}", highlight=False, soft_wrap=True)
-    raise typer.Exit(BAD_INPUT)
-
-
-def configure(**changes: Any) -> Settings:
-    """Apply CLI flags over the environment's settings for this invocation."""
-    base = Settings()
-    update = {k: v for k, v in changes.items() if v is not None}
-    settings = base.model_copy(update=update)
-    set_settings(settings)
-    return settings
-
-
-def _quiet_prefect() -> None:
-    os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
-    os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+from expcurate.settings import Settings
 
 
 def _preflight(pdf: str, repo: str) -> str | None:
@@ -118,7 +88,7 @@ def extract(
     db_url: DbUrl = None,
 ) -> None:
     """Extract tasks from one paper, up to its first open checkpoint."""
-    from expcurate.services import (
+    from expcurate.curation.services import (
         check_paper_id,
         derive_paper_id,
         fail_paper,
@@ -140,7 +110,7 @@ def extract(
                        conference=settings.conference, model=settings.model)  # fmt: skip
         fail_paper(store, pid, Stage.ingest.value, problem)
         fail(f"paper {pid}: {problem}")
-    _quiet_prefect()
+    quiet_prefect()
     from flows.curate import curate_paper
 
     with console.status(f"curating {pid} …"):
@@ -193,7 +163,7 @@ def batch(
 
     settings = configure(model=model, auto_approve=auto_approve, data_dir=data_dir, db_url=db_url)
     entries = read_paper_list(papers)
-    _quiet_prefect()
+    quiet_prefect()
     from flows.curate import curate_paper
 
     failed = 0
@@ -202,7 +172,7 @@ def batch(
         for entry in entries:
             problem = _preflight(entry.pdf_url, entry.code_url)
             if problem:
-                from expcurate.services import fail_paper, open_store, register_paper
+                from expcurate.curation.services import fail_paper, open_store, register_paper
 
                 store = open_store(settings)
                 register_paper(store, entry.id, pdf=entry.pdf_url, repo=entry.code_url, title=entry.title,
@@ -235,7 +205,7 @@ def status(
     db_url: DbUrl = None,
 ) -> None:
     """Papers, their stages and checkpoints."""
-    from expcurate.services import open_store
+    from expcurate.curation.services import open_store
 
     settings = configure(data_dir=data_dir, db_url=db_url)
     store = open_store(settings)
@@ -273,10 +243,10 @@ def status(
 def _advance(paper_id: str, settings: Settings, due: list[Stage], background: bool) -> None:
     if not due:
         return
-    from expcurate.launcher import start_next
+    from flows.launcher import start_next
 
     mode = "background" if background else "inline"
-    _quiet_prefect()
+    quiet_prefect()
     how = start_next(paper_id, settings, mode=mode)
     console.print(f"started {', '.join(s.value for s in due)} for {paper_id} ({how})")
 
@@ -293,8 +263,8 @@ def approve(
     db_url: DbUrl = None,
 ) -> None:
     """Approve a checkpoint; approving a stage's last open item starts the next stage."""
-    from expcurate import review
-    from expcurate.services import open_store
+    from expcurate.curation import review
+    from expcurate.curation.services import open_store
 
     settings = configure(data_dir=data_dir, db_url=db_url)
     store = open_store(settings)
@@ -325,8 +295,8 @@ def reject(
     db_url: DbUrl = None,
 ) -> None:
     """Reject a task (or a whole stage run) with a reason."""
-    from expcurate import review
-    from expcurate.services import open_store
+    from expcurate.curation import review
+    from expcurate.curation.services import open_store
 
     settings = configure(data_dir=data_dir, db_url=db_url)
     store = open_store(settings)
@@ -355,7 +325,7 @@ def advance(
 ) -> None:
     """Run the stages that are due for a paper (what an approval triggers)."""
     configure(data_dir=data_dir, db_url=db_url)
-    _quiet_prefect()
+    quiet_prefect()
     from flows.curate import advance_paper
 
     _print_summary(advance_paper(paper_id))
@@ -371,8 +341,8 @@ def export_cmd(
     db_url: DbUrl = None,
 ) -> None:
     """Publish approved tasks in the EXP-Bench layout."""
-    from expcurate.publish import PublishError, export
-    from expcurate.services import open_store
+    from expcurate.curation.publish import PublishError, export
+    from expcurate.curation.services import open_store
 
     settings = configure(data_dir=data_dir, db_url=db_url)
     try:
@@ -415,7 +385,7 @@ app.add_typer(user_app, name="user")
 
 def _check_role(role: str) -> str:
     """Refuse a bad role before the password prompt, not after it."""
-    from expcurate.tables import ROLES
+    from expcurate.store.rows import ROLES
 
     if role not in ROLES:
         raise typer.BadParameter(f"{role!r} is not one of {', '.join(ROLES)}")
@@ -449,7 +419,7 @@ def user_add(
     db_url: DbUrl = None,
 ) -> None:
     """Create a user of the review app; only a salted hash of the password is stored."""
-    from expcurate.services import open_store
+    from expcurate.curation.services import open_store
     from expcurate.store import StoreError
 
     settings = configure(data_dir=data_dir, db_url=db_url)
@@ -463,25 +433,10 @@ def user_add(
 @user_app.command("list")
 def user_list(data_dir: DataDir = None, db_url: DbUrl = None) -> None:
     """List the users of the review app and their roles."""
-    from expcurate.services import open_store
+    from expcurate.curation.services import open_store
 
     settings = configure(data_dir=data_dir, db_url=db_url)
     table = Table("user", "role", "created")
     for user in open_store(settings).users():
         table.add_row(user.username, user.role, f"{user.created_at:%Y-%m-%d %H:%M}")
     console.print(table)
-
-
-cli_stages.register(app)
-cli_package.register(app)
-cli_usage.register(app)
-cli_ops.register(app)
-
-
-def main() -> None:
-    get_settings()
-    app()
-
-
-if __name__ == "__main__":
-    main()

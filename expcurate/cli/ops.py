@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from expcurate.cli import common
+
 
 def serve(
     limit: Annotated[
@@ -14,11 +16,10 @@ def serve(
     ] = None,
 ) -> None:
     """Serve the curate, batch and advance deployments to the Prefect server (PREFECT_API_URL)."""
-    from expcurate import cli
 
-    cli.configure()
+    common.configure()
     if not os.environ.get("PREFECT_API_URL"):
-        cli.fail(
+        common.fail(
             "serve needs a Prefect server: run `prefect server start` and set PREFECT_API_URL "
             "(e.g. http://127.0.0.1:4200/api); then set EXPCURATE_LAUNCHER=prefect"
         )

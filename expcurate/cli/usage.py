@@ -13,6 +13,7 @@ from typing import Annotated
 
 import typer
 
+from expcurate.cli import common
 from expcurate.records import ExpBenchTask
 
 
@@ -29,15 +30,14 @@ def usage_tasks(
     ] = None,
 ) -> None:
     """Draft usage tasks with their setups from the commands a repository documents."""
-    from expcurate import cli
     from extractors.agent.usage import usage_tasks as draft_usage
     from extractors.repo import RepoLoadError, mine_repo, resolve_repo
 
-    settings = cli.configure(data_dir=data_dir)
+    settings = common.configure(data_dir=data_dir)
     try:
         root, sha = resolve_repo(repo, commit or None, settings.clones_dir)
     except RepoLoadError as exc:
-        cli.fail(str(exc))
+        common.fail(str(exc))
     index = mine_repo(root, sha, max_file_bytes=settings.max_file_bytes)
     questions = []
     for draft, setup in draft_usage(index, root, limit=limit):
@@ -52,7 +52,7 @@ def usage_tasks(
         "repository": {"source": repo, "commit": sha},
     }
     out.write_text(json.dumps(body, indent=2, ensure_ascii=False) + "\n")
-    cli.console.print(
+    common.console.print(
         f"{len(questions)} usage tasks from {len(index.commands)} documented commands "
         f"(commit {sha[:10]}) → {out}"
     )

@@ -14,7 +14,8 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from expcurate.cli_options import DataDir, DbUrl, Reviewer
+from expcurate.cli import common
+from expcurate.cli.options import DataDir, DbUrl, Reviewer
 from expcurate.records import Flag, Severity
 from expcurate.settings import Settings
 
@@ -29,18 +30,11 @@ Repos = Annotated[
 TaskId = Annotated[int, typer.Option("--task", help="Id of the task (see the review app).")]
 
 
-def _cli() -> Any:
-    from expcurate import cli
+def _open(data_dir: Path | None, db_url: str | None) -> tuple[Settings, Any]:
+    from expcurate.curation.services import open_store
 
-    return cli
-
-
-def _open(data_dir: Path | None, db_url: str | None) -> tuple[Any, Settings, Any]:
-    from expcurate.services import open_store
-
-    cli = _cli()
-    settings = cli.configure(data_dir=data_dir, db_url=db_url)
-    return cli, settings, open_store(settings)
+    settings = common.configure(data_dir=data_dir, db_url=db_url)
+    return settings, open_store(settings)
 
 
 def import_expbench(
@@ -52,17 +46,17 @@ def import_expbench(
     db_url: DbUrl = None,
 ) -> None:
     """Load EXP-Bench files as tasks awaiting review, repaired and validated."""
-    from expcurate.importer import import_expbench as run_import
+    from expcurate.curation.importer import import_expbench as run_import
     from extractors.validate import CHECKS
 
-    cli, settings, store = _open(data_dir, db_url)
+    settings, store = _open(data_dir, db_url)
     if not path.exists():
-        cli.fail(f"not found: {path}; pass a *_complete_final.json, a folder or a paper list")
+        common.fail(f"not found: {path}; pass a *_complete_final.json, a folder or a paper list")
     summary = run_import(store, settings, path, repos=repos)
     for problem in summary.errors:
-        cli.err.print(f"[yellow]not imported:[/yellow] {problem}", highlight=False)
+        common.err.print(f"[yellow]not imported:[/yellow] {problem}", highlight=False)
     if summary.listed_without_file:
-        cli.console.print(
+        common.console.print(
             f"{len(summary.listed_without_file)} listed papers have no tasks file: "
             + ", ".join(summary.listed_without_file[:10])
         )
@@ -71,13 +65,13 @@ def import_expbench(
         counts = [summary.flagged[s.value][name] for s in Severity]
         if any(counts):
             table.add_row(name, *(str(c) for c in counts))
-    cli.console.print(table)
-    cli.console.print(
+    common.console.print(table)
+    common.console.print(
         f"imported {summary.papers} papers, {summary.tasks} tasks "
         f"({summary.tasks_with_errors} with errors); review them: expcurate ui"
     )
     if summary.papers == 0:
-        raise typer.Exit(cli.BAD_INPUT)
+        raise typer.Exit(common.BAD_INPUT)
 
 
 def override(
@@ -88,15 +82,15 @@ def override(
     db_url: DbUrl = None,
 ) -> None:
     """Accept a task's error flags with a reason, so export publishes it as it stands."""
-    from expcurate import review
+    from expcurate.curation import review
 
-    cli, _, store = _open(data_dir, db_url)
+    _, store = _open(data_dir, db_url)
     try:
         review.override_errors(store, task, reviewer, reason)
     except review.ReviewError as exc:
-        cli.fail(str(exc))
+        common.fail(str(exc))
     checks = sorted({f.check for f in review.error_flags(store.require_task(task))})
-    cli.console.print(f"task {task}: overrode {', '.join(checks)} (recorded with your reason)")
+    common.console.print(f"task {task}: overrode {', '.join(checks)} (recorded with your reason)")
 
 
 def mask(
@@ -106,25 +100,25 @@ def mask(
     db_url: DbUrl = None,
 ) -> None:
     """Build a task's masked starter repository, its bundle and the two patches."""
-    from expcurate.publish import paper_checkout
+    from expcurate.curation.publish import paper_checkout
     from extractors.package import MaskError, build_masked_repo
     from extractors.validate import repo_path
 
-    cli, settings, store = _open(data_dir, db_url)
+    settings, store = _open(data_dir, db_url)
     found = store.get_task(task)
     if found is None:
-        cli.fail(f"no task {task} in the store")
+        common.fail(f"no task {task} in the store")
     fields = store.fields(found)
     root, commit = paper_checkout(store, settings, store.require_paper(found.paper_id))
     if root is None or not commit:
-        cli.fail(f"paper {found.paper_id} has no local checkout at a pinned commit")
-    assert root is not None  # cli.fail does not return
+        common.fail(f"paper {found.paper_id} has no local checkout at a pinned commit")
+    assert root is not None  # common.fail does not return
     hidden = sorted({repo_path(p) for p in [*fields.masked_source, *fields.mask_also]})
     try:
         built = build_masked_repo(root, commit, hidden, out)
     except MaskError as exc:
-        cli.fail(str(exc))
-    cli.console.print(
+        common.fail(str(exc))
+    common.console.print(
         f"masked {len(built.files)} files of {commit[:10]} → {built.tree}\n"
         f"  bundle {built.bundle}\n  mask {built.mask_patch}\n  restore {built.restore_patch}"
     )
@@ -141,10 +135,10 @@ def mask_also(
     db_url: DbUrl = None,
 ) -> None:
     """Hide files that leak the answer from the task's starter repository."""
-    cli, _, store = _open(data_dir, db_url)
+    _, store = _open(data_dir, db_url)
     found = store.get_task(task)
     if found is None:
-        cli.fail(f"no task {task} in the store")
+        common.fail(f"no task {task} in the store")
     leaks = [
         p
         for f in (Flag.model_validate(x) for x in found.flags)
@@ -153,7 +147,7 @@ def mask_also(
     ]
     chosen = list(path or leaks)
     if not chosen:
-        cli.fail(f"task {task} has no leakage flag; name the files with --path")
+        common.fail(f"task {task} has no leakage flag; name the files with --path")
     fields = store.fields(found)
     merged = sorted(set(fields.mask_also) | set(chosen))
     store.edit_task(
@@ -163,7 +157,7 @@ def mask_also(
         expected_head=found.head,
         note=f"hide {len(chosen)} leaking file(s)",
     )
-    cli.console.print(f"task {task}: {len(merged)} extra file(s) hidden: {', '.join(merged)}")
+    common.console.print(f"task {task}: {len(merged)} extra file(s) hidden: {', '.join(merged)}")
 
 
 def register(app: typer.Typer) -> None:

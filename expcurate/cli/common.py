@@ -1,0 +1,52 @@
+"""What every command shares: the Typer app, the consoles, and how a command fails.
+
+Bad input ends with one clear line and exit code 2 (`fail`); settings are the environment's
+with the command's flags laid over them (`configure`).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, NoReturn
+
+import typer
+from rich.console import Console
+
+from expcurate.settings import Settings, set_settings
+
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+app = typer.Typer(
+    help="ExpCurate: turn a paper and its code into reviewed EXP-Bench-style tasks.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+console = Console()
+err = Console(stderr=True)
+
+BAD_INPUT = 2
+STATUS_MARK = {
+    "approved": "ok",
+    "awaiting_review": "review",
+    "failed": "FAILED",
+    "running": "running",
+}
+
+
+def fail(message: str) -> NoReturn:
+    err.print(f"[red]error:[/red] {message}", highlight=False, soft_wrap=True)
+    raise typer.Exit(BAD_INPUT)
+
+
+def configure(**changes: Any) -> Settings:
+    """Apply CLI flags over the environment's settings for this invocation."""
+    base = Settings()
+    update = {k: v for k, v in changes.items() if v is not None}
+    settings = base.model_copy(update=update)
+    set_settings(settings)
+    return settings
+
+
+def quiet_prefect() -> None:
+    os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
+    os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")

@@ -1,0 +1,22 @@
+"""What the store refuses, as exceptions a page or command turns into one line."""
+
+from __future__ import annotations
+
+from expcurate.store.rows import TaskRevision
+
+
+class StoreError(RuntimeError):
+    pass
+
+
+class ConcurrentEditError(StoreError):
+    """Someone saved the task since the editor loaded it: the edit is refused, not merged."""
+
+    def __init__(self, task_id: int, expected: int, current: TaskRevision) -> None:
+        self.task_id = task_id
+        self.expected = expected
+        self.current = current
+        super().__init__(
+            f"task {task_id} was changed by {current.author} (revision {current.number}) "
+            f"after you opened revision {expected}; reload it and apply your edit again"
+        )
