@@ -26,7 +26,7 @@ from expcurate.curation.importer import find_checkout, import_expbench  # noqa: 
 from expcurate.records import Severity  # noqa: E402
 from expcurate.settings import Settings  # noqa: E402
 from expcurate.store import Store  # noqa: E402
-from extractors.package.expbench import read_expbench  # noqa: E402
+from extractors.package.tasks_file import read_expbench  # noqa: E402
 from extractors.validate import CHECKS, GitTree, references  # noqa: E402
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from typer.testing import CliRunner
 
@@ -138,3 +139,23 @@ def test_stage_commands_reject_bad_input(tmp_path: Path, sample_repo: Path) -> N
         ],
     )
     assert result.exit_code == 2 and "cannot read" in result.output
+
+
+def test_setup_command_runs_the_pipelines_policy_choice(
+    tmp_path: Path, sample_pdf: Path, sample_repo: Path, monkeypatch: Any
+) -> None:
+    """`setup --model X` goes through the same agent factory as the setup stage: an LLM model
+    is accepted (it used to be refused as 'heuristic only') and its missing key is one line."""
+    for name in ("OPENAI_API_KEY", "EXPCURATE_API_KEY", "EXPCURATE_SETUP_MODEL"):
+        monkeypatch.delenv(name, raising=False)
+    drafts = tmp_path / "tasks.json"
+    _ok("draft", str(sample_pdf), "--out", str(drafts))
+    result = runner.invoke(
+        app,
+        ["setup", "--tasks", str(drafts), "--repo", str(sample_repo), "--out",
+         str(tmp_path / "o.json"), "--model", "openai/gpt-4o-mini",
+         "--data-dir", str(tmp_path / "data")],
+    )  # fmt: skip
+    assert result.exit_code == 2, result.output
+    assert "OPENAI_API_KEY" in result.output and "only the heuristic" not in result.output
+    assert not (tmp_path / "o.json").exists()

@@ -36,7 +36,7 @@ from expcurate.records import (
 from expcurate.settings import Settings
 from expcurate.store import Store
 from extractors.package import ReleasePaper, write_release
-from extractors.package.expbench import read_expbench
+from extractors.package.tasks_file import read_expbench
 from extractors.validate import check_schema
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -16,41 +16,26 @@ from pathlib import Path
 from typing import Any, Literal
 
 from expcurate.records import REF_RE, STEP_RE, DesignComplexity, Evidence, TaskFields
+from expcurate.records.refs import confined, inside, references
+from expcurate.records.task import (
+    BOOKKEEPING_FIELDS,
+    EDITED_FIELDS,
+    LIST_FIELDS,
+    REQUIRED_TEXT,
+    TEXT_FIELDS,
+    VARIABLE_KINDS,
+)
 
-TEXT_FIELDS = (
-    "question",
-    "method",
-    "expected_outcome",
-    "subsection_source",
-    "usage_instructions",
-    "agent_instructions",
-    "no_answer",
-)
-LIST_FIELDS = ("source", "masked_source", "requirements")
-REQUIRED = ("question", "method", "expected_outcome")
-VARIABLE_KINDS = ("constant", "independent", "dependent")
 # Field order of the diff and of the history: the published schema's, then the evidence.
-DIFF_ORDER = (
-    "question",
-    "method",
-    "expected_outcome",
-    "design_complexity",
-    "subsection_source",
-    "source",
-    "masked_source",
-    "usage_instructions",
-    "requirements",
-    "agent_instructions",
-    "no_answer",
-    "evidence",
-)
-NOT_DIFFED = frozenset({"key", "trace"})
+DIFF_ORDER = EDITED_FIELDS
+NOT_DIFFED = frozenset(BOOKKEEPING_FIELDS)
+# Every `(path:line…)` as written, before references() makes the path repo-relative.
+_RAW_REF_PATHS = re.compile(r"[(,;]\s*([^\s(),;:]+):\d")
 
 _EVIDENCE_RE = re.compile(
     r"^(?P<kind>table|figure|section|text)\s*:\s*(?P<label>.+?)(?:\s*\(p\.?\s*(?P<page>\d+)\))?$",
     re.I,
 )
-WORKSPACE = "/workspace/"
 
 
 @dataclass
@@ -231,20 +216,11 @@ def parse_form(form: EditForm, base: TaskFields, repo_root: Path | None = None) 
 # ------------------------------------------------------------------ checks before save
 
 
-def _inside(root: Path, rel: str) -> Path | None:
-    """The file `rel` names inside the repository, or None if it would leave it."""
-    rel = rel[len(WORKSPACE) :] if rel.startswith(WORKSPACE) else rel
-    if rel.startswith("/") or ".." in Path(rel).parts:
-        return None
-    path = (root / rel).resolve()
-    return path if path.is_relative_to(root.resolve()) else None
-
-
 def check_fields(fields: TaskFields, repo_root: Path | None = None) -> list[Problem]:
     """Errors refuse the save; warnings are what the validators will flag on this text."""
     problems = [
         Problem(name, f"{name} must not be empty")
-        for name in REQUIRED
+        for name in REQUIRED_TEXT
         if not getattr(fields, name).strip()
     ]
     if fields.question.strip() and not fields.question.rstrip().endswith("?"):
@@ -259,6 +235,13 @@ def check_fields(fields: TaskFields, repo_root: Path | None = None) -> list[Prob
                 )
             )
             continue
+        escaping = [r.path for r in references(req) if confined(r.path) is None]
+        escaping += [m for m in _RAW_REF_PATHS.findall(req) if confined(m) is None]
+        if escaping:
+            problems.append(
+                Problem("requirements", f"line {n}: {escaping[0]} leaves the repository")
+            )
+            continue
         ref = REF_RE.search(req)
         if ref is None and not req.startswith("Final Step"):
             problems.append(
@@ -269,10 +252,10 @@ def check_fields(fields: TaskFields, repo_root: Path | None = None) -> list[Prob
     for name in ("source", "masked_source"):
         for path in getattr(fields, name):
             if repo_root is None:
-                if (path.startswith("/") and not path.startswith(WORKSPACE)) or ".." in path:
+                if confined(path) is None:
                     problems.append(Problem(name, f"{path}: use a path inside the repository"))
                 continue
-            target = _inside(repo_root, path)
+            target = inside(repo_root, path)
             if target is None:
                 problems.append(Problem(name, f"{path}: use a path inside the repository"))
             elif not target.exists():
@@ -283,7 +266,7 @@ def check_fields(fields: TaskFields, repo_root: Path | None = None) -> list[Prob
 
 
 def _check_ref(root: Path, n: int, path: str, a: str, b: str | None) -> list[Problem]:
-    target = _inside(root, path)
+    target = inside(root, path)
     if target is None:
         return [Problem("requirements", f"line {n}: {path} leaves the repository")]
     if not target.is_file():

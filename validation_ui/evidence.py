@@ -22,6 +22,7 @@ from expcurate.records import (
     RepoIndex,
     Stage,
 )
+from expcurate.records.refs import inside
 from expcurate.settings import Settings
 from expcurate.store import Store
 from expcurate.store.rows import StageRun
@@ -58,7 +59,6 @@ LANGUAGES = {
     ".js": "javascript", ".ts": "typescript", ".r": "r", ".jl": "julia", ".java": "java",
     ".rs": "rust", ".go": "go", ".lua": "lua", ".m": "matlab", ".txt": "text",
 }  # fmt: skip
-WORKSPACE = "/workspace/"
 
 
 UNKNOWN_CHECK = "A finding of the stage; its message says what to check."
@@ -220,12 +220,6 @@ def language_of(path: str) -> str:
     return LANGUAGES.get(Path(path).suffix.lower(), "text")
 
 
-def _resolve(root: Path, rel: str) -> Path | None:
-    rel = rel[len(WORKSPACE) :] if rel.startswith(WORKSPACE) else rel.lstrip("/")
-    path = (root / rel).resolve()
-    return path if path.is_relative_to(root.resolve()) else None
-
-
 def _numbered(lines: list[str], start: int, marked: range) -> str:
     width = len(str(start + len(lines) - 1))
     return "\n".join(
@@ -239,7 +233,7 @@ def read_lines(
 ) -> CodeView:  # fmt: skip
     """The lines `first..last` of a repository file with a little context, never outside it."""
     view = CodeView(rel, first, last or first, language=language_of(rel), label=label)
-    path = _resolve(root, rel)
+    path = inside(root, rel)
     if path is None:
         view.problem = f"{rel} leaves the repository; not shown"
         return view

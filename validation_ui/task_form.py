@@ -16,6 +16,7 @@ import streamlit as st
 
 from expcurate.curation import review
 from expcurate.records import TaskFields
+from expcurate.records.task import SETUP_FIELDS, field_title
 from expcurate.store.rows import Task
 from validation_ui import common, logic, widgets
 from validation_ui import evidence as ev
@@ -34,15 +35,6 @@ from validation_ui.editing import (
 DRAFTS_KEY = "expcurate_drafts"
 CONFLICTS_KEY = "expcurate_conflicts"
 FILTER_KEY = "expcurate_filter"
-LABELS = {
-    "question": "Question", "method": "Method", "expected_outcome": "Expected outcome",
-    "subsection_source": "Subsection source", "usage_instructions": "Usage instructions",
-    "agent_instructions": "Agent instructions", "no_answer": "No answer (why no implementation)",
-    "source": "Source files (one per line)", "masked_source": "Masked files (one per line)",
-    "requirements": "Requirements (one step per line)",
-}  # fmt: skip
-SETUP_FIELDS = ("source", "masked_source", "usage_instructions", "requirements",
-                "agent_instructions", "no_answer")  # fmt: skip
 
 
 def _drafts() -> dict[int, dict[str, Any]]:
@@ -74,7 +66,7 @@ def _edit_widgets(tid: int, base: int, seed: EditForm, setup_open: bool) -> Edit
     text, lists = {}, {}
     for name in ("question", "method", "expected_outcome", "subsection_source"):
         height = 68 if name in ("question", "subsection_source") else 160
-        text[name] = st.text_area(LABELS[name], key=seeded(name, seed.text.get(name, "")),
+        text[name] = st.text_area(field_title(name), key=seeded(name, seed.text.get(name, "")),
                                   height=height)  # fmt: skip
     st.markdown('**Design variables** (value: text, or a JSON list such as `["a", "b"]`)')
     table_key, seed_key = f"{prefix}-vars", f"{prefix}-vars-seed"
@@ -97,9 +89,13 @@ def _edit_widgets(tid: int, base: int, seed: EditForm, setup_open: bool) -> Edit
     with st.expander("Setup in the code", expanded=setup_open):
         for name in SETUP_FIELDS:
             if name in LIST_FIELDS:
-                lists[name] = st.text_area(LABELS[name], key=seeded(name, seed.lists.get(name, "")))
+                lists[name] = st.text_area(
+                    field_title(name), key=seeded(name, seed.lists.get(name, ""))
+                )
             else:
-                text[name] = st.text_area(LABELS[name], key=seeded(name, seed.text.get(name, "")))
+                text[name] = st.text_area(
+                    field_title(name), key=seeded(name, seed.text.get(name, ""))
+                )
     return EditForm(text=text, lists=lists, variables=rows, evidence=evidence)
 
 
@@ -107,13 +103,13 @@ def _read_only(fields: TaskFields) -> None:
     form = form_from_fields(fields)
     for name in TEXT_FIELDS:
         if form.text[name]:
-            st.markdown(f"**{LABELS[name]}**")
+            st.markdown(f"**{field_title(name)}**")
             st.write(form.text[name])
     st.markdown("**Design variables**")
     st.dataframe(pd.DataFrame(form.variables, columns=["kind", "name", "value"]), hide_index=True)
     for name in LIST_FIELDS:
         if form.lists[name]:
-            st.markdown(f"**{LABELS[name]}**")
+            st.markdown(f"**{field_title(name)}**")
             st.code(form.lists[name], language="text", wrap_lines=True)
 
 

@@ -6,6 +6,7 @@ exit code 2, and the paper is recorded as failed with the reason; bugs keep thei
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import sys
@@ -366,7 +367,10 @@ def ui(
     import subprocess
 
     settings = configure(data_dir=data_dir, db_url=db_url)
-    app_path = Path(__file__).resolve().parents[1] / "validation_ui" / "app.py"
+    # Found, not imported: the review app is the CLI's neighbour, started as its own process.
+    spec = importlib.util.find_spec("validation_ui")
+    assert spec is not None and spec.origin is not None, "validation_ui is part of the install"
+    app_path = Path(spec.origin).parent / "app.py"
     env = {**os.environ, "EXPCURATE_DATA_DIR": str(settings.resolved_data_dir())}
     if db_url:
         env["EXPCURATE_DB_URL"] = db_url

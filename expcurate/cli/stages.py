@@ -14,7 +14,17 @@ from typing import Annotated, Any
 import typer
 
 from expcurate.cli import common
-from expcurate.records import ExpBenchTask, ParsedPaper, TaskDraft, TaskFields
+from expcurate.records import (
+    ExpBenchFile,
+    ExpBenchTask,
+    ParsedPaper,
+    Setup,
+    SetupResult,
+    StageError,
+    Status,
+    TaskFields,
+)
+from extractors.package.tasks_file import parse_tasks, tasks_file_text
 
 Out = Annotated[Path | None, typer.Option("--out", help="Write the result as JSON here.")]
 
@@ -81,55 +91,39 @@ def draft(
     )
     if drafts.status.value == "failed":
         common.fail("; ".join(e.message for e in drafts.errors) or "drafting failed")
-    questions = []
     all_fields = [TaskFields.from_draft(d) for d in drafts.tasks]
     all_flags = validate_drafts(all_fields, paper)
-    for d, fields, flags in zip(drafts.tasks, all_fields, all_flags, strict=True):
-        row = fields.published().model_dump(mode="json")
-        row["evidence"] = [e.model_dump(mode="json") for e in d.evidence]
-        row["key"] = d.key
-        row["flags"] = [f.model_dump(mode="json") for f in flags]
-        questions.append(row)
-    body = {
-        "questions": questions,
-        "main_takeaways": drafts.main_takeaways,
-        "follow_up_work_ideas": [i.model_dump(mode="json") for i in drafts.follow_up_work_ideas],
-    }
-    out.write_text(json.dumps(body, indent=2, ensure_ascii=False) + "\n")
-    flagged = sum(bool(q["flags"]) for q in questions)
+    questions = [
+        _with_notes(fields, flags=[f.model_dump(mode="json") for f in flags])
+        for fields, flags in zip(all_fields, all_flags, strict=True)
+    ]
+    file = ExpBenchFile(
+        questions=questions,
+        main_takeaways=drafts.main_takeaways,
+        follow_up_work_ideas=drafts.follow_up_work_ideas,
+    )
+    out.write_text(tasks_file_text(file))
+    flagged = sum(bool(flags) for flags in all_flags)
     cost = f", ${drafts.usage.cost_usd:.4f}" if drafts.usage.calls else ""
     common.console.print(f"{len(questions)} tasks ({flagged} flagged{cost}) → {out}")
 
 
-def read_tasks(path: Path) -> tuple[dict[str, Any], list[TaskDraft]]:
-    """Tasks in EXP-Bench's file format, repaired as `import-expbench` repairs them."""
-    body = json.loads(path.read_text())
-    if isinstance(body, list):
-        body = {"questions": body}
-    if not isinstance(body, dict) or not isinstance(body.get("questions"), list):
-        raise ValueError(f"{path}: expected {{'questions': [...]}}")
-    from extractors.validate import normalise_task
+def _with_notes(fields: TaskFields, **notes: Any) -> ExpBenchTask:
+    """A task as our commands write it: the published fields, its key and evidence, notes."""
+    row = fields.published().model_dump(mode="json")
+    row |= {"key": fields.key, "evidence": [e.model_dump(mode="json") for e in fields.evidence]}
+    return ExpBenchTask.model_validate(row | notes)
 
-    drafts = []
-    for i, q in enumerate(body["questions"]):
-        if not isinstance(q, dict):
-            raise ValueError(f"{path}: question {i} is not an object")
-        fixed, _ = normalise_task(q)  # `hypothesis`, double wrapping, /workspace/ paths …
-        if "mask_also" not in q:
-            fixed.pop("mask_also", None)  # ours, not EXP-Bench's
-        body["questions"][i] = fixed
-        task = ExpBenchTask.model_validate(fixed)
-        drafts.append(
-            TaskDraft(
-                key=str(q.get("key") or f"task-{i}"),
-                question=task.question,
-                method=task.method,
-                expected_outcome=task.expected_outcome,
-                subsection_source=task.subsection_source,
-                design_complexity=task.design_complexity,
-            )
-        )
-    return body, drafts
+
+def read_tasks(path: Path) -> tuple[ExpBenchFile, list[TaskFields]]:
+    """Tasks in EXP-Bench's file format, repaired as `import-expbench` repairs them."""
+    errors: list[StageError] = []
+    parsed = parse_tasks(json.loads(path.read_text()), str(path), errors, keep_keys=True)
+    if parsed is None or errors:
+        raise ValueError("; ".join(e.message for e in errors))
+    tasks, takeaways, ideas = parsed
+    fields = [t.fields for t in tasks]
+    return ExpBenchFile(main_takeaways=takeaways, follow_up_work_ideas=ideas), fields
 
 
 def setup(
@@ -139,7 +133,7 @@ def setup(
     commit: Annotated[str, typer.Option("--commit", help="Pin this commit (default: HEAD).")] = "",
     model: Annotated[
         str | None,
-        typer.Option("--model", envvar="EXPCURATE_MODEL", help="'heuristic' (only policy so far)."),
+        typer.Option("--model", envvar="EXPCURATE_MODEL", help="'heuristic' or a litellm model."),
     ] = None,
     data_dir: Annotated[
         Path | None,
@@ -147,38 +141,44 @@ def setup(
     ] = None,
 ) -> None:
     """Recover each task's setup in the repository; same tasks, same order, setup filled."""
-    from extractors.agent import SetupAgent
+    from extractors.agent import recover_setups
     from extractors.repo import RepoLoadError, mine_repo, resolve_repo
 
     settings = common.configure(model=model, data_dir=data_dir)
-    if settings.model != "heuristic":
-        common.fail(
-            f"model {settings.model!r}: only the heuristic setup policy is available so far; "
-            "use --model heuristic"
-        )
     if not tasks.is_file():
         common.fail(f"tasks file not found: {tasks}")
     try:
-        body, drafts = read_tasks(tasks)
+        header, drafts = read_tasks(tasks)
     except (ValueError, json.JSONDecodeError) as exc:
         common.fail(f"cannot read {tasks}: {str(exc).splitlines()[0]}")
     try:
         root, sha = resolve_repo(repo, commit or None, settings.clones_dir)
     except RepoLoadError as exc:
         common.fail(str(exc))
-    index = mine_repo(root, sha, max_file_bytes=settings.max_file_bytes)
-    agent = SetupAgent(index, root)
+    index = mine_repo(
+        root, sha, max_file_bytes=settings.max_file_bytes, max_files=settings.max_repo_files
+    )
+    model = settings.stage_model("setup")
+    result = recover_setups([f.draft() for f in drafts], index, root, settings, model=model)
+    if result.status == Status.failed:
+        common.fail("; ".join(e.message for e in result.errors) or "setup recovery failed")
     answered = 0
-    for q, d in zip(body["questions"], drafts, strict=True):
-        s = agent.recover(d, max_steps=settings.agent_max_steps)
-        q.update(s.published())
+    for fields in drafts:
+        s = result.setups.get(fields.key, Setup(no_answer="not reached: " + _problems(result)))
+        header.questions.append(_with_notes(fields.with_setup(s)))
         answered += not s.no_answer
-    body["repository"] = {"source": repo, "commit": sha}
-    out.write_text(json.dumps(body, indent=2, ensure_ascii=False) + "\n")
+    for e in result.errors:
+        common.err.print(f"{e.severity.value}: {e.category}: {e.message}", highlight=False)
+    header.repository = {"source": repo, "commit": sha}  # type: ignore[attr-defined]
+    out.write_text(tasks_file_text(header))
     common.console.print(
         f"{len(drafts)} tasks, {answered} with a setup, {len(drafts) - answered} no_answer "
         f"(commit {sha[:10]}) → {out}"
     )
+
+
+def _problems(result: SetupResult) -> str:
+    return "; ".join(e.message for e in result.errors) or "the run stopped early"
 
 
 def register(app: typer.Typer) -> None:

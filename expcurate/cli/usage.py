@@ -7,14 +7,14 @@ EXP-Bench's file format, so `expcurate setup`, review and export read it like an
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from expcurate.cli import common
-from expcurate.records import ExpBenchTask
+from expcurate.records import ExpBenchFile, ExpBenchTask
+from extractors.package.tasks_file import tasks_file_text
 
 
 def usage_tasks(
@@ -38,20 +38,19 @@ def usage_tasks(
         root, sha = resolve_repo(repo, commit or None, settings.clones_dir)
     except RepoLoadError as exc:
         common.fail(str(exc))
-    index = mine_repo(root, sha, max_file_bytes=settings.max_file_bytes)
-    questions = []
-    for draft, setup in draft_usage(index, root, limit=limit):
-        row = ExpBenchTask.from_parts(draft, setup).model_dump(mode="json")
-        row["key"] = draft.key
-        row["mode"] = "A"
-        questions.append(row)
-    body = {
-        "questions": questions,
-        "main_takeaways": [],
-        "follow_up_work_ideas": [],
-        "repository": {"source": repo, "commit": sha},
-    }
-    out.write_text(json.dumps(body, indent=2, ensure_ascii=False) + "\n")
+    index = mine_repo(
+        root, sha, max_file_bytes=settings.max_file_bytes, max_files=settings.max_repo_files
+    )
+    questions = [
+        ExpBenchTask.model_validate(
+            ExpBenchTask.from_parts(draft, setup).model_dump(mode="json")
+            | {"key": draft.key, "mode": "A"}
+        )
+        for draft, setup in draft_usage(index, root, limit=limit)
+    ]
+    file = ExpBenchFile(questions=questions)
+    file.repository = {"source": repo, "commit": sha}  # type: ignore[attr-defined]
+    out.write_text(tasks_file_text(file))
     common.console.print(
         f"{len(questions)} usage tasks from {len(index.commands)} documented commands "
         f"(commit {sha[:10]}) → {out}"

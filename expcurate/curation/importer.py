@@ -20,7 +20,7 @@ from expcurate.curation.review import IMPORTED_MODEL
 from expcurate.records import Flag, FollowUpIdea, Severity, Stage, TaskFields
 from expcurate.settings import Settings
 from expcurate.store import Store
-from extractors.package.expbench import ImportedPaper, read_expbench
+from extractors.package.tasks_file import ImportedPaper, read_expbench
 from extractors.validate import (
     GitTree,
     RepoTree,

@@ -23,6 +23,7 @@ from expcurate.records import (
     IngestResult,
     ParsedPaper,
     RepoIndex,
+    Setup,
     Severity,
     Stage,
     StageResult,
@@ -308,9 +309,7 @@ def _approved_at(store: Store, paper_id: str, stage: Stage) -> list[tuple[int, T
 
 
 def run_setup(store: Store, settings: Settings, paper_id: str) -> StageRun:
-    from expcurate.records import SetupResult
-    from extractors.agent import make_setup_agent, prompt_version
-    from extractors.llm import PrerequisiteError
+    from extractors.agent import prompt_version, recover_setups
     from extractors.validate import as_tree, validate_setup
 
     runs = store.current_runs(paper_id)
@@ -329,36 +328,17 @@ def run_setup(store: Store, settings: Settings, paper_id: str) -> StageRun:
     root = Path(ingest.repo_path)
 
     def work() -> tuple[StageResult, int]:
-        result = SetupResult()
-        if not approved:
-            return result, 0
-        try:
-            agent = make_setup_agent(
-                index, root, settings, model=model, max_tokens=settings.agent_max_tokens
-            )
-        except PrerequisiteError as e:  # e.g. no API key: nothing can run, say how to fix it
-            result.add_error("setup", "prerequisite", str(e))
-            result.status = Status.failed
-            return result, 0
-        done = 0
         tree = as_tree(root)  # one repository view for every task: file reads are cached
-        try:
-            for task_id, fields in approved:
-                setup = agent.recover(fields.draft(), max_steps=settings.agent_max_steps)
-                result.setups[fields.key] = setup
-                new = fields.with_setup(setup)
-                _checkpoint_task(
-                    store, settings, task_id, new, Stage.setup, validate_setup(new, tree), model
-                )
-                done += 1
-        except PrerequisiteError as e:  # the provider rejected the key or the model mid-run
-            result.add_error("setup", "prerequisite", str(e))
-            if not done:
-                result.status = Status.failed
-        for issue in agent.issues:  # spent budget, provider down, per-task fallbacks
-            result.add_error(issue.stage, issue.category, issue.message, severity=issue.severity)
-        result.usage = agent.usage.model_copy()
-        return result, done
+
+        def record(i: int, setup: Setup) -> None:
+            task_id, fields = approved[i]
+            new = fields.with_setup(setup)
+            flags = validate_setup(new, tree)
+            _checkpoint_task(store, settings, task_id, new, Stage.setup, flags, model)
+
+        drafts = [f.draft() for _, f in approved]
+        result = recover_setups(drafts, index, root, settings, model=model, on_setup=record)
+        return result, len(result.setups)
 
     return _run_stage(
         store,

@@ -16,6 +16,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, SQLModel, col, create_engine, select
 
 from expcurate.records import StageResult, TaskFields
+from expcurate.records.task import BOOKKEEPING_FIELDS
 from expcurate.store.auth import UserStore
 from expcurate.store.errors import ConcurrentEditError, StoreError
 from expcurate.store.rows import (
@@ -30,8 +31,8 @@ from expcurate.store.rows import (
     utcnow,
 )
 
-# Task fields compared in the three-way merge of machine output with human edits.
-MERGE_EXCLUDE = frozenset({"key", "trace"})
+# The machine's bookkeeping is never merged: the new machine output's always wins.
+MERGE_EXCLUDE = frozenset(BOOKKEEPING_FIELDS)
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

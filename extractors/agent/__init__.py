@@ -10,10 +10,11 @@ picks one from the settings. `recover_setup` is the one-task shortcut of the heu
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from expcurate.records import RepoIndex, Setup, StageError, TaskDraft, Usage
+from expcurate.records import RepoIndex, Setup, SetupResult, StageError, Status, TaskDraft, Usage
 
 from .llm_policy import DEFAULT_MAX_TOKENS, LLMSetupAgent
 from .llm_policy import prompt_version as _llm_prompt_version
@@ -72,6 +73,53 @@ def make_setup_agent(
     )
 
 
+def recover_setups(
+    tasks: Sequence[TaskDraft],
+    index: RepoIndex,
+    root: Path,
+    settings: Settings,
+    *,
+    model: str | None = None,
+    on_setup: Callable[[int, Setup], None] | None = None,
+) -> SetupResult:
+    """Recover every task's setup with the configured policy: what the setup stage and the
+    `setup` command both run, with the same settings.
+
+    `on_setup(i, setup)` is called as each task's setup is found, so a caller can record it at
+    once (a kill then loses at most the task at work). A model that cannot be used fails the
+    result with the reason instead of falling back silently.
+    """
+    from extractors.llm import PrerequisiteError
+
+    result = SetupResult()
+    if not tasks:
+        return result
+    try:
+        agent = make_setup_agent(
+            index, root, settings, model=model, max_tokens=settings.agent_max_tokens
+        )
+    except PrerequisiteError as e:  # e.g. no API key: nothing can run, say how to fix it
+        result.add_error("setup", "prerequisite", str(e))
+        result.status = Status.failed
+        return result
+    done = 0
+    try:
+        for i, task in enumerate(tasks):
+            setup = agent.recover(task, max_steps=settings.agent_max_steps)
+            result.setups[task.key] = setup
+            if on_setup is not None:
+                on_setup(i, setup)
+            done += 1
+    except PrerequisiteError as e:  # the provider rejected the key or the model mid-run
+        result.add_error("setup", "prerequisite", str(e))
+        if not done:
+            result.status = Status.failed
+    for issue in agent.issues:  # spent budget, provider down, per-task fallbacks
+        result.add_error(issue.stage, issue.category, issue.message, severity=issue.severity)
+    result.usage = agent.usage.model_copy()
+    return result
+
+
 def prompt_version(model: str) -> str:
     """What a setup stage run records as its prompt version (changes with the wording)."""
     if model == "heuristic":
@@ -90,5 +138,6 @@ __all__ = [
     "masked_names",
     "prompt_version",
     "recover_setup",
+    "recover_setups",
     "validate_references",
 ]

@@ -24,6 +24,7 @@ from pydantic import BaseModel, Field
 
 from expcurate.records import ExpBenchFile
 from extractors.package.mask import MaskPatches
+from extractors.package.tasks_file import tasks_file_text
 
 HARNESS_NOTES = """\
 # ExpCurate release
@@ -96,7 +97,7 @@ def write_release(papers: list[ReleasePaper], out_dir: Path) -> dict[str, Any]:
         folder = out_dir / "outputs" / "logs" / paper.conference / paper.paper_id
         folder.mkdir(parents=True, exist_ok=True)
         body = paper.tasks.model_dump(mode="json")
-        (folder / f"{paper.paper_id}_complete_final.json").write_text(_dump(body))
+        (folder / f"{paper.paper_id}_complete_final.json").write_text(tasks_file_text(paper.tasks))
         paper_lines.append(
             json.dumps(
                 {

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from extractors.validate.tree import repo_path
+from expcurate.records.refs import repo_path
 
 # Commits made here must not depend on whoever runs the export.
 _ENV = {

@@ -82,15 +82,29 @@ class PyInfo:
     error: str = ""
 
 
+_AST_ATTEMPTS = 3
+
+
 def parse(text: str) -> ast.Module | None:
     """The module's syntax tree, or None. The compiler's warnings about the repository's code
-    (invalid escapes, `1if x`) are not ours to print, nor to turn into errors."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
+    (invalid escapes, `1if x`) are not ours to print, nor to turn into errors.
+
+    CPython 3.11 before 3.11.8 keeps the AST builder's recursion depth per interpreter, not per
+    thread (python/cpython#106905): while another thread also parses (parse beside mine), a
+    deep file can fail with "recursion depth mismatch". That is the interpreter's slip, not
+    the file's, so it is tried again.
+    """
+    for attempt in range(_AST_ATTEMPTS):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                return ast.parse(text)
+        except SystemError:
+            if attempt == _AST_ATTEMPTS - 1:
+                return None
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
+    return None
 
 
 def analyze_python(path: str, text: str) -> PyInfo:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from expcurate.records import Flag, ParsedPaper, Severity, TaskFields
+from expcurate.records.refs import repo_path
 from extractors.numbers import NumberBag
 from extractors.validate import repo_checks
 from extractors.validate.catalog import (
@@ -40,7 +41,7 @@ from extractors.validate.repo_checks import (
     references,
 )
 from extractors.validate.schema import check_schema, normalise_task
-from extractors.validate.tree import GitTree, RepoTree, WorkTree, as_tree, repo_path
+from extractors.validate.tree import GitTree, RepoTree, WorkTree, as_tree
 
 NO_REPO = "no checkout of the repository at its commit"
 

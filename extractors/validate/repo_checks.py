@@ -13,13 +13,11 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from expcurate.records import STEP_RE, Flag, Severity, TaskFields
+from expcurate.records.refs import references, repo_path
 from extractors.numbers import find_numbers, is_trivial
 from extractors.validate.catalog import flag
-from extractors.validate.tree import RepoTree, repo_path
+from extractors.validate.tree import RepoTree
 
-# One (path:a-b) reference, or several in one pair of parentheses separated by ',' or ';'.
-_PARENS = re.compile(r"\(([^()]*)\)")
-_REF = re.compile(r"^\s*([^\s:(),;]+):(\d+)(?:\s*-\s*(\d+))?\s*$")
 # Where answers leak: docs, notebooks, logs, result tables, configs.
 DOC_LIKE = frozenset(
     {
@@ -32,18 +30,6 @@ _CODE_LINE_MIN = 25  # shorter lines ("return x", "})") are shared by unrelated 
 _COPY_MIN_LINES = 5
 _COPY_SHARE = 0.5
 _COPY_SPREAD = 3  # a line in more files than this is boilerplate, not the masked file's own
-
-
-def references(step: str) -> list[tuple[str, int, int]]:
-    """Every (path, first, last) a requirement cites, repo-relative."""
-    out = []
-    for group in _PARENS.findall(step):
-        for part in re.split(r"[,;]", group):
-            m = _REF.match(part)
-            if m:
-                start = int(m.group(2))
-                out.append((repo_path(m.group(1)), start, int(m.group(3) or start)))
-    return out
 
 
 def check_requirements_form(fields: TaskFields) -> list[Flag]:

@@ -15,22 +15,17 @@ from collections.abc import Mapping
 from typing import Any
 
 from expcurate.records import Flag, Severity
-from extractors.validate.catalog import flag
-from extractors.validate.tree import WORKSPACE, repo_path
-
-TEXT_FIELDS = (
-    "question",
-    "method",
-    "expected_outcome",
-    "usage_instructions",
-    "agent_instructions",
-    "no_answer",
-    "subsection_source",
+from expcurate.records.refs import repo_path, strip_workspace_refs
+from expcurate.records.task import (
+    CORE_FIELDS,
+    DESIGN_PARTS,
+    LIST_FIELDS,
+    PATH_FIELDS,
+    TEXT_FIELDS,
 )
-LIST_FIELDS = ("source", "masked_source", "requirements")
-PATH_FIELDS = ("source", "masked_source", "mask_also")
-DESIGN_PARTS = ("constant_variables", "independent_variables", "dependent_variables")
-CORE = ("question", "method", "expected_outcome", "design_complexity")
+from extractors.validate.catalog import flag
+
+CORE = CORE_FIELDS
 # Names seen in published files -> the name EXP-Bench's schema uses.
 ALIASES = {
     "hypothesis": "question",
@@ -40,7 +35,6 @@ ALIASES = {
 }
 # Annotations published wrapped in a parent key -> the parts EXP-Bench keeps at top level.
 WRAPPERS = {"experiment_uncertainty": ("random_uncertainty", "systematic_uncertainty")}
-_PAREN = re.compile(r"\(([^()]*)\)")
 
 
 def _wrapped(value: Any) -> bool:
@@ -107,20 +101,6 @@ def _as_text(value: Any) -> str:
     return value if isinstance(value, str) else str(value)
 
 
-def strip_workspace_refs(step: str) -> str:
-    """`(/workspace/a.py:1-9)` -> `(a.py:1-9)`; prose outside references is left alone."""
-
-    def one(m: re.Match[str]) -> str:
-        parts = re.split(r"([,;])", m.group(1))
-        fixed = [
-            re.sub(r"^(\s*)" + re.escape(WORKSPACE), r"\1", p) if re.search(r":\d", p) else p
-            for p in parts
-        ]
-        return "(" + "".join(fixed) + ")"
-
-    return _PAREN.sub(one, step)
-
-
 def _design(value: Any, repairs: list[str]) -> dict[str, Any]:
     while _wrapped(value):
         inner = value["design_complexity"]
@@ -182,7 +162,7 @@ def normalise_task(raw: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
         if name in data and not isinstance(value, str) and value is not None:
             repairs.append(f"{name} was {type(value).__name__}; joined into text")
         data[name] = _as_text(value).strip() if name == "question" else _as_text(value)
-    for name in (*LIST_FIELDS, "mask_also"):
+    for name in dict.fromkeys((*LIST_FIELDS, *PATH_FIELDS)):
         value = data.get(name)
         if isinstance(value, str) and value.strip():
             repairs.append(f"{name} was text; split into a list")

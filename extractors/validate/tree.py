@@ -11,13 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Protocol
 
-WORKSPACE = "/workspace/"
-
-
-def repo_path(path: str) -> str:
-    """EXP-Bench writes `/workspace/x.py`; we store repo-relative `x.py`. Accept both."""
-    path = path.strip()
-    return path[len(WORKSPACE) :] if path.startswith(WORKSPACE) else path.lstrip("/")
+from expcurate.records.refs import confined
 
 
 class RepoTree(Protocol):
@@ -38,14 +32,6 @@ class RepoTree(Protocol):
     def files(self) -> list[str]: ...
 
 
-def _safe(rel: str) -> str | None:
-    """A normalised relative path, or None if it climbs out of the repository."""
-    parts = [p for p in rel.replace("\\", "/").split("/") if p not in ("", ".")]
-    if not parts or ".." in parts:
-        return None
-    return "/".join(parts)
-
-
 class WorkTree:
     """Files of a checkout on disk (symlinks out of the repository do not count)."""
 
@@ -54,7 +40,7 @@ class WorkTree:
         self.label = str(root)
 
     def _path(self, rel: str) -> Path | None:
-        clean = _safe(rel)
+        clean = confined(rel)
         if clean is None:
             return None
         path = (self.root / clean).resolve()
@@ -127,11 +113,11 @@ class GitTree:
                 self._blobs[path] = (mode, sha, int(size) if size.isdigit() else -1)
 
     def is_file(self, rel: str) -> bool:
-        clean = _safe(rel)
+        clean = confined(rel)
         return clean is not None and clean in self._blobs and not self._is_link(clean)
 
     def exists(self, rel: str) -> bool:
-        clean = _safe(rel)
+        clean = confined(rel)
         return clean is not None and (clean in self._blobs or clean in self._dirs)
 
     def _is_link(self, rel: str) -> bool:
@@ -152,17 +138,17 @@ class GitTree:
         return data
 
     def line_count(self, rel: str) -> int | None:
-        data = self._bytes(_safe(rel) or "")
+        data = self._bytes(confined(rel) or "")
         if data is None:
             return None
         return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
 
     def size(self, rel: str) -> int:
-        entry = self._blobs.get(_safe(rel) or "")
+        entry = self._blobs.get(confined(rel) or "")
         return entry[2] if entry is not None else 0
 
     def read_text(self, rel: str) -> str:
-        data = self._bytes(_safe(rel) or "")
+        data = self._bytes(confined(rel) or "")
         return data.decode("utf-8", errors="replace") if data is not None else ""
 
     def files(self) -> list[str]:

@@ -1,6 +1,9 @@
-"""Read published EXP-Bench files into typed records, repairing the known inconsistencies.
+"""EXP-Bench's tasks file (`<id>_complete_final.json`): the one reader and the one writer.
 
-Accepts one `<id>_complete_final.json`, a folder holding them (in the harness layout
+Every command and stage that reads or writes the format comes here: `import-expbench`, the
+`draft`, `setup` and `usage-tasks` commands, and the release writer. Reading repairs the known
+inconsistencies of published files (see `extractors.validate.schema`) and reports, never
+raises, what could not be read. `read_expbench` accepts one `<id>_complete_final.json`, a folder holding them (in the harness layout
 `outputs/logs/<conference>/<id>/…` or flat), or a paper list (JSONL) whose papers' files sit
 in or under the list's folder. Paper ids come from file names; the conference from the
 harness folder, else the paper list. What could not be read is reported, never raised, so one
@@ -16,7 +19,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
 
-from expcurate.records import FollowUpIdea, StageError, TaskFields
+from expcurate.records import ExpBenchFile, FollowUpIdea, StageError, TaskFields
 from extractors.validate import normalise_task
 
 SUFFIX = "_complete_final.json"
@@ -103,6 +106,61 @@ def _conference(path: Path, paper_id: str) -> str:
     return ""
 
 
+def tasks_file_text(file: ExpBenchFile) -> str:
+    """The file as written everywhere: indented JSON, UTF-8 as is, a final newline."""
+    return json.dumps(file.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
+
+
+def parse_tasks(
+    body: Any, source: str, errors: list[StageError], *, keep_keys: bool = False
+) -> tuple[list[ImportedTask], list[str], list[FollowUpIdea]] | None:
+    """The tasks, takeaways and ideas of a decoded file; None when it is not a tasks file.
+
+    Tasks are keyed by their place in the file; with `keep_keys`, a task's own `key` (files
+    our `draft` command wrote) wins, so a chain of commands keeps one key per task.
+    """
+    if isinstance(body, list):
+        body = {"questions": body}
+    if not isinstance(body, dict) or not isinstance(body.get("questions"), list):
+        errors.append(
+            StageError(
+                stage="import",
+                category="format",
+                message="expected an object with a 'questions' list",
+                file=source,
+            )
+        )
+        return None
+    tasks = []
+    for i, raw in enumerate(body["questions"]):
+        if not isinstance(raw, dict):
+            errors.append(
+                StageError(
+                    stage="import",
+                    category="format",
+                    message=f"question {i} is {type(raw).__name__}, not an object",
+                    file=source,
+                )
+            )
+            continue
+        data, repairs = normalise_task(raw)
+        data["key"] = str((keep_keys and raw.get("key")) or task_key(i))
+        try:
+            fields = TaskFields.model_validate(data)
+        except ValidationError as exc:
+            errors.append(
+                StageError(
+                    stage="import",
+                    category="schema",
+                    message=f"question {i}: {str(exc).splitlines()[0]}",
+                    file=source,
+                )
+            )
+            continue
+        tasks.append(ImportedTask(index=i, fields=fields, repairs=repairs))
+    return tasks, _text_list(body.get("main_takeaways")), _ideas(body.get("follow_up_work_ideas"))
+
+
 def read_tasks_file(
     path: Path, entry: dict[str, Any] | None, errors: list[StageError]
 ) -> ImportedPaper | None:
@@ -113,20 +171,12 @@ def read_tasks_file(
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         errors.append(StageError(stage="import", category="json", message=str(exc), file=str(path)))
         return None
-    if isinstance(body, list):
-        body = {"questions": body}
-    if not isinstance(body, dict) or not isinstance(body.get("questions"), list):
-        errors.append(
-            StageError(
-                stage="import",
-                category="format",
-                message="expected an object with a 'questions' list",
-                file=str(path),
-            )
-        )
+    parsed = parse_tasks(body, str(path), errors)
+    if parsed is None:
         return None
+    tasks, takeaways, ideas = parsed
     entry = entry or {}
-    paper = ImportedPaper(
+    return ImportedPaper(
         paper_id=paper_id,
         conference=_conference(path, paper_id)
         or str(entry.get("conference") or entry.get("conf") or ""),
@@ -137,36 +187,10 @@ def read_tasks_file(
         commit=str(entry.get("commit") or ""),
         source_file=str(path),
         sha256=hashlib.sha256(raw_bytes).hexdigest(),
-        main_takeaways=_text_list(body.get("main_takeaways")),
-        follow_up_work_ideas=_ideas(body.get("follow_up_work_ideas")),
+        tasks=tasks,
+        main_takeaways=takeaways,
+        follow_up_work_ideas=ideas,
     )
-    for i, raw in enumerate(body["questions"]):
-        if not isinstance(raw, dict):
-            errors.append(
-                StageError(
-                    stage="import",
-                    category="format",
-                    message=f"question {i} is {type(raw).__name__}, not an object",
-                    file=str(path),
-                )
-            )
-            continue
-        data, repairs = normalise_task(raw)
-        data["key"] = task_key(i)
-        try:
-            fields = TaskFields.model_validate(data)
-        except ValidationError as exc:
-            errors.append(
-                StageError(
-                    stage="import",
-                    category="schema",
-                    message=f"question {i}: {str(exc).splitlines()[0]}",
-                    file=str(path),
-                )
-            )
-            continue
-        paper.tasks.append(ImportedTask(index=i, fields=fields, repairs=repairs))
-    return paper
 
 
 def read_expbench(path: Path) -> ExpBenchImport:

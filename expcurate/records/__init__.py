@@ -1,0 +1,108 @@
+"""Typed records passed between stages: the ground floor every other layer stands on.
+
+Every stage takes and returns one of these pydantic models; raw dicts live only in readers
+and exporters. `results` holds what every stage result carries and the statuses; `paper` and
+`repo` the two inputs as parsed and mined; `task` the one task schema and its field groups;
+`refs` how a task points into its repository.
+"""
+
+from expcurate.records.paper import (
+    Axis,
+    BBox,
+    Figure,
+    IngestResult,
+    PaperListEntry,
+    ParsedPaper,
+    Section,
+    Table,
+)
+from expcurate.records.refs import REF_RE, STEP_RE, WORKSPACE, Reference
+from expcurate.records.repo import (
+    CliFlag,
+    ConfigFile,
+    DocCommand,
+    EntryPoint,
+    RepoFile,
+    RepoIndex,
+    ResultFile,
+    ToolCall,
+)
+from expcurate.records.results import (
+    FIRST_PHASE,
+    RETRYABLE,
+    STAGE_ORDER,
+    TASK_STAGES,
+    PaperStatus,
+    RunStatus,
+    Severity,
+    Stage,
+    StageError,
+    StageResult,
+    Status,
+    TaskStatus,
+    Usage,
+)
+from expcurate.records.task import (
+    DesignComplexity,
+    DraftPart,
+    DraftSet,
+    Evidence,
+    ExpBenchFile,
+    ExpBenchTask,
+    Flag,
+    FollowUpIdea,
+    Setup,
+    SetupPart,
+    SetupResult,
+    TaskDraft,
+    TaskFields,
+)
+
+__all__ = [
+    "FIRST_PHASE",
+    "REF_RE",
+    "RETRYABLE",
+    "STAGE_ORDER",
+    "STEP_RE",
+    "TASK_STAGES",
+    "WORKSPACE",
+    "Axis",
+    "BBox",
+    "CliFlag",
+    "ConfigFile",
+    "DesignComplexity",
+    "DocCommand",
+    "DraftPart",
+    "DraftSet",
+    "EntryPoint",
+    "Evidence",
+    "ExpBenchFile",
+    "ExpBenchTask",
+    "Figure",
+    "Flag",
+    "FollowUpIdea",
+    "IngestResult",
+    "PaperListEntry",
+    "PaperStatus",
+    "ParsedPaper",
+    "Reference",
+    "RepoFile",
+    "RepoIndex",
+    "ResultFile",
+    "RunStatus",
+    "Section",
+    "Setup",
+    "SetupPart",
+    "SetupResult",
+    "Severity",
+    "Stage",
+    "StageError",
+    "StageResult",
+    "Status",
+    "Table",
+    "TaskDraft",
+    "TaskFields",
+    "TaskStatus",
+    "ToolCall",
+    "Usage",
+]
