@@ -15,7 +15,13 @@ from prefect import flow, get_run_logger
 from prefect.task_runners import ThreadPoolTaskRunner
 
 from expcurate.curation.review import due_stages, refresh_paper_status
-from expcurate.curation.services import fail_paper, open_store, register_paper, summarize
+from expcurate.curation.services import (
+    PaperSummary,
+    fail_paper,
+    open_store,
+    register_paper,
+    summarize,
+)
 from expcurate.records import PaperListEntry, Stage
 from expcurate.settings import get_settings, override_settings
 from flows.stages import run_stage
@@ -35,7 +41,7 @@ def _logger() -> logging.Logger | logging.LoggerAdapter[logging.Logger]:
     flow_run_name="advance-{paper_id}",
     task_runner=ThreadPoolTaskRunner(max_workers=4),  # type: ignore[arg-type]
 )
-def advance_paper(paper_id: str) -> dict[str, Any]:
+def advance_paper(paper_id: str) -> PaperSummary:
     """Run every stage that is due for the paper, until it reaches a checkpoint or the end."""
     store = open_store(get_settings())
     log = _logger()
@@ -51,8 +57,7 @@ def advance_paper(paper_id: str) -> dict[str, Any]:
             for fut in futures:
                 fut.result()
     refresh_paper_status(store, paper_id)
-    summary = summarize(store, paper_id)
-    return summary.__dict__
+    return summarize(store, paper_id)
 
 
 @flow(name="curate-paper", flow_run_name="curate-{paper_id}")
@@ -65,7 +70,7 @@ def curate_paper(
     conference: str = "",
     model: str | None = None,
     auto_approve: bool | None = None,
-) -> dict[str, Any]:
+) -> PaperSummary:
     """Register one paper and run it as far as its checkpoints allow."""
     changes: dict[str, Any] = {}
     if model is not None:
@@ -94,7 +99,7 @@ def curate_paper(
                 store.require_paper(paper_id).stage or Stage.ingest.value,
                 f"internal error: {type(exc).__name__}: {exc}",
             )
-            return summarize(store, paper_id).__dict__
+            return summarize(store, paper_id)
 
 
 @flow(name="curate-batch")
@@ -102,7 +107,7 @@ def curate_batch(
     entries: list[PaperListEntry],
     model: str | None = None,
     auto_approve: bool | None = None,
-) -> list[dict[str, Any]]:
+) -> list[PaperSummary]:
     """Curate each paper of a list; one paper failing never stops the others."""
     results = []
     for entry in entries:

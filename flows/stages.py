@@ -12,11 +12,12 @@ from typing import Any
 
 from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
+from pydantic import BaseModel
 from sqlalchemy.exc import OperationalError
 
 from expcurate.curation.pipeline import RUNNERS
 from expcurate.curation.services import open_store
-from expcurate.records import Stage
+from expcurate.records import RunStatus, Stage
 from expcurate.settings import get_settings
 
 TRANSIENT = (TimeoutError, ConnectionError, OperationalError, sqlite3.OperationalError)
@@ -31,6 +32,15 @@ def _is_transient(_task: Any, _run: Any, state: Any) -> bool:
     return isinstance(exc, TRANSIENT)
 
 
+class StageSummary(BaseModel):
+    """What a stage flow returns: which run it made and where it stopped."""
+
+    stage: Stage
+    run_id: int | None
+    status: RunStatus
+    items: int
+
+
 @task(
     name="run-stage",
     task_run_name="{stage}-{paper_id}",
@@ -39,16 +49,18 @@ def _is_transient(_task: Any, _run: Any, state: Any) -> bool:
     retry_condition_fn=_is_transient,
     cache_policy=NO_CACHE,
 )
-def run_stage(stage: str, paper_id: str) -> dict[str, Any]:
+def run_stage(stage: str, paper_id: str) -> StageSummary:
     """Run one stage for one paper; returns a small summary of the stage run."""
     settings = get_settings()
     run = RUNNERS[Stage(stage)](open_store(settings), settings, paper_id)
-    return {"stage": stage, "run_id": run.id, "status": run.status, "items": run.items}
+    return StageSummary(
+        stage=Stage(stage), run_id=run.id, status=RunStatus(run.status), items=run.items
+    )
 
 
 def _stage_flow(stage: Stage) -> Any:
     @flow(name=f"stage-{stage.value}", flow_run_name=f"{stage.value}-{{paper_id}}")
-    def stage_flow(paper_id: str) -> dict[str, Any]:
+    def stage_flow(paper_id: str) -> StageSummary:
         return run_stage(stage.value, paper_id)
 
     stage_flow.__doc__ = f"Run the {stage.value} stage for one paper and stop at its checkpoint."

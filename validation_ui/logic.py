@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from expcurate.curation import review
-from expcurate.records import FIRST_PHASE, STAGE_ORDER, Stage, TaskFields
+from expcurate.records import FIRST_PHASE, STAGE_ORDER, Stage, TaskFields, TaskStatus
 from expcurate.store import ConcurrentEditError, Store, StoreError
 from expcurate.store.rows import StageRun, Task, TaskRevision
 
@@ -26,7 +26,7 @@ PERMISSIONS: dict[str, frozenset[str]] = {
     "publish": frozenset({"curator", "admin"}),  # build a release
     "users": frozenset({"admin"}),  # add users in the app
 }
-STATUS_CHOICES = ("awaiting_review", "approved", "rejected", "all")
+STATUS_CHOICES = (*TaskStatus, "all")
 FLAG_CHOICES = ("any", "with errors", "with warnings", "clean")
 
 
@@ -115,7 +115,7 @@ def build_queue(store: Store) -> list[QueueItem]:
 class QueueFilter:
     papers: tuple[str, ...] = ()
     stages: tuple[str, ...] = ()
-    status: str = "awaiting_review"  # one of STATUS_CHOICES
+    status: str = TaskStatus.awaiting_review  # one of STATUS_CHOICES
     flags: str = "any"  # one of FLAG_CHOICES, or "check:<name>"
 
 
@@ -142,7 +142,9 @@ def filter_queue(items: Iterable[QueueItem], f: QueueFilter) -> list[QueueItem]:
     return [it for it in items if matches(it, f)]
 
 
-def stage_counts(items: Iterable[QueueItem], status: str = "awaiting_review") -> dict[str, int]:
+def stage_counts(
+    items: Iterable[QueueItem], status: str = TaskStatus.awaiting_review
+) -> dict[str, int]:
     """Items per stage (every stage listed, zeros included, in pipeline order)."""
     counts = {s.value: 0 for s in STAGE_ORDER}
     for it in items:
@@ -159,7 +161,9 @@ def next_item(
     items: list[QueueItem], current: str | None = None, skipped: Iterable[str] = ()
 ) -> QueueItem | None:
     """The next item awaiting review after `current`, wrapping around; skipped ones come last."""
-    open_items = [it for it in items if it.status == "awaiting_review" and it.ref != current]
+    open_items = [
+        it for it in items if it.status == TaskStatus.awaiting_review and it.ref != current
+    ]
     if not open_items:
         return None
     skip = set(skipped)

@@ -9,8 +9,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from expcurate.curation import review
-from expcurate.records import STAGE_ORDER
+from expcurate.records import RETRYABLE, STAGE_ORDER, PaperStatus, RunStatus, TaskStatus
 from expcurate.settings import Settings
 from expcurate.store import Store, StoreError
 
@@ -43,7 +42,7 @@ def stage_rows(store: Store, paper_id: str) -> list[StageRow]:
         run = runs.get(stage.value)
         row = StageRow(stage.value)
         row.open_items = sum(
-            t.stage == stage.value and t.status == "awaiting_review" for t in tasks
+            t.stage == stage.value and t.status == TaskStatus.awaiting_review for t in tasks
         )
         if run is not None:
             row.status, row.result_status, row.items = run.status, run.result_status, run.items
@@ -51,9 +50,9 @@ def stage_rows(store: Store, paper_id: str) -> list[StageRow]:
             row.tokens = run.prompt_tokens + run.completion_tokens
             row.started_at, row.finished_at, row.run_id = run.started_at, run.finished_at, run.id
             row.errors = list(run.errors)
-            row.retryable = run.status in review.RETRYABLE
-        elif paper.status == "failed" and paper.stage == stage.value:
-            row.status = "failed"
+            row.retryable = run.status in RETRYABLE
+        elif paper.status == PaperStatus.failed and paper.stage == stage.value:
+            row.status = RunStatus.failed
             row.errors = [{"stage": stage.value, "category": "paper", "message": paper.error}]
             row.retryable = True
         rows.append(row)

@@ -15,7 +15,7 @@ import pandas as pd
 import streamlit as st
 
 from expcurate.curation import review
-from expcurate.records import TaskFields
+from expcurate.records import TaskFields, TaskStatus
 from expcurate.records.task import SETUP_FIELDS, field_title
 from expcurate.store.rows import Task
 from validation_ui import common, logic, widgets
@@ -208,7 +208,7 @@ def render(item: logic.QueueItem, actor: logic.Actor) -> None:
             f"Revision {task.head} was saved since you started editing revision {base}; "
             "your edit is kept here. Saving will show you their version first."
         )
-    editable = logic.can(actor.role, "review") and task.status == "awaiting_review"
+    editable = logic.can(actor.role, "review") and task.status == TaskStatus.awaiting_review
     # Setup items cite code, which needs the width; drafts cite crops, which fit narrower.
     left, right = st.columns([3, 2] if task.stage == "tasks" else [1, 1], gap="large")
     parsed: ParsedEdit | None = None

@@ -12,6 +12,7 @@ from typing import Any, NoReturn
 import typer
 from rich.console import Console
 
+from expcurate.records import RunStatus
 from expcurate.settings import Settings, set_settings
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
@@ -25,11 +26,11 @@ console = Console()
 err = Console(stderr=True)
 
 BAD_INPUT = 2
-STATUS_MARK = {
-    "approved": "ok",
-    "awaiting_review": "review",
-    "failed": "FAILED",
-    "running": "running",
+STATUS_MARK: dict[str, str] = {
+    RunStatus.approved: "ok",
+    RunStatus.awaiting_review: "review",
+    RunStatus.failed: "FAILED",
+    RunStatus.running: "running",
 }
 
 

@@ -11,7 +11,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.table import Table
@@ -35,7 +35,8 @@ from expcurate.cli.options import (
     Reviewer,
     StageOpt,
 )
-from expcurate.records import PaperListEntry, Stage
+from expcurate.curation.services import PaperSummary
+from expcurate.records import PaperListEntry, PaperStatus, Stage
 from expcurate.settings import Settings
 
 
@@ -56,11 +57,11 @@ def _preflight(pdf: str, repo: str) -> str | None:
     return None
 
 
-def _print_summary(summary: dict[str, Any]) -> None:
-    stages = ", ".join(f"{k}={v}" for k, v in summary.get("stages", {}).items())
-    tasks = ", ".join(f"{k}={v}" for k, v in sorted(summary.get("tasks", {}).items()))
+def _print_summary(summary: PaperSummary) -> None:
+    stages = ", ".join(f"{k}={v.value}" for k, v in summary.stages.items())
+    tasks = ", ".join(f"{k}={v}" for k, v in sorted(summary.tasks.items()))
     console.print(
-        f"[bold]{summary['paper_id']}[/bold]: {summary['status']} at {summary['stage'] or '-'}"
+        f"[bold]{summary.paper_id}[/bold]: {summary.status.value} at {summary.stage or '-'}"
     )
     if stages:
         console.print(f"  stages: {stages}")
@@ -118,9 +119,9 @@ def extract(
         summary = curate_paper(pid, pdf, repo, commit=commit, title=title,
                                conference=settings.conference)  # fmt: skip
     _print_summary(summary)
-    if summary["status"] == "failed":
-        fail(f"paper {pid} failed at {summary['stage']}: {summary['error']}")
-    if summary["status"] == "awaiting_review":
+    if summary.status == PaperStatus.failed:
+        fail(f"paper {pid} failed at {summary.stage}: {summary.error}")
+    if summary.status == PaperStatus.awaiting_review:
         console.print("  next: review in the browser (expcurate ui) or `expcurate approve`.")
 
 
@@ -173,25 +174,25 @@ def batch(
         for entry in entries:
             problem = _preflight(entry.pdf_url, entry.code_url)
             if problem:
-                from expcurate.curation.services import fail_paper, open_store, register_paper
+                from expcurate.curation.services import (
+                    fail_paper,
+                    open_store,
+                    register_paper,
+                    summarize,
+                )
 
                 store = open_store(settings)
                 register_paper(store, entry.id, pdf=entry.pdf_url, repo=entry.code_url, title=entry.title,
                                conference=entry.conference or settings.conference)  # fmt: skip
                 fail_paper(store, entry.id, Stage.ingest.value, problem)
-                summary = {
-                    "paper_id": entry.id,
-                    "status": "failed",
-                    "stage": "ingest",
-                    "error": problem,
-                }
+                summary = summarize(store, entry.id)
             else:
                 summary = curate_paper(entry.id, entry.pdf_url, entry.code_url, commit=entry.commit,
                                        title=entry.title, conference=entry.conference)  # fmt: skip
-            failed += summary["status"] == "failed"
-            line = f"{entry.id}: {summary['status']}"
-            if summary.get("error"):
-                line += f" ({summary['error']})"
+            failed += summary.status == PaperStatus.failed
+            line = f"{entry.id}: {summary.status.value}"
+            if summary.error:
+                line += f" ({summary.error})"
             progress.console.print(line, highlight=False)
             progress.advance(bar)
     console.print(f"{len(entries)} papers, {failed} failed")

@@ -17,7 +17,15 @@ from pydantic import BaseModel, Field
 
 from expcurate.curation.pipeline import save_artifact
 from expcurate.curation.review import IMPORTED_MODEL
-from expcurate.records import Flag, FollowUpIdea, Severity, Stage, TaskFields
+from expcurate.records import (
+    Flag,
+    FollowUpIdea,
+    PaperStatus,
+    Severity,
+    Stage,
+    TaskFields,
+    TaskStatus,
+)
 from expcurate.settings import Settings
 from expcurate.store import Store
 from extractors.package.tasks_file import ImportedPaper, read_expbench
@@ -126,7 +134,7 @@ def import_expbench(
             requested_commit=paper.commit,
             commit=paper.commit,
             model=IMPORTED_MODEL,
-            status="awaiting_review",
+            status=PaperStatus.awaiting_review,
             stage=Stage.package.value,
             error="",
         )
@@ -148,7 +156,7 @@ def import_expbench(
                 stage=Stage.package.value,
                 author=IMPORTED_MODEL,
                 position=task.index,
-                status="awaiting_review",
+                status=TaskStatus.awaiting_review,
                 flags=[f.model_dump(mode="json") for f in flags],
             )
             assert stored.id is not None

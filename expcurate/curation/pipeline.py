@@ -21,14 +21,17 @@ from expcurate.records import (
     DraftSet,
     Flag,
     IngestResult,
+    PaperStatus,
     ParsedPaper,
     RepoIndex,
+    RunStatus,
     Setup,
     Severity,
     Stage,
     StageResult,
     Status,
     TaskFields,
+    TaskStatus,
 )
 from expcurate.settings import PIPELINE_VERSION, Settings
 from expcurate.store import Store
@@ -85,7 +88,7 @@ def stage_output(store: Store, settings: Settings, paper_id: str, stage: Stage, 
 
 
 def _checkpoint_status(settings: Settings, clean: bool) -> str:
-    return "approved" if settings.auto_approve and clean else "awaiting_review"
+    return TaskStatus.approved if settings.auto_approve and clean else TaskStatus.awaiting_review
 
 
 def _run_stage(
@@ -112,16 +115,21 @@ def _run_stage(
         pipeline_version=PIPELINE_VERSION,
     )
     assert run.id is not None
-    if store.require_paper(paper_id).status != "failed":  # a stage beside it may have failed
-        store.set_paper_status(paper_id, "running", stage.value)
+    # A stage running beside this one may have failed the paper already: keep that.
+    if store.require_paper(paper_id).status != PaperStatus.failed:
+        store.set_paper_status(paper_id, PaperStatus.running, stage.value)
     result, items = work()
     artifact = save_artifact(settings, paper_id, f"{stage.value}-{inputs_hash[:12]}.json", result)
     if result.status == Status.failed:
-        status = "failed"
+        status = RunStatus.failed
     elif items:  # task stages: the run is approved when its last item is
-        status = "approved" if items_all_decided(store, paper_id, stage) else "awaiting_review"
+        status = (
+            RunStatus.approved
+            if items_all_decided(store, paper_id, stage)
+            else RunStatus.awaiting_review
+        )
     else:
-        status = _checkpoint_status(settings, result.status == Status.succeeded)
+        status = RunStatus(_checkpoint_status(settings, result.status == Status.succeeded))
     finished = store.finish_run(
         run.id,
         result,
@@ -132,9 +140,9 @@ def _run_stage(
         prompt_tokens=result.usage.prompt_tokens,
         completion_tokens=result.usage.completion_tokens,
     )
-    if status == "failed":
+    if status == RunStatus.failed:
         reason = "; ".join(e.message for e in result.errors if e.severity == Severity.error)
-        store.set_paper_status(paper_id, "failed", stage.value, reason or "stage failed")
+        store.set_paper_status(paper_id, PaperStatus.failed, stage.value, reason or "stage failed")
     else:
         from expcurate.curation.review import refresh_paper_status
 
@@ -143,7 +151,7 @@ def _run_stage(
 
 
 def items_all_decided(store: Store, paper_id: str, stage: Stage) -> bool:
-    return not store.tasks(paper_id, stage=stage.value, status="awaiting_review")
+    return not store.tasks(paper_id, stage=stage.value, status=TaskStatus.awaiting_review)
 
 
 # ------------------------------------------------------------------ stages
@@ -302,7 +310,7 @@ def _put_checkpoint(
 
 def _approved_at(store: Store, paper_id: str, stage: Stage) -> list[tuple[int, TaskFields]]:
     out = []
-    for task in store.tasks(paper_id, stage=stage.value, status="approved"):
+    for task in store.tasks(paper_id, stage=stage.value, status=TaskStatus.approved):
         assert task.id is not None
         out.append((task.id, store.fields(task)))
     return out

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from expcurate.curation.review import unresolved_errors
-from expcurate.records import DraftSet, ExpBenchFile, FollowUpIdea, IngestResult, Stage
+from expcurate.records import DraftSet, ExpBenchFile, FollowUpIdea, IngestResult, Stage, TaskStatus
 from expcurate.settings import Settings
 from expcurate.store import Store
 from expcurate.store.rows import Paper, StageRun, Task
@@ -130,7 +130,7 @@ def collect(
     for paper in store.papers():
         if paper_ids and paper.id not in paper_ids:
             continue
-        tasks = store.tasks(paper.id, stage=Stage.package.value, status="approved")
+        tasks = store.tasks(paper.id, stage=Stage.package.value, status=TaskStatus.approved)
         if not tasks:
             continue
         runs = store.current_runs(paper.id)

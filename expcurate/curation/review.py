@@ -8,7 +8,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from expcurate.records import FIRST_PHASE, TASK_STAGES, Flag, Stage, TaskFields
+from expcurate.records import (
+    FIRST_PHASE,
+    RETRYABLE,
+    TASK_STAGES,
+    Flag,
+    PaperStatus,
+    RunStatus,
+    Stage,
+    TaskFields,
+    TaskStatus,
+)
 from expcurate.store import Store, StoreError
 from expcurate.store.rows import Review, StageRun, Task
 
@@ -34,12 +44,12 @@ class Outcome:
 def due_stages(store: Store, paper_id: str) -> list[Stage]:
     """Stages that can run now: inputs present and every upstream checkpoint approved."""
     paper = store.require_paper(paper_id)
-    if paper.status == "failed" or paper.model == IMPORTED_MODEL:
+    if paper.status == PaperStatus.failed or paper.model == IMPORTED_MODEL:
         return []
     runs = store.current_runs(paper_id)
     if Stage.ingest.value not in runs:
         return [Stage.ingest]
-    if runs[Stage.ingest.value].status == "failed":
+    if runs[Stage.ingest.value].status == RunStatus.failed:
         return []
     missing = [s for s in FIRST_PHASE if s.value not in runs]
     if missing:
@@ -48,7 +58,7 @@ def due_stages(store: Store, paper_id: str) -> list[Stage]:
         present = [runs.get(s.value) for s in phase]
         if any(r is None for r in present):
             return [s for s, r in zip(phase, present, strict=True) if r is None]
-        if any(r is not None and r.status != "approved" for r in present):
+        if any(r is not None and r.status != RunStatus.approved for r in present):
             return []
     return []
 
@@ -57,27 +67,35 @@ def refresh_paper_status(store: Store, paper_id: str) -> str:
     """Derive the paper's status from its stage runs: the one rule for 'ready'."""
     paper = store.require_paper(paper_id)
     runs = store.current_runs(paper_id)
-    if paper.status == "failed":
+    if paper.status == PaperStatus.failed:
         return paper.status
     if paper.model == IMPORTED_MODEL:  # only its package-stage tasks decide
-        status = "awaiting_review" if open_items(store, paper_id, Stage.package) else "ready"
+        status = (
+            PaperStatus.awaiting_review
+            if open_items(store, paper_id, Stage.package)
+            else PaperStatus.ready
+        )
         store.set_paper_status(paper_id, status, Stage.package.value)
         return status
     present = [s for s in Stage if s.value in runs]
-    failed = [s for s in present if runs[s.value].status in ("failed", "rejected")]
+    failed = [s for s in present if runs[s.value].status in (RunStatus.failed, RunStatus.rejected)]
     if failed:  # a stage that failed while another ran beside it still fails the paper
         run = runs[failed[0].value]
         reason = paper.error or "; ".join(str(e.get("message", "")) for e in run.errors)
-        store.set_paper_status(paper_id, "failed", run.stage, reason or f"{run.stage} {run.status}")
-        return "failed"
-    waiting = [s for s in present if runs[s.value].status == "awaiting_review"]
-    if len(present) == len(Stage) and all(runs[s.value].status == "approved" for s in present):
-        status, stage = "ready", Stage.package.value
+        store.set_paper_status(
+            paper_id, PaperStatus.failed, run.stage, reason or f"{run.stage} {run.status}"
+        )
+        return PaperStatus.failed
+    waiting = [s for s in present if runs[s.value].status == RunStatus.awaiting_review]
+    if len(present) == len(Stage) and all(
+        runs[s.value].status == RunStatus.approved for s in present
+    ):
+        status, stage = PaperStatus.ready, Stage.package.value
     elif waiting:
-        status, stage = "awaiting_review", waiting[0].value
+        status, stage = PaperStatus.awaiting_review, waiting[0].value
     else:
         status, stage = (
-            ("running" if due_stages(store, paper_id) else "pending"),
+            (PaperStatus.running if due_stages(store, paper_id) else PaperStatus.pending),
             (present[-1].value if present else ""),
         )
     store.set_paper_status(paper_id, status, stage)
@@ -85,7 +103,7 @@ def refresh_paper_status(store: Store, paper_id: str) -> str:
 
 
 def open_items(store: Store, paper_id: str, stage: Stage) -> list[Task]:
-    return store.tasks(paper_id, stage=stage.value, status="awaiting_review")
+    return store.tasks(paper_id, stage=stage.value, status=TaskStatus.awaiting_review)
 
 
 def _close_stage_if_done(store: Store, paper_id: str, stage: Stage) -> bool:
@@ -94,10 +112,10 @@ def _close_stage_if_done(store: Store, paper_id: str, stage: Stage) -> bool:
         return False
     if stage in TASK_STAGES and open_items(store, paper_id, stage):
         return False
-    if stage in FIRST_PHASE and run.status != "approved":
+    if stage in FIRST_PHASE and run.status != RunStatus.approved:
         return False
-    if run.status == "awaiting_review":
-        store.set_run_status(run.id, "approved")
+    if run.status == RunStatus.awaiting_review:
+        store.set_run_status(run.id, RunStatus.approved)
     return True
 
 
@@ -113,14 +131,14 @@ def approve_run(store: Store, run_id: int, reviewer: str, reason: str = "") -> O
     run = store.get_run(run_id)
     if run is None:
         raise ReviewError(f"no stage run {run_id}")
-    if run.status not in ("awaiting_review", "approved"):
+    if run.status not in (RunStatus.awaiting_review, RunStatus.approved):
         raise ReviewError(
             f"stage run {run_id} is {run.status}; only a run awaiting review can be approved"
         )
     stage = Stage(run.stage)
     if stage in TASK_STAGES:
         _approve_open_items(store, run.paper_id, stage, reviewer, reason)
-    store.set_run_status(run_id, "approved")
+    store.set_run_status(run_id, RunStatus.approved)
     store.add_review(
         paper_id=run.paper_id,
         stage=run.stage,
@@ -168,8 +186,10 @@ def reject_run(store: Store, run_id: int, reviewer: str, reason: str) -> StageRu
         reason=reason,
         reviewer=reviewer,
     )
-    store.set_paper_status(run.paper_id, "failed", run.stage, f"rejected by {reviewer}: {reason}")
-    return store.set_run_status(run_id, "rejected")
+    store.set_paper_status(
+        run.paper_id, PaperStatus.failed, run.stage, f"rejected by {reviewer}: {reason}"
+    )
+    return store.set_run_status(run_id, RunStatus.rejected)
 
 
 def decide_task(
@@ -188,7 +208,7 @@ def decide_task(
         raise ReviewError(f"unknown decision {decision!r}; use one of {', '.join(DECISIONS)}")
     task = store.require_task(task_id)
     stage = Stage(task.stage)
-    if task.status != "awaiting_review" and decision != "skip":
+    if task.status != TaskStatus.awaiting_review and decision != "skip":
         raise ReviewError(
             f"task {task_id} is {task.status} at stage {task.stage}, not awaiting review"
         )
@@ -213,15 +233,12 @@ def decide_task(
         reviewer=reviewer,
     )
     if decision in ("approve", "approve_with_edits"):
-        store.update_task(task_id, status="approved")
+        store.update_task(task_id, status=TaskStatus.approved)
     elif decision == "reject":
-        store.update_task(task_id, status="rejected")
+        store.update_task(task_id, status=TaskStatus.rejected)
     if not _advance:
         return Outcome(paper_id=task.paper_id, stage=stage.value)
     return _after(store, task.paper_id, stage)
-
-
-RETRYABLE = ("failed", "rejected")
 
 
 def retry_stage(store: Store, paper_id: str, stage: Stage, curator: str) -> list[Stage]:
@@ -238,11 +255,11 @@ def retry_stage(store: Store, paper_id: str, stage: Stage, curator: str) -> list
             f"the {stage.value} stage of {paper_id} is {run.status}; only a failed or "
             "rejected stage can be retried"
         )
-    if run is None and paper.status != "failed":
+    if run is None and paper.status != PaperStatus.failed:
         raise ReviewError(f"paper {paper_id} has no failed {stage.value} run to retry")
     if run is not None and run.id is not None:
         store.retire_run(run.id)
-    store.set_paper_status(paper_id, "pending", stage.value, "")
+    store.set_paper_status(paper_id, PaperStatus.pending, stage.value, "")
     store.add_review(
         paper_id=paper_id,
         stage=stage.value,

@@ -7,10 +7,11 @@ caller reaches into tables or flow internals.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from expcurate.records import Stage
+from pydantic import BaseModel, Field
+
+from expcurate.records import PaperStatus, RunStatus, Stage
 from expcurate.settings import Settings
 from expcurate.store import Store
 
@@ -67,27 +68,28 @@ def register_paper(
         fields["title"] = title
     if conference:
         fields["conference"] = conference
-    if existing is None or existing.status == "failed":
-        fields.update(status="pending", error="", stage="")
+    if existing is None or existing.status == PaperStatus.failed:
+        fields.update(status=PaperStatus.pending, error="", stage="")
         # Curating a failed paper again retries what failed; the failed runs stay as history.
         for run in store.current_runs(paper_id).values():
-            if run.status in ("failed", "rejected") and run.id is not None:
+            if run.status in (RunStatus.failed, RunStatus.rejected) and run.id is not None:
                 store.retire_run(run.id)
     store.upsert_paper(paper_id, **fields)
 
 
 def fail_paper(store: Store, paper_id: str, stage: str, reason: str) -> None:
-    store.set_paper_status(paper_id, "failed", stage, reason)
+    store.set_paper_status(paper_id, PaperStatus.failed, stage, reason)
 
 
-@dataclass
-class PaperSummary:
+class PaperSummary(BaseModel):
+    """Where a paper stands: what the flows return and the CLI prints."""
+
     paper_id: str
-    status: str
+    status: PaperStatus
     stage: str
     error: str = ""
-    stages: dict[str, str] = field(default_factory=dict)
-    tasks: dict[str, int] = field(default_factory=dict)
+    stages: dict[str, RunStatus] = Field(default_factory=dict)  # stage -> its run's status
+    tasks: dict[str, int] = Field(default_factory=dict)  # "stage:status" -> count
 
 
 def summarize(store: Store, paper_id: str) -> PaperSummary:
@@ -99,9 +101,9 @@ def summarize(store: Store, paper_id: str) -> PaperSummary:
         counts[key] = counts.get(key, 0) + 1
     return PaperSummary(
         paper_id=paper_id,
-        status=paper.status,
+        status=PaperStatus(paper.status),
         stage=paper.stage,
         error=paper.error,
-        stages={s.value: runs[s.value].status for s in Stage if s.value in runs},
+        stages={s.value: RunStatus(runs[s.value].status) for s in Stage if s.value in runs},
         tasks=counts,
     )

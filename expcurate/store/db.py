@@ -15,7 +15,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, SQLModel, col, create_engine, select
 
-from expcurate.records import StageResult, TaskFields
+from expcurate.records import RunStatus, StageResult, TaskFields, TaskStatus
 from expcurate.records.task import BOOKKEEPING_FIELDS
 from expcurate.store.auth import UserStore
 from expcurate.store.errors import ConcurrentEditError, StoreError
@@ -143,7 +143,7 @@ class Store(UserStore):
 
     def start_run(self, paper_id: str, stage: str, **fields: Any) -> StageRun:
         with self.session() as s:
-            run = StageRun(paper_id=paper_id, stage=stage, status="running", **fields)
+            run = StageRun(paper_id=paper_id, stage=stage, status=RunStatus.running, **fields)
             s.add(run)
             s.flush()
             return run
@@ -226,7 +226,7 @@ class Store(UserStore):
                     StageRun.paper_id == paper_id,
                     StageRun.stage == stage,
                     StageRun.inputs_hash == inputs_hash,
-                    col(StageRun.status).in_(["awaiting_review", "approved"]),
+                    col(StageRun.status).in_([RunStatus.awaiting_review, RunStatus.approved]),
                 )
                 .order_by(col(StageRun.id).desc())
             ).first()
@@ -315,7 +315,7 @@ class Store(UserStore):
         stage: str,
         author: str,
         position: int = 0,
-        status: str = "awaiting_review",
+        status: str = TaskStatus.awaiting_review,
         flags: Sequence[dict[str, Any]] = (),
     ) -> Task:
         """Record machine output for a task, keeping any human edits made since.

@@ -13,6 +13,8 @@ from typing import Any
 from sqlalchemy import JSON, Column, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
+from expcurate.records import PaperStatus, RunStatus, TaskStatus
+
 SCHEMA_VERSION = 1
 
 
@@ -30,7 +32,7 @@ class Paper(SQLModel, table=True):
     pdf_sha256: str = ""
     commit: str = ""  # pinned by ingest
     model: str = ""
-    status: str = "pending"  # pending | running | awaiting_review | ready | failed
+    status: str = PaperStatus.pending  # a PaperStatus
     stage: str = ""  # stage the paper is at
     error: str = ""
     created_at: datetime = Field(default_factory=utcnow)
@@ -46,7 +48,7 @@ class StageRun(SQLModel, table=True):
     prompt_version: str = ""
     pipeline_version: str = ""
     # running | awaiting_review | approved | rejected | failed
-    status: str = "running"
+    status: str = RunStatus.running
     result_status: str = ""  # succeeded | partial | failed | skipped (the StageResult's)
     errors: list[dict[str, Any]] = Field(default_factory=list, sa_column=Column(JSON))
     artifact: str = ""  # path relative to the data dir
@@ -68,7 +70,7 @@ class Task(SQLModel, table=True):
     key: str  # stable across re-extraction (where in the paper the task came from)
     position: int = 0
     stage: str = "tasks"  # tasks | setup | package
-    status: str = "awaiting_review"  # awaiting_review | approved | rejected | stale
+    status: str = TaskStatus.awaiting_review  # a TaskStatus
     head: int = 0  # number of the latest revision; the optimistic-locking token
     flags: list[dict[str, Any]] = Field(default_factory=list, sa_column=Column(JSON))
     updated_at: datetime = Field(default_factory=utcnow)

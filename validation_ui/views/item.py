@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from expcurate.records import IngestResult, ParsedPaper, RepoIndex
+from expcurate.records import IngestResult, ParsedPaper, RepoIndex, RunStatus
 from validation_ui import common, logic, task_form, widgets
 from validation_ui import evidence as ev
 
@@ -42,7 +42,7 @@ def _checkpoint(item: logic.QueueItem) -> None:
             widgets.index_summary(ev.run_artifact(common.settings(), run, RepoIndex))
     except (OSError, ValueError) as exc:
         st.error(f"The {run.stage} artifact could not be read: {exc}")
-    if run.status != "awaiting_review" or not logic.can(actor.role, "review"):
+    if run.status != RunStatus.awaiting_review or not logic.can(actor.role, "review"):
         return
     reason = st.text_input("Reason (required to reject)", key=f"run-reason-{run.id}")
     c1, c2, c3 = st.columns(3)

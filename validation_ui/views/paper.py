@@ -6,7 +6,7 @@ from textwrap import shorten
 
 import streamlit as st
 
-from expcurate.records import Stage
+from expcurate.records import RunStatus, Stage
 from validation_ui import common, logic, overview, widgets
 from validation_ui import evidence as ev
 
@@ -77,7 +77,7 @@ for row in rows:
         st.caption("A curator can retry this stage.")
 
 due = logic.due_now(store, pid)
-running = any(r.status == "running" for r in rows)
+running = any(r.status == RunStatus.running for r in rows)
 if due and not running:
     names = ", ".join(s.value for s in due)
     st.info(f"Due and not running: {names}.")

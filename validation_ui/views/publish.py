@@ -7,6 +7,7 @@ from functools import partial
 import streamlit as st
 
 from expcurate.curation.publish import PublishError, export
+from expcurate.records import TaskStatus
 from expcurate.store import StoreError
 from validation_ui import common, logic, overview
 
@@ -17,7 +18,7 @@ common.show_flash()
 st.title("Publish")
 
 approved: dict[str, int] = {}
-for task in store.tasks(stage="package", status="approved"):
+for task in store.tasks(stage="package", status=TaskStatus.approved):
     approved[task.paper_id] = approved.get(task.paper_id, 0) + 1
 st.markdown("#### Ready to publish")
 if approved:

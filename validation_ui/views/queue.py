@@ -6,7 +6,7 @@ from textwrap import shorten
 
 import streamlit as st
 
-from expcurate.records import STAGE_ORDER
+from expcurate.records import STAGE_ORDER, PaperStatus
 from validation_ui import common, logic, task_form
 
 PAGE_SIZE = 50
@@ -49,7 +49,7 @@ counts = logic.stage_counts(counted, status)
 for col, (stage, n) in zip(st.columns(len(counts)), counts.items(), strict=True):
     col.metric(stage, n)
 
-running = [p.id for p in store.papers() if p.status in ("running", "pending")]
+running = [p.id for p in store.papers() if p.status in (PaperStatus.running, PaperStatus.pending)]
 top = st.columns([1, 1, 4])
 if top[0].button("Next item →", type="primary", key="next-item"):
     nxt = logic.next_item(shown, skipped=common.skipped())
