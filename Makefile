@@ -10,7 +10,7 @@ export PREFECT_SERVER_ANALYTICS_ENABLED := false
 export PREFECT_LOGGING_LEVEL ?= WARNING
 
 .DEFAULT_GOAL := help
-.PHONY: help setup demo test check fix ui bench-parse bench-draft bench-llm-cost bench-audit bench-setup bench-heldout clean
+.PHONY: help setup demo test check fix ui bench-parse bench-draft bench-llm-cost bench-audit bench-setup bench-heldout bench-rubric clean
 
 help: ## Show the targets
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  %-12s %s\n", $$1, $$2}'
@@ -68,6 +68,9 @@ HELDOUT_REPOS ?= data/heldout-repos
 bench-heldout: setup ## Score setup recovery on held-out sets A and B (corpus repositories in HELDOUT_REPOS)
 	$(BIN)/python benchmarks/heldout_setup.py --repos $(HELDOUT_REPOS) --cross
 	$(BIN)/python benchmarks/heldout_setup.py --repos $(HELDOUT_REPOS) --cross --gold benchmarks/heldout_setup_b.jsonl
+
+bench-rubric: setup ## Draft the corpus and draw the rubric's 40-task rating sheet (GRADES=file: tally it)
+	$(BIN)/python benchmarks/rubric_sample.py $(if $(GRADES),--grades $(GRADES))
 
 clean: ## Remove the local store, artifacts, clones and releases (keeps data/sample)
 	rm -rf data/expcurate.db* data/artifacts data/clones data/published data/logs
