@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from expcurate.records import REF_RE, STEP_RE, DesignComplexity, Evidence, TaskFields
-from expcurate.records.refs import confined, inside, references
+from expcurate.records import DesignComplexity, Evidence, TaskFields
+from expcurate.records.refs import confined, inside
 from expcurate.records.task import (
     BOOKKEEPING_FIELDS,
     EDITED_FIELDS,
@@ -25,12 +25,12 @@ from expcurate.records.task import (
     TEXT_FIELDS,
     VARIABLE_KINDS,
 )
+from extractors.validate.repo_checks import reference_problems
+from extractors.validate.tree import WorkTree
 
 # Field order of the diff and of the history: the published schema's, then the evidence.
 DIFF_ORDER = EDITED_FIELDS
 NOT_DIFFED = frozenset(BOOKKEEPING_FIELDS)
-# Every `(path:line…)` as written, before references() makes the path repo-relative.
-_RAW_REF_PATHS = re.compile(r"[(,;]\s*([^\s(),;:]+):\d")
 
 _EVIDENCE_RE = re.compile(
     r"^(?P<kind>table|figure|section|text)\s*:\s*(?P<label>.+?)(?:\s*\(p\.?\s*(?P<page>\d+)\))?$",
@@ -225,8 +225,14 @@ def check_fields(fields: TaskFields, repo_root: Path | None = None) -> list[Prob
     ]
     if fields.question.strip() and not fields.question.rstrip().endswith("?"):
         problems.append(Problem("question", "the question does not end with '?'", "warning"))
-    for n, req in enumerate(fields.requirements, 1):
-        if not STEP_RE.match(req):
+    tree = WorkTree(repo_root) if repo_root is not None else None
+    unformed = set()
+    for p in reference_problems(fields.requirements, tree):
+        n = p.step
+        if n in unformed:
+            continue  # one problem a line: write it as a step first
+        if p.kind == "not_a_step":
+            unformed.add(n)
             problems.append(
                 Problem(
                     "requirements",
@@ -234,21 +240,24 @@ def check_fields(fields: TaskFields, repo_root: Path | None = None) -> list[Prob
                     "'Final Step: …'",
                 )
             )
-            continue
-        escaping = [r.path for r in references(req) if confined(r.path) is None]
-        escaping += [m for m in _RAW_REF_PATHS.findall(req) if confined(m) is None]
-        if escaping:
-            problems.append(
-                Problem("requirements", f"line {n}: {escaping[0]} leaves the repository")
-            )
-            continue
-        ref = REF_RE.search(req)
-        if ref is None and not req.startswith("Final Step"):
+        elif p.kind == "no_reference":
             problems.append(
                 Problem("requirements", f"line {n} names no code lines (path:a-b)", "warning")
             )
-        elif ref is not None and repo_root is not None:
-            problems += _check_ref(repo_root, n, ref.group(1), ref.group(2), ref.group(3))
+        elif p.kind == "leaves":
+            problems.append(Problem("requirements", f"line {n}: {p.path} leaves the repository"))
+        elif p.kind == "absent":
+            problems.append(
+                Problem("requirements", f"line {n}: {p.path} is not a file of the repository")
+            )
+        elif p.kind == "outside":
+            problems.append(
+                Problem(
+                    "requirements",
+                    f"line {n}: lines {p.first}-{p.last} are outside {p.path} ({p.lines} lines)",
+                    "warning",
+                )
+            )
     for name in ("source", "masked_source"):
         for path in getattr(fields, name):
             if repo_root is None:
@@ -263,25 +272,6 @@ def check_fields(fields: TaskFields, repo_root: Path | None = None) -> list[Prob
                     Problem(name, f"{path} does not exist at the pinned commit", "warning")
                 )
     return problems
-
-
-def _check_ref(root: Path, n: int, path: str, a: str, b: str | None) -> list[Problem]:
-    target = inside(root, path)
-    if target is None:
-        return [Problem("requirements", f"line {n}: {path} leaves the repository")]
-    if not target.is_file():
-        return [Problem("requirements", f"line {n}: {path} is not a file of the repository")]
-    first, last = int(a), int(b or a)
-    total = len(target.read_text(errors="replace").splitlines())
-    if first < 1 or last < first or last > total:
-        return [
-            Problem(
-                "requirements",
-                f"line {n}: lines {first}-{last} are outside {path} ({total} lines)",
-                "warning",
-            )
-        ]
-    return []
 
 
 # ------------------------------------------------------------------ diffs

@@ -44,6 +44,7 @@ from expcurate.records.results import (
 )
 from expcurate.records.task import (
     DesignComplexity,
+    DesignVariables,
     DraftPart,
     DraftSet,
     Evidence,
@@ -71,6 +72,7 @@ __all__ = [
     "CliFlag",
     "ConfigFile",
     "DesignComplexity",
+    "DesignVariables",
     "DocCommand",
     "DraftPart",
     "DraftSet",

@@ -66,24 +66,33 @@ def inside(root: Path, path: str) -> Path | None:
     return target if target.is_relative_to(base) else None
 
 
+def _unprefixed(path: str) -> str:
+    """Only EXP-Bench's `/workspace/` is dropped: any other absolute path stays visible, so
+    `confined` can refuse it."""
+    return path[len(WORKSPACE) :] if path.startswith(WORKSPACE) else path
+
+
 def last_reference(step: str) -> Reference | None:
-    """The `(path:first-last)` a requirement step ends with, path made repo-relative."""
+    """The `(path:first-last)` a requirement step ends with."""
     m = REF_RE.search(step)
     if m is None:
         return None
     first = int(m.group(2))
-    return Reference(repo_path(m.group(1)), first, int(m.group(3) or first))
+    return Reference(_unprefixed(m.group(1)), first, int(m.group(3) or first))
 
 
 def references(step: str) -> list[Reference]:
-    """Every `path:first-last` cited anywhere in a step, `(a.py:1-3, b.py:9)` included."""
+    """Every `path:first-last` cited anywhere in a step, `(a.py:1-3, b.py:9)` included.
+
+    Paths are as written but for `/workspace/`: check them with `confined` before use.
+    """
     out = []
     for group in _PARENS.findall(step):
         for part in re.split(r"[,;]", group):
             m = _ONE_REF.match(part)
             if m:
                 first = int(m.group(2))
-                out.append(Reference(repo_path(m.group(1)), first, int(m.group(3) or first)))
+                out.append(Reference(_unprefixed(m.group(1)), first, int(m.group(3) or first)))
     return out
 
 

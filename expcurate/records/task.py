@@ -15,7 +15,6 @@ adding a field is a change here plus the code that fills it.
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -41,14 +40,21 @@ BOOKKEEPING = _Marker("bookkeeping")  # the machine's, never edited, diffed or m
 RepoPaths = Annotated[list[str], PATHS]
 
 
-class DesignComplexity(BaseModel):
-    """EXP-Bench's design variables: name -> value (or list of values), in three kinds."""
+class DesignVariables(BaseModel):
+    """EXP-Bench's design variables: name -> value (or list of values), in three kinds.
 
-    model_config = ConfigDict(extra="allow")
+    The strict form, as a model is asked to answer it (no other keys).
+    """
 
     constant_variables: dict[str, Any] = Field(default_factory=dict)
     independent_variables: dict[str, Any] = Field(default_factory=dict)
     dependent_variables: dict[str, Any] = Field(default_factory=dict)
+
+
+class DesignComplexity(DesignVariables):
+    """The design variables as stored and published: annotations beside them are kept."""
+
+    model_config = ConfigDict(extra="allow")
 
 
 class Evidence(BaseModel):
@@ -233,11 +239,3 @@ def field_title(name: str) -> str:
     """The label a form shows for a task field."""
     info = TaskFields.model_fields[name]
     return info.title or name.replace("_", " ").capitalize()
-
-
-_SLUG = re.compile(r"[^a-z0-9]+")
-
-
-def slug(text: str, limit: int = 40) -> str:
-    """A task key part from a label or title: lower case, dashes, at most `limit` characters."""
-    return _SLUG.sub("-", text.lower()).strip("-")[:limit]

@@ -23,7 +23,10 @@ from expcurate.records import (
     ToolCall,
     Usage,
 )
+from expcurate.records.refs import inside
 from extractors.repo import RepoPathError, RepoSearch, stem, terms
+from extractors.validate.repo_checks import reference_problems
+from extractors.validate.tree import WorkTree
 
 from .query import TaskQuery, build_query
 from .rank import Candidate, Ranker
@@ -408,32 +411,30 @@ def validate_references(setup: Setup, root: Path) -> list[str]:
     problems: list[str] = []
 
     def lines_of(path: str) -> int | None:
-        if path.startswith("/") or ".." in Path(path).parts:
-            return None
-        full = (search_root / path).resolve()
-        if not full.is_relative_to(search_root) or not full.is_file():
+        full = inside(search_root, path)
+        if full is None or not full.is_file():
             return None
         with full.open("rb") as fh:
             data = fh.read()
         return data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
 
-    for i, req in enumerate(setup.requirements, start=1):
-        if not STEP_RE.match(req):
+    reqs = setup.requirements
+    for p in reference_problems(reqs, WorkTree(search_root), final_needs_reference=True):
+        req = reqs[p.step - 1][:80]
+        if p.kind == "not_a_step":
             problems.append(
-                f"requirement {i} does not start with 'Step k:' or 'Final Step:': {req[:80]}"
+                f"requirement {p.step} does not start with 'Step k:' or 'Final Step:': {req}"
             )
-        m = REF_RE.search(req)
-        if not m:
-            problems.append(f"requirement {i} has no (path:line) reference: {req[:80]}")
-            continue
-        path, start = m.group(1), int(m.group(2))
-        end = int(m.group(3) or start)
-        n = lines_of(path)
-        if n is None:
-            problems.append(f"requirement {i} cites {path}, which is not a file in the repository")
-        elif not 1 <= start <= end <= n:
+        elif p.kind == "no_reference":
+            problems.append(f"requirement {p.step} has no (path:line) reference: {req}")
+        elif p.kind == "outside":
             problems.append(
-                f"requirement {i} cites lines {start}-{end} of {path}, which has {n} lines"
+                f"requirement {p.step} cites lines {p.first}-{p.last} of {p.path}, "
+                f"which has {p.lines} lines"
+            )
+        else:  # leaves, absent, unread: not a file the agent can show
+            problems.append(
+                f"requirement {p.step} cites {p.path}, which is not a file in the repository"
             )
     for field_name in ("source", "masked_source"):
         for path in getattr(setup, field_name):

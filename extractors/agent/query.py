@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from expcurate.records import TaskDraft
+from expcurate.records.names import name_key
 from extractors.repo import tokens
 
 
@@ -189,12 +190,6 @@ def build_query(task: TaskDraft) -> TaskQuery:
 
 
 MAX_VALUE_WORDS = 4  # longer values are descriptions, not names of alternatives
-
-
-def name_key(name: str) -> str:
-    """A name as the query writes it and the index looks it up: lower case, hyphens as
-    underscores ("PatchTST" -> "patchtst", "2-WL" -> "2_wl")."""
-    return name.lower().replace("-", "_")
 
 
 def _alternatives(task: TaskDraft) -> list[list[str]]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from expcurate.records.names import squash
 from extractors.paper.layout import Line, PageText
 
 NUMBERED = re.compile(
@@ -66,8 +67,7 @@ class Heading:
         return not self.number and self.title.lower().rstrip(".:") in REFERENCES
 
 
-def norm(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "", text.lower())
+norm = squash
 
 
 def reading_order(pages: list[PageText]) -> list[tuple[int, Line]]:

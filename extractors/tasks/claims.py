@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pydantic import BaseModel, Field
 
 from expcurate.records import Figure, ParsedPaper, Section, Table
+from expcurate.records.names import squash
 
 
 def _rx(*alts: str) -> re.Pattern[str]:
@@ -106,7 +107,7 @@ def cited_labels(sentence: str) -> list[str]:
 
 
 def _key(label: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", label.lower())
+    return squash(label)
 
 
 # ------------------------------------------------------------------ cues

@@ -21,6 +21,7 @@ from expcurate.records import (
     Table,
     TaskDraft,
 )
+from expcurate.records.names import slug, squash
 from extractors.numbers import find_numbers, to_float
 from extractors.tasks.tables import (
     CITATION,
@@ -143,8 +144,7 @@ def proposed_method(paper: ParsedPaper) -> str:
 def _match(label: str, name: str) -> bool:
     if not name:
         return False
-    norm = re.sub(r"[^a-z0-9]", "", label.lower())
-    target = re.sub(r"[^a-z0-9]", "", name.lower())
+    norm, target = squash(label), squash(name)
     return bool(target) and (norm == target or norm.startswith(target) or target in norm.split())
 
 
@@ -460,10 +460,10 @@ def ablation_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
         ]
         if not pairs:
             continue
-        slug = re.sub(r"[^a-z0-9]+", "-", grid.labels[i].lower()).strip("-")[:40]
+        part = slug(grid.labels[i])
         tasks.append(
             TaskDraft(
-                key=f"{table.label.lower().replace(' ', '-')}:ablation:{slug}",
+                key=f"{table.label.lower().replace(' ', '-')}:ablation:{part}",
                 question=(
                     f"How does the variant '{grid.labels[i]}' compare with the "
                     f"{_full_name(grid.labels[full])} in {table.label} "

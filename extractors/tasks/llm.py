@@ -26,6 +26,7 @@ from pydantic import BaseModel, Field, field_validator, model_validator
 
 from expcurate.records import (
     DesignComplexity,
+    DesignVariables,
     DraftSet,
     Evidence,
     Figure,
@@ -37,6 +38,7 @@ from expcurate.records import (
     Table,
     TaskDraft,
 )
+from expcurate.records.names import slug
 from extractors.llm import (
     BudgetExceeded,
     LLMClient,
@@ -79,12 +81,6 @@ class SectionLabel(BaseModel):
 
 class SectionLabels(BaseModel):
     sections: list[SectionLabel]
-
-
-class DesignVariables(BaseModel):
-    constant_variables: dict[str, Any] = Field(default_factory=dict)
-    independent_variables: dict[str, Any] = Field(default_factory=dict)
-    dependent_variables: dict[str, Any] = Field(default_factory=dict)
 
 
 class DraftedTask(BaseModel):
@@ -299,8 +295,8 @@ def write_takeaways(paper: ParsedPaper, client: LLMClient, tasks: list[TaskDraft
 def _ident(section: Section, index: int) -> str:
     if section.number:
         return section.number.strip(".")
-    slug = re.sub(r"[^a-z0-9]+", "-", section.title.lower()).strip("-")[:30]
-    return slug or f"s{index}"
+    part = slug(section.title)
+    return part or f"s{index}"
 
 
 def _evidence(task: DraftedTask, section: Section, paper: ParsedPaper) -> list[Evidence]:

@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field, model_validator
 
-from expcurate.records import DesignComplexity, DraftSet, ParsedPaper, TaskDraft
+from expcurate.records import DesignComplexity, DesignVariables, DraftSet, ParsedPaper, TaskDraft
 from extractors.llm import LLMClient, LLMError, LLMUnavailable, Prompt, load_prompt
 from extractors.numbers import find_numbers
 from extractors.tasks.heuristic import HYPER_SENTENCE, SETUP_TITLE, clean_title
@@ -35,17 +35,11 @@ CONTEXT_CHARS = 12_000  # all setup sections together (drafting has 8,000)
 CONTEXT_SECTION_CHARS = 3_000
 
 
-class RefinedDesign(BaseModel):
-    constant_variables: dict[str, Any] = Field(default_factory=dict)
-    independent_variables: dict[str, Any] = Field(default_factory=dict)
-    dependent_variables: dict[str, Any] = Field(default_factory=dict)
-
-
 class RefinedTask(BaseModel):
     id: int
     expected_outcome: str  # the drafted one, copied: the check that the right task is meant
     method: str = Field(min_length=1)
-    design_complexity: RefinedDesign = Field(default_factory=RefinedDesign)
+    design_complexity: DesignVariables = Field(default_factory=DesignVariables)
 
 
 class Refinement(BaseModel):

@@ -85,8 +85,10 @@ def _draft_flags(
 def validate_setup(fields: TaskFields, root: Path | RepoTree | None) -> list[Flag]:
     """Checks on the recovered setup (the setup stage), against the repository at its commit."""
     flags = check_setup_found(fields) + check_requirements_form(fields) + check_instructions(fields)
-    if root is None:
-        return flags + [f for f in skipped_all("repo", NO_REPO) if f.check != "leakage"]
+    if root is None:  # what the text alone shows: steps and paths that leave the repository
+        lexical = check_paths(fields, None) + check_requirements(fields, None)
+        skipped = [f for f in skipped_all("repo", NO_REPO) if f.check != "leakage"]
+        return lexical + flags + skipped
     tree = as_tree(root)
     return check_paths(fields, tree) + flags + check_requirements(fields, tree)
 

@@ -9,11 +9,13 @@ from __future__ import annotations
 import re
 import weakref
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
+from typing import Literal, NamedTuple
 
 from expcurate.records import STEP_RE, Flag, Severity, TaskFields
-from expcurate.records.refs import references, repo_path
+from expcurate.records.refs import confined, references, repo_path
 from extractors.numbers import find_numbers, is_trivial
 from extractors.validate.catalog import flag
 from extractors.validate.tree import RepoTree
@@ -54,31 +56,85 @@ def _steps(numbers: list[int], verb: str) -> str:
     return f"requirements {listed} {verb}"
 
 
-def check_requirements(fields: TaskFields, tree: RepoTree) -> list[Flag]:
-    """Each cited file at the commit and each cited range inside it (one flag per file)."""
-    unreferenced: list[int] = []
-    absent: dict[str, list[int]] = {}
-    outside: dict[str, list[tuple[int, int, int]]] = {}
-    unread: dict[str, list[int]] = {}
+class RefProblem(NamedTuple):
+    """One thing wrong with a requirement's references, for each caller to word its own way."""
+
+    step: int  # 1-based
+    kind: Literal["not_a_step", "no_reference", "leaves", "absent", "outside", "unread"]
+    path: str = ""
+    first: int = 0
+    last: int = 0
+    lines: int = 0  # the cited file's length, for "outside"
+
+
+def reference_problems(
+    requirements: Sequence[str], tree: RepoTree | None, *, final_needs_reference: bool = False
+) -> list[RefProblem]:
+    """The one check of requirement steps and their `(path:first-last)` references.
+
+    A path that leaves the repository is refused on its text alone, so this holds without a
+    checkout (`tree=None`, an imported task); file existence and line ranges need the tree.
+    """
+    out: list[RefProblem] = []
     lines: dict[str, int | None] = {}
-    for i, step in enumerate(fields.requirements, 1):
+    for i, step in enumerate(requirements, 1):
         if not STEP_RE.match(step):
-            continue  # reported once by check_requirements_form
+            out.append(RefProblem(i, "not_a_step"))
         refs = references(step)
-        if not refs and not step.startswith("Final Step"):
-            unreferenced.append(i)
-        for rel, start, end in refs:
+        if not refs and (final_needs_reference or not step.startswith("Final Step")):
+            out.append(RefProblem(i, "no_reference"))
+        for path, first, last in refs:
+            rel = confined(path)
+            if rel is None:
+                out.append(RefProblem(i, "leaves", path))
+                continue
+            if tree is None:
+                continue
             if not tree.is_file(rel):
-                absent.setdefault(rel, []).append(i)
+                out.append(RefProblem(i, "absent", rel))
                 continue
             if rel not in lines:
                 lines[rel] = tree.line_count(rel)
             n = lines[rel]
             if n is None:
-                unread.setdefault(rel, []).append(i)
-            elif not (1 <= start <= end <= n):
-                outside.setdefault(rel, []).append((i, start, end))
-    flags = []
+                out.append(RefProblem(i, "unread", rel))
+            elif not (1 <= first <= last <= n):
+                out.append(RefProblem(i, "outside", rel, first, last, n))
+    return out
+
+
+def check_requirements(fields: TaskFields, tree: RepoTree | None) -> list[Flag]:
+    """Each cited file at the commit and each cited range inside it (one flag per file)."""
+    unreferenced: list[int] = []
+    leaves: dict[str, list[int]] = {}
+    absent: dict[str, list[int]] = {}
+    outside: dict[str, list[tuple[int, int, int]]] = {}
+    unread: dict[str, list[int]] = {}
+    lines: dict[str, int] = {}
+    formed = {i for i, step in enumerate(fields.requirements, 1) if STEP_RE.match(step)}
+    for p in reference_problems(fields.requirements, tree):
+        if p.step not in formed:
+            continue  # reported once by check_requirements_form
+        if p.kind == "no_reference":
+            unreferenced.append(p.step)
+        elif p.kind == "leaves":
+            leaves.setdefault(p.path, []).append(p.step)
+        elif p.kind == "absent":
+            absent.setdefault(p.path, []).append(p.step)
+        elif p.kind == "unread":
+            unread.setdefault(p.path, []).append(p.step)
+        elif p.kind == "outside":
+            outside.setdefault(p.path, []).append((p.step, p.first, p.last))
+            lines[p.path] = p.lines
+    flags = [
+        flag(
+            "requirement_reference",
+            Severity.error,
+            f"{_steps(sorted(set(steps)), 'cite')} {path}, which leaves the repository",
+            [path],
+        )
+        for path, steps in leaves.items()
+    ]
     for rel, steps in absent.items():
         flags.append(
             flag(
@@ -125,10 +181,24 @@ def check_setup_found(fields: TaskFields) -> list[Flag]:
     return [flag("setup_found", Severity.error, "no source files and no no_answer reason")]
 
 
-def check_paths(fields: TaskFields, tree: RepoTree) -> list[Flag]:
+def check_paths(fields: TaskFields, tree: RepoTree | None) -> list[Flag]:
+    """Listed files exist at the commit; without a checkout, at least they stay inside it."""
     flags = []
     for name in ("source", "masked_source"):
-        missing = [p for p in getattr(fields, name) if not tree.exists(repo_path(p))]
+        paths = getattr(fields, name)
+        leaving = [p for p in paths if confined(repo_path(p)) is None]
+        if leaving:
+            flags.append(
+                flag(
+                    f"{name}_exists",
+                    Severity.error,
+                    f"{name} names paths that leave the repository: {', '.join(leaving)}",
+                    leaving,
+                )
+            )
+        if tree is None:
+            continue
+        missing = [p for p in paths if p not in leaving and not tree.exists(repo_path(p))]
         if missing:
             flags.append(
                 flag(
