@@ -354,6 +354,8 @@ def export_cmd(
     console.print(
         f"release {summary.name}: {summary.papers} papers, {summary.tasks} tasks → {summary.path}"
     )
+    if summary.unmasked:
+        console.print(f"[yellow]warning:[/yellow] {summary.unmasked_line()}", highlight=False)
 
 
 @app.command()

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from expcurate.records import (
     DraftSet,
@@ -360,6 +360,102 @@ def run_setup(store: Store, settings: Settings, paper_id: str) -> StageRun:
     )
 
 
+# ------------------------------------------------------------------ masking (package stage)
+
+NOTHING_TO_MASK = "nothing to mask"
+
+
+class TaskMask(BaseModel):
+    """One task's masking as built at the package stage: the patches, or why there are none.
+
+    `commit` and `paths` are what it was built from; export reuses the entry only while the
+    task still asks for exactly these paths at this commit, and rebuilds it otherwise.
+    """
+
+    commit: str  # the pinned commit asked for
+    paths: list[str] = Field(default_factory=list)  # repo-relative masked_source + mask_also
+    built: bool = False  # patches were made (possibly empty: nothing matched)
+    reason: str = ""  # why not, when not built ("nothing to mask" is not a failure)
+    resolved: str = ""  # the commit's full sha, as the patches name it
+    files: list[str] = Field(default_factory=list)  # masked files, folders expanded
+    mask: str = ""  # mask.patch text (surrogate-escaped where the files are not UTF-8)
+    restore: str = ""  # restore.patch text
+
+    @property
+    def failed(self) -> bool:
+        return not self.built and self.reason != NOTHING_TO_MASK
+
+
+class PackageMasks(BaseModel):
+    """Every task's masking from one package run, by task key."""
+
+    tasks: dict[str, TaskMask] = Field(default_factory=dict)
+
+
+def masked_paths(fields: TaskFields) -> list[str]:
+    """The repo-relative paths a task hides from the agent: masked_source and mask_also."""
+    from expcurate.records.refs import repo_path
+
+    return sorted({repo_path(p) for p in [*fields.masked_source, *fields.mask_also]})
+
+
+def mask_task(root: Path | None, commit: str, paths: list[str]) -> TaskMask:
+    """The mask and restore patches of `paths` at `commit` in `root`, or why there are none."""
+    from extractors.package import MaskError, mask_patches
+
+    entry = TaskMask(commit=commit, paths=paths)
+    if not paths:
+        entry.reason = NOTHING_TO_MASK
+    elif root is None:
+        entry.reason = "the repository is not checked out here; patches not built"
+    elif not commit:
+        entry.reason = "no pinned commit; patches not built"
+    else:
+        try:
+            patches = mask_patches(root, commit, paths)
+        except MaskError as exc:
+            entry.reason = f"patches not built: {exc}"
+        else:
+            entry.built, entry.resolved, entry.files = True, patches.commit, patches.files
+            entry.mask, entry.restore = patches.mask, patches.restore
+    return entry
+
+
+def masks_artifact(settings: Settings, paper_id: str, inputs_hash: str) -> Path:
+    """Where the package run with this inputs hash keeps its tasks' masking (`PackageMasks`)."""
+    return paper_dir(settings, paper_id) / f"masks-{inputs_hash[:12]}.json"
+
+
+def _save_masks(settings: Settings, paper_id: str, inputs_hash: str, masks: PackageMasks) -> None:
+    # json, not model_dump_json: a patch of a file that is not UTF-8 holds surrogate escapes,
+    # which pydantic's JSON writer refuses; json writes them as \udcXX and reads them back.
+    path = masks_artifact(settings, paper_id, inputs_hash)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(masks.model_dump(mode="python"), indent=1))
+    tmp.replace(path)
+
+
+def package_masks(store: Store, settings: Settings, paper_id: str) -> PackageMasks | None:
+    """The masking the paper's current package run built, if it ran here (not imported)."""
+    run = store.current_runs(paper_id).get(Stage.package.value)
+    if run is None:
+        return None
+    path = masks_artifact(settings, paper_id, run.inputs_hash)
+    if not path.is_file():
+        return None
+    return PackageMasks.model_validate(json.loads(path.read_text()))
+
+
+def masking_flags(entry: TaskMask) -> list[Flag]:
+    from extractors.validate.catalog import flag
+
+    if not entry.failed:
+        return []
+    message = f"the files to mask ({', '.join(entry.paths)}) cannot be masked: {entry.reason}"
+    return [flag("masking", Severity.error, message, entry.paths)]
+
+
 def run_package(store: Store, settings: Settings, paper_id: str) -> StageRun:
     from extractors.validate import as_tree, validate_task
 
@@ -372,6 +468,9 @@ def run_package(store: Store, settings: Settings, paper_id: str) -> StageRun:
         [f.model_dump(mode="json", exclude={"trace"}) for _, f in approved],
     )
     root = Path(ingest.repo_path)
+    # The commit export names (see publish.paper_checkout), so it can reuse these patches.
+    commit = ingest.commit or store.require_paper(paper_id).commit
+    checkout = root if ingest.repo_path and root.is_dir() else None
 
     def work() -> tuple[StageResult, int]:
         from expcurate.records import StageResult as Result
@@ -379,9 +478,14 @@ def run_package(store: Store, settings: Settings, paper_id: str) -> StageRun:
         result = Result()
         siblings = [f for _, f in approved]
         tree = as_tree(root)  # built once: the leakage index reads the whole repository
+        masks = PackageMasks()
         for task_id, fields in approved:
             flags = validate_task(fields, parsed, tree, siblings)
+            entry = mask_task(checkout, commit, masked_paths(fields))
+            masks.tasks[fields.key] = entry
+            flags += masking_flags(entry)
             _checkpoint_task(store, settings, task_id, fields, Stage.package, flags, settings.model)
+        _save_masks(settings, paper_id, inputs, masks)
         return result, len(approved)
 
     return _run_stage(store, settings, paper_id, Stage.package, inputs, work)

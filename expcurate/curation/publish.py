@@ -2,8 +2,10 @@
 
 Only tasks approved at the package stage are published, and none with an error flag that no
 reviewer has overridden (with a reason) on its current revision: `export` refuses and lists
-them. Each published task gets the patches that mask and restore its files, built from the
-paper's repository at the pinned commit when a checkout is at hand.
+them. Each published task gets the patches that mask and restore its files. The package stage
+builds them (and flags a task it cannot mask, so a reviewer decides before approval); export
+reuses them while the task still names the same files at the same commit, and otherwise, as
+for imported papers, builds them from the paper's repository when a checkout is at hand.
 """
 
 from __future__ import annotations
@@ -13,13 +15,27 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from expcurate.curation.pipeline import (
+    NOTHING_TO_MASK,
+    TaskMask,
+    mask_task,
+    masked_paths,
+    package_masks,
+)
 from expcurate.curation.review import unresolved_errors
-from expcurate.records import DraftSet, ExpBenchFile, FollowUpIdea, IngestResult, Stage, TaskStatus
+from expcurate.records import (
+    DraftSet,
+    ExpBenchFile,
+    FollowUpIdea,
+    IngestResult,
+    Stage,
+    TaskFields,
+    TaskStatus,
+)
 from expcurate.settings import Settings
 from expcurate.store import Store
 from expcurate.store.rows import Paper, StageRun, Task
-from extractors.package import MaskError, MaskPatches, ReleasePaper, mask_patches, write_release
-from extractors.validate import repo_path
+from extractors.package import MaskPatches, ReleasePaper, write_release
 
 
 class PublishError(ValueError):
@@ -34,6 +50,16 @@ class ReleaseSummary:
     tasks: int
     manifest_sha256: str
     unmasked: int = 0  # tasks with files to mask whose patches could not be built
+    unmasked_reason: str = ""  # why, for the first of them
+
+    def unmasked_line(self) -> str:
+        """What a curator must hear about masking: empty when every task is masked."""
+        if not self.unmasked:
+            return ""
+        return (
+            f"{self.unmasked} task(s) published without masking (their files are not hidden "
+            f"from the agent); first reason: {self.unmasked_reason}"
+        )
 
 
 @dataclass
@@ -68,17 +94,24 @@ def paper_checkout(store: Store, settings: Settings, paper: Paper) -> tuple[Path
     return path, commit
 
 
-def _masks(root: Path | None, commit: str, files: list[str]) -> MaskPatches | str:
-    if not files:
-        return "nothing to mask"
-    if root is None:
-        return "the repository is not checked out here; patches not built"
-    if not commit:
-        return "no pinned commit; patches not built"
-    try:
-        return mask_patches(root, commit, files)
-    except MaskError as exc:
-        return f"patches not built: {exc}"
+def _masks(
+    root: Path | None, commit: str, fields: TaskFields, built: TaskMask | None
+) -> MaskPatches | str:
+    """The task's patches as the package stage built them, or built now if it did not, if
+    the task names other files since, or if it failed and a checkout is here to try again:
+    the same bytes either way."""
+    hidden = masked_paths(fields)
+    if (
+        built is None
+        or (built.commit, built.paths) != (commit, hidden)
+        or (not built.built and root is not None)
+    ):
+        built = mask_task(root, commit, hidden)
+    if not built.built:
+        return built.reason
+    return MaskPatches(
+        commit=built.resolved, files=built.files, mask=built.mask, restore=built.restore
+    )
 
 
 def _takeaways(
@@ -136,6 +169,7 @@ def collect(
         runs = store.current_runs(paper.id)
         drafts = _takeaways(store, settings, paper, runs)
         root, commit = paper_checkout(store, settings, paper)
+        built = package_masks(store, settings, paper.id)
         questions, provenance, masks = [], [], []
         for task in tasks:
             assert task.id is not None
@@ -153,8 +187,7 @@ def collect(
             fields = store.fields(task)
             questions.append(fields.published())
             provenance.append(_provenance(store, paper, task, runs))
-            hidden = sorted({repo_path(p) for p in [*fields.masked_source, *fields.mask_also]})
-            masks.append(_masks(root, commit, hidden))
+            masks.append(_masks(root, commit, fields, built.tasks.get(task.key) if built else None))
         out.append(
             ReleasePaper(
                 paper_id=paper.id,
@@ -206,7 +239,13 @@ def export(
         paper_count=manifest["papers"],
         task_count=manifest["tasks"],
     )
-    unmasked = sum(
-        1 for p in papers for m in p.masks if isinstance(m, str) and m != "nothing to mask"
+    reasons = [m for p in papers for m in p.masks if isinstance(m, str) and m != NOTHING_TO_MASK]
+    return ReleaseSummary(
+        name,
+        out,
+        manifest["papers"],
+        manifest["tasks"],
+        digest,
+        unmasked=len(reasons),
+        unmasked_reason=reasons[0] if reasons else "",
     )
-    return ReleaseSummary(name, out, manifest["papers"], manifest["tasks"], digest, unmasked)

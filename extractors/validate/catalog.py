@@ -12,7 +12,9 @@ from typing import Literal
 
 from expcurate.records import Flag, Severity
 
-Needs = Literal["task", "paper", "repo", "siblings"]
+# "checkout": the repository's objects at the pinned commit, which only the package stage
+# reads (to build the masking patches); validate_task never runs or skips such a check.
+Needs = Literal["task", "paper", "repo", "siblings", "checkout"]
 
 
 @dataclass(frozen=True)
@@ -60,6 +62,10 @@ _CHECKS: tuple[Check, ...] = (
           "The setup has neither source files nor a no_answer reason."),
     Check("instructions_leak_masked", Severity.error, "task",
           "The agent instructions name a masked file, which points the agent at the answer."),
+    Check("masking", Severity.error, "checkout",
+          "The package stage could not build the patches that hide the masked files (a path "
+          "not at the pinned commit, no checkout, no commit): published as is, the task would "
+          "give the agent its answer. Fix masked_source / mask_also, or override with a reason."),
     Check("leakage", Severity.warning, "repo",
           "A file the agent will see (docs, notebooks, logs, results, configs) holds the "
           "expected numbers or a copy of masked code; mask it too or accept it with a reason."),

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from expcurate.curation.pipeline import mask_task, masked_paths, masking_flags
 from expcurate.records import (
     Evidence,
     Flag,
@@ -143,6 +144,10 @@ CASES: dict[str, tuple[Run, dict[str, object]]] = {
     "setup_found": (_setup, {"source": [], "masked_source": [], "requirements": []}),
     "instructions_leak_masked": (_setup, {"agent_instructions": "Complete train.py please."}),
     "leakage": (lambda t, root: check_leakage(t, GitTree(root, "HEAD~1")), {"mask_also": []}),
+    "masking": (
+        lambda t, root: masking_flags(mask_task(root, "HEAD", masked_paths(t))),
+        {"mask_also": ["pkg/never-there.py"]},
+    ),
 }
 
 

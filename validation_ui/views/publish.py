@@ -45,10 +45,14 @@ if logic.can(actor.role, "publish"):
             except PublishError as exc:
                 common.show(f"Not published: {exc}", "error")
             else:
-                common.flash(
+                message = (
                     f"Release {summary.name}: {summary.papers} papers, {summary.tasks} tasks "
                     f"(manifest sha256 {summary.manifest_sha256[:12]}…)."
                 )
+                if summary.unmasked:  # a warning, so it is not read past as a success
+                    common.flash(f"{message} {summary.unmasked_line()}", "warning")
+                else:
+                    common.flash(message)
                 st.rerun()
 else:
     st.caption(f"Curators and admins build releases; as a {actor.role} you can download them.")
