@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from expcurate.records import (
+    Axis,
     DesignComplexity,
     DraftSet,
     Evidence,
@@ -23,8 +24,12 @@ from expcurate.records import (
 )
 from expcurate.records.names import slug, squash
 from extractors.numbers import find_numbers, to_float
+from extractors.tasks.claims import Claim, claims_for, find_claims, headline_labels
+from extractors.tasks.phrasing import claim_question, trend_variable
+from extractors.tasks.spine import claim_task, claim_text, findings, lead_with_claims, priority
 from extractors.tasks.tables import (
     CITATION,
+    COST,
     HIGHER_BETTER,
     Grid,
     best_row,
@@ -39,6 +44,12 @@ from extractors.tasks.tables import (
 )
 
 ABLATION_ROW = re.compile(r"^\s*(w/o|w\.o\.|without|\+|-\s|–|no\s|remove|replace|only)", re.I)
+NOT_A_METHOD = re.compile(
+    r"^\W*(avg|average|mean|median|gain|improvement|imp\.?|Δ|delta|diff\w*|relative|"
+    r"upper[- ]bound|oracle|real data|ground[- ]truth|models?|methods?|count)\b|"
+    r"\b(upper[- ]bound|oracle|\(real\)|real data|ground[- ]truth)\b|^[+−-]?\s*Δ",
+    re.I,
+)
 SUMMARY_ROW = re.compile(r"\b(avg|average|mean|median|count|total|sum)\b", re.I)
 ABLATION_CAPTION = re.compile(r"ablat|component|variant|w/o", re.I)
 EFFICIENCY_CAPTION = re.compile(r"efficien|runtime|speed|memory|flops|throughput|latency", re.I)
@@ -50,6 +61,14 @@ HYPER_SENTENCE = re.compile(
     r"hidden (size|dim)|layers?|heads?|seed|steps|lr\b|temperature|beam",
     re.I,
 )
+PROCEDURE = re.compile(
+    r"\b(we (train|evaluate|use|adopt|follow|run|conduct|test|fine-?tune|pre-?train|measure|"
+    r"report|compare|implement|set|apply|consider|sample)|(is|are|was|were) (trained|evaluated|"
+    r"run|tested|measured|fine-?tuned|averaged|computed|implemented|conducted)|following)\b",
+    re.I,
+)
+# Sentences that describe other work or write formulas, not how this experiment was run.
+NOT_SETUP = re.compile(r"\[\d[\d,\s–-]*\]|\bet al\b|[∈∑∏≤≥⊆→]|\bprior work|\bprevious work", re.I)
 SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z(])")
 TAKEAWAY = re.compile(
     r"\b(we (show|demonstrate|find|observe|propose|introduce)|outperform\w*|state-of-the-art|"
@@ -162,6 +181,32 @@ class Context:
             sent for s in setup for sent in sentences(s.text) if HYPER_SENTENCE.search(sent)
         ][:6]
         self.constants = _hyperparameters(" ".join(self.setup_sentences))
+        self.claims = find_claims(paper)
+        self.headline = headline_labels(paper)
+
+    def claims_about(self, label: str) -> list[Claim]:
+        """The paper's findings about `label`, strongest first (own citations before borrowed)."""
+        return claims_for(label, self.claims)
+
+    def setup_for(self, label: str) -> list[str]:
+        """How the experiment behind `label` was run, in the words of the sections that cite
+        it: sentences with settings or procedure, never a finding. Falls back to the paper's
+        setup sections only when the citing sections say nothing of the kind."""
+        findings = {c.text for c in self.claims}
+        pattern = re.compile(rf"\b({re.escape(label)}|{re.escape(_short(label))})\b")
+        local = []
+        for s in self.paper.sections:
+            if not pattern.search(s.text):
+                continue
+            for sent in sentences(s.text):
+                if sent in findings or (find_numbers(sent) and TAKEAWAY.search(sent)):
+                    continue
+                if NOT_SETUP.search(sent) or len(sent.split()) > 60:
+                    continue
+                if HYPER_SENTENCE.search(sent) or PROCEDURE.search(sent):
+                    local.append(sent)
+        local = list(dict.fromkeys(local))[:3]
+        return local or self.setup_sentences[:3]
 
     def section_citing(self, label: str, fallback: str) -> str:
         pattern = re.compile(rf"\b{re.escape(label)}\b|\b{re.escape(_short(label))}\b")
@@ -202,8 +247,9 @@ def _hyperparameters(text: str) -> dict[str, str]:
 
 def _method_text(ctx: Context, item: Table | Figure, what: str) -> str:
     parts = [what, f"Follow the protocol of {item.label} ({clean_title(item.caption)})."]
-    if ctx.setup_sentences:
-        parts.append("Setup reported in the paper: " + " ".join(ctx.setup_sentences))
+    setup = ctx.setup_for(item.label)
+    if setup:
+        parts.append("Setup reported in the paper: " + " ".join(setup))
     return " ".join(parts)
 
 
@@ -258,21 +304,24 @@ def comparison_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
         or bool(EFFICIENCY_CAPTION.search(table.caption))
         or only_lower_metrics(table)
     )
+    efficiency = bool(EFFICIENCY_CAPTION.search(_topic(table.caption)))
+    # Never a rival: the method's own variants (sizes, ablations), summary and reference rows.
+    own = {i for i, lab in enumerate(grid.labels) if i == ours or _match(lab, ctx.method)}
+    own |= {i for i, lab in enumerate(grid.labels) if NOT_A_METHOD.search(lab)}
+    rivals = Grid(
+        grid.header,
+        grid.labels,
+        [v if i not in own else [""] * len(v) for i, v in enumerate(grid.values)],
+        grid.bold,
+    )
     wins, comparisons, metrics = [], [], []
     for col, head in enumerate(grid.header):
         if col >= len(grid.values[ours]) or not grid.values[ours][col]:
             continue
+        if COST.search(head) and not efficiency:
+            continue  # size and cost are what the method pays, not how well it does
         lower = _column_lower(head, caption_lower)
-        best_other = best_row(
-            Grid(
-                grid.header,
-                grid.labels,
-                [v if i != ours else [""] * len(v) for i, v in enumerate(grid.values)],
-                grid.bold,
-            ),
-            col,
-            lower,
-        )
+        best_other = best_row(rivals, col, lower)
         if best_other is None:
             continue
         mine, theirs = to_float(grid.values[ours][col]), to_float(grid.values[best_other][col])
@@ -287,7 +336,7 @@ def comparison_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
         )
     if not comparisons:
         return []
-    baselines = [lab for i, lab in enumerate(grid.labels) if i != ours and lab and lab != name]
+    baselines = [lab for i, lab in enumerate(grid.labels) if i not in own and lab and lab != name]
     baselines = list(dict.fromkeys(baselines))
     if not baselines:  # the other rows have no names to compare with
         return best_row_tasks(ctx, table, grid)
@@ -498,6 +547,8 @@ def _full_name(label: str) -> str:
 
 def best_row_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
     """No row is the paper's own method: ask which compared row is best per column."""
+    if sum(is_metric(lab) for lab in grid.labels) * 2 > len(grid.labels):
+        grid = transpose(grid)  # metrics down the side: the settings are the columns
     caption_lower = lower_is_better(table.caption)
     lines, metrics, winners = [], [], []
     for col, head in enumerate(grid.header):
@@ -620,26 +671,32 @@ def is_plot(figure: Figure) -> bool:
 
 
 def figure_tasks(ctx: Context, figure: Figure) -> list[TaskDraft]:
-    said = [s for s in ctx.sentences_citing(figure.label) if find_numbers(s) or TAKEAWAY.search(s)]
-    # A raster carries no text to judge it by: the paper's own numbers about it decide.
-    unreadable = figure.kind in ("raster", "unknown") and not _topic_says_not(figure)
-    if not is_plot(figure) and not (unreadable and said):
-        return []
-    said = said or ctx.sentences_citing(figure.label)
+    """A trend task for a plot the text draws a finding from; the finding is the outcome.
+
+    A figure no sentence draws a finding from has no checkable outcome ("the results are
+    shown in Figure 6" is not one), so it gets no task; neither do drawings and examples.
+    """
+    said = findings(ctx.claims_about(figure.label))
     if not said:
+        return []
+    # A raster carries no text to judge it by: the finding about it decides.
+    unreadable = figure.kind in ("raster", "unknown") and not _topic_says_not(figure)
+    if not is_plot(figure) and not unreadable:
         return []
     topic = _topic(figure.caption)
     y = next((a for a in figure.axes if a.orientation == "y"), None)
     x = next((a for a in figure.axes if a.orientation == "x" and len(a.ticks) >= 2), None)
-    if y is not None and x is not None:
-        question = (
+    if y is not None and x is not None and _clean_axis(x, figure):
+        question: str | None = (
             f"In {figure.label} ({_lower_first(topic)}), how does {y.label} change as "
             f"{x.label} varies?"
         )
-    elif y is not None:
-        question = f"What does {figure.label} show about {y.label} for {_lower_first(topic)}?"
-    else:
-        question = f"What trend does {figure.label} show for {_lower_first(topic)}?"
+    else:  # axes misread or absent: ask what the finding says
+        question = claim_question(said[0].text, ctx.method) or _figure_question(
+            ctx, figure, said, y.label if y else ""
+        )
+    if not question:
+        return []
     independent: dict[str, object] = {x.label: x.ticks} if x else {"setting": topic}
     series = [s for s in figure.legend if len(s) <= 30 and not find_numbers(s)]
     if 2 <= len(series) <= MAX_SERIES and (x or y):
@@ -649,7 +706,7 @@ def figure_tasks(ctx: Context, figure: Figure) -> list[TaskDraft]:
             key=f"{figure.label.lower().replace(' ', '-')}:trend",
             question=question,
             method=_method_text(ctx, figure, f"Reproduce the measurements behind {figure.label}."),
-            expected_outcome=" ".join(said[:3]),
+            expected_outcome=claim_text(said),
             subsection_source=ctx.section_citing(figure.label, figure.section),
             design_complexity=DesignComplexity(
                 constant_variables=dict(ctx.constants),
@@ -659,6 +716,31 @@ def figure_tasks(ctx: Context, figure: Figure) -> list[TaskDraft]:
             evidence=[Evidence(kind="figure", label=figure.label, page=figure.page)],
         )
     ]
+
+
+def _clean_axis(axis: Axis, figure: Figure) -> bool:
+    """An x axis read cleanly: a short title that is not a legend or panel label, over at
+    least three numeric ticks in order."""
+    ticks = [to_float(t) for t in axis.ticks]
+    values = [t for t in ticks if t is not None]
+    return (
+        len(axis.label.split()) <= 6
+        and not re.match(r"\(\w\)", axis.label)
+        and axis.label not in figure.legend
+        and len(values) >= 3
+        and values == sorted(values)
+    )
+
+
+def _figure_question(ctx: Context, figure: Figure, said: list[Claim], y: str) -> str | None:
+    """A question from what the finding varies or compares, in the caption's setting."""
+    topic = _lower_first(_topic(figure.caption))
+    var = next((v for c in said if (v := trend_variable(c.text))), None)
+    if var:
+        return f"In {figure.label} ({topic}), how does {y or 'the result'} change with {var}?"
+    if ctx.method and any(ctx.method.lower() in c.text.lower() for c in said):
+        return f"In {figure.label} ({topic}), how does {ctx.method} compare with the alternatives?"
+    return None
 
 
 def _topic_says_not(figure: Figure) -> bool:
@@ -707,11 +789,21 @@ def draft(paper: ParsedPaper) -> DraftSet:
     ctx = Context(paper)
     result = DraftSet(main_takeaways=takeaways(paper), follow_up_work_ideas=follow_ups(paper))
     seen: set[str] = set()
+    appendix = {clean_title(s.heading) for s in paper.sections if s.appendix}
+    discussed = {lab for c in ctx.claims for lab in c.labels}
     for table in paper.tables:
+        claims = ctx.claims_about(table.label)
+        headline = table.label in ctx.headline
+        if clean_title(table.section) in appendix and not claims and not headline:
+            continue  # an appendix table no sentence discusses: last, if at all
         grid = read_grid(table)
         if grid is not None and not is_results_table(table, grid):
             continue
-        if grid is None:
+        drafts = _table_drafts(ctx, table, grid) if grid is not None else []
+        drafts = [lead_with_claims(d, claims, ctx.method, grid) for d in drafts]
+        if not drafts and headline:
+            drafts = _claim_only(ctx, table, claims)
+        if grid is None and not drafts:
             result.add_error(
                 "tasks",
                 "table",
@@ -719,15 +811,6 @@ def draft(paper: ParsedPaper) -> DraftSet:
                 severity=Severity.warning,
                 page=table.page,
             )
-            continue
-        is_ablation = (
-            ABLATION_CAPTION.search(table.caption)
-            or sum(bool(ABLATION_ROW.search(lab)) for lab in grid.labels) >= 2
-        )
-        drafts = factor_tasks(ctx, table, grid)
-        drafts = drafts or (ablation_tasks(ctx, table, grid) if is_ablation else [])
-        drafts = drafts or (sweep_tasks(ctx, table, grid) if is_sweep(grid) else [])
-        drafts = drafts or comparison_tasks(ctx, table, grid)
         for d in drafts:
             if d.key not in seen:
                 seen.add(d.key)
@@ -737,7 +820,33 @@ def draft(paper: ParsedPaper) -> DraftSet:
             if d.key not in seen:
                 seen.add(d.key)
                 result.tasks.append(d)
+    result.tasks.sort(key=lambda d: priority(d, ctx.headline, discussed))
     return result
+
+
+def _table_drafts(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
+    is_ablation = (
+        ABLATION_CAPTION.search(table.caption)
+        or sum(bool(ABLATION_ROW.search(lab)) for lab in grid.labels) >= 2
+    )
+    drafts = factor_tasks(ctx, table, grid)
+    drafts = drafts or (ablation_tasks(ctx, table, grid) if is_ablation else [])
+    drafts = drafts or (sweep_tasks(ctx, table, grid) if is_sweep(grid) else [])
+    return drafts or comparison_tasks(ctx, table, grid)
+
+
+def _claim_only(ctx: Context, table: Table, claims: list[Claim]) -> list[TaskDraft]:
+    """A headline table whose cells could not be compared still gets its finding as a task."""
+    base = TaskDraft(
+        question="",
+        method=_method_text(ctx, table, f"Run the experiment reported in {table.label}."),
+        subsection_source=ctx.section_citing(table.label, table.section),
+        design_complexity=DesignComplexity(constant_variables=dict(ctx.constants)),
+        evidence=[Evidence(kind="table", label=table.label, page=table.page)],
+    )
+    key = f"{table.label.lower().replace(' ', '-')}:claim"
+    task = claim_task(key, table.label, claims, ctx.method, base)
+    return [task] if task is not None else []
 
 
 __all__ = ["draft", "proposed_method", "read_grid"]

@@ -244,7 +244,8 @@ CITATION = re.compile(
 NUMERIC_LABEL = re.compile(r"[\d\s×x*,.:/()±%-]+")
 SETTINGS_CAPTION = re.compile(
     r"\b(statistic|hyper-?parameter|detail|setting|configuration|notation|prompt|example|"
-    r"overview of (the )?dataset|dataset (summary|description)|properties|t-test|p-value)",
+    r"overview of (the )?dataset|dataset (summary|description)|properties|t-test|p-value|"
+    r"summary of (the )?(datasets?|benchmarks?)|datasets? used|comparison of (\w+ )?benchmarks?)",
     re.I,
 )
 
@@ -256,7 +257,13 @@ def plain(label: str) -> str:
 
 def is_results_table(table: Table, grid: Grid | None) -> bool:
     """Tables that report measured results (not settings, statistics or prompts)."""
-    return grid is not None and not SETTINGS_CAPTION.search(table.caption.split(".")[0])
+    if grid is None or SETTINGS_CAPTION.search(table.caption.split(".")[0]):
+        return False
+    # Rows of check marks glued to their names list features (a benchmark comparison), not
+    # measured results.
+    names = [*grid.labels, *grid.header]
+    marked = sum(sum(name.count(m) for m in MARKS) >= 2 for name in names)
+    return marked * 4 < len(names)
 
 
 def lower_is_better(text: str) -> bool:

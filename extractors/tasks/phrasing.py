@@ -1,0 +1,238 @@
+"""Turning the paper's own finding into a research question, without giving the answer away.
+
+A claim such as "As shown in Table 2, our method consistently outperforms all baselines by
+3.1% on CIFAR-10." becomes "Does GateMix consistently outperform all baselines on
+CIFAR-10?": the discourse opener and the citation go, the paper's "our method" becomes its
+name, the numbers that are the answer are dropped, and the main verb is turned into a
+question. When a sentence does not fit that shape, `claim_question` gives None and the
+caller keeps its table-shaped question.
+"""
+
+from __future__ import annotations
+
+import re
+
+from extractors.numbers import find_numbers
+
+OPENER = re.compile(
+    r"^(?:results?\s+(?=[A-Z])|"  # a run-in heading glued to the sentence
+    r"(?:tables?|tabs?\.|figures?|figs?\.)\s*[\w.]+(?:\s*(?:and|&|,)\s*(?:tables?|tabs?\.|figures?|"
+    r"figs?\.)?\s*[\w.]+)?\s+(?:clearly\s+)?(?:show|demonstrate|indicate|reveal|suggest|confirm|"
+    r"illustrate)s?\s+that:?\s+|"
+    r"(?:the )?results?\s+(?:show|demonstrate|indicate|reveal|suggest|confirm)s?\s+that:?\s+|"
+    r"as (?:tables?|tabs?\.|figures?|figs?\.)\s*[\w.]+(?:\s*\([a-z]\))? (?:clearly )?(?:shows|"
+    r"illustrates|indicates|demonstrates|depicts|suggests|reveals|confirms)(?: that)?,?\s+|"
+    r"(?:as|which is) (?:can be )?(?:shown|reported|seen|illustrated|presented|listed|"
+    r"summari[sz]ed|depicted|demonstrated|observed) (?:in|by|from) [^,]{1,60},\s*|"
+    r"according to [^,]{1,60},\s*|(?:from|in) (?:the )?(?:table|fig\w*|results)[^,]{0,50},\s*|"
+    r"(?:we|one) (?:can |could )?(?:also )?(?:clearly )?(?:find|found|observe[sd]?|see|saw|note[sd]?|"
+    r"notice[sd]?|conclude[sd]?) that:?\s+(?:\d\)\s*)?|"
+    r"it (?:can be|is|was) (?:clearly )?(?:seen|observed|noted|found|shown) (?:from [^,]{1,50} )?"
+    r"that\s+|(?:the )?results? (?:in|of|from) [^,]{1,50}? (?:show|indicate|demonstrate|"
+    r"suggest|reveal|confirm)s? that\s+|"
+    r"(?:in particular|moreover|furthermore|additionally|overall|notably|specifically|"
+    r"besides|also|clearly|first(?:ly)?|second(?:ly)?|third(?:ly)?|finally|importantly|"
+    r"interestingly|similarly|in addition|in contrast|meanwhile|on the other hand|"
+    r"in summary|to summari[sz]e|generally|in general|surprisingly|as expected|concretely|"
+    r"as a result|in detail|to be specific|in practice|empirically|indeed|thus|hence|therefore|"
+    r"consequently|again|similarly|likewise),?\s+)",
+    re.I,
+)
+LABEL_REF = re.compile(
+    r"\s*\((?:see |cf\.? )?(?:Tab(?:le)?s?\.?|Fig(?:ure)?s?\.?|Sec(?:tion)?\.?|App\w*\.?)"
+    r"[^()]{0,40}\)|"
+    r",?\s*(?:as )?(?:shown|reported|seen|illustrated|presented|listed|summari[sz]ed) "
+    r"in (?:Tab(?:le)?s?\.?|Fig(?:ure)?s?\.?)\s*[\w.]+(?:\s*\([a-z]\))?,?",
+    re.I,
+)
+CITE = re.compile(r"\s*\[[\d,;\s–-]+\]|\s*\([A-Z][^()]{0,60}\d{4}[a-z]?\)")
+OURS = re.compile(
+    r"\b(?:our (?:proposed )?(?:method|model|approach|framework|system|algorithm)s?|"
+    r"the proposed (?:method|model|approach|framework)|ours)\b",
+    re.I,
+)
+NUMBER_PHRASE = re.compile(
+    r"\s*\((?:[^()]*\d[^()]*)\)|"  # (55.2 vs. 53.1), (+3.1%)
+    r"\s*\b(?:by|of|to|from|at|with|reaching|achieving)\s+(?:about |around |over |up to |nearly "
+    r"|almost |roughly |more than |less than )?[-+]?\d[\d,]*(?:\.\d+)?(?:\s*(?:%|points?\b|pp\b|x\b|×))?"
+    r"(?:\s*(?:and|to|vs\.?)\s*[-+]?\d[\d,]*(?:\.\d+)?(?:\s*(?:%|points?\b|pp\b|x\b|×))?)?|"
+    r"\s*[-+]?\d+\.\d+(?:\s*(?:%|points?\b|pp\b|x\b|×))?|\s*\b\d+(?:\.\d+)?\s*%",
+    re.I,
+)
+VERB = {  # third person and past -> base form; irregular ones spelled out
+    "outperforms": "outperform", "outperformed": "outperform", "surpasses": "surpass",
+    "surpassed": "surpass", "achieves": "achieve", "achieved": "achieve", "improves": "improve",
+    "improved": "improve", "reduces": "reduce", "reduced": "reduce", "increases": "increase",
+    "increased": "increase", "decreases": "decrease", "decreased": "decrease", "yields": "yield",
+    "yielded": "yield", "gives": "give", "gave": "give", "leads": "lead", "led": "lead",
+    "brings": "bring", "brought": "bring", "helps": "help", "helped": "help",
+    "performs": "perform", "performed": "perform", "beats": "beat", "exceeds": "exceed",
+    "exceeded": "exceed", "obtains": "obtain", "obtained": "obtain", "attains": "attain",
+    "remains": "remain", "remained": "remain", "stays": "stay", "grows": "grow", "grew": "grow",
+    "drops": "drop", "dropped": "drop", "degrades": "degrade", "degraded": "degrade",
+    "converges": "converge", "converged": "converge", "scales": "scale", "benefits": "benefit",
+    "boosts": "boost", "boosted": "boost", "enables": "enable", "matches": "match",
+    "matched": "match", "reaches": "reach", "reached": "reach", "falls": "fall", "fell": "fall",
+    "lags": "lag", "rises": "rise", "rose": "rise", "requires": "require",
+    "produces": "produce", "produced": "produce", "shows": "show",
+    "showed": "show", "demonstrates": "demonstrate", "consistently": "",
+    "generalizes": "generalize", "generalises": "generalise", "saturates": "saturate",
+    "contributes": "contribute", "contributed": "contribute", "hurts": "hurt",
+    "plateaus": "plateau", "declines": "decline", "declined": "decline", "gains": "gain",
+    "closes": "close", "narrows": "narrow", "widens": "widen", "dominates": "dominate",
+    "dominated": "dominate", "competes": "compete", "excels": "excel", "excelled": "excel", "sets": "set",
+    "establishes": "establish", "established": "establish", "provides": "provide",
+    "delivers": "deliver", "delivered": "deliver", "ranks": "rank", "ranked": "rank",
+    "enjoys": "enjoy", "wins": "win", "won": "win", "retains": "retain", "maintains": "maintain",
+    "is": "", "are": "", "was": "", "were": "", "can": "", "could": "", "has": "have",
+    "have": "have", "had": "have",
+}  # fmt: skip
+BE = {"is": "Is", "are": "Are", "was": "Is", "were": "Are"}
+ADVERB = re.compile(
+    r"(?:consistently|significantly|substantially|clearly|largely|further|still|also|"
+    r"generally|greatly|notably|slightly|steadily|markedly|considerably|dramatically|always)$",
+    re.I,
+)
+MAX_SUBJECT_WORDS = 12
+# Where the finding ends and its interpretation begins: not part of the question.
+TRAILING_CLAUSE = re.compile(
+    r",\s*(?:which|suggesting|indicating|showing|demonstrating|proving|implying|meaning|"
+    r"confirming|thanks to|because|since|due to)\b|;\s+|\s+\((?:see|cf)\b",
+    re.I,
+)
+MAX_QUESTION_WORDS = 45
+POINTER_SUBJECT = re.compile(r"(?:tables?|tabs?\.?|figures?|figs?\.?|results?)$", re.I)
+LEADING_PREPOSITIONS = frozenset(
+    [
+        "for",
+        "in",
+        "on",
+        "at",
+        "across",
+        "with",
+        "under",
+        "except",
+        "when",
+        "while",
+        "after",
+        "compared",
+        "given",
+        "by",
+        "from",
+        "as",
+        "if",
+        "since",
+        "although",
+        "though",
+        "unlike",
+        "despite",
+        "without",
+        "to",
+        "considering",
+    ]
+)
+# A subject holding a clause is a sentence we cannot safely turn around.
+CLAUSE_WORDS = frozenset(
+    ["that", "which", "where", "when", "whether", "because", "reason", "this", "it"]
+)
+
+
+def clean_claim(text: str, method: str = "") -> str:
+    """The claim without its opener, citations and table pointers; "our method" named."""
+    text = re.sub(r"\s+", " ", text).strip()
+    for _ in range(3):  # openers stack: "Moreover, as shown in Table 2, we observe that …"
+        text = OPENER.sub("", text, count=1).strip()
+    text = CITE.sub("", LABEL_REF.sub("", text))
+    if method:
+        text = OURS.sub(method, text)
+    return re.sub(r"\s+([,.;:])", r"\1", re.sub(r"\s{2,}", " ", text)).strip(" ,;")
+
+
+def _without_numbers(text: str) -> str:
+    share = r"(?:more|over|less|fewer) than \d+(?:\.\d+)?\s*% of"
+    text = re.sub(share, lambda m: "most of" if m.group(0)[0] in "mo" else "few of", text)
+    text = NUMBER_PHRASE.sub("", text)
+    text = re.sub(r"\s*,\s*(?:,\s*)+", ", ", text)
+    text = re.sub(r"\b(on|in|for) ((?:[\w-]+ )?)?,", r"\1 \2", text)
+    return re.sub(r"\s{2,}", " ", text).strip(" ,;.")
+
+
+def claim_question(claim: str, method: str = "") -> str | None:
+    """A yes/no research question asking whether the claim holds, or None when the sentence
+    is not "subject + verb + rest" in a way that can be inverted safely."""
+    text = _without_numbers(clean_claim(claim, method))
+    text = re.sub(r"^we\b", method or "the proposed method", text, flags=re.I)
+    text = re.sub(r"\b[Oo]ur (?:proposed |new )?(?=[A-Z])", "", text)  # "our X" -> "X"
+    text = re.sub(r"\b(these|those)\b", "the", text, flags=re.I)
+    words = text.rstrip(".!").split()
+    if len(words) < 4:
+        return None
+    for i, word in enumerate(words[: MAX_SUBJECT_WORDS + 1]):
+        low = word.lower()
+        if i == 0 or low not in VERB or low == "consistently":
+            continue
+        subject = words[:i]
+        adverbs: list[str] = []
+        while len(subject) > 1 and ADVERB.match(subject[-1]):
+            adverbs.insert(0, subject.pop())
+        rest = words[i + 1 :]
+        if (
+            not rest
+            or any("," in w for w in subject)
+            or subject[0].lower() in LEADING_PREPOSITIONS
+            or POINTER_SUBJECT.match(subject[0])
+            or any(w.lower() in CLAUSE_WORDS for w in subject)
+            or subject[-1].lower() in ("that", "which", "and", "or", "while", "when")
+            or len(words) > MAX_QUESTION_WORDS
+        ):
+            return None
+        subj = _lower_initial(" ".join(subject))
+        if low in BE:
+            head = f"{BE[low]} {subj} {' '.join(adverbs)}".rstrip()
+        elif low in ("can", "could"):
+            head = f"Can {subj} {' '.join(adverbs)}".rstrip()
+        else:
+            head = f"Does {subj} {' '.join([*adverbs, VERB[low]])}".rstrip()
+        body = TRAILING_CLAUSE.split(" ".join(rest), maxsplit=1)[0]
+        question = f"{head} {body}".strip().rstrip(" ,;:.") + "?"
+        return question if _safe(question, claim) else None
+    return None
+
+
+def _lower_initial(subject: str) -> str:
+    """ "The full model" -> "the full model"; names ("TimesNet", "CC") keep their case."""
+    first = subject.split(" ", 1)[0]
+    if first[:1].isupper() and first[1:].islower() and first.isalpha():
+        return subject[0].lower() + subject[1:]
+    return subject
+
+
+def _safe(question: str, claim: str) -> bool:
+    """No outcome number (a decimal or a percentage) of the claim survives in the question."""
+    decimals = {n for n in find_numbers(claim) if "." in n or n + "%" in claim}
+    return not decimals & set(find_numbers(question)) and len(question.split()) >= 5
+
+
+TREND_VARIABLE = re.compile(
+    r"\b(?:increas\w*|grow\w*|grew|improv\w*|decreas\w*|scal\w*|chang\w*|ris\w*|rose|"
+    r"drop\w*|declin\w*|degrad\w*|saturat\w*|vary|varies)\s+(?:steadily |consistently )?"
+    r"(?:with|as|over|across|along)\s+(?:the\s+|an?\s+)?(?:increasing\s+|growing\s+|larger\s+)?"
+    r"(more\s+)?([a-z][\w -]{2,40}?)(?=\s+(?:increases|grows|is increased|goes up|decreases|and|while|"
+    r"but|for|in|on|is)\b|[,.;)]|$)|"
+    r"\bas (?:the )?([a-z][\w -]{2,40}?) (?:increases|grows|decreases|is increased|goes up)",
+    re.I,
+)
+
+
+def trend_variable(claim: str) -> str | None:
+    """What a trend claim varies: "improved with the number of simulations" -> "the number of
+    simulations"; None when the sentence names no such variable."""
+    m = TREND_VARIABLE.search(_without_numbers(clean_claim(claim)))
+    if m is None:
+        return None
+    var = (m.group(2) or m.group(3) or "").strip()
+    if len(var.split()) > 6 or not re.search(r"[a-z]{3}", var):
+        return None
+    if m.group(1):  # "with more layers": the number of layers varies
+        return f"the number of {var}"
+    return var if var.lower().startswith(("the ", "a ", "an ")) else f"the {var}"

@@ -1,0 +1,182 @@
+"""Claims as the spine of a task: the paper's finding leads, the table's cells ground it.
+
+The table readers draft what a grid shows ("X is best on 5 of 6 columns: …"); a reviewer
+wants what the authors found ("X outperforms every baseline on all six datasets"), checked
+against the cells. `lead_with_claims` puts the finding first in the expected outcome and, for
+a table's main task, asks whether it holds; `claim_task` drafts from the finding alone when a
+headline table or a discussed plot has no grid to read; `priority` orders a paper's tasks
+headline first, then discussed, then the rest.
+"""
+
+from __future__ import annotations
+
+import re
+
+from expcurate.records import TaskDraft
+from extractors.numbers import find_numbers
+from extractors.tasks.claims import Claim
+from extractors.tasks.phrasing import claim_question, clean_claim
+from extractors.tasks.tables import COST, Grid, is_metric, plain, transpose
+
+# Drafts that speak for the table as a whole (one per table), as opposed to one row's.
+WHOLE_TABLE = (":compare", ":best", ":sweep", ":factor")
+MAX_CLAIMS = 2
+MAX_ROWS = 4  # rows a finding names, shown with their cells
+MAX_CELLS = 6
+OWN_MARK = re.compile(r"\s*[(\[](?:ours|our method|this work|proposed)[)\]]|\*+$", re.I)
+SUMMARY = re.compile(r"\b(?:avg|average|mean|median|gain|total)\b", re.I)
+# A claim whose numbers are all outside this table may be about another table it borrowed.
+META = re.compile(
+    r"^(?:the )?(?:experimental )?results? (?:are|is) (?:shown|summari[sz]ed|reported|listed|"
+    r"presented)|^(?:we|table|figure|fig\.) (?:present|show|report|list|summari[sz]e|plot|"
+    r"illustrate|visuali[sz]e)s?\b|"
+    # advice, motives and explanations: not what the experiment measures
+    r"\bwe (?:would )?(?:recommend|suggest|argue|believe|hypothesi[sz]e|emphasi[sz]e)\b|"
+    r"^(?:considering|to (?:validate|verify|evaluate|investigate|test|study)|the reason|"
+    r"this is because|despite)\b",
+    re.I,
+)
+
+
+def findings(claims: list[Claim]) -> list[Claim]:
+    """The claims worth stating as an outcome: not a description of what is shown."""
+    return [c for c in claims if not META.search(clean_claim(c.text))][:MAX_CLAIMS]
+
+
+def claim_text(claims: list[Claim]) -> str:
+    """The findings as the paper words them, openers and pointers removed, numbers kept."""
+    out = []
+    for c in claims:
+        text = clean_claim(c.text)
+        if text:
+            out.append(text[0].upper() + text[1:] + ("" if text.endswith((".", "!")) else "."))
+    return " ".join(out)
+
+
+def lead_with_claims(
+    draft: TaskDraft, claims: list[Claim], method: str, grid: Grid | None = None
+) -> TaskDraft:
+    """The draft with the paper's finding first in its outcome, and for a whole-table task a
+    question asking whether the finding holds (when the sentence can be asked as one).
+
+    When the finding is about other rows than the ones the draft compared (the table reader
+    took a model size or a baseline for the method), the finding's own rows ground it.
+    """
+    lead = findings(claims)
+    if not draft.key.endswith(WHOLE_TABLE):  # one row's task: only findings about that row
+        row = _words(
+            " ".join(
+                map(str, draft.design_complexity.independent_variables.get("component", [])[1:])
+            )
+        )
+        lead = [c for c in lead if _shares_word(row, _words(c.text))]
+    if not lead:
+        return draft
+    label = draft.evidence[0].label if draft.evidence else ""
+    grounding = draft.expected_outcome
+    update: dict[str, object] = {}
+    if grid is not None and draft.key.endswith(WHOLE_TABLE) and not _about(draft, lead):
+        rows, grid = claim_rows(grid, lead)
+        grounding = claim_cells(grid, rows)
+        if rows:
+            design = draft.design_complexity.model_copy(deep=True)
+            design.independent_variables = {"method": [grid.labels[i] for i in rows]}
+            update["design_complexity"] = design
+    outcome = claim_text(lead) + (f" In {label}: {grounding}" if grounding else "")
+    update["expected_outcome"] = outcome.strip()
+    if draft.key.endswith(WHOLE_TABLE):
+        question = claim_question(lead[0].text, method)
+        if question and not _leaks(question, draft.expected_outcome):
+            update["question"] = question
+    return draft.model_copy(update=update)
+
+
+def claim_task(
+    key: str, label: str, claims: list[Claim], method: str, base: TaskDraft
+) -> TaskDraft | None:
+    """A task drafted from the paper's finding about `label` alone (its grid could not be
+    read, or it is a plot): `base` carries the method text, section, design and evidence."""
+    lead = findings(claims)
+    if not lead:
+        return None
+    question = base.question or claim_question(lead[0].text, method)
+    if not question:
+        return None
+    return base.model_copy(
+        update={"key": key, "question": question, "expected_outcome": claim_text(lead)}
+    )
+
+
+def _leaks(question: str, outcome: str) -> bool:
+    """A decimal of the outcome in the question gives the answer away."""
+    return any("." in n and n in find_numbers(outcome) for n in find_numbers(question))
+
+
+def priority(draft: TaskDraft, headline: list[str], discussed: set[str]) -> tuple[int, int]:
+    """Sort key: headline results first (in the paper's order of importance), then tasks on
+    tables and figures the text discusses, then the rest."""
+    label = draft.evidence[0].label if draft.evidence else ""
+    if label in headline:
+        return (0, headline.index(label))
+    return (1 if label in discussed else 2, 0)
+
+
+def _words(text: str) -> str:
+    return " " + re.sub(r"[^a-z0-9]+", " ", text.lower()).strip() + " "
+
+
+def _about(draft: TaskDraft, claims: list[Claim]) -> bool:
+    """Does the finding speak of the row the draft took as the method?"""
+    compared = draft.design_complexity.independent_variables.get("method") or []
+    subject = compared[0] if isinstance(compared, list) and compared else ""
+    if not subject:
+        return True  # no row stands for the method: nothing to contradict the finding
+    names = [_name(n) for n in re.split(r"\s*/\s*", str(subject))]
+    text = _words(" ".join(c.text for c in claims))
+    return any(len(n) >= 2 and _words(n) in text for n in names)
+
+
+def _name(label: str) -> str:
+    """A row's name without citation and ownership marks: "GateMix (ours)" -> "GateMix"."""
+    return OWN_MARK.sub("", plain(label)).strip()
+
+
+def claim_rows(grid: Grid, claims: list[Claim]) -> tuple[list[int], Grid]:
+    """The rows (of the grid or its transpose) that the finding names, most specific first:
+    a row whose group and name are both named beats one whose name alone is."""
+    text = _words(" ".join(c.text for c in claims))
+    best: tuple[list[int], Grid] = ([], grid)
+    top = 0
+    for g in (grid, transpose(grid)):
+        scored = []
+        for i, lab in enumerate(g.labels):
+            parts = g.parts[i] if i < len(g.parts) and any(g.parts[i]) else lab.split(" / ")
+            hits = sum(1 for part in parts if len(_name(part)) >= 2 and _words(_name(part)) in text)
+            if hits and not SUMMARY.search(lab) and not is_metric(lab):
+                scored.append((hits, i))
+        most = max((h for h, _ in scored), default=0)
+        rows = [i for h, i in scored if h == most][:MAX_ROWS]
+        if most > top:  # the grid as read wins ties: it is the authors' orientation
+            best, top = (rows, g), most
+    return best
+
+
+def claim_cells(grid: Grid, rows: list[int]) -> str:
+    """The named rows' cells, as "row: column value, …" (cost columns last, a few each)."""
+    out = []
+    for i in rows:
+        pairs = [
+            (bool(COST.search(head)), f"{head} {value}".strip())
+            for head, value in zip(grid.header, grid.values[i], strict=False)
+            if value
+        ]
+        shown = [text for _, text in sorted(pairs, key=lambda p: p[0])][:MAX_CELLS]
+        if shown:
+            out.append(f"{grid.labels[i]}: {', '.join(shown)}")
+    return "; ".join(out) + ("." if out else "")
+
+
+def _shares_word(a: str, b: str) -> bool:
+    """Two texts share a content word (five letters or more, by its first five)."""
+    stems = {w[:5] for w in a.split() if len(w) >= 5 and w.isalpha()}
+    return bool(stems & {w[:5] for w in b.split() if len(w) >= 5 and w.isalpha()})
