@@ -1,4 +1,4 @@
-"""Drafting on real papers: tasks per results table, grounding, overlap with EXP-Bench.
+"""Drafting on real papers: headline and discussed tables drafted, grounding, leaks, speed.
 
 Usage: python benchmarks/draft_coverage.py [CORPUS_DIR] [EXPBENCH_DIR]
 Defaults: ../shared/corpus and ../shared/expbench beside the repository (or the
@@ -20,6 +20,7 @@ from expcurate.records import TaskFields
 from extractors.numbers import NumberBag, find_numbers
 from extractors.paper import parse_pdf
 from extractors.tasks import draft_tasks
+from extractors.tasks.claims import find_claims, headline_labels
 from extractors.tasks.heuristic import is_results_table, read_grid
 from extractors.validate import validate_drafts
 
@@ -60,18 +61,39 @@ def main() -> None:
     )
     if not corpus.is_dir():
         sys.exit(f"no corpus at {corpus}; pass its path")
-    totals = dict(results=0, covered=0, tasks=0, numbers=0, grounded=0, flagged=0)
+    totals = dict(
+        results=0, covered=0, discussed=0, discussed_covered=0, headline=0, headline_covered=0,
+        tasks=0, numbers=0, grounded=0, leaks=0, flagged=0,
+    )  # fmt: skip
+    cpu: list[float] = []
     print(
-        f"{'paper':32s} {'results':>7s} {'covered':>7s} {'tasks':>5s} {'grounded':>9s} {'flagged':>7s} {'s':>5s}"
+        f"{'paper':32s} {'results':>7s} {'covered':>7s} {'discussed':>9s} {'headline':>14s} "
+        f"{'tasks':>5s} {'grounded':>9s} {'leaks':>5s} {'flagged':>7s} {'draft ms':>8s}"
     )
     overlap_lines = []
     for folder in sorted(p for p in corpus.iterdir() if (p / "paper.pdf").is_file()):
-        t0 = time.perf_counter()
         paper = parse_pdf(folder / "paper.pdf", None)
+        t0 = time.process_time()
         drafts = draft_tasks(paper)
+        cpu.append(time.process_time() - t0)
         cited = {e.label for t in drafts.tasks for e in t.evidence}
         results = [t.label for t in paper.tables if is_results_table(t, read_grid(t))]
         covered = [label for label in results if label in cited]
+        said = {lab for c in find_claims(paper) for lab in c.labels}
+        discussed = [label for label in results if label in said]
+        # The headline results: the first headline label that is a results table or a figure.
+        top = next(
+            (lab for lab in headline_labels(paper) if lab in results or lab.startswith("Figure")),
+            "",
+        )
+        # No question may hold a number of its outcome (decimals: integers name settings).
+        leaks = sum(
+            bool(
+                {n for n in find_numbers(t.question) if "." in n}
+                & set(find_numbers(t.expected_outcome))
+            )
+            for t in drafts.tasks
+        )
         bag = NumberBag([paper.full_text()])
         numbers = [n for t in drafts.tasks for n in find_numbers(t.expected_outcome)]
         grounded = sum(bag.contains(n) for n in numbers)
@@ -82,15 +104,23 @@ def main() -> None:
         for key, value in dict(
             results=len(results),
             covered=len(covered),
+            discussed=len(discussed),
+            discussed_covered=sum(label in cited for label in discussed),
+            headline=bool(top),
+            headline_covered=top in cited,
+            leaks=leaks,
             tasks=len(drafts.tasks),
             numbers=len(numbers),
             grounded=grounded,
             flagged=flagged,
         ).items():
             totals[key] += value
+        mark = f"{top or '-'} {'yes' if top in cited else 'NO'}" if top else "-"
+        seen = sum(label in cited for label in discussed)
         print(
-            f"{folder.name:32s} {len(results):7d} {len(covered):7d} {len(drafts.tasks):5d} "
-            f"{grounded:4d}/{len(numbers):<4d} {flagged:7d} {time.perf_counter() - t0:5.1f}"
+            f"{folder.name:32s} {len(results):7d} {len(covered):7d} {seen:4d}/{len(discussed):<4d} "
+            f"{mark:>14s} {len(drafts.tasks):5d} {grounded:4d}/{len(numbers):<4d} {leaks:5d} "
+            f"{flagged:7d} {cpu[-1] * 1000:8.0f}"
         )
         meta = (
             json.loads((folder / "meta.json").read_text())
@@ -123,9 +153,15 @@ def main() -> None:
     share = totals["covered"] / max(1, totals["results"])
     grounded = totals["grounded"] / max(1, totals["numbers"])
     print(
-        f"\nresults tables with a task: {totals['covered']}/{totals['results']} ({share:.1%}); "
-        f"tasks: {totals['tasks']}; outcome numbers grounded: {totals['grounded']}/{totals['numbers']} "
-        f"({grounded:.1%}); tasks with an error flag: {totals['flagged']}"
+        f"\nheadline table or figure with a task: {totals['headline_covered']}/{totals['headline']}; "
+        f"results tables the text discusses with a task: {totals['discussed_covered']}/"
+        f"{totals['discussed']}; all results tables with a task: {totals['covered']}/"
+        f"{totals['results']} ({share:.1%}; undiscussed appendix tables are left out)\n"
+        f"tasks: {totals['tasks']}; outcome numbers grounded: {totals['grounded']}/"
+        f"{totals['numbers']} ({grounded:.1%}); questions holding an outcome number: "
+        f"{totals['leaks']}; tasks with an error flag: {totals['flagged']}\n"
+        f"drafting CPU per paper: mean {1000 * sum(cpu) / max(1, len(cpu)):.0f} ms, "
+        f"max {1000 * max(cpu, default=0):.0f} ms (parsing excluded)"
     )
     for line in overlap_lines or ["no corpus paper has EXP-Bench tasks in the dev split"]:
         print(line)

@@ -107,8 +107,22 @@ def build_queue(store: Store) -> list[QueueItem]:
                 )  # fmt: skip
     order = {s.value: i for i, s in enumerate(STAGE_ORDER)}
     rank = {pid: i for i, pid in enumerate(papers)}
-    items.sort(key=lambda it: (rank.get(it.paper_id, 0), order.get(it.stage, 99), it.position))
+    items.sort(
+        key=lambda it: (
+            rank.get(it.paper_id, 0),
+            order.get(it.stage, 99),
+            _promise(it),
+            it.position,
+        )
+    )
     return items
+
+
+def _promise(item: QueueItem) -> int:
+    """Most promising first within a stage: clean drafts, then warned, then those with errors
+    (a task's position already puts the paper's headline results first)."""
+    sev = item.severities()
+    return 2 if "error" in sev else 1 if "warning" in sev else 0
 
 
 @dataclass(frozen=True)

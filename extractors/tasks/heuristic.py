@@ -183,6 +183,7 @@ class Context:
         self.constants = _hyperparameters(" ".join(self.setup_sentences))
         self.claims = find_claims(paper)
         self.headline = headline_labels(paper)
+        self.used: set[str] = set()  # findings that already lead a task
 
     def claims_about(self, label: str) -> list[Claim]:
         """The paper's findings about `label`, strongest first (own citations before borrowed)."""
@@ -259,6 +260,23 @@ def _column_lower(head: str, table_lower: bool) -> bool:
     return lower_is_better(head) or (table_lower and not HIGHER_BETTER.search(head))
 
 
+def _own_row(grid: Grid, method: str) -> int | None:
+    """The row of the paper's method. With several (sizes, variants), the one the authors
+    bolded most; among equals the last, where tables put the largest or full model."""
+    rows = [i for i, lab in enumerate(grid.labels) if _match(lab, method)]
+    if not rows:
+        return None
+    bold = {i: sum(grid.bold[i]) if i < len(grid.bold) else 0 for i in rows}
+    return max(reversed(rows), key=lambda i: bold[i])
+
+
+def _row_name(label: str) -> str:
+    """A row's own name without its group or ownership mark: "CIFAR-10 / ICH + CCH" and
+    "ImageNet-10 / ICH + CCH" are one method; so are "PromptSub+ (ours)" and "PromptSub+"."""
+    last = label.split(" / ")[-1]
+    return squash(re.sub(r"[(\[](?:ours|this work)[)\]]|[*†‡]", "", last, flags=re.I))
+
+
 def _summary_rows(grid: Grid) -> set[int]:
     """Rows that sum the others up ("Average", "1st Count"): the best values, not a method."""
     names = [
@@ -293,7 +311,7 @@ def comparison_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
     if not in_rows and (metric_rows or any(_match(h, ctx.method) for h in grid.header)):
         grid = transpose(grid)  # methods are the columns
     grid = fold_metrics(grid)
-    ours = next((i for i, lab in enumerate(grid.labels) if _match(lab, ctx.method)), None)
+    ours = _own_row(grid, ctx.method)
     if ours is None and not grid.settings_rows:
         grid, ours = _most_bold(grid)
     if ours is None or not re.search(r"[A-Za-z]{2}", grid.labels[ours]):
@@ -308,12 +326,16 @@ def comparison_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
     # Never a rival: the method's own variants (sizes, ablations), summary and reference rows.
     own = {i for i, lab in enumerate(grid.labels) if i == ours or _match(lab, ctx.method)}
     own |= {i for i, lab in enumerate(grid.labels) if NOT_A_METHOD.search(lab)}
+    # The same method in another block of the table (another dataset, size or section).
+    own |= {i for i, lab in enumerate(grid.labels) if _row_name(lab) == _row_name(name)}
     rivals = Grid(
         grid.header,
         grid.labels,
         [v if i not in own else [""] * len(v) for i, v in enumerate(grid.values)],
         grid.bold,
     )
+    if len(own) == len(grid.labels):  # every row is a variant of the method: which is best
+        return best_row_tasks(ctx, table, grid)
     wins, comparisons, metrics = [], [], []
     for col, head in enumerate(grid.header):
         if col >= len(grid.values[ours]) or not grid.values[ours][col]:
@@ -550,8 +572,11 @@ def best_row_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
     if sum(is_metric(lab) for lab in grid.labels) * 2 > len(grid.labels):
         grid = transpose(grid)  # metrics down the side: the settings are the columns
     caption_lower = lower_is_better(table.caption)
+    efficiency = bool(EFFICIENCY_CAPTION.search(_topic(table.caption)))
     lines, metrics, winners = [], [], []
     for col, head in enumerate(grid.header):
+        if COST.search(head) and not efficiency:
+            continue  # the cheapest row is not the best one
         lower = _column_lower(head, caption_lower)
         best = best_row(grid, col, lower)
         if best is None:
@@ -676,7 +701,7 @@ def figure_tasks(ctx: Context, figure: Figure) -> list[TaskDraft]:
     A figure no sentence draws a finding from has no checkable outcome ("the results are
     shown in Figure 6" is not one), so it gets no task; neither do drawings and examples.
     """
-    said = findings(ctx.claims_about(figure.label))
+    said = findings([c for c in ctx.claims_about(figure.label) if c.text not in ctx.used])
     if not said:
         return []
     # A raster carries no text to judge it by: the finding about it decides.
@@ -697,6 +722,7 @@ def figure_tasks(ctx: Context, figure: Figure) -> list[TaskDraft]:
         )
     if not question:
         return []
+    ctx.used.update(c.text for c in said)
     independent: dict[str, object] = {x.label: x.ticks} if x else {"setting": topic}
     series = [s for s in figure.legend if len(s) <= 30 and not find_numbers(s)]
     if 2 <= len(series) <= MAX_SERIES and (x or y):
@@ -800,7 +826,7 @@ def draft(paper: ParsedPaper) -> DraftSet:
         if grid is not None and not is_results_table(table, grid):
             continue
         drafts = _table_drafts(ctx, table, grid) if grid is not None else []
-        drafts = [lead_with_claims(d, claims, ctx.method, grid) for d in drafts]
+        drafts = [lead_with_claims(d, claims, ctx.method, grid, ctx.used) for d in drafts]
         if not drafts and headline:
             drafts = _claim_only(ctx, table, claims)
         if grid is None and not drafts:

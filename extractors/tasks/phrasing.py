@@ -35,7 +35,8 @@ OPENER = re.compile(
     r"interestingly|similarly|in addition|in contrast|meanwhile|on the other hand|"
     r"in summary|to summari[sz]e|generally|in general|surprisingly|as expected|concretely|"
     r"as a result|in detail|to be specific|in practice|empirically|indeed|thus|hence|therefore|"
-    r"consequently|again|similarly|likewise),?\s+)",
+    r"consequently|again|similarly|likewise|on average|as shown|as expected|in all cases|"
+    r"in most cases|across (?:all|the) \w+),?\s+)",
     re.I,
 )
 LABEL_REF = re.compile(

@@ -54,16 +54,25 @@ def claim_text(claims: list[Claim]) -> str:
 
 
 def lead_with_claims(
-    draft: TaskDraft, claims: list[Claim], method: str, grid: Grid | None = None
+    draft: TaskDraft,
+    claims: list[Claim],
+    method: str,
+    grid: Grid | None = None,
+    used: set[str] | None = None,
 ) -> TaskDraft:
     """The draft with the paper's finding first in its outcome, and for a whole-table task a
     question asking whether the finding holds (when the sentence can be asked as one).
+    `used` collects the findings that already lead a whole-table task, so that one sentence
+    citing two tables does not make two identical tasks.
 
     When the finding is about other rows than the ones the draft compared (the table reader
     took a model size or a baseline for the method), the finding's own rows ground it.
     """
-    lead = findings(claims)
-    if not draft.key.endswith(WHOLE_TABLE):  # one row's task: only findings about that row
+    used = used if used is not None else set()
+    whole = draft.key.endswith(WHOLE_TABLE)
+    # A finding already leading another table's task would make this one its duplicate.
+    lead = findings([c for c in claims if c.text not in used] if whole else claims)
+    if not whole:  # one row's task: only findings about that row
         row = _words(
             " ".join(
                 map(str, draft.design_complexity.independent_variables.get("component", [])[1:])
@@ -82,6 +91,8 @@ def lead_with_claims(
             design = draft.design_complexity.model_copy(deep=True)
             design.independent_variables = {"method": [grid.labels[i] for i in rows]}
             update["design_complexity"] = design
+    if whole:
+        used.update(c.text for c in lead)
     outcome = claim_text(lead) + (f" In {label}: {grounding}" if grounding else "")
     update["expected_outcome"] = outcome.strip()
     if draft.key.endswith(WHOLE_TABLE):

@@ -25,6 +25,7 @@ from extractors.validate.catalog import (
     skipped,
     skipped_all,
 )
+from extractors.validate.draft_checks import check_draft_semantics
 from extractors.validate.paper_checks import (
     check_duplicates,
     check_evidence,
@@ -75,6 +76,7 @@ def _draft_flags(
     bag: NumberBag | None,
 ) -> list[Flag]:
     flags = check_required(fields) + check_question_form(fields)
+    flags += check_draft_semantics(fields, paper)
     if paper is None:
         flags += skipped_all("paper", "the paper was not parsed here (imported task)")
     else:

@@ -43,6 +43,28 @@ _CHECKS: tuple[Check, ...] = (
     Check("evidence", Severity.error, "paper",
           "The task cites no table, figure or section, or cites one the parser did not find "
           "in the paper."),
+    Check("outcome_meta", Severity.error, "task",
+          "The expected outcome says what a table or figure shows ('the results are shown in "
+          "Figure 6') instead of the finding: write the trend or comparison the paper states."),
+    Check("method_is_header", Severity.error, "task",
+          "A compared 'method' is a column header, a metric, a dataset or a summary row "
+          "(Average, Gain): the table was read sideways or a header row was taken as data."),
+    Check("label_numbers", Severity.warning, "task",
+          "Numbers are run into a method's name, a sign that table cells were glued together: "
+          "check the row against the crop."),
+    Check("self_comparison", Severity.error, "task",
+          "The outcome compares a method with itself: rows of different blocks (datasets, model "
+          "sizes, backbones) were run together. Compare within one block."),
+    Check("question_truncated", Severity.warning, "task",
+          "The question is cut off (a caption truncated mid-sentence); finish it in the paper's "
+          "terms."),
+    Check("direction_disagrees", Severity.warning, "task",
+          "The paper's sentence and the compared cells disagree about who wins: check the "
+          "metric's direction (lower is better for errors and costs), the subject row, and "
+          "the row groups."),
+    Check("figure_not_plot", Severity.warning, "paper",
+          "The cited figure reads as a drawing, diagram or example, not a plot of measurements; "
+          "a trend task needs a measured quantity."),
     Check("near_duplicate", Severity.warning, "siblings",
           "Another task of this paper asks nearly the same thing; keep one of them."),
     Check("commit_pinned", Severity.warning, "task",

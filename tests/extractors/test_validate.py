@@ -12,7 +12,9 @@ import pytest
 
 from expcurate.curation.pipeline import mask_task, masked_paths, masking_flags
 from expcurate.records import (
+    DesignComplexity,
     Evidence,
+    Figure,
     Flag,
     ParsedPaper,
     Section,
@@ -78,6 +80,7 @@ def _paper() -> ParsedPaper:
         title="A paper",
         sections=[Section(number="4", title="Results", text="We reach 81.23 and 77.45.")],
         tables=[Table(label="Table 2", caption="Main results", page=3, rows=[["a", "81.23"]])],
+        figures=[Figure(label="Figure 1", caption="Figure 1: Overview of the framework.", page=2)],
     )
 
 
@@ -144,6 +147,32 @@ CASES: dict[str, tuple[Run, dict[str, object]]] = {
     "setup_found": (_setup, {"source": [], "masked_source": [], "requirements": []}),
     "instructions_leak_masked": (_setup, {"agent_instructions": "Complete train.py please."}),
     "leakage": (lambda t, root: check_leakage(t, GitTree(root, "HEAD~1")), {"mask_also": []}),
+    "outcome_meta": (_draft, {"expected_outcome": "Table 2 shows the accuracy of both models."}),
+    "method_is_header": (
+        _draft,
+        {"design_complexity": DesignComplexity(independent_variables={"method": ["Gate", "MSE"]})},
+    ),
+    "label_numbers": (
+        _draft,
+        {
+            "design_complexity": DesignComplexity(
+                independent_variables={"method": ["GNNExp 0.420.840.56", "Base"]}
+            )
+        },
+    ),
+    "self_comparison": (
+        _draft,
+        {"expected_outcome": "Acc: CIFAR-10 / ICH 81.23 vs. ImageNet-10 / ICH 77.45."},
+    ),
+    "question_truncated": (_draft, {"question": "Does gating improve accuracy in the…?"}),
+    "direction_disagrees": (
+        _draft,
+        {
+            "expected_outcome": "Gating outperforms the baseline. In Table 2: Gating does not "
+            "beat the strongest alternative on any reported column (81.23 vs. 77.45)."
+        },
+    ),
+    "figure_not_plot": (_draft, {"evidence": [Evidence(kind="figure", label="Figure 1")]}),
     "masking": (
         lambda t, root: masking_flags(mask_task(root, "HEAD", masked_paths(t))),
         {"mask_also": ["pkg/never-there.py"]},

@@ -337,3 +337,22 @@ def test_override_accepts_errors_for_the_current_revision_only(store: Store) -> 
     fields = store.fields(store.require_task(tid)).model_copy(update={"method": "edited"})
     logic.save_edit(store, tid, fields, OMAR, base_head=store.require_task(tid).head)
     assert review.unresolved_errors(store, store.require_task(tid))
+
+
+def test_queue_puts_clean_drafts_of_a_stage_before_flagged_ones(store: Store) -> None:
+    """Within one paper's stage the reviewer meets the most promising drafts first: clean,
+    then warned, then those with errors; the drafting order decides among equals."""
+    flags = {
+        0: [{"check": "self_comparison", "severity": "error", "message": "m"}],
+        1: [{"check": "near_duplicate", "severity": "warning", "message": "m"}],
+        2: [],
+        3: [],
+    }
+    store.upsert_paper("p")
+    for position, found in flags.items():
+        store.put_machine_task(
+            "p", simple_task(f"t{position}"), stage="tasks", author="m", position=position,
+            flags=found,
+        )  # fmt: skip
+    items = [i for i in logic.build_queue(store) if i.kind == "task"]
+    assert [i.position for i in items] == [2, 3, 1, 0]

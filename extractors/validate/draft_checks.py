@@ -1,0 +1,176 @@
+"""Checks for what a reviewer rejects in a draft: the semantics a count never sees.
+
+A grounded task can still compare two column headers, set a method against its own larger
+variant, state "the results are shown in Figure 6" as its finding, or contradict the paper's
+own sentence. Each check here names one such failure, so the queue can put the tasks a
+reviewer is likely to approve first and say what to fix in the others. They read the task
+alone (and the paper's figures, when given).
+"""
+
+from __future__ import annotations
+
+import re
+
+from expcurate.records import Flag, ParsedPaper, Severity, TaskFields
+from extractors.numbers import find_numbers
+from extractors.validate.catalog import flag
+
+META_OUTCOME = re.compile(
+    r"^(?:in |as )?(?:the )?(?:(?:experimental )?results? (?:are|is) (?:shown|summari[sz]ed|"
+    r"reported|listed|presented|plotted|depicted)|(?:we|table\s*[\w.]+|figure\s*[\w.]+|fig\.\s*"
+    r"[\w.]+) (?:present|show|report|list|summari[sz]e|plot|illustrate|visuali[sz]e|compare|"
+    r"depict|vary|varies)s?\b)",
+    re.I,
+)
+# Tells that a compared "method" is really a header, a metric, a statistic or a reference row.
+NOT_A_METHOD = re.compile(
+    r"^(?:column \d+|avg\.?|average|mean|median|std\.?|gain|improvement|Δ|delta|total|count|"
+    r"(?:mse|mae|rmse|acc(?:uracy)?|f1|auc|auroc|aupr|fpr\d*|bleu|rouge\S*|miou|top-?\d|"
+    r"params|flops|gflops|memory|time|latency)(?:\s*\(.*\))?|upper[- ]bound|oracle|models?|"
+    r"methods?|datasets?)$",
+    re.I,
+)
+# Two or more numbers run together inside a label ("GNNExp 0.420.840.56", "Model 12.3 45.6").
+GLUED_NUMBERS = re.compile(r"\d\.\d+\.\d|\d+\.\d+\s+\d+\.\d+")
+COMPARISON = re.compile(r"(?P<a>[^:;]+?) (?P<x>-?\d[\d.]*) vs\. (?P<b>[^:;]+?) (?P<y>-?\d[\d.]*)\b")
+SAYS_BETTER = re.compile(
+    r"\b(outperform\w*|surpass\w*|beats?|best|better|superior|state-of-the-art|higher|lower)\b",
+    re.I,
+)
+SAYS_LOST = re.compile(r"does not beat the strongest alternative on any", re.I)
+FIGURE_LABEL = re.compile(r"\bFig(?:ure|\.)\s*([A-Z]?\.?\d+)")
+NOT_A_PLOT = re.compile(
+    r"\b(illustrat\w*|overview|framework|architecture|pipeline|diagram|schematic|workflow|"
+    r"qualitative|examples?|showcases?|case study|screenshot|teaser)\b",
+    re.I,
+)
+
+
+def _compared(fields: TaskFields) -> list[str]:
+    values: list[str] = []
+    for name, value in fields.design_complexity.independent_variables.items():
+        if name.lower() in ("method", "methods", "model", "models", "component", "setting"):
+            values += [str(v) for v in (value if isinstance(value, list) else [value])]
+    return values
+
+
+def check_meta_outcome(fields: TaskFields) -> list[Flag]:
+    """An outcome that says what is shown instead of what was found."""
+    first = re.split(r"(?<=[.!?])\s", fields.expected_outcome.strip(), maxsplit=1)[0]
+    measured = find_numbers(re.sub(r"\b(?:Table|Figure|Fig\.)\s*[\w.]+", "", first))
+    if not META_OUTCOME.search(first) or measured:
+        return []
+    return [
+        flag(
+            "outcome_meta",
+            Severity.error,
+            f"the outcome describes the evidence instead of stating a finding: {first[:120]!r}",
+        )
+    ]
+
+
+def check_compared_names(fields: TaskFields) -> list[Flag]:
+    """Headers, metrics, summary rows or labels with numbers glued in, taken as methods."""
+    flags = []
+    compared = _compared(fields)
+    headers = [v for v in compared if NOT_A_METHOD.match(v.strip())]
+    if headers:
+        flags.append(
+            flag(
+                "method_is_header",
+                Severity.error,
+                f"compared as methods but read like headers, metrics or summary rows: "
+                f"{', '.join(headers[:5])}",
+            )
+        )
+    glued = [v for v in compared if GLUED_NUMBERS.search(v)]
+    if glued:
+        flags.append(
+            flag(
+                "label_numbers",
+                Severity.warning,
+                f"numbers run into a method's name (a misread table row): {glued[0][:80]!r}",
+            )
+        )
+    return flags
+
+
+def check_self_comparison(fields: TaskFields) -> list[Flag]:
+    """ "X 53.2 vs. X 73.6": rows of different blocks (datasets, sizes) collapsed into one."""
+    for m in COMPARISON.finditer(fields.expected_outcome):
+        a, b = _base(m.group("a")), _base(m.group("b"))
+        if a and a == b and m.group("x") != m.group("y"):
+            return [
+                flag(
+                    "self_comparison",
+                    Severity.error,
+                    f"{m.group('a').strip()} is compared with itself "
+                    f"({m.group('x')} vs. {m.group('y')}): rows of different groups "
+                    "(dataset, model size, setting) were run together",
+                )
+            ]
+    return []
+
+
+def _base(name: str) -> str:
+    """The row's own name, without its group ("CIFAR-10 / ICH + CCH" -> "ich cch")."""
+    last = name.split(":")[-1].split(" / ")[-1]
+    return re.sub(r"[^a-z0-9]+", " ", last.lower()).strip()
+
+
+def check_truncated_question(fields: TaskFields) -> list[Flag]:
+    q = fields.question.strip()
+    if "…" in q or "..." in q or re.search(r"\b(?:vs|and|of|the|for|with|in)\s*\??$", q, re.I):
+        return [
+            flag("question_truncated", Severity.warning, f"the question is cut off: {q[-80:]!r}")
+        ]
+    return []
+
+
+def check_direction(fields: TaskFields) -> list[Flag]:
+    """The paper's finding says the method wins; the table's tally says it never does."""
+    text = fields.expected_outcome
+    lost = SAYS_LOST.search(text)
+    if lost and SAYS_BETTER.search(text[: lost.start()]):
+        return [
+            flag(
+                "direction_disagrees",
+                Severity.warning,
+                "the paper's sentence says the method does better, but the cells compared "
+                "say it never beats the strongest alternative: check the metric's direction, "
+                "the subject row, or which rows belong together",
+            )
+        ]
+    return []
+
+
+def check_figure_is_plot(fields: TaskFields, paper: ParsedPaper) -> list[Flag]:
+    """A trend task whose figure's caption says it draws or shows examples, not measurements."""
+    for ev in fields.evidence:
+        if ev.kind != "figure":
+            continue
+        fig = next((f for f in paper.figures if f.label == ev.label), None)
+        topic = fig.caption.split(". ")[0] if fig else ""
+        if fig is not None and NOT_A_PLOT.search(topic):
+            return [
+                flag(
+                    "figure_not_plot",
+                    Severity.warning,
+                    f"{ev.label} reads as a drawing or example ({topic[:80]!r}), not a plot "
+                    "of measurements",
+                )
+            ]
+    return []
+
+
+def check_draft_semantics(fields: TaskFields, paper: ParsedPaper | None) -> list[Flag]:
+    flags = (
+        check_meta_outcome(fields)
+        + check_compared_names(fields)
+        + check_self_comparison(fields)
+        + check_truncated_question(fields)
+        + check_direction(fields)
+    )
+    if paper is not None:
+        flags += check_figure_is_plot(fields, paper)
+    return flags

@@ -1,0 +1,124 @@
+"""Claims first: the paper's own finding is the spine of a task, the table's cells ground it."""
+
+from __future__ import annotations
+
+import pytest
+
+from expcurate.records import Axis, Figure, ParsedPaper, Section, Table
+from extractors.tasks.heuristic import draft
+from extractors.tasks.phrasing import claim_question, trend_variable
+
+ABSTRACT = "We propose a forecaster called Gated Mixing (GM) for long series."
+RESULTS = Table(
+    label="Table 2",
+    caption="Table 2: Test accuracy on two datasets (higher is better).",
+    page=4,
+    section="4 Results",
+    rows=[
+        ["Method", "Params (M)", "ETT", "Weather"],
+        ["Baseline", "1.0", "71.2", "64.0"],
+        ["Other", "2.0", "72.5", "65.1"],
+        ["GM-S", "0.8", "73.0", "66.2"],
+        ["GM-L", "9.5", "75.4", "68.9"],
+    ],
+)
+
+
+def _paper(text: str, tables: list[Table] = (), figures: list[Figure] = ()) -> ParsedPaper:  # type: ignore[assignment]
+    return ParsedPaper(
+        title="Learning Things",
+        abstract=ABSTRACT,
+        sections=[Section(number="4", title="Results", text=text, page=4)],
+        tables=list(tables),
+        figures=list(figures),
+    )
+
+
+def test_the_papers_finding_leads_and_is_asked() -> None:
+    """The sentence that states what Table 2 shows becomes the question (without its
+    numbers) and leads the outcome, followed by the cells."""
+    claim = "As shown in Table 2, GM-L consistently outperforms all baselines by 2.9 points."
+    (task,) = draft(_paper(claim, [RESULTS])).tasks
+    assert task.question == "Does GM-L consistently outperform all baselines?"
+    assert task.expected_outcome.startswith("GM-L consistently outperforms all baselines by 2.9")
+    assert "75.4" in task.expected_outcome
+
+
+def test_a_methods_own_sizes_and_its_cost_are_never_rivals() -> None:
+    """GM-S is not a baseline of GM-L, and a parameter count is not a score."""
+    (task,) = draft(_paper("We train every model for 10 epochs.", [RESULTS])).tasks
+    assert "GM-S" not in task.expected_outcome
+    assert "Params" not in task.expected_outcome
+    assert task.design_complexity.independent_variables["method"][1:] == ["Baseline", "Other"]
+
+
+def test_a_figure_no_sentence_draws_a_finding_from_gets_no_task() -> None:
+    """'The loss curves are shown in Figure 3' is a pointer, not an outcome."""
+    figure = Figure(
+        label="Figure 3",
+        caption="Figure 3: Training loss curves.",
+        page=5,
+        kind="vector",
+        ticks=10,
+        axes=[Axis(orientation="y", label="Loss"), Axis(orientation="x", label="Epoch")],
+    )
+    assert draft(_paper("The loss curves are shown in Figure 3.", figures=[figure])).tasks == []
+    found = draft(_paper("As Figure 3 shows, the loss falls faster with more layers.", [], [figure]))
+    (task,) = found.tasks
+    assert task.expected_outcome.startswith("The loss falls faster with more layers")
+
+
+def test_undiscussed_appendix_tables_are_left_out() -> None:
+    """An appendix table no sentence discusses comes last, if at all: here, not at all."""
+    extra = RESULTS.model_copy(update={"label": "Table 9", "section": "A Extra results"})
+    paper = _paper("GM-L wins.", [extra])
+    paper.sections.append(Section(number="A", title="Extra results", text="x", appendix=True))
+    assert draft(paper).tasks == []
+
+
+def test_one_sentence_citing_two_tables_leads_one_task() -> None:
+    """The same finding asked twice would make two identical tasks."""
+    second = RESULTS.model_copy(update={"label": "Table 3", "page": 5})
+    claim = "Tables 2 and 3 show that GM-L outperforms all baselines on both datasets."
+    tasks = draft(_paper(claim, [RESULTS, second])).tasks
+    assert len(tasks) == 2
+    assert sum(t.expected_outcome.startswith("GM-L outperforms") for t in tasks) == 1
+
+
+@pytest.mark.parametrize(
+    ("claim", "question"),
+    [
+        (
+            "Moreover, as shown in Table 3, our method achieves the best MSE of 0.361 on ETTh1.",
+            "Does GM achieve the best MSE on ETTh1?",
+        ),
+        (
+            "The full model is better than every ablated variant (75.9 vs. 75.3).",
+            "Is the full model better than every ablated variant?",
+        ),
+        (
+            "Table 3 shows that data augmentations could enhance the performance of CC.",
+            "Can data augmentations enhance the performance of CC?",
+        ),
+        (
+            "ResNet50 is worse than ResNet34 on CIFAR-10, which suggests depth does not help.",
+            "Is ResNet50 worse than ResNet34 on CIFAR-10?",
+        ),
+        ("Table 2 and Table 4 show several cases where the baseline is better.", None),
+        ("To validate this, we include an ablation that removes the trace.", None),
+    ],
+)
+def test_claim_question(claim: str, question: str | None) -> None:
+    """Opener, citation and answer numbers dropped; subject and verb turned around; sentences
+    whose subject is a pointer or a clause are left to the table's own question."""
+    assert claim_question(claim, "GM") == question
+
+
+def test_trend_variable() -> None:
+    assert trend_variable("Accuracy rises from 61.2 to 70.4 with more layers.") == (
+        "the number of layers"
+    )
+    assert trend_variable("The return improved with the number of simulations.") == (
+        "the number of simulations"
+    )
+    assert trend_variable("GM beats the baseline.") is None
