@@ -26,7 +26,15 @@ from expcurate.records.names import slug, squash
 from extractors.numbers import find_numbers, to_float
 from extractors.tasks.claims import Claim, claims_for, find_claims, headline_labels
 from extractors.tasks.phrasing import claim_question, trend_variable
-from extractors.tasks.spine import claim_task, claim_text, findings, lead_with_claims, priority
+from extractors.tasks.spine import (
+    claim_task,
+    claim_text,
+    findings,
+    fits_table,
+    lead_with_claims,
+    priority,
+    table_numbers,
+)
 from extractors.tasks.tables import (
     CITATION,
     COST,
@@ -737,7 +745,7 @@ def figure_tasks(ctx: Context, figure: Figure) -> list[TaskDraft]:
             design_complexity=DesignComplexity(
                 constant_variables=dict(ctx.constants),
                 independent_variables=independent,
-                dependent_variables={(y.label if y else "result"): f"as plotted in {figure.label}"},
+                dependent_variables={(y.label if y else "result"): _lower_first(topic)},
             ),
             evidence=[Evidence(kind="figure", label=figure.label, page=figure.page)],
         )
@@ -818,15 +826,17 @@ def draft(paper: ParsedPaper) -> DraftSet:
     appendix = {clean_title(s.heading) for s in paper.sections if s.appendix}
     discussed = {lab for c in ctx.claims for lab in c.labels}
     for table in paper.tables:
-        claims = ctx.claims_about(table.label)
+        grid = read_grid(table)
+        elsewhere = set().union(*(table_numbers(t) for t in paper.tables if t is not table))
+        claims = [c for c in ctx.claims_about(table.label) if fits_table(c, table, grid, elsewhere)]
         headline = table.label in ctx.headline
         if clean_title(table.section) in appendix and not claims and not headline:
             continue  # an appendix table no sentence discusses: last, if at all
-        grid = read_grid(table)
         if grid is not None and not is_results_table(table, grid):
             continue
         drafts = _table_drafts(ctx, table, grid) if grid is not None else []
-        drafts = [lead_with_claims(d, claims, ctx.method, grid, ctx.used) for d in drafts]
+        topic = _topic(table.caption)
+        drafts = [lead_with_claims(d, claims, ctx.method, grid, ctx.used, topic) for d in drafts]
         if not drafts and headline:
             drafts = _claim_only(ctx, table, claims)
         if grid is None and not drafts:

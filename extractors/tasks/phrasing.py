@@ -86,6 +86,12 @@ VERB = {  # third person and past -> base form; irregular ones spelled out
     "delivers": "deliver", "delivered": "deliver", "ranks": "rank", "ranked": "rank",
     "enjoys": "enjoy", "wins": "win", "won": "win", "retains": "retain", "maintains": "maintain",
     "is": "", "are": "", "was": "", "were": "", "can": "", "could": "", "has": "have",
+    # base forms, after a plural subject ("GEPA and ACE lose …"): asked with "Do"
+    "outperform": "outperform", "achieve": "achieve", "lose": "lose", "perform": "perform",
+    "improve": "improve", "reduce": "reduce", "yield": "yield", "remain": "remain",
+    "reach": "reach", "surpass": "surpass", "exceed": "exceed", "degrade": "degrade",
+    "fail": "fail", "struggle": "struggle", "benefit": "benefit", "suffer": "suffer",
+    "converge": "converge", "lag": "lag", "obtain": "obtain", "show": "show",
     "have": "have", "had": "have",
 }  # fmt: skip
 BE = {"is": "Is", "are": "Are", "was": "Is", "were": "Are"}
@@ -98,7 +104,8 @@ MAX_SUBJECT_WORDS = 12
 # Where the finding ends and its interpretation begins: not part of the question.
 TRAILING_CLAUSE = re.compile(
     r",\s*(?:which|suggesting|indicating|showing|demonstrating|proving|implying|meaning|"
-    r"confirming|thanks to|because|since|due to)\b|;\s+|\s+\((?:see|cf)\b",
+    r"confirming|thanks to|because|since|due to)\b|;\s+|\s+\((?:see|cf)\b|"
+    r",?\s+(?:but|while|whereas)\s+(?:its|their|it|the|they)\b",
     re.I,
 )
 MAX_QUESTION_WORDS = 45
@@ -187,22 +194,28 @@ def claim_question(claim: str, method: str = "") -> str | None:
             or len(words) > MAX_QUESTION_WORDS
         ):
             return None
-        subj = _lower_initial(" ".join(subject))
+        subj = _lower_initial(" ".join(subject), method, text)
         if low in BE:
             head = f"{BE[low]} {subj} {' '.join(adverbs)}".rstrip()
         elif low in ("can", "could"):
             head = f"Can {subj} {' '.join(adverbs)}".rstrip()
         else:
-            head = f"Does {subj} {' '.join([*adverbs, VERB[low]])}".rstrip()
+            aux = "Do" if low == VERB[low] else "Does"  # a base form follows a plural subject
+            head = f"{aux} {subj} {' '.join([*adverbs, VERB[low]])}".rstrip()
         body = TRAILING_CLAUSE.split(" ".join(rest), maxsplit=1)[0]
         question = f"{head} {body}".strip().rstrip(" ,;:.") + "?"
         return question if _safe(question, claim) else None
     return None
 
 
-def _lower_initial(subject: str) -> str:
-    """ "The full model" -> "the full model"; names ("TimesNet", "CC") keep their case."""
+def _lower_initial(subject: str, method: str = "", text: str = "") -> str:
+    """ "The full model" -> "the full model"; names keep their case: the method, acronyms,
+    and a word the sentence also capitalises where no sentence starts ("… for Trace")."""
     first = subject.split(" ", 1)[0]
+    if method and first.lower() == method.lower():
+        return subject
+    if re.search(rf"(?<![.!?] )\b{re.escape(first)}\b", text[len(first) :]):
+        return subject
     if first[:1].isupper() and first[1:].islower() and first.isalpha():
         return subject[0].lower() + subject[1:]
     return subject

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from expcurate.records import TaskDraft
+from expcurate.records import Table, TaskDraft
 from extractors.numbers import find_numbers
 from extractors.tasks.claims import Claim
 from extractors.tasks.phrasing import claim_question, clean_claim
@@ -25,7 +25,9 @@ MAX_ROWS = 4  # rows a finding names, shown with their cells
 MAX_CELLS = 6
 OWN_MARK = re.compile(r"\s*[(\[](?:ours|our method|this work|proposed)[)\]]|\*+$", re.I)
 SUMMARY = re.compile(r"\b(?:avg|average|mean|median|gain|total)\b", re.I)
-# A claim whose numbers are all outside this table may be about another table it borrowed.
+DANGLING = re.compile(
+    r"(?:following|these|two|three) (?:reasons?|observations?|aspects?)\.?$|:$", re.I
+)
 META = re.compile(
     r"^(?:the )?(?:experimental )?results? (?:are|is) (?:shown|summari[sz]ed|reported|listed|"
     r"presented)|^(?:we|table|figure|fig\.) (?:present|show|report|list|summari[sz]e|plot|"
@@ -33,14 +35,39 @@ META = re.compile(
     # advice, motives and explanations: not what the experiment measures
     r"\bwe (?:would )?(?:recommend|suggest|argue|believe|hypothesi[sz]e|emphasi[sz]e)\b|"
     r"^(?:considering|to (?:validate|verify|evaluate|investigate|test|study)|the reason|"
-    r"this is because|despite)\b",
+    r"this is because|despite|since|because)\b|"
+    # a bare pronoun subject: out of its paragraph nobody knows what "it" is
+    r"^(?:it|this|they|these|those) (?!is because)\w+",
     re.I,
 )
 
 
 def findings(claims: list[Claim]) -> list[Claim]:
-    """The claims worth stating as an outcome: not a description of what is shown."""
-    return [c for c in claims if not META.search(clean_claim(c.text))][:MAX_CLAIMS]
+    """The claims worth stating as an outcome: a finding, not what is shown, why, or what to
+    do; a sentence that only leads into the next one ("… for the following two reasons") is
+    left out."""
+    return [
+        c for c in claims if not META.search(clean_claim(c.text)) and not DANGLING.search(c.text)
+    ][:MAX_CLAIMS]
+
+
+def fits_table(claim: Claim, table: Table, grid: Grid | None, elsewhere: set[str]) -> bool:
+    """Is the claim about this table? A finding quoting cells of another table (`elsewhere`)
+    and none of this one is that table's; a label the claim only borrowed from a neighbouring
+    sentence counts when it quotes this table's cells or names one of its rows."""
+    measured = [n for n in find_numbers(clean_claim(claim.text)) if "." in n]
+    cells = table_numbers(table)
+    if any(n in cells for n in measured):
+        return True
+    if any(n in elsewhere for n in measured):
+        return False
+    if not claim.inferred_labels:
+        return True
+    return grid is not None and bool(claim_rows(grid, [claim])[0])
+
+
+def table_numbers(table: Table) -> set[str]:
+    return {n for row in table.rows for cell in row for n in find_numbers(cell)}
 
 
 def claim_text(claims: list[Claim]) -> str:
@@ -59,6 +86,7 @@ def lead_with_claims(
     method: str,
     grid: Grid | None = None,
     used: set[str] | None = None,
+    topic: str = "",
 ) -> TaskDraft:
     """The draft with the paper's finding first in its outcome, and for a whole-table task a
     question asking whether the finding holds (when the sentence can be asked as one).
@@ -84,19 +112,23 @@ def lead_with_claims(
     label = draft.evidence[0].label if draft.evidence else ""
     grounding = draft.expected_outcome
     update: dict[str, object] = {}
-    if grid is not None and draft.key.endswith(WHOLE_TABLE) and not _about(draft, lead):
-        rows, grid = claim_rows(grid, lead)
-        grounding = claim_cells(grid, rows)
-        if rows:
+    if grid is not None and whole:
+        # The rows the finding names ground it better than the reader's own comparison,
+        # which may run blocks of the table together.
+        rows, named = claim_rows(grid, lead)
+        if len(rows) >= 2 or (rows and not _about(draft, lead)):
+            grounding = claim_cells(named, rows)
             design = draft.design_complexity.model_copy(deep=True)
-            design.independent_variables = {"method": [grid.labels[i] for i in rows]}
+            design.independent_variables = {"method": [named.labels[i] for i in rows]}
             update["design_complexity"] = design
+        elif not _about(draft, lead):
+            grounding = ""  # the reader compared other rows than the finding speaks of
     if whole:
         used.update(c.text for c in lead)
     outcome = claim_text(lead) + (f" In {label}: {grounding}" if grounding else "")
     update["expected_outcome"] = outcome.strip()
-    if draft.key.endswith(WHOLE_TABLE):
-        question = claim_question(lead[0].text, method)
+    if whole:
+        question = with_setting(claim_question(lead[0].text, method), label, topic)
         if question and not _leaks(question, draft.expected_outcome):
             update["question"] = question
     return draft.model_copy(update=update)
@@ -191,3 +223,16 @@ def _shares_word(a: str, b: str) -> bool:
     """Two texts share a content word (five letters or more, by its first five)."""
     stems = {w[:5] for w in a.split() if len(w) >= 5 and w.isalpha()}
     return bool(stems & {w[:5] for w in b.split() if len(w) >= 5 and w.isalpha()})
+
+
+ANAPHORA = re.compile(r"\b(?:this|these|those|such|the same|above|aforementioned)\b", re.I)
+
+
+def with_setting(question: str | None, label: str, topic: str) -> str | None:
+    """A claim's question names the setting when the sentence leaned on its context ("this
+    difficult task") or is too short to carry it: the caption's subject is added."""
+    if question is None or not topic:
+        return question
+    if not ANAPHORA.search(question) and len(question.split()) >= 12:
+        return question
+    return f"{question[:-1].rstrip()} (setting of {label}: {topic[0].lower() + topic[1:]})?"
