@@ -49,6 +49,9 @@ _CHECKS: tuple[Check, ...] = (
     Check("method_is_header", Severity.error, "task",
           "A compared 'method' is a column header, a metric, a dataset or a summary row "
           "(Average, Gain): the table was read sideways or a header row was taken as data."),
+    Check("mixed_blocks", Severity.warning, "task",
+          "The compared rows come from several groups of the table (datasets, model sizes, "
+          "backbones, settings): a method is only a rival of the rows in its own group."),
     Check("label_numbers", Severity.warning, "task",
           "Numbers are run into a method's name, a sign that table cells were glued together: "
           "check the row against the crop."),

@@ -83,6 +83,16 @@ def check_compared_names(fields: TaskFields) -> list[Flag]:
                 f"{', '.join(headers[:5])}",
             )
         )
+    groups = list(dict.fromkeys(v.split(" / ")[0] for v in compared if " / " in v))
+    if len(groups) >= 2:
+        flags.append(
+            flag(
+                "mixed_blocks",
+                Severity.warning,
+                f"rows of several groups ({', '.join(groups[:4])}) are compared as rivals: "
+                "compare within one group, or make one task per group",
+            )
+        )
     glued = [v for v in compared if GLUED_NUMBERS.search(v)]
     if glued:
         flags.append(

@@ -160,6 +160,14 @@ CASES: dict[str, tuple[Run, dict[str, object]]] = {
             )
         },
     ),
+    "mixed_blocks": (
+        _draft,
+        {
+            "design_complexity": DesignComplexity(
+                independent_variables={"method": ["CIFAR-10 / ICH", "ImageNet-10 / CCH"]}
+            )
+        },
+    ),
     "self_comparison": (
         _draft,
         {"expected_outcome": "Acc: CIFAR-10 / ICH 81.23 vs. ImageNet-10 / ICH 77.45."},
