@@ -30,7 +30,7 @@ def usage_tasks(
     ] = None,
 ) -> None:
     """Draft usage tasks with their setups from the commands a repository documents."""
-    from extractors.agent.usage import usage_tasks as draft_usage
+    from extractors.agent.usage_tasks import usage_tasks as draft_usage
     from extractors.repo import RepoLoadError, mine_repo, resolve_repo
 
     settings = common.configure(data_dir=data_dir)

@@ -25,17 +25,7 @@ from expcurate.records import (
 from expcurate.records.names import slug, squash
 from extractors.numbers import find_numbers, to_float
 from extractors.tasks.claims import Claim, claims_for, find_claims, headline_labels
-from extractors.tasks.phrasing import claim_question, trend_variable
-from extractors.tasks.spine import (
-    claim_task,
-    claim_text,
-    findings,
-    fits_table,
-    lead_with_claims,
-    priority,
-    table_numbers,
-)
-from extractors.tasks.tables import (
+from extractors.tasks.grids import (
     CITATION,
     COST,
     HIGHER_BETTER,
@@ -49,6 +39,16 @@ from extractors.tasks.tables import (
     only_lower_metrics,
     read_grid,
     transpose,
+)
+from extractors.tasks.phrasing import claim_question, trend_variable
+from extractors.tasks.spine import (
+    claim_task,
+    claim_text,
+    findings,
+    fits_table,
+    lead_with_claims,
+    priority,
+    table_numbers,
 )
 
 ABLATION_ROW = re.compile(r"^\s*(w/o|w\.o\.|without|\+|-\s|–|no\s|remove|replace|only)", re.I)

@@ -15,8 +15,8 @@ import re
 from expcurate.records import Table, TaskDraft
 from extractors.numbers import find_numbers
 from extractors.tasks.claims import Claim
+from extractors.tasks.grids import COST, Grid, is_metric, plain, transpose
 from extractors.tasks.phrasing import claim_question, clean_claim
-from extractors.tasks.tables import COST, Grid, is_metric, plain, transpose
 
 # Drafts that speak for the table as a whole (one per table), as opposed to one row's.
 WHOLE_TABLE = (":compare", ":best", ":sweep", ":factor")

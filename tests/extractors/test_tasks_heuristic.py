@@ -6,8 +6,8 @@ import pytest
 
 from expcurate.records import Axis, Figure, ParsedPaper, Section, Table, TaskFields
 from extractors.paper.layout import dingbat_marks
+from extractors.tasks.grids import fold_metrics, read_grid
 from extractors.tasks.heuristic import draft, proposed_method
-from extractors.tasks.tables import fold_metrics, read_grid
 from extractors.validate import validate_draft
 
 

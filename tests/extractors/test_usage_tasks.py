@@ -10,7 +10,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from extractors.agent import leaked_names, validate_references
-from extractors.agent.usage import usage_tasks
+from extractors.agent.usage_tasks import usage_tasks
 from extractors.repo import mine_repo
 
 
