@@ -62,6 +62,7 @@ from extractors.tasks.llm_inputs import (
     normalize_label,
     outline,
     render_figure,
+    render_findings,
     render_table,
 )
 from extractors.tasks.refine import refine_tasks, refine_version_parts
@@ -223,6 +224,9 @@ def draft_section(
             "Figures cited in or placed in this section (captions):\n"
             + "\n".join(render_figure(f) for f in figures)
         )
+    said = render_findings(paper, [*tables, *figures])
+    if said:
+        parts.append(said)
     images: list[Path] = []
     shown: list[str] = []
     if client.can_see:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from expcurate.records import Figure, ParsedPaper, Section, Table
+from extractors.tasks.claims import claims_for, find_claims, headline_labels
 
 T = TypeVar("T", Table, Figure)
 
@@ -24,6 +25,8 @@ ABSTRACT_CHARS = 1_500
 TABLE_ROWS = 60
 TABLE_CHARS = 4_000
 CELL_CHARS = 40
+FINDINGS_PER_ITEM = 3  # the paper's sentences about one table or figure
+FINDING_CHARS = 400
 
 _CITE = re.compile(
     r"\b(Tables?|Tabs?\.|Figures?|Figs?\.)\s*"
@@ -139,6 +142,26 @@ def render_table(table: Table) -> str:
 
 def render_figure(figure: Figure) -> str:
     return _captioned(figure)
+
+
+def render_findings(paper: ParsedPaper, items: list[Table | Figure]) -> str:
+    """What the paper's own sentences state about the given tables and figures, headline
+    results marked: the claims a task should be built around (the same inputs the offline
+    strategy drafts from)."""
+    claims = find_claims(paper)
+    headline = set(headline_labels(paper))
+    lines = []
+    for item in items:
+        found = claims_for(item.label, claims)[:FINDINGS_PER_ITEM]
+        mark = " (a headline result of the paper)" if item.label in headline else ""
+        if found:
+            lines.append(f"{item.label}{mark}:")
+            lines += [f"- {clip(c.text, FINDING_CHARS)}" for c in found]
+        else:
+            lines.append(f"{item.label}{mark}: no sentence of the paper states a finding about it")
+    if not lines:
+        return ""
+    return "Findings the paper states about them (build each task around one):\n" + "\n".join(lines)
 
 
 def outline(paper: ParsedPaper) -> str:

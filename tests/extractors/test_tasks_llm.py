@@ -16,7 +16,7 @@ from expcurate.settings import Settings
 from extractors.llm import LLMClient
 from extractors.tasks import PROMPT_VERSION, draft_tasks, prompt_version
 from extractors.tasks.llm import draft_with_llm
-from extractors.tasks.llm_inputs import chunks, cited_labels, outline
+from extractors.tasks.llm_inputs import chunks, cited_labels, outline, render_findings
 
 MODEL = "openai/fake-model"
 
@@ -216,6 +216,8 @@ def test_draft_with_llm_end_to_end(tmp_path: Path, images_root: Path) -> None:
     assert "learning rate of 0.001" in text
     assert "| GateMix | 0.412 |" in text
     assert "Forecasting matters." not in text  # 'other' sections are not context
+    assert "Findings the paper states about them" in text  # claim-first, like the heuristic
+    assert "no sentence of the paper states a finding about it" in text
     assert main_request[1]["image_url"]["url"].startswith("data:image/png;base64,")
 
     usage = result.usage
@@ -543,3 +545,14 @@ def test_prompt_version_changes_with_the_refinement_prompt(
     finally:
         refine.refine_prompt.cache_clear()
         llm.prompt_version.cache_clear()
+
+
+def test_findings_given_to_the_model_are_the_papers_own_claims() -> None:
+    """The LLM strategy drafts from the same claim sentences as the offline one, with the
+    headline results marked, and is told which items no sentence discusses."""
+    paper = make_paper()
+    paper.sections[2].text = "As Table 1 shows, GateMix reaches a lower MSE than PatchTST."
+    text = render_findings(paper, [paper.tables[0], paper.tables[1]])
+    assert "Table 1 (a headline result of the paper):" in text
+    assert "- As Table 1 shows, GateMix reaches a lower MSE than PatchTST." in text
+    assert "Table 2" in text and "no sentence of the paper states a finding" in text
