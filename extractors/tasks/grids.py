@@ -19,7 +19,9 @@ LOWER_BETTER = re.compile(
     r"time|memory|flops|params|parameters|cost|nll|bpd)\b|↓",
     re.I,
 )
-COST = re.compile(r"\b(params|parameters|flops|time|memory|latency|cost|storage|size)\b", re.I)
+COST = re.compile(
+    r"\b(params|parameters|[gtm]?flops|macs|time|memory|latency|cost|storage|size)\b", re.I
+)
 HIGHER_BETTER = re.compile(
     r"\b(acc|accuracy|f1|auc|bleu|rouge|map|iou|miou|recall|precision|"
     r"score|success|win|hit|ndcg|psnr|ssim|pass@\d+)\b|↑",

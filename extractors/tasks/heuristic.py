@@ -24,7 +24,13 @@ from expcurate.records import (
 )
 from expcurate.records.names import slug, squash
 from extractors.numbers import find_numbers, to_float
-from extractors.tasks.claims import Claim, claims_for, find_claims, headline_labels
+from extractors.tasks.claims import (
+    Claim,
+    cited_labels,
+    claims_for,
+    find_claims,
+    headline_labels,
+)
 from extractors.tasks.grids import (
     CITATION,
     COST,
@@ -198,20 +204,34 @@ class Context:
         return claims_for(label, self.claims)
 
     def setup_for(self, label: str) -> list[str]:
-        """How the experiment behind `label` was run, in the words of the sections that cite
-        it: sentences with settings or procedure, never a finding. Falls back to the paper's
-        setup sections only when the citing sections say nothing of the kind."""
+        """How the experiment behind `label` was run, in the words next to where the paper
+        cites it: the citing sentence and its neighbours when they state settings or
+        procedure, never a finding. A section often reports several experiments, so the rest
+        of it is not this one's. Falls back to the paper's setup sections (settings shared by
+        every experiment) when the citation says nothing of the kind."""
         findings = {c.text for c in self.claims}
         pattern = re.compile(rf"\b({re.escape(label)}|{re.escape(_short(label))})\b")
         local = []
         for s in self.paper.sections:
             if not pattern.search(s.text):
                 continue
-            for sent in sentences(s.text):
+            sents = sentences(s.text)
+            near = {
+                j
+                for i, sent in enumerate(sents)
+                if pattern.search(sent)
+                for j in (i - 1, i, i + 1)
+                if 0 <= j < len(sents)
+            }
+            for j in sorted(near):
+                sent = sents[j]
                 if sent in findings or (find_numbers(sent) and TAKEAWAY.search(sent)):
                     continue
                 if NOT_SETUP.search(sent) or len(sent.split()) > 60:
                     continue
+                other = {lab for lab in cited_labels(sent) if lab != label}
+                if other and not pattern.search(sent):
+                    continue  # a neighbour about another table
                 if HYPER_SENTENCE.search(sent) or PROCEDURE.search(sent):
                     local.append(sent)
         local = list(dict.fromkeys(local))[:3]
@@ -602,10 +622,7 @@ def best_row_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
     return [
         TaskDraft(
             key=f"{table.label.lower().replace(' ', '-')}:best",
-            question=(
-                f"Among the settings compared in {table.label} ({_topic(table.caption)}), "
-                f"which performs best, and is it best on every reported column?"
-            ),
+            question=_best_question(table, rows, list(dict.fromkeys(metrics))),
             method=_method_text(ctx, table, f"Run each of: {', '.join(rows[:10])}."),
             expected_outcome=(
                 f"{top} is best on {winners.count(top)} of {len(winners)} columns. Best per column: "
@@ -622,6 +639,16 @@ def best_row_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
             evidence=[Evidence(kind="table", label=table.label, page=table.page)],
         )
     ]
+
+
+def _best_question(table: Table, rows: list[str], metrics: list[str]) -> str:
+    """Which of the compared rows does best, naming them, the measured quantity and the
+    setting (the caption's subject)."""
+    shown = ", ".join(rows[:4]) + (" and the others" if len(rows) > 4 else "")
+    measured = " and ".join(m for m in metrics[:2] if not m.startswith("column")) or "results"
+    return (
+        f"Which of {shown} achieves the best {measured} in {_lower_first(_topic(table.caption))}?"
+    )
 
 
 def sweep_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
@@ -731,10 +758,17 @@ def figure_tasks(ctx: Context, figure: Figure) -> list[TaskDraft]:
     if not question:
         return []
     ctx.used.update(c.text for c in said)
-    independent: dict[str, object] = {x.label: x.ticks} if x else {"setting": topic}
+    # What varies: the x axis read cleanly, else what the finding varies, and the series.
+    var = next((v for c in said if (v := trend_variable(c.text))), None)
+    independent: dict[str, object] = {}
+    if x is not None and _clean_axis(x, figure):
+        independent[x.label] = x.ticks
+    elif var:
+        independent[var] = f"the values plotted in {figure.label}"
     series = [s for s in figure.legend if len(s) <= 30 and not find_numbers(s)]
-    if 2 <= len(series) <= MAX_SERIES and (x or y):
+    if 2 <= len(series) <= MAX_SERIES:
         independent["series"] = series
+    measured = y.label if y else _measured(" ".join(c.text for c in said) + " " + topic)
     return [
         TaskDraft(
             key=f"{figure.label.lower().replace(' ', '-')}:trend",
@@ -745,11 +779,45 @@ def figure_tasks(ctx: Context, figure: Figure) -> list[TaskDraft]:
             design_complexity=DesignComplexity(
                 constant_variables=dict(ctx.constants),
                 independent_variables=independent,
-                dependent_variables={(y.label if y else "result"): _lower_first(topic)},
+                dependent_variables={measured: f"as plotted in {figure.label}"},
             ),
             evidence=[Evidence(kind="figure", label=figure.label, page=figure.page)],
         )
     ]
+
+
+MEASURED = re.compile(
+    r"\b(accuracy|f1(?:-score)?|bleu|rouge|cider|miou|map|auroc|aupr|auc|mse|mae|rmse|error|"
+    r"loss|perplexity|throughput|latency|speed|memory|flops|runtime|success rate|win rate|"
+    r"pass rate|returns?|reward|retention|similarit(?:y|ies)|score)\b",
+    re.I,
+)
+
+
+def _measured(text: str) -> str:
+    """The quantity a finding or caption speaks of ("return", "accuracy")."""
+    m = MEASURED.search(text)
+    return m.group(1).lower() if m else "the plotted quantity"
+
+
+CAPTION_DATASET = re.compile(
+    r"\b(?:on|over)\s+(?:the\s+)?((?:[A-Z][\w.-]*)(?:[ -](?:[A-Z0-9][\w.-]*)){0,2})"
+)
+CAPTION_BACKBONE = re.compile(
+    r"\b(?:using|with|based on|backbone)\s+(?:the\s+|a\s+)?([A-Z][\w.-]*\d[\w.-]*)"
+)
+
+
+def caption_constants(caption: str) -> dict[str, str]:
+    """Settings a caption fixes for the whole table: "Results on CIFAR10-LT using ResNet18"
+    holds the dataset and the backbone constant."""
+    topic = _topic(caption)
+    out = {}
+    if m := CAPTION_DATASET.search(topic):
+        out["setting"] = m.group(1).rstrip(".,")
+    if m := CAPTION_BACKBONE.search(topic):
+        out["backbone"] = m.group(1).rstrip(".,")
+    return out
 
 
 def _clean_axis(axis: Axis, figure: Figure) -> bool:
@@ -847,9 +915,14 @@ def draft(paper: ParsedPaper) -> DraftSet:
                 severity=Severity.warning,
                 page=table.page,
             )
+        fixed = caption_constants(table.caption)
         for d in drafts:
             if d.key not in seen:
                 seen.add(d.key)
+                d.design_complexity.constant_variables = {
+                    **fixed,
+                    **d.design_complexity.constant_variables,
+                }
                 result.tasks.append(d)
     for figure in paper.figures:
         for d in figure_tasks(ctx, figure):

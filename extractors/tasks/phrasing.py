@@ -56,7 +56,8 @@ NUMBER_PHRASE = re.compile(
     r"\s*\((?:[^()]*\d[^()]*)\)|"  # (55.2 vs. 53.1), (+3.1%)
     r"\s*\b(?:by|of|to|from|at|with|reaching|achieving)\s+(?:about |around |over |up to |nearly "
     r"|almost |roughly |more than |less than )?[-+]?\d[\d,]*(?:\.\d+)?(?:\s*(?:%|points?\b|pp\b|x\b|×))?"
-    r"(?:\s*(?:and|to|vs\.?)\s*[-+]?\d[\d,]*(?:\.\d+)?(?:\s*(?:%|points?\b|pp\b|x\b|×))?)?|"
+    r"(?:\s*(?:and|to|vs\.?)\s*[-+]?\d[\d,]*(?:\.\d+)?(?:\s*(?:%|points?\b|pp\b|x\b|×))?)?"
+    r"(?:\s+(?-i:(?=[A-Za-z@-]*[A-Z])[A-Za-z@-]{1,10})\b)?|"  # a metric named after it
     r"\s*[-+]?\d+\.\d+(?:\s*(?:%|points?\b|pp\b|x\b|×))?|\s*\b\d+(?:\.\d+)?\s*%",
     re.I,
 )
@@ -195,6 +196,11 @@ def claim_question(claim: str, method: str = "") -> str | None:
         ):
             return None
         subj = _lower_initial(" ".join(subject), method, text)
+        body = TRAILING_CLAUSE.split(" ".join(rest), maxsplit=1)[0]
+        plural = (low in BE and low in ("are", "were")) or (low not in BE and low == VERB[low])
+        opened = _open_question(subj, VERB.get(low, low), body, plural)
+        if opened is not None:  # asked openly: the question does not hand over the direction
+            return opened if _safe(opened, claim) else None
         if low in BE:
             head = f"{BE[low]} {subj} {' '.join(adverbs)}".rstrip()
         elif low in ("can", "could"):
@@ -202,9 +208,84 @@ def claim_question(claim: str, method: str = "") -> str | None:
         else:
             aux = "Do" if low == VERB[low] else "Does"  # a base form follows a plural subject
             head = f"{aux} {subj} {' '.join([*adverbs, VERB[low]])}".rstrip()
-        body = TRAILING_CLAUSE.split(" ".join(rest), maxsplit=1)[0]
         question = f"{head} {body}".strip().rstrip(" ,;:.") + "?"
         return question if _safe(question, claim) else None
+    return None
+
+
+COMPARE_VERBS = frozenset(
+    [
+        "outperform",
+        "surpass",
+        "beat",
+        "exceed",
+        "match",
+        "lag",
+        "dominate",
+        "rival",
+        "compete",
+        "excel",
+    ]
+)
+TREND_VERBS = frozenset(
+    [
+        "increase",
+        "decrease",
+        "grow",
+        "drop",
+        "degrade",
+        "rise",
+        "fall",
+        "improve",
+        "decline",
+        "saturate",
+        "converge",
+        "scale",
+    ]
+)
+EFFECT_VERBS = TREND_VERBS | frozenset(
+    [
+        "reduce",
+        "help",
+        "hurt",
+        "benefit",
+        "boost",
+        "improve",
+        "lower",
+        "raise",
+        "cost",
+        "contribute",
+        "yield",
+        "bring",
+        "lead",
+    ]
+)
+THAN = re.compile(
+    r"^(?:\w+ )?(?:better|worse|higher|lower|superior|inferior|faster|slower|stronger|weaker|"
+    r"more accurate|less accurate|competitive|comparable|on par)\b(?: (?:than|to|with))?\s+",
+    re.I,
+)
+INTENSITY = re.compile(
+    r"\b(?:significantly|substantially|considerably|remarkably|dramatically|greatly|clearly|"
+    r"consistently|much|even|still|further|far|by a (?:large|wide|clear|considerable|"
+    r"significant|small) margin|by a large amount)\b\s*",
+    re.I,
+)
+
+
+def _open_question(subject: str, verb: str, rest: str, plural: bool) -> str | None:
+    """ "X outperforms Y on Z" -> "How does X compare with Y on Z?"; "accuracy rises with
+    depth" -> "How does accuracy change with depth?"; None for other shapes."""
+    rest = INTENSITY.sub("", rest).strip(" ,;:.")
+    does = "do" if plural else "does"
+    if verb in COMPARE_VERBS and rest:
+        return f"How {does} {subject} compare with {rest}?"
+    if verb == "" and (m := THAN.match(rest)):
+        return f"How {does} {subject} compare with {rest[m.end() :]}?" if rest[m.end() :] else None
+    if verb in TREND_VERBS and re.match(r"(?:with|as|over|across|when|along)\b", rest):
+        return f"How {does} {subject} change {rest}?"
+    if re.match(r"\w+ing\b", subject) and verb in EFFECT_VERBS and rest:
+        return f"How {does} {subject} affect {rest}?"  # "removing the gate degrades …"
     return None
 
 

@@ -41,7 +41,7 @@ def test_the_papers_finding_leads_and_is_asked() -> None:
     claim = "As shown in Table 2, GM-L consistently outperforms all baselines by 2.9 points."
     (task,) = draft(_paper(claim, [RESULTS])).tasks
     assert task.question == (
-        "Does GM-L consistently outperform all baselines "
+        "How does GM-L compare with all baselines "
         "(setting of Table 2: test accuracy on two datasets (higher is better))?"
     )
     assert task.expected_outcome.startswith("GM-L consistently outperforms all baselines by 2.9")
@@ -98,7 +98,15 @@ def test_one_sentence_citing_two_tables_leads_one_task() -> None:
         ),
         (
             "The full model is better than every ablated variant (75.9 vs. 75.3).",
-            "Is the full model better than every ablated variant?",
+            "How does the full model compare with every ablated variant?",
+        ),
+        (
+            "Removing the gate degrades the MSE by 4.7% on ETTh1.",
+            "How does removing the gate affect the MSE on ETTh1?",
+        ),
+        (
+            "As Figure 2 shows, accuracy rises from 61.2 to 70.4 with more layers.",
+            "How does accuracy change with more layers?",
         ),
         (
             "Table 3 shows that data augmentations could enhance the performance of CC.",
@@ -106,15 +114,17 @@ def test_one_sentence_citing_two_tables_leads_one_task() -> None:
         ),
         (
             "ResNet50 is worse than ResNet34 on CIFAR-10, which suggests depth does not help.",
-            "Is ResNet50 worse than ResNet34 on CIFAR-10?",
+            "How does ResNet50 compare with ResNet34 on CIFAR-10?",
         ),
         ("Table 2 and Table 4 show several cases where the baseline is better.", None),
         ("To validate this, we include an ablation that removes the trace.", None),
     ],
 )
 def test_claim_question(claim: str, question: str | None) -> None:
-    """Opener, citation and answer numbers dropped; subject and verb turned around; sentences
-    whose subject is a pointer or a clause are left to the table's own question."""
+    """Opener, citation and answer numbers dropped; a comparison or a trend is asked openly
+    ("how does X compare with Y"), so the question does not hand over the direction; other
+    findings are turned around into yes/no; sentences whose subject is a pointer or a clause
+    are left to the table's own question."""
     assert claim_question(claim, "GM") == question
 
 

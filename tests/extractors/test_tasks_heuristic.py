@@ -126,7 +126,7 @@ def test_trend_question_and_design_read_off_the_plot_axes() -> None:
         "Number of layers": ["2", "4", "8", "16"],
         "series": ["DeepThing", "Baseline"],
     }
-    assert task.design_complexity.dependent_variables == {"Accuracy (%)": "effect of depth on the test set"}
+    assert task.design_complexity.dependent_variables == {"Accuracy (%)": "as plotted in Figure 2"}
     assert "61.2" in task.expected_outcome and "61.2" not in task.question
 
 
