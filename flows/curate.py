@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import traceback
+from collections.abc import Callable
 from typing import Any
 
 from prefect import flow, get_run_logger
@@ -17,13 +18,15 @@ from prefect.task_runners import ThreadPoolTaskRunner
 from expcurate.curation.review import due_stages, refresh_paper_status
 from expcurate.curation.services import (
     PaperSummary,
+    admit_paper,
     fail_paper,
     open_store,
-    register_paper,
+    refused,
     summarize,
 )
 from expcurate.records import PaperListEntry, Stage
 from expcurate.settings import get_settings, override_settings
+from expcurate.store import Store
 from flows.stages import run_stage
 
 MAX_ROUNDS = 12  # more stages than exist: a guard against a scheduling loop, never reached
@@ -71,7 +74,10 @@ def curate_paper(
     model: str | None = None,
     auto_approve: bool | None = None,
 ) -> PaperSummary:
-    """Register one paper and run it as far as its checkpoints allow."""
+    """Admit one paper and run it as far as its checkpoints allow.
+
+    Bad input (an id that is no file name, a missing or non-PDF file, a missing repository
+    folder) fails the paper with one line saying so, as `expcurate extract` reports it."""
     changes: dict[str, Any] = {}
     if model is not None:
         changes["model"] = model
@@ -79,7 +85,7 @@ def curate_paper(
         changes["auto_approve"] = auto_approve
     with override_settings(**changes) as settings:
         store = open_store(settings)
-        register_paper(
+        problem = admit_paper(
             store,
             paper_id,
             pdf=pdf,
@@ -89,17 +95,31 @@ def curate_paper(
             conference=conference or settings.conference,
             model=settings.model,
         )
+        if problem:
+            _logger().info("paper %s not curated: %s", paper_id, problem)
+            return _summary_or(store, paper_id, problem)
         try:
             return advance_paper(paper_id)
-        except Exception as exc:  # a bug, not bad input: keep the traceback in the log
-            _logger().error("paper %s crashed:\n%s", paper_id, traceback.format_exc())
-            fail_paper(
-                store,
-                paper_id,
-                store.require_paper(paper_id).stage or Stage.ingest.value,
-                f"internal error: {type(exc).__name__}: {exc}",
-            )
-            return summarize(store, paper_id)
+        except Exception as exc:
+            return _crashed(store, paper_id, exc)
+
+
+def _crashed(store: Store, paper_id: str, exc: Exception) -> PaperSummary:
+    """A bug, not bad input: keep the traceback in the log and fail the paper, so a batch
+    goes on."""
+    _logger().error("paper %s crashed:\n%s", paper_id, traceback.format_exc())
+    reason = f"internal error: {type(exc).__name__}: {exc}"
+    paper = store.get_paper(paper_id)
+    if paper is not None:
+        fail_paper(store, paper_id, paper.stage or Stage.ingest.value, reason)
+    return _summary_or(store, paper_id, reason)
+
+
+def _summary_or(store: Store, paper_id: str, reason: str) -> PaperSummary:
+    """The paper's summary, or a failed one with `reason` when it never got a row."""
+    if store.get_paper(paper_id) is None:
+        return refused(paper_id, reason)
+    return summarize(store, paper_id)
 
 
 @flow(name="curate-batch")
@@ -107,12 +127,15 @@ def curate_batch(
     entries: list[PaperListEntry],
     model: str | None = None,
     auto_approve: bool | None = None,
+    on_paper: Callable[[PaperSummary], None] | None = None,
 ) -> list[PaperSummary]:
-    """Curate each paper of a list; one paper failing never stops the others."""
+    """Curate each paper of a list; one paper failing never stops the others.
+
+    `on_paper` hears each paper's summary as soon as it is done (the CLI prints progress)."""
     results = []
     for entry in entries:
-        results.append(
-            curate_paper(
+        try:
+            summary = curate_paper(
                 entry.id,
                 entry.pdf_url,
                 entry.code_url,
@@ -122,5 +145,9 @@ def curate_batch(
                 model=model,
                 auto_approve=auto_approve,
             )
-        )
+        except Exception as exc:  # curate_paper records bad input itself; this is a bug
+            summary = _crashed(open_store(get_settings()), entry.id, exc)
+        results.append(summary)
+        if on_paper is not None:
+            on_paper(summary)
     return results

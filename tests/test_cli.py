@@ -43,14 +43,21 @@ def _paper_error(tmp_path: Path) -> str:
     return paper.error
 
 
-def test_missing_pdf_is_bad_input(tmp_path: Path, sample_repo: Path) -> None:
+# Bad input is found where the curate-paper flow admits the paper, so these run under Prefect.
+
+
+@pytest.mark.prefect
+def test_missing_pdf_is_bad_input(tmp_path: Path, sample_repo: Path, prefect_harness: None) -> None:
     code, out = _extract(tmp_path, str(tmp_path / "nope.pdf"), str(sample_repo))
     assert code == 2
     assert "PDF not found" in out and "Traceback" not in out
     assert "PDF not found" in _paper_error(tmp_path)
 
 
-def test_html_saved_as_pdf_is_bad_input(tmp_path: Path, sample_repo: Path) -> None:
+@pytest.mark.prefect
+def test_html_saved_as_pdf_is_bad_input(
+    tmp_path: Path, sample_repo: Path, prefect_harness: None
+) -> None:
     fake = tmp_path / "paper.pdf"
     fake.write_text("<html><body>not a pdf</body></html>")
     code, out = _extract(tmp_path, str(fake), str(sample_repo))
@@ -58,10 +65,25 @@ def test_html_saved_as_pdf_is_bad_input(tmp_path: Path, sample_repo: Path) -> No
     assert "not a PDF" in _paper_error(tmp_path)
 
 
-def test_missing_repo_path_is_bad_input(tmp_path: Path, sample_pdf: Path) -> None:
+@pytest.mark.prefect
+def test_missing_repo_path_is_bad_input(
+    tmp_path: Path, sample_pdf: Path, prefect_harness: None
+) -> None:
     code, out = _extract(tmp_path, str(sample_pdf), str(tmp_path / "no-such-repo"))
     assert code == 2 and "repository not found" in out
     assert "repository not found" in _paper_error(tmp_path)
+
+
+@pytest.mark.prefect
+def test_bad_paper_id_is_bad_input(tmp_path: Path, sample_pdf: Path, prefect_harness: None) -> None:
+    """An id that would name a folder outside the data dir is refused and leaves no row."""
+    result = runner.invoke(
+        app,
+        ["extract", "--pdf", str(sample_pdf), "--repo", str(tmp_path), "--paper-id", "../x",
+         "--data-dir", str(tmp_path / "data")],
+    )  # fmt: skip
+    assert result.exit_code == 2 and "paper id '../x' must be" in result.output
+    assert Store(f"sqlite:///{tmp_path / 'data' / 'expcurate.db'}").papers() == []
 
 
 @pytest.mark.prefect

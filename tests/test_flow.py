@@ -159,3 +159,51 @@ def test_batch_goes_on_after_a_bad_paper(
     assert (broken.status, broken.stage) == ("failed", "parse"), broken.error
     assert "PDF" in broken.error or "pdf" in broken.error
     assert fine.status == "ready"
+
+
+def test_batch_records_a_bad_id_and_a_missing_pdf_and_goes_on(
+    tmp_path: Path, sample_repo: Path, prefect_harness: None
+) -> None:
+    """A batch entry with an id that is no file name, or a PDF that is not there, is failed
+    with a one-line reason where the curate-paper flow admits papers; the good paper of the
+    batch is curated and the batch exits 0 (2 only when every paper failed)."""
+    good = ROOT / "data" / "sample" / "paper.pdf"
+    entries = [
+        ("../../escape", good),
+        ("gone", tmp_path / "nowhere.pdf"),
+        ("fine", good),
+    ]
+    papers = tmp_path / "papers.jsonl"
+    papers.write_text(
+        "".join(
+            json.dumps({"id": pid, "pdf_url": str(pdf), "code_url": str(sample_repo)}) + "\n"
+            for pid, pdf in entries
+        )
+    )
+    data = tmp_path / "data"
+    out = _run("batch", str(papers), "--data-dir", str(data))
+    assert "3 papers, 2 failed" in out and "Traceback" not in out
+    assert "../../escape: failed (paper id '../../escape' must be letters" in out
+    assert "gone: failed (PDF not found" in out
+    store = Store(f"sqlite:///{data / 'expcurate.db'}")
+    assert sorted(p.id for p in store.papers()) == ["fine", "gone"]  # no row for a bad id
+    gone, fine = store.require_paper("gone"), store.require_paper("fine")
+    assert (gone.status, gone.stage) == ("failed", "ingest")
+    assert gone.error.startswith("PDF not found") and "\n" not in gone.error
+    assert fine.status == "awaiting_review", fine.error
+    assert not (data.parent / "escape").exists()
+
+
+def test_a_flow_run_without_the_cli_admits_papers_the_same_way(
+    tmp_path: Path, sample_repo: Path, prefect_harness: None
+) -> None:
+    """A deployment run of curate-paper gets the checks `expcurate extract` gets: a missing
+    PDF fails the paper at ingest with the reason, before any stage runs."""
+    from expcurate.settings import override_settings
+    from flows.curate import curate_paper
+
+    with override_settings(data_dir=tmp_path / "data", db_url="", model="heuristic") as s:
+        summary = curate_paper("p", str(tmp_path / "nowhere.pdf"), str(sample_repo))
+        paper = Store(s.database_url()).require_paper("p")
+    assert (summary.status.value, summary.stage, summary.stages) == ("failed", "ingest", {})
+    assert paper.error == summary.error and paper.error.startswith("PDF not found")

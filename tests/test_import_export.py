@@ -297,7 +297,7 @@ def test_mask_also_hides_the_files_the_leakage_check_listed(
     folder, repos, _ = bench
     import_expbench(store, settings, folder, repos=repos)
     good = store.tasks("777")[0]
-    assert [f["paths"] for f in good.flags if f["check"] == "leakage"] == [["README.md"]]
+    assert [f.paths for f in good.flag_list() if f.check == "leakage"] == [["README.md"]]
     app = typer.Typer()
     cli_package.register(app)
     data = str(settings.data_dir)

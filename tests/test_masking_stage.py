@@ -62,7 +62,7 @@ def test_export_reuses_the_package_stage_patches_byte_for_byte(
     approved = store.tasks("p1", stage=Stage.package.value, status=TaskStatus.approved)
     assert approved and {t.key for t in approved} <= set(built.tasks)
     assert any(e.built and e.files for e in built.tasks.values()), "nothing was masked"
-    assert not any(f["check"] == "masking" for t in approved for f in t.flags)
+    assert not any(f.check == "masking" for t in approved for f in t.flag_list())
 
     # With the checkout out of reach export could build nothing: what it publishes is stored.
     hidden = checkout.with_name(checkout.name + "-away")
@@ -136,7 +136,7 @@ def test_a_task_that_cannot_be_masked_is_flagged_at_the_package_checkpoint(
     assert len(masking) == 1 and MISSING in masking[0].paths
     assert MISSING in masking[0].message and "not in the repository" in masking[0].message
     others = [store.require_task(t.id) for t in ready[1:] if t.id is not None]
-    assert all(not any(f["check"] == "masking" for f in t.flags) for t in others)
+    assert all(not any(f.check == "masking" for f in t.flag_list()) for t in others)
     built = package_masks(store, auto, "p1")
     assert built is not None
     assert built.tasks[task.key].failed and MISSING in built.tasks[task.key].reason

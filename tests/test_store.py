@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
-from expcurate.records import DesignComplexity, ExpBenchTask, TaskFields
+from expcurate.records import DesignComplexity, ExpBenchTask, Flag, Severity, TaskFields
 from expcurate.store import ConcurrentEditError, Store
 
 
@@ -31,6 +31,17 @@ def test_same_machine_output_twice_adds_no_revision(store: Store) -> None:
     assert len(store.tasks("p1")) == 1
     assert t1.id is not None
     assert len(store.revisions(t1.id)) == 1
+
+
+def test_flags_go_in_and_come_out_as_records(store: Store) -> None:
+    """The store takes and gives `Flag` records; their JSON column is its own business."""
+    store.upsert_paper("p1")
+    found = [Flag(check="leakage", severity=Severity.error, message="m", paths=["README.md"])]
+    task = store.put_machine_task("p1", _fields(), stage="tasks", author="m", flags=found)
+    assert task.id is not None
+    assert store.require_task(task.id).flag_list() == found
+    store.set_flags(task.id, [])
+    assert store.require_task(task.id).flag_list() == []
 
 
 def test_concurrent_edit_is_refused_not_overwritten(store: Store) -> None:

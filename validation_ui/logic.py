@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from expcurate.curation import review
-from expcurate.records import FIRST_PHASE, STAGE_ORDER, Stage, TaskFields, TaskStatus
+from expcurate.records import FIRST_PHASE, STAGE_ORDER, Flag, Stage, TaskFields, TaskStatus
 from expcurate.store import ConcurrentEditError, Store, StoreError
 from expcurate.store.rows import StageRun, Task, TaskRevision
 
@@ -65,20 +65,21 @@ class QueueItem:
     stage: str
     status: str
     position: int = 0
-    flags: tuple[dict[str, Any], ...] = ()
+    flags: tuple[Flag, ...] = ()
 
     @property
     def ref(self) -> str:
         return f"{self.kind}:{self.id}"
 
     def severities(self) -> set[str]:
-        return {str(f.get("severity", "")) for f in self.flags}
+        return {f.severity.value for f in self.flags}
 
 
-def _run_flags(run: StageRun) -> tuple[dict[str, Any], ...]:
+def _run_flags(run: StageRun) -> tuple[Flag, ...]:
+    """A first-phase run's recorded errors, shown and filtered like a task's flags."""
     return tuple(
-        {"check": e.get("category", "error"), "severity": e.get("severity", "error"),
-         "message": e.get("message", "")}
+        Flag(check=e.get("category", "error"), severity=e.get("severity", "error"),
+             message=e.get("message", ""))
         for e in run.errors
     )  # fmt: skip
 
@@ -103,7 +104,7 @@ def build_queue(store: Store) -> list[QueueItem]:
             if task.id is not None:
                 items.append(
                     QueueItem("task", task.id, pid, task.stage, task.status, task.position,
-                              tuple(task.flags))
+                              tuple(task.flag_list()))
                 )  # fmt: skip
     order = {s.value: i for i, s in enumerate(STAGE_ORDER)}
     rank = {pid: i for i, pid in enumerate(papers)}
@@ -148,7 +149,7 @@ def matches(item: QueueItem, f: QueueFilter) -> bool:
     if f.flags == "clean":
         return not ({"error", "warning"} & sev)
     if f.flags.startswith("check:"):
-        return any(fl.get("check") == f.flags[6:] for fl in item.flags)
+        return any(fl.check == f.flags[6:] for fl in item.flags)
     return True
 
 
@@ -168,7 +169,7 @@ def stage_counts(
 
 
 def flag_checks(items: Iterable[QueueItem]) -> list[str]:
-    return sorted({str(f.get("check")) for it in items for f in it.flags if f.get("check")})
+    return sorted({f.check for it in items for f in it.flags if f.check})
 
 
 def next_item(
@@ -207,7 +208,7 @@ def find_item(store: Store, ref: str) -> QueueItem | None:
         if task is None or task.id is None:
             return None
         return QueueItem("task", task.id, task.paper_id, task.stage, task.status,
-                         task.position, tuple(task.flags))  # fmt: skip
+                         task.position, tuple(task.flag_list()))  # fmt: skip
     if kind == "checkpoint":
         run = store.get_run(int(num))
         if run is None or run.id is None:

@@ -136,7 +136,7 @@ def _evidence(fields: TaskFields, task: Task, art: ev.PaperArtifacts) -> None:
     elif view == "Agent trace":
         widgets.trace(fields.trace)
     else:
-        widgets.flags(task.flags)
+        widgets.flags(task.flag_list())
 
 
 def _after_decision(result: logic.ActionResult, tid: int, ref: str, decision: str) -> None:

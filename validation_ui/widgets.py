@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import streamlit as st
 
 from expcurate.records import (
     BBox,
     Figure,
+    Flag,
     IngestResult,
     ParsedPaper,
     RepoIndex,
@@ -37,13 +38,13 @@ def pdf_region(pdf: Path | None, page: int | None, bbox: BBox | None, caption: s
     st.image(png, caption=caption)
 
 
-def flags(items: list[dict[str, Any]] | tuple[dict[str, Any], ...]) -> None:
+def flags(items: Sequence[Flag]) -> None:
     if not items:
         st.caption("No validator flags.")
         return
     for flag in items:
-        check, severity = str(flag.get("check", "")), str(flag.get("severity", "info"))
-        text = f"**{check}** ({severity}): {flag.get('message', '')}  \n_{ev.flag_meaning(check)}_"
+        check, severity = flag.check, flag.severity.value
+        text = f"**{check}** ({severity}): {flag.message}  \n_{ev.flag_meaning(check)}_"
         {"error": st.error, "warning": st.warning}.get(severity, st.info)(text)
 
 

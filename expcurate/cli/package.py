@@ -16,7 +16,7 @@ from rich.table import Table
 
 from expcurate.cli import common
 from expcurate.cli.options import DataDir, DbUrl, Reviewer
-from expcurate.records import Flag, Severity
+from expcurate.records import Severity
 from expcurate.settings import Settings
 
 Repos = Annotated[
@@ -139,12 +139,7 @@ def mask_also(
     found = store.get_task(task)
     if found is None:
         common.fail(f"no task {task} in the store")
-    leaks = [
-        p
-        for f in (Flag.model_validate(x) for x in found.flags)
-        if f.check == "leakage"
-        for p in f.paths
-    ]
+    leaks = [p for f in found.flag_list() if f.check == "leakage" for p in f.paths]
     chosen = list(path or leaks)
     if not chosen:
         common.fail(f"task {task} has no leakage flag; name the files with --path")

@@ -40,23 +40,6 @@ from expcurate.records import PaperListEntry, PaperStatus, Stage
 from expcurate.settings import Settings
 
 
-def _preflight(pdf: str, repo: str) -> str | None:
-    """Reject obviously bad local input before starting the engine."""
-    from extractors.ingest import is_url, pdf_problem
-
-    if not is_url(pdf):
-        path = Path(pdf)
-        if not path.is_file():
-            return f"PDF not found: {pdf}; pass an existing file or an http(s) URL"
-        problem = pdf_problem(path, pdf)
-        if problem:
-            return problem
-    looks_remote = "://" in repo or repo.startswith("git@")
-    if not looks_remote and not Path(repo).is_dir():
-        return f"repository not found: {repo}; pass a local folder or a git URL"
-    return None
-
-
 def _print_summary(summary: PaperSummary) -> None:
     stages = ", ".join(f"{k}={v.value}" for k, v in summary.stages.items())
     tasks = ", ".join(f"{k}={v}" for k, v in sorted(summary.tasks.items()))
@@ -90,28 +73,11 @@ def extract(
     db_url: DbUrl = None,
 ) -> None:
     """Extract tasks from one paper, up to its first open checkpoint."""
-    from expcurate.curation.services import (
-        check_paper_id,
-        derive_paper_id,
-        fail_paper,
-        open_store,
-        register_paper,
-    )
+    from expcurate.curation.services import derive_paper_id
 
     settings = configure(model=model, auto_approve=auto_approve, data_dir=data_dir, db_url=db_url,
                          conference=conference)  # fmt: skip
     pid = paper_id or derive_paper_id(pdf)
-    try:
-        check_paper_id(pid)
-    except ValueError as exc:
-        fail(str(exc))
-    store = open_store(settings)
-    problem = _preflight(pdf, repo)
-    if problem:
-        register_paper(store, pid, pdf=pdf, repo=repo, commit=commit, title=title,
-                       conference=settings.conference, model=settings.model)  # fmt: skip
-        fail_paper(store, pid, Stage.ingest.value, problem)
-        fail(f"paper {pid}: {problem}")
     quiet_prefect()
     from flows.curate import curate_paper
 
@@ -163,38 +129,23 @@ def batch(
     """Extract every paper of a list; one failing paper never stops the others."""
     from rich.progress import Progress
 
-    settings = configure(model=model, auto_approve=auto_approve, data_dir=data_dir, db_url=db_url)
+    configure(model=model, auto_approve=auto_approve, data_dir=data_dir, db_url=db_url)
     entries = read_paper_list(papers)
     quiet_prefect()
-    from flows.curate import curate_paper
+    from flows.curate import curate_batch
 
-    failed = 0
     with Progress(console=console) as progress:
         bar = progress.add_task("papers", total=len(entries))
-        for entry in entries:
-            problem = _preflight(entry.pdf_url, entry.code_url)
-            if problem:
-                from expcurate.curation.services import (
-                    fail_paper,
-                    open_store,
-                    register_paper,
-                    summarize,
-                )
 
-                store = open_store(settings)
-                register_paper(store, entry.id, pdf=entry.pdf_url, repo=entry.code_url, title=entry.title,
-                               conference=entry.conference or settings.conference)  # fmt: skip
-                fail_paper(store, entry.id, Stage.ingest.value, problem)
-                summary = summarize(store, entry.id)
-            else:
-                summary = curate_paper(entry.id, entry.pdf_url, entry.code_url, commit=entry.commit,
-                                       title=entry.title, conference=entry.conference)  # fmt: skip
-            failed += summary.status == PaperStatus.failed
-            line = f"{entry.id}: {summary.status.value}"
+        def done(summary: PaperSummary) -> None:
+            line = f"{summary.paper_id}: {summary.status.value}"
             if summary.error:
                 line += f" ({summary.error})"
             progress.console.print(line, highlight=False)
             progress.advance(bar)
+
+        summaries = curate_batch(entries, on_paper=done)
+    failed = sum(s.status == PaperStatus.failed for s in summaries)
     console.print(f"{len(entries)} papers, {failed} failed")
     if failed == len(entries) and entries:
         raise typer.Exit(BAD_INPUT)

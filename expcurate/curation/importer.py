@@ -157,11 +157,11 @@ def import_expbench(
                 author=IMPORTED_MODEL,
                 position=task.index,
                 status=TaskStatus.awaiting_review,
-                flags=[f.model_dump(mode="json") for f in flags],
+                flags=flags,
             )
             assert stored.id is not None
             # An unchanged task keeps its status, but its flags follow the latest checks.
-            store.update_task(stored.id, flags=[f.model_dump(mode="json") for f in flags])
+            store.set_flags(stored.id, flags)
             for severity in Severity:
                 summary.flagged[severity.value].update(
                     {f.check for f in flags if f.severity == severity}

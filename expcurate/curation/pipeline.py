@@ -84,6 +84,11 @@ def stage_output(store: Store, settings: Settings, paper_id: str, stage: Stage, 
     return load_artifact(settings, run, cls)
 
 
+def ingest_of(store: Store, settings: Settings, paper_id: str) -> IngestResult:
+    """The paper's current ingest output: its local PDF, its checkout and the pinned commit."""
+    return stage_output(store, settings, paper_id, Stage.ingest, IngestResult)
+
+
 # ------------------------------------------------------------------ common
 
 
@@ -190,7 +195,7 @@ def _pdf_stamp(paper: Paper) -> str:
 def run_parse(store: Store, settings: Settings, paper_id: str) -> StageRun:
     from extractors.paper import PaperLoadError, parse_pdf_isolated
 
-    ingest = stage_output(store, settings, paper_id, Stage.ingest, IngestResult)
+    ingest = ingest_of(store, settings, paper_id)
     inputs = digest(
         ingest.pdf_sha256,
         PARSER_VERSION,
@@ -224,7 +229,7 @@ def run_parse(store: Store, settings: Settings, paper_id: str) -> StageRun:
 def run_mine(store: Store, settings: Settings, paper_id: str) -> StageRun:
     from extractors.repo import mine_repo
 
-    ingest = stage_output(store, settings, paper_id, Stage.ingest, IngestResult)
+    ingest = ingest_of(store, settings, paper_id)
     inputs = digest(ingest.repo_url, ingest.commit, MINER_VERSION, settings.max_file_bytes)
 
     def work() -> tuple[StageResult, int]:
@@ -304,7 +309,7 @@ def _put_checkpoint(
         author=f"machine:{model}",
         position=position,
         status=_checkpoint_status(settings, clean),
-        flags=[f.model_dump(mode="json") for f in flags],
+        flags=flags,
     )
 
 
@@ -321,7 +326,7 @@ def run_setup(store: Store, settings: Settings, paper_id: str) -> StageRun:
     from extractors.validate import as_tree, validate_setup
 
     runs = store.current_runs(paper_id)
-    ingest = load_artifact(settings, runs[Stage.ingest.value], IngestResult)
+    ingest = ingest_of(store, settings, paper_id)
     index = load_artifact(settings, runs[Stage.mine.value], RepoIndex)
     approved = _approved_at(store, paper_id, Stage.tasks)
     model = settings.stage_model("setup")
@@ -460,7 +465,7 @@ def run_package(store: Store, settings: Settings, paper_id: str) -> StageRun:
     from extractors.validate import as_tree, validate_task
 
     runs = store.current_runs(paper_id)
-    ingest = load_artifact(settings, runs[Stage.ingest.value], IngestResult)
+    ingest = ingest_of(store, settings, paper_id)
     parsed = load_artifact(settings, runs[Stage.parse.value], ParsedPaper)
     approved = _approved_at(store, paper_id, Stage.setup)
     inputs = digest(

@@ -27,7 +27,6 @@ from expcurate.records import (
     DraftSet,
     ExpBenchFile,
     FollowUpIdea,
-    IngestResult,
     Stage,
     TaskFields,
     TaskStatus,
@@ -78,12 +77,12 @@ class Blocked:
 def paper_checkout(store: Store, settings: Settings, paper: Paper) -> tuple[Path | None, str]:
     """The paper's repository on this machine and its pinned commit, if there is one."""
     from expcurate.curation.importer import IMPORT_ARTIFACT, ImportRecord
-    from expcurate.curation.pipeline import load_artifact, paper_dir
+    from expcurate.curation.pipeline import ingest_of, paper_dir
 
     runs = store.current_runs(paper.id)
     root, commit = "", paper.commit
     if Stage.ingest.value in runs:
-        ingest = load_artifact(settings, runs[Stage.ingest.value], IngestResult)
+        ingest = ingest_of(store, settings, paper.id)
         root, commit = ingest.repo_path, ingest.commit or commit
     else:
         record_path = paper_dir(settings, paper.id) / IMPORT_ARTIFACT

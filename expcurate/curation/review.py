@@ -15,6 +15,7 @@ from expcurate.records import (
     Flag,
     PaperStatus,
     RunStatus,
+    Severity,
     Stage,
     TaskFields,
     TaskStatus,
@@ -272,7 +273,7 @@ def retry_stage(store: Store, paper_id: str, stage: Stage, curator: str) -> list
 
 
 def error_flags(task: Task) -> list[Flag]:
-    return [f for f in (Flag.model_validate(x) for x in task.flags) if f.severity == "error"]
+    return [f for f in task.flag_list() if f.severity == Severity.error]
 
 
 def override_errors(store: Store, task_id: int, reviewer: str, reason: str) -> Review:

@@ -1,7 +1,7 @@
 """Entry points shared by the CLI, the flows and the review app.
 
-Opening the store, registering papers and summarising their state live here so that no
-caller reaches into tables or flow internals.
+Opening the store, admitting and registering papers and summarising their state live here so
+that no caller reaches into tables or flow internals.
 """
 
 from __future__ import annotations
@@ -81,6 +81,54 @@ def fail_paper(store: Store, paper_id: str, stage: str, reason: str) -> None:
     store.set_paper_status(paper_id, PaperStatus.failed, stage, reason)
 
 
+def _input_problem(pdf: str, repo: str) -> str | None:
+    """Why local input cannot be curated, in one line that tells the fix, or None.
+
+    Only what can be told without fetching anything: remote PDFs and repositories are
+    checked when ingest resolves them."""
+    from extractors.ingest import is_url, pdf_problem
+
+    if not is_url(pdf):
+        path = Path(pdf)
+        if not path.is_file():
+            return f"PDF not found: {pdf}; pass an existing file or an http(s) URL"
+        problem = pdf_problem(path, pdf)
+        if problem:
+            return problem
+    looks_remote = "://" in repo or repo.startswith("git@")
+    if not looks_remote and not Path(repo).is_dir():
+        return f"repository not found: {repo}; pass a local folder or a git URL"
+    return None
+
+
+def admit_paper(
+    store: Store,
+    paper_id: str,
+    *,
+    pdf: str,
+    repo: str,
+    commit: str = "",
+    title: str = "",
+    conference: str = "",
+    model: str = "",
+) -> str | None:
+    """Register a paper for curation, or say in one line why it cannot be curated.
+
+    The one gate before the first stage, whoever starts it (the CLI, a batch, a deployment
+    run): a bad id is refused without a row (it names folders on disk); a missing or
+    non-PDF file or a missing repository folder fails the paper at ingest with the reason."""
+    try:
+        check_paper_id(paper_id)
+    except ValueError as exc:
+        return str(exc)
+    register_paper(store, paper_id, pdf=pdf, repo=repo, commit=commit, title=title,
+                   conference=conference, model=model)  # fmt: skip
+    problem = _input_problem(pdf, repo)
+    if problem:
+        fail_paper(store, paper_id, Stage.ingest.value, problem)
+    return problem
+
+
 class PaperSummary(BaseModel):
     """Where a paper stands: what the flows return and the CLI prints."""
 
@@ -90,6 +138,13 @@ class PaperSummary(BaseModel):
     error: str = ""
     stages: dict[str, RunStatus] = Field(default_factory=dict)  # stage -> its run's status
     tasks: dict[str, int] = Field(default_factory=dict)  # "stage:status" -> count
+
+
+def refused(paper_id: str, reason: str) -> PaperSummary:
+    """The summary of a paper refused before it got a row in the store (a bad id)."""
+    return PaperSummary(
+        paper_id=paper_id, status=PaperStatus.failed, stage=Stage.ingest.value, error=reason
+    )
 
 
 def summarize(store: Store, paper_id: str) -> PaperSummary:

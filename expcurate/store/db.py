@@ -15,7 +15,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, SQLModel, col, create_engine, select
 
-from expcurate.records import RunStatus, StageResult, TaskFields, TaskStatus
+from expcurate.records import Flag, RunStatus, StageResult, TaskFields, TaskStatus
 from expcurate.records.task import BOOKKEEPING_FIELDS
 from expcurate.store.auth import UserStore
 from expcurate.store.errors import ConcurrentEditError, StoreError
@@ -316,7 +316,7 @@ class Store(UserStore):
         author: str,
         position: int = 0,
         status: str = TaskStatus.awaiting_review,
-        flags: Sequence[dict[str, Any]] = (),
+        flags: Sequence[Flag] = (),
     ) -> Task:
         """Record machine output for a task, keeping any human edits made since.
 
@@ -369,7 +369,7 @@ class Store(UserStore):
                         note="kept reviewer edits over new machine output",
                     )
             task.status = status
-            task.flags = list(flags)
+            task.flags = _flag_json(flags)
             s.add(task)
             return task
 
@@ -404,6 +404,10 @@ class Store(UserStore):
                 base=expected_head,
                 note=note,
             )
+
+    def set_flags(self, task_id: int, flags: Sequence[Flag]) -> Task:
+        """Replace a task's validator flags, leaving its fields and status alone."""
+        return self.update_task(task_id, flags=_flag_json(flags))
 
     def update_task(self, task_id: int, **changes: Any) -> Task:
         with self.session() as s:
@@ -460,6 +464,10 @@ class Store(UserStore):
             run.current = False
             s.add(run)
             return run
+
+
+def _flag_json(flags: Sequence[Flag]) -> list[dict[str, Any]]:
+    return [f.model_dump(mode="json") for f in flags]
 
 
 def _id(task: Task) -> int:

@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import JSON, Column, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-from expcurate.records import PaperStatus, RunStatus, TaskStatus
+from expcurate.records import Flag, PaperStatus, RunStatus, TaskStatus
 
 SCHEMA_VERSION = 1
 
@@ -72,8 +72,13 @@ class Task(SQLModel, table=True):
     stage: str = "tasks"  # tasks | setup | package
     status: str = TaskStatus.awaiting_review  # a TaskStatus
     head: int = 0  # number of the latest revision; the optimistic-locking token
+    # Stored as JSON; read them as records with `flag_list`, write them with the store.
     flags: list[dict[str, Any]] = Field(default_factory=list, sa_column=Column(JSON))
     updated_at: datetime = Field(default_factory=utcnow)
+
+    def flag_list(self) -> list[Flag]:
+        """The validators' findings on this task, as the records they were written from."""
+        return [Flag.model_validate(f) for f in self.flags]
 
 
 class TaskRevision(SQLModel, table=True):

@@ -14,8 +14,9 @@ import sys
 import traceback
 from pathlib import Path
 
-from extractors.paper import PaperLoadError, parse_pdf
+from extractors.paper.errors import PaperLoadError
 from extractors.paper.limits import MB, NO_MEMORY, STAGE
+from extractors.paper.parse import parse_pdf
 
 try:
     import resource

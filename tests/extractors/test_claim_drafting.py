@@ -67,7 +67,9 @@ def test_a_figure_no_sentence_draws_a_finding_from_gets_no_task() -> None:
         axes=[Axis(orientation="y", label="Loss"), Axis(orientation="x", label="Epoch")],
     )
     assert draft(_paper("The loss curves are shown in Figure 3.", figures=[figure])).tasks == []
-    found = draft(_paper("As Figure 3 shows, the loss falls faster with more layers.", [], [figure]))
+    found = draft(
+        _paper("As Figure 3 shows, the loss falls faster with more layers.", [], [figure])
+    )
     (task,) = found.tasks
     assert task.expected_outcome.startswith("The loss falls faster with more layers")
 

@@ -13,7 +13,7 @@ import pymupdf
 import pytest
 from paper_fixture import CODE_URL, DATA_URL, TABLE_ROWS, TITLE, build_paper, build_scanned
 
-import extractors.paper as paper_mod
+import extractors.paper.parse as engine
 from expcurate.records import ParsedPaper, Severity, Status
 from extractors.paper import PaperLoadError, parse_pdf
 from extractors.paper.layout import Word
@@ -208,14 +208,14 @@ def test_a_page_that_fails_is_recorded_and_the_rest_is_parsed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     pdf = build_paper(tmp_path / "p.pdf")
-    real = paper_mod.read_page
+    real = engine.read_page
 
     def flaky(page: pymupdf.Page):
         if page.number == 1:
             raise RuntimeError("content stream is broken")
         return real(page)
 
-    monkeypatch.setattr(paper_mod, "read_page", flaky)
+    monkeypatch.setattr(engine, "read_page", flaky)
     paper = parse_pdf(pdf)
     assert paper.status == Status.partial
     assert [(e.category, e.page) for e in paper.errors] == [("page_unreadable", 2)]

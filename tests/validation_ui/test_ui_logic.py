@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from ui_helpers import finish_run, simple_task
 
-from expcurate.records import Stage, StageResult
+from expcurate.records import Flag, Severity, Stage, StageResult
 from expcurate.settings import Settings
 from expcurate.store import Store, StoreError
 from validation_ui import logic, overview
@@ -34,7 +34,7 @@ class Launches:
         return "background process 4242"
 
 
-def _tasks_stage(store: Store, paper: str = "p", n: int = 2, **flags: object) -> list[int]:
+def _tasks_stage(store: Store, paper: str = "p", n: int = 2, **flags: str) -> list[int]:
     """A paper past its first phase with `n` drafted tasks awaiting review."""
     store.upsert_paper(paper)
     for stage in ("ingest", "parse", "mine"):
@@ -44,7 +44,7 @@ def _tasks_stage(store: Store, paper: str = "p", n: int = 2, **flags: object) ->
     for i in range(n):
         task = store.put_machine_task(
             paper, simple_task(f"k{i}"), stage="tasks", author="machine:heuristic", position=i,
-            flags=[flags] if flags else (),
+            flags=[Flag.model_validate(flags)] if flags else (),
         )  # fmt: skip
         assert task.id is not None
         ids.append(task.id)
@@ -343,8 +343,8 @@ def test_queue_puts_clean_drafts_of_a_stage_before_flagged_ones(store: Store) ->
     """Within one paper's stage the reviewer meets the most promising drafts first: clean,
     then warned, then those with errors; the drafting order decides among equals."""
     flags = {
-        0: [{"check": "self_comparison", "severity": "error", "message": "m"}],
-        1: [{"check": "near_duplicate", "severity": "warning", "message": "m"}],
+        0: [Flag(check="self_comparison", severity=Severity.error, message="m")],
+        1: [Flag(check="near_duplicate", severity=Severity.warning, message="m")],
         2: [],
         3: [],
     }
