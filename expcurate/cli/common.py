@@ -7,12 +7,13 @@ with the command's flags laid over them (`configure`).
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Any, NoReturn
 
 import typer
 from rich.console import Console
 
-from expcurate.records import RunStatus
+from expcurate.records import RepoIndex, RunStatus
 from expcurate.settings import Settings, set_settings
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
@@ -51,3 +52,18 @@ def configure(**changes: Any) -> Settings:
 def quiet_prefect() -> None:
     os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
     os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+
+
+def open_repo(repo: str, commit: str, settings: Settings) -> tuple[Path, str, RepoIndex]:
+    """The repository checked out at `commit` (default HEAD) and mined as the mine stage
+    does; a repository that cannot be had ends the command with one line."""
+    from extractors.repo import RepoLoadError, mine_repo, resolve_repo
+
+    try:
+        root, sha = resolve_repo(repo, commit or None, settings.clones_dir)
+    except RepoLoadError as exc:
+        fail(str(exc))
+    index = mine_repo(
+        root, sha, max_file_bytes=settings.max_file_bytes, max_files=settings.max_repo_files
+    )
+    return root, sha, index

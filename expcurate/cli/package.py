@@ -93,6 +93,13 @@ def override(
     common.console.print(f"task {task}: overrode {', '.join(checks)} (recorded with your reason)")
 
 
+def _task(store: Any, task_id: int) -> Any:
+    found = store.get_task(task_id)
+    if found is None:
+        common.fail(f"no task {task_id} in the store")
+    return found
+
+
 def mask(
     task: TaskId,
     out: Annotated[Path, typer.Option("--out", help="Folder for the starter repository.")],
@@ -100,22 +107,19 @@ def mask(
     db_url: DbUrl = None,
 ) -> None:
     """Build a task's masked starter repository, its bundle and the two patches."""
+    from expcurate.curation.pipeline import masked_paths
     from expcurate.curation.publish import paper_checkout
     from extractors.package import MaskError, build_masked_repo
-    from extractors.validate import repo_path
 
     settings, store = _open(data_dir, db_url)
-    found = store.get_task(task)
-    if found is None:
-        common.fail(f"no task {task} in the store")
+    found = _task(store, task)
     fields = store.fields(found)
     root, commit = paper_checkout(store, settings, store.require_paper(found.paper_id))
     if root is None or not commit:
         common.fail(f"paper {found.paper_id} has no local checkout at a pinned commit")
     assert root is not None  # common.fail does not return
-    hidden = sorted({repo_path(p) for p in [*fields.masked_source, *fields.mask_also]})
     try:
-        built = build_masked_repo(root, commit, hidden, out)
+        built = build_masked_repo(root, commit, masked_paths(fields), out)
     except MaskError as exc:
         common.fail(str(exc))
     common.console.print(
@@ -136,9 +140,7 @@ def mask_also(
 ) -> None:
     """Hide files that leak the answer from the task's starter repository."""
     _, store = _open(data_dir, db_url)
-    found = store.get_task(task)
-    if found is None:
-        common.fail(f"no task {task} in the store")
+    found = _task(store, task)
     leaks = [p for f in found.flag_list() if f.check == "leakage" for p in f.paths]
     chosen = list(path or leaks)
     if not chosen:

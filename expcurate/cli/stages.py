@@ -142,7 +142,6 @@ def setup(
 ) -> None:
     """Recover each task's setup in the repository; same tasks, same order, setup filled."""
     from extractors.agent import recover_setups
-    from extractors.repo import RepoLoadError, mine_repo, resolve_repo
 
     settings = common.configure(model=model, data_dir=data_dir)
     if not tasks.is_file():
@@ -151,13 +150,7 @@ def setup(
         header, drafts = read_tasks(tasks)
     except (ValueError, json.JSONDecodeError) as exc:
         common.fail(f"cannot read {tasks}: {str(exc).splitlines()[0]}")
-    try:
-        root, sha = resolve_repo(repo, commit or None, settings.clones_dir)
-    except RepoLoadError as exc:
-        common.fail(str(exc))
-    index = mine_repo(
-        root, sha, max_file_bytes=settings.max_file_bytes, max_files=settings.max_repo_files
-    )
+    root, sha, index = common.open_repo(repo, commit, settings)
     model = settings.stage_model("setup")
     result = recover_setups([f.draft() for f in drafts], index, root, settings, model=model)
     if result.status == Status.failed:

@@ -31,16 +31,9 @@ def usage_tasks(
 ) -> None:
     """Draft usage tasks with their setups from the commands a repository documents."""
     from extractors.agent.usage_tasks import usage_tasks as draft_usage
-    from extractors.repo import RepoLoadError, mine_repo, resolve_repo
 
     settings = common.configure(data_dir=data_dir)
-    try:
-        root, sha = resolve_repo(repo, commit or None, settings.clones_dir)
-    except RepoLoadError as exc:
-        common.fail(str(exc))
-    index = mine_repo(
-        root, sha, max_file_bytes=settings.max_file_bytes, max_files=settings.max_repo_files
-    )
+    root, sha, index = common.open_repo(repo, commit, settings)
     questions = [
         ExpBenchTask.model_validate(
             ExpBenchTask.from_parts(draft, setup).model_dump(mode="json")

@@ -140,15 +140,22 @@ def approve_run(store: Store, run_id: int, reviewer: str, reason: str = "") -> O
     if stage in TASK_STAGES:
         _approve_open_items(store, run.paper_id, stage, reviewer, reason)
     store.set_run_status(run_id, RunStatus.approved)
+    _record_decision(store, run, "approve", reviewer, reason)
+    return _after(store, run.paper_id, stage)
+
+
+def _record_decision(
+    store: Store, run: StageRun, decision: str, reviewer: str, reason: str
+) -> None:
+    """The review row of a decision on a whole stage run."""
     store.add_review(
         paper_id=run.paper_id,
         stage=run.stage,
-        stage_run_id=run_id,
-        decision="approve",
+        stage_run_id=run.id,
+        decision=decision,
         reason=reason,
         reviewer=reviewer,
     )
-    return _after(store, run.paper_id, stage)
 
 
 def _approve_open_items(
@@ -179,14 +186,7 @@ def reject_run(store: Store, run_id: int, reviewer: str, reason: str) -> StageRu
     run = store.get_run(run_id)
     if run is None:
         raise ReviewError(f"no stage run {run_id}")
-    store.add_review(
-        paper_id=run.paper_id,
-        stage=run.stage,
-        stage_run_id=run_id,
-        decision="reject",
-        reason=reason,
-        reviewer=reviewer,
-    )
+    _record_decision(store, run, "reject", reviewer, reason)
     store.set_paper_status(
         run.paper_id, PaperStatus.failed, run.stage, f"rejected by {reviewer}: {reason}"
     )
