@@ -6,7 +6,7 @@ Usage:
 
 The first form drafts every corpus paper (folders in sorted order) with the strategy, flattens
 the tasks keeping each paper's order, draws 40 with `random.seed(7); random.sample(tasks, 40)`
-as `/work/shared/review-rubric.md` prescribes, and writes to DIR (default
+as `../shared/review-rubric.md` prescribes, and writes to DIR (default
 data/rubric/<strategy>-<YYYY-MM-DD>/):
     sample.md          the rating sheet: one block per task with an empty "Grade: _  Reason: _"
     sample.json        the same data (fill in "grade" and "reason" there if you prefer)
@@ -219,7 +219,7 @@ def render_sheet(records: list[dict[str, Any]], strategy: str, corpus: Path) -> 
         "",
         f"Drawn with `random.seed({SEED}); random.sample(tasks, {SIZE})` from every task of "
         f"{corpus} (papers in sorted folder order). Rate each task with the paper open at the "
-        "cited table or figure, by /work/shared/review-rubric.md: **A** approvable as it is, "
+        "cited table or figure, by ../shared/review-rubric.md: **A** approvable as it is, "
         "**B** approvable after an edit under two minutes, **C** needs a rewrite or is wrong. "
         'Write the grade and a reason starting with a category word ("direction: ...", '
         '"method: ...", "rows: ...", "figure: ...", "question: ...", "outcome: ..."), then run '
