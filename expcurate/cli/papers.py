@@ -73,11 +73,17 @@ def extract(
     db_url: DbUrl = None,
 ) -> None:
     """Extract tasks from one paper, up to its first open checkpoint."""
-    from expcurate.curation.services import derive_paper_id
+    from expcurate.curation.services import admit_paper, derive_paper_id, open_store
 
     settings = configure(model=model, auto_approve=auto_approve, data_dir=data_dir, db_url=db_url,
                          conference=conference)  # fmt: skip
     pid = paper_id or derive_paper_id(pdf)
+    # The flow's own gate, run first so that bad input is told before the engine starts
+    # (seconds); the flow runs it again, which only registers the paper once more.
+    problem = admit_paper(open_store(settings), pid, pdf=pdf, repo=repo, commit=commit,
+                          title=title, conference=settings.conference, model=settings.model)  # fmt: skip
+    if problem:
+        fail(f"paper {pid} failed at ingest: {problem}")
     quiet_prefect()
     from flows.curate import curate_paper
 
