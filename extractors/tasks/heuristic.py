@@ -60,7 +60,8 @@ from extractors.tasks.spine import (
 ABLATION_ROW = re.compile(r"^\s*(w/o|w\.o\.|without|\+|-\s|–|no\s|remove|replace|only)", re.I)
 NOT_A_METHOD = re.compile(
     r"^\W*(avg|average|mean|median|gain|improvement|imp\.?|Δ|delta|diff\w*|relative|"
-    r"upper[- ]bound|oracle|real data|ground[- ]truth|models?|methods?|count)\b|"
+    r"upper[- ]bound|oracle|real data|ground[- ]truth|models?|methods?|count|human|"
+    r"random(?: choice| guess)?|chance)\b|"
     r"\b(upper[- ]bound|oracle|\(real\)|real data|ground[- ]truth)\b|^[+−-]?\s*Δ",
     re.I,
 )

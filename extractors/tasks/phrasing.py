@@ -105,7 +105,8 @@ MAX_SUBJECT_WORDS = 12
 # Where the finding ends and its interpretation begins: not part of the question.
 TRAILING_CLAUSE = re.compile(
     r",\s*(?:which|suggesting|indicating|showing|demonstrating|proving|implying|meaning|"
-    r"confirming|thanks to|because|since|due to)\b|;\s+|\s+\((?:see|cf)\b|"
+    r"confirming|thanks to|because|since|due to|outperforming|surpassing|beating)\b|;\s+|"
+    r"\s+\((?:see|cf)\b|"
     r",?\s+(?:but|while|whereas)\s+(?:its|their|it|the|they)\b",
     re.I,
 )
@@ -260,6 +261,12 @@ EFFECT_VERBS = TREND_VERBS | frozenset(
         "lead",
     ]
 )
+RANK_VERBS = frozenset(["achieve", "obtain", "attain", "reach", "set", "deliver", "yield", "show"])
+SUPERLATIVE = re.compile(
+    r"^(?:the |a |new |consistent |overall )*(?:best|highest|lowest|top|state-of-the-art|sota|"
+    r"leading|strongest)(?: (?:results?|performance))?(?: (?:in|on|for|of|among)\b)?\s*",
+    re.I,
+)
 THAN = re.compile(
     r"^(?:\w+ )?(?:better|worse|higher|lower|superior|inferior|faster|slower|stronger|weaker|"
     r"more accurate|less accurate|competitive|comparable|on par)\b(?: (?:than|to|with))?\s+",
@@ -282,11 +289,55 @@ def _open_question(subject: str, verb: str, rest: str, plural: bool) -> str | No
         return f"How {does} {subject} compare with {rest}?"
     if verb == "" and (m := THAN.match(rest)):
         return f"How {does} {subject} compare with {rest[m.end() :]}?" if rest[m.end() :] else None
+    if verb in RANK_VERBS and (m := SUPERLATIVE.match(rest)) and rest[m.end() :]:
+        return f"How {does} {subject} rank on {rest[m.end() :]}?"  # "achieves the best X"
     if verb in TREND_VERBS and re.match(r"(?:with|as|over|across|when|along)\b", rest):
         return f"How {does} {subject} change {rest}?"
     if re.match(r"\w+ing\b", subject) and verb in EFFECT_VERBS and rest:
         return f"How {does} {subject} affect {rest}?"  # "removing the gate degrades …"
     return None
+
+
+# Words that open a subject in sentence case only; any other capitalised first word is
+# taken for a name.
+COMMON_OPENERS = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "this",
+        "these",
+        "those",
+        "each",
+        "every",
+        "all",
+        "both",
+        "such",
+        "most",
+        "many",
+        "other",
+        "its",
+        "their",
+        "any",
+        "some",
+        "performance",
+        "accuracy",
+        "results",
+        "result",
+        "error",
+        "loss",
+        "training",
+        "data",
+        "similarity",
+        "similarities",
+        "increasing",
+        "larger",
+        "smaller",
+        "deeper",
+        "more",
+        "fewer",
+    ]
+)
 
 
 def _lower_initial(subject: str, method: str = "", text: str = "") -> str:
@@ -297,9 +348,10 @@ def _lower_initial(subject: str, method: str = "", text: str = "") -> str:
         return subject
     if re.search(rf"(?<![.!?] )\b{re.escape(first)}\b", text[len(first) :]):
         return subject
-    if first[:1].isupper() and first[1:].islower() and first.isalpha():
+    low = first.lower()
+    if first[:1].isupper() and (low in COMMON_OPENERS or low.endswith("ing")):
         return subject[0].lower() + subject[1:]
-    return subject
+    return subject  # a name ("Ham", "Trace"): kept as printed
 
 
 def _safe(question: str, claim: str) -> bool:

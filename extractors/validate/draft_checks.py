@@ -83,8 +83,11 @@ def check_compared_names(fields: TaskFields) -> list[Flag]:
                 f"{', '.join(headers[:5])}",
             )
         )
-    groups = list(dict.fromkeys(v.split(" / ")[0] for v in compared if " / " in v))
-    if len(groups) >= 2:
+    # Groups show when a group label recurs: "CIFAR-10 / A", "CIFAR-10 / B", "ImageNet / A".
+    # Unique prefixes are names of their own ("DANet / ResNet101"), not groups.
+    prefixes = [v.split(" / ")[0] for v in compared if " / " in v]
+    groups = [g for g in dict.fromkeys(prefixes) if prefixes.count(g) >= 2]
+    if len(groups) >= 2 or (groups and len(set(prefixes)) > len(groups)):
         flags.append(
             flag(
                 "mixed_blocks",

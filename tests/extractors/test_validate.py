@@ -164,7 +164,9 @@ CASES: dict[str, tuple[Run, dict[str, object]]] = {
         _draft,
         {
             "design_complexity": DesignComplexity(
-                independent_variables={"method": ["CIFAR-10 / ICH", "ImageNet-10 / CCH"]}
+                independent_variables={
+                    "method": ["CIFAR-10 / ICH", "CIFAR-10 / CCH", "ImageNet-10 / CCH"]
+                }
             )
         },
     ),
