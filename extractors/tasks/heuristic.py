@@ -894,10 +894,11 @@ def draft(paper: ParsedPaper) -> DraftSet:
     seen: set[str] = set()
     appendix = {clean_title(s.heading) for s in paper.sections if s.appendix}
     discussed = {lab for c in ctx.claims for lab in c.labels}
+    numbers = [table_numbers(t) for t in paper.tables]
     for table in paper.tables:
         grid = read_grid(table)
-        elsewhere = set().union(*(table_numbers(t) for t in paper.tables if t is not table))
-        claims = [c for c in ctx.claims_about(table.label) if fits_table(c, table, grid, elsewhere)]
+        others = [numbers[i] for i, t in enumerate(paper.tables) if t is not table]
+        claims = [c for c in ctx.claims_about(table.label) if fits_table(c, table, grid, others)]
         headline = table.label in ctx.headline
         if clean_title(table.section) in appendix and not claims and not headline:
             continue  # an appendix table no sentence discusses: last, if at all

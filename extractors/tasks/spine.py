@@ -51,16 +51,16 @@ def findings(claims: list[Claim]) -> list[Claim]:
     ][:MAX_CLAIMS]
 
 
-def fits_table(claim: Claim, table: Table, grid: Grid | None, elsewhere: set[str]) -> bool:
-    """Is the claim about this table? A finding quoting cells of another table (`elsewhere`)
-    and none of this one is that table's; a label the claim only borrowed from a neighbouring
-    sentence counts when it quotes this table's cells or names one of its rows."""
+def fits_table(claim: Claim, table: Table, grid: Grid | None, others: list[set[str]]) -> bool:
+    """Is the claim about this table? A finding quoting cells is about the table holding most
+    of them (`others`: the other tables' numbers), not one that holds a single number by
+    chance; a label the claim only borrowed from a neighbouring sentence counts when it
+    quotes this table's cells or names one of its rows."""
     measured = [n for n in find_numbers(clean_claim(claim.text)) if "." in n]
-    cells = table_numbers(table)
-    if any(n in cells for n in measured):
-        return True
-    if any(n in elsewhere for n in measured):
-        return False
+    here = sum(n in table_numbers(table) for n in measured)
+    elsewhere = max((sum(n in cells for n in measured) for cells in others), default=0)
+    if measured and (here or elsewhere):  # a tie goes to the table the sentence itself cites
+        return here > elsewhere or (here == elsewhere and not claim.inferred_labels)
     if not claim.inferred_labels:
         return True
     return grid is not None and bool(claim_rows(grid, [claim])[0])
@@ -100,6 +100,8 @@ def lead_with_claims(
     whole = draft.key.endswith(WHOLE_TABLE)
     # A finding already leading another table's task would make this one its duplicate.
     lead = findings([c for c in claims if c.text not in used] if whole else claims)
+    if whole:  # a finding about the row the task compares comes first
+        lead.sort(key=lambda c: not _about(draft, [c]))
     if not whole:  # one row's task: only findings about that row
         row = _words(
             " ".join(
