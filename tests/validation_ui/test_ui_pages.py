@@ -154,7 +154,7 @@ def test_edit_and_approve_records_the_revision_and_opens_the_next_item(
     at = _open(_app(drafted), "item", item=f"task:{tid}")
     _question(at, tid).set_value("Is GateMix better than every baseline of Table 1?").run()
     assert at.button(key=f"approve-{tid}").label == "Approve with edits"
-    assert any("[-Does" in c.value for c in at.code)  # the diff against the machine draft
+    assert any("[-How does" in c.value for c in at.code)  # the diff against the machine draft
     at.button(key=f"approve-{tid}").click().run()
     assert not at.exception
     assert at.success[0].value.startswith(f"Approved with edits task {tid} (revision 2)")
