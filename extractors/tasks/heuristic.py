@@ -175,7 +175,22 @@ def proposed_method(paper: ParsedPaper) -> str:
     return ""
 
 
+OURS_LABEL = re.compile(
+    r"^\W*ours\b|\((?:ours|this work)\)|\bour (?:method|model|approach)\b", re.I
+)
+
+
+def _called(label: str, method: str) -> str:
+    """A row the table calls "Ours", by the paper's name for it: "EAT (Ours)"."""
+    if method and re.match(r"^\W*ours\W*$", label, re.I):
+        return f"{method} ({label.strip()})"
+    return label
+
+
 def _match(label: str, name: str) -> bool:
+    """Does a row or column label stand for the paper's method: its name, or "Ours"?"""
+    if OURS_LABEL.search(label):
+        return True
     if not name:
         return False
     norm, target = squash(label), squash(name)
@@ -405,7 +420,7 @@ def comparison_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
     )
     outcome = f"{verdict} of {table.label}. " + "; ".join(shown) + more + "."
     question = (
-        f"Does {name} outperform {', '.join(baselines[:4])}{' and others' if len(baselines) > 4 else ''} "
+        f"Does {_called(name, ctx.method)} outperform {', '.join(baselines[:4])}{' and others' if len(baselines) > 4 else ''} "
         f"on the settings of {table.label} ({_topic(table.caption)})?"
     )
     what = f"Train and evaluate {name} and the compared methods ({', '.join(baselines[:8])}) "
@@ -731,12 +746,17 @@ def is_plot(figure: Figure) -> bool:
     return bool(PLOT_CAPTION.search(_topic(figure.caption))) or figure.ticks >= MIN_TICKS
 
 
+TEASER_SECTION = re.compile(r"^\W*(?:\d+\.?\s*)?(?:introduction|abstract|overview)\b", re.I)
+
+
 def figure_tasks(ctx: Context, figure: Figure) -> list[TaskDraft]:
     """A trend task for a plot the text draws a finding from; the finding is the outcome.
 
     A figure no sentence draws a finding from has no checkable outcome ("the results are
     shown in Figure 6" is not one), so it gets no task; neither do drawings and examples.
     """
+    if TEASER_SECTION.match(clean_title(figure.section)) or (figure.page <= 1):
+        return []  # a teaser sums up the paper; its experiments have tasks of their own
     said = findings([c for c in ctx.claims_about(figure.label) if c.text not in ctx.used])
     if not said:
         return []

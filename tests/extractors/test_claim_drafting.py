@@ -142,3 +142,35 @@ def test_trend_variable() -> None:
         "the number of simulations"
     )
     assert trend_variable("GM beats the baseline.") is None
+
+
+def test_a_teaser_figure_gets_no_task() -> None:
+    """A figure set in the introduction sums the paper up; its experiments have their own."""
+    teaser = Figure(
+        label="Figure 1",
+        caption="Figure 1: Accuracy of GM and baselines.",
+        page=2,
+        section="1 Introduction",
+        kind="vector",
+        ticks=10,
+    )
+    claim = "As Figure 1 shows, GM-L outperforms every baseline on both datasets."
+    assert draft(_paper(claim, figures=[teaser])).tasks == []
+    placed = teaser.model_copy(update={"section": "4 Results", "page": 5})
+    assert [t.key for t in draft(_paper(claim, figures=[placed])).tasks] == ["figure-1:trend"]
+
+
+def test_a_row_called_ours_is_the_method_and_named_in_the_question() -> None:
+    """Tables often call the paper's method "Ours"; it is the subject, by the paper's name."""
+    table = RESULTS.model_copy(
+        update={
+            "rows": [
+                RESULTS.rows[0],
+                RESULTS.rows[1],
+                RESULTS.rows[2],
+                ["Ours", "3.0", "74.0", "67.0"],
+            ]
+        }
+    )
+    (task,) = draft(_paper("We train every model for 10 epochs.", [table])).tasks
+    assert task.question.startswith("Does GM (Ours) outperform Baseline, Other")
