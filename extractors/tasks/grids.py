@@ -306,6 +306,22 @@ def transpose(grid: Grid) -> Grid:
     )
 
 
+# Rows that sum the others up or stand for a reference, never a rival method.
+NOT_A_METHOD = re.compile(
+    r"^\W*(avg|average|mean|median|gain|improvement|imp\.?|Δ|delta|diff\w*|relative|"
+    r"upper[- ]bound|oracle|real data|ground[- ]truth|models?|methods?|datasets?|count|total|"
+    r"human|random(?: choice| guess)?|chance|column \d+)\b|"
+    r"\b(upper[- ]bound|oracle|\(real\)|real data|ground[- ]truth)\b|^[+−-]?\s*Δ",
+    re.I,
+)
+
+
+def not_a_method(label: str) -> bool:
+    """A summary, reference or header row ("Average", "Gain", "Human", "Oracle", "column 3"):
+    never a method to compare with, nor the paper's own."""
+    return bool(NOT_A_METHOD.search(label))
+
+
 def is_metric(text: str) -> bool:
     """A short cell naming a metric ("MSE", "Acc. (%)"), as a label column of metric rows has."""
     return len(text) <= 20 and bool(LOWER_BETTER.search(text) or HIGHER_BETTER.search(text))

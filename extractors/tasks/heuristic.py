@@ -42,6 +42,7 @@ from extractors.tasks.grids import (
     is_results_table,
     is_sweep,
     lower_is_better,
+    not_a_method,
     only_lower_metrics,
     read_grid,
     transpose,
@@ -58,13 +59,6 @@ from extractors.tasks.spine import (
 )
 
 ABLATION_ROW = re.compile(r"^\s*(w/o|w\.o\.|without|\+|-\s|–|no\s|remove|replace|only)", re.I)
-NOT_A_METHOD = re.compile(
-    r"^\W*(avg|average|mean|median|gain|improvement|imp\.?|Δ|delta|diff\w*|relative|"
-    r"upper[- ]bound|oracle|real data|ground[- ]truth|models?|methods?|count|human|"
-    r"random(?: choice| guess)?|chance)\b|"
-    r"\b(upper[- ]bound|oracle|\(real\)|real data|ground[- ]truth)\b|^[+−-]?\s*Δ",
-    re.I,
-)
 SUMMARY_ROW = re.compile(r"\b(avg|average|mean|median|count|total|sum)\b", re.I)
 ABLATION_CAPTION = re.compile(r"ablat|component|variant|w/o", re.I)
 EFFICIENCY_CAPTION = re.compile(r"efficien|runtime|speed|memory|flops|throughput|latency", re.I)
@@ -369,7 +363,7 @@ def comparison_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
     efficiency = bool(EFFICIENCY_CAPTION.search(_topic(table.caption)))
     # Never a rival: the method's own variants (sizes, ablations), summary and reference rows.
     own = {i for i, lab in enumerate(grid.labels) if i == ours or _match(lab, ctx.method)}
-    own |= {i for i, lab in enumerate(grid.labels) if NOT_A_METHOD.search(lab)}
+    own |= {i for i, lab in enumerate(grid.labels) if not_a_method(lab)}
     # The same method in another block of the table (another dataset, size or section).
     own |= {i for i, lab in enumerate(grid.labels) if _row_name(lab) == _row_name(name)}
     rivals = Grid(

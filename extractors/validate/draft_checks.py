@@ -13,6 +13,7 @@ import re
 
 from expcurate.records import Flag, ParsedPaper, Severity, TaskFields
 from extractors.numbers import find_numbers
+from extractors.tasks.grids import is_metric, not_a_method
 from extractors.validate.catalog import flag
 
 META_OUTCOME = re.compile(
@@ -23,13 +24,6 @@ META_OUTCOME = re.compile(
     re.I,
 )
 # Tells that a compared "method" is really a header, a metric, a statistic or a reference row.
-NOT_A_METHOD = re.compile(
-    r"^(?:column \d+|avg\.?|average|mean|median|std\.?|gain|improvement|Δ|delta|total|count|"
-    r"(?:mse|mae|rmse|acc(?:uracy)?|f1|auc|auroc|aupr|fpr\d*|bleu|rouge\S*|miou|top-?\d|"
-    r"params|flops|gflops|memory|time|latency)(?:\s*\(.*\))?|upper[- ]bound|oracle|models?|"
-    r"methods?|datasets?)$",
-    re.I,
-)
 # Two or more numbers run together inside a label ("GNNExp 0.420.840.56", "Model 12.3 45.6").
 GLUED_NUMBERS = re.compile(r"\d\.\d+\.\d|\d+\.\d+\s+\d+\.\d+")
 COMPARISON = re.compile(r"(?P<a>[^:;]+?) (?P<x>-?\d[\d.]*) vs\. (?P<b>[^:;]+?) (?P<y>-?\d[\d.]*)\b")
@@ -73,7 +67,7 @@ def check_compared_names(fields: TaskFields) -> list[Flag]:
     """Headers, metrics, summary rows or labels with numbers glued in, taken as methods."""
     flags = []
     compared = _compared(fields)
-    headers = [v for v in compared if NOT_A_METHOD.match(v.strip())]
+    headers = [v for v in compared if not_a_method(v) or is_metric(v.strip())]
     if headers:
         flags.append(
             flag(
