@@ -86,8 +86,14 @@ def paper_folders(corpus: Path) -> list[Path]:
     )
 
 
-def _floats_by_label(paper: Any) -> dict[str, Any]:
-    return {f.label: f for f in [*paper.tables, *paper.figures] if f.label}
+def _floats_by_label(paper: Any) -> dict[tuple[str, int | None], Any]:
+    """Tables and figures by (label, page): an appendix may reuse a label ("Figure 1")."""
+    out: dict[tuple[str, int | None], Any] = {}
+    for f in [*paper.tables, *paper.figures]:
+        if f.label:
+            out[(f.label, f.page)] = f
+            out.setdefault((f.label, None), f)  # the first one, when the page is not known
+    return out
 
 
 def _crop(pdf: Path, item: Any, images_root: Path, dest: Path) -> bool:
@@ -129,9 +135,9 @@ def draft_corpus(corpus: Path, strategy: str, out: Path, work: Path) -> list[Ent
         floats = _floats_by_label(paper)
         for i, (task, task_flags) in enumerate(zip(drafts.tasks, flags, strict=True)):
             crops = {
-                e.label: floats[e.label]
+                e.label: floats.get((e.label, e.page)) or floats[(e.label, None)]
                 for e in task.evidence
-                if e.kind in ("table", "figure") and e.label in floats
+                if e.kind in ("table", "figure") and (e.label, None) in floats
             }
             population.append(Entry(folder.name, i, task, list(task_flags), crops))
 
