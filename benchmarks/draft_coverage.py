@@ -21,7 +21,7 @@ from extractors.numbers import NumberBag, find_numbers
 from extractors.paper import parse_pdf
 from extractors.tasks import draft_tasks
 from extractors.tasks.claims import find_claims, headline_labels
-from extractors.tasks.heuristic import is_results_table, read_grid
+from extractors.tasks.grids import is_results_table, read_grid
 from extractors.validate import validate_drafts
 
 ROOT = Path(__file__).resolve().parents[1]

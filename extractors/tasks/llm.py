@@ -50,7 +50,7 @@ from extractors.llm import (
 )
 from extractors.llm.client import JSON_INSTRUCTION, REPAIR_INSTRUCTION
 from extractors.numbers import find_numbers
-from extractors.tasks.heuristic import SETUP_TITLE, clean_title
+from extractors.tasks.context import SETUP_TITLE, clean_title
 from extractors.tasks.llm_inputs import (
     ABSTRACT_CHARS,
     chunks,

@@ -26,7 +26,7 @@ from pydantic import BaseModel, Field, model_validator
 from expcurate.records import DesignComplexity, DesignVariables, DraftSet, ParsedPaper, TaskDraft
 from extractors.llm import LLMClient, LLMError, LLMUnavailable, Prompt, load_prompt
 from extractors.numbers import find_numbers
-from extractors.tasks.heuristic import HYPER_SENTENCE, SETUP_TITLE, clean_title
+from extractors.tasks.context import HYPER_SENTENCE, SETUP_TITLE, clean_title
 from extractors.tasks.llm_inputs import ABSTRACT_CHARS, clip
 
 PROMPT_FILE = Path(__file__).parent / "prompts" / "refine.md"

@@ -6,8 +6,9 @@ import pytest
 
 from expcurate.records import Axis, Figure, ParsedPaper, Section, Table, TaskFields
 from extractors.paper.layout import dingbat_marks
+from extractors.tasks.context import proposed_method
 from extractors.tasks.grids import fold_metrics, read_grid
-from extractors.tasks.heuristic import draft, proposed_method
+from extractors.tasks.heuristic import draft
 from extractors.validate import validate_draft
 
 

@@ -1,0 +1,175 @@
+"""Trend tasks from figures: only plots of measurements that the text draws a finding from.
+
+Drawings, examples and teasers get no task; the question asks how the plotted quantity
+changes as the x variable varies when the axes were read cleanly, else what the finding says;
+the outcome is the finding in the paper's words.
+"""
+
+from __future__ import annotations
+
+import re
+
+from expcurate.records import (
+    Axis,
+    DesignComplexity,
+    Evidence,
+    Figure,
+    TaskDraft,
+)
+from extractors.numbers import find_numbers, to_float
+from extractors.tasks.claims import (
+    Claim,
+)
+from extractors.tasks.context import (
+    Context,
+    clean_title,
+    lower_first,
+    method_text,
+    topic_of,
+)
+from extractors.tasks.phrasing import claim_question, trend_variable
+from extractors.tasks.spine import (
+    claim_text,
+    findings,
+)
+
+# A figure that plots measurements: the caption names a quantity's behaviour.
+PLOT_CAPTION = re.compile(
+    r"\b(curves?|plots?|trends?|vs\.?|versus|as a function of|w\.r\.t\.|with respect to|"
+    r"effect|impact|influence|sensitivity|varying|number of|scal(?:e|es|ing)|convergence|"
+    r"across the training|during training|over (?:the )?(?:training|epochs|iterations|time)|"
+    r"grows?|increas\w*|decreas\w*|performance|accuracy|loss|error|comparison|distribution|"
+    r"histogram|statistics|correlation|speed|memory|efficiency)\b",
+    re.I,
+)
+
+
+# A figure that shows how the method works or what it outputs: no measurement to reproduce.
+NOT_AN_EXPERIMENT = re.compile(
+    r"\b(illustrat\w*|overview|framework|architecture|pipeline|diagram|schematic|workflow|"
+    r"qualitative|visuali[sz]\w*|examples?|showcases?|case study|a case of|interface|"
+    r"screenshot|counter-?examples?|observation|motivation|intuition|proof|details of|schemas?|"
+    r"characteristics of|structure of|design of)\b",
+    re.I,
+)
+
+
+MIN_TICKS = 4  # numbers printed inside a figure that make it a plot
+
+
+MAX_SERIES = 8
+
+
+def is_plot(figure: Figure) -> bool:
+    """Does the figure plot measurements (rather than draw the method or show outputs)?
+
+    The caption's first sentence decides when it says which; otherwise the numbers printed
+    inside a vector figure (tick labels) do.
+    """
+    if _topic_says_not(figure):
+        return False
+    return bool(PLOT_CAPTION.search(topic_of(figure.caption))) or figure.ticks >= MIN_TICKS
+
+
+TEASER_SECTION = re.compile(r"^\W*(?:\d+\.?\s*)?(?:introduction|abstract|overview)\b", re.I)
+
+
+def figure_tasks(ctx: Context, figure: Figure) -> list[TaskDraft]:
+    """A trend task for a plot the text draws a finding from; the finding is the outcome.
+
+    A figure no sentence draws a finding from has no checkable outcome ("the results are
+    shown in Figure 6" is not one), so it gets no task; neither do drawings and examples.
+    """
+    if TEASER_SECTION.match(clean_title(figure.section)) or (figure.page <= 1):
+        return []  # a teaser sums up the paper; its experiments have tasks of their own
+    said = findings([c for c in ctx.claims_about(figure.label) if c.text not in ctx.used])
+    if not said:
+        return []
+    # A raster carries no text to judge it by: the finding about it decides.
+    unreadable = figure.kind in ("raster", "unknown") and not _topic_says_not(figure)
+    if not is_plot(figure) and not unreadable:
+        return []
+    topic = topic_of(figure.caption)
+    y = next((a for a in figure.axes if a.orientation == "y"), None)
+    x = next((a for a in figure.axes if a.orientation == "x" and len(a.ticks) >= 2), None)
+    if y is not None and x is not None and _clean_axis(x, figure):
+        question: str | None = (
+            f"In {figure.label} ({lower_first(topic)}), how does {y.label} change as "
+            f"{x.label} varies?"
+        )
+    else:  # axes misread or absent: ask what the finding says
+        question = claim_question(said[0].text, ctx.method) or _figure_question(
+            ctx, figure, said, y.label if y else ""
+        )
+    if not question:
+        return []
+    ctx.used.update(c.text for c in said)
+    # What varies: the x axis read cleanly, else what the finding varies, and the series.
+    var = next((v for c in said if (v := trend_variable(c.text))), None)
+    independent: dict[str, object] = {}
+    if x is not None and _clean_axis(x, figure):
+        independent[x.label] = x.ticks
+    elif var:
+        independent[var] = f"the values plotted in {figure.label}"
+    series = [s for s in figure.legend if len(s) <= 30 and not find_numbers(s)]
+    if 2 <= len(series) <= MAX_SERIES:
+        independent["series"] = series
+    measured = y.label if y else _measured(" ".join(c.text for c in said) + " " + topic)
+    return [
+        TaskDraft(
+            key=f"{figure.label.lower().replace(' ', '-')}:trend",
+            question=question,
+            method=method_text(ctx, figure, f"Reproduce the measurements behind {figure.label}."),
+            expected_outcome=claim_text(said),
+            subsection_source=ctx.section_citing(figure.label, figure.section),
+            design_complexity=DesignComplexity(
+                constant_variables=dict(ctx.constants),
+                independent_variables=independent,
+                dependent_variables={measured: f"as plotted in {figure.label}"},
+            ),
+            evidence=[Evidence(kind="figure", label=figure.label, page=figure.page)],
+        )
+    ]
+
+
+MEASURED = re.compile(
+    r"\b(accuracy|f1(?:-score)?|bleu|rouge|cider|miou|map|auroc|aupr|auc|mse|mae|rmse|error|"
+    r"loss|perplexity|throughput|latency|speed|memory|flops|runtime|success rate|win rate|"
+    r"pass rate|returns?|reward|retention|similarit(?:y|ies)|score)\b",
+    re.I,
+)
+
+
+def _measured(text: str) -> str:
+    """The quantity a finding or caption speaks of ("return", "accuracy")."""
+    m = MEASURED.search(text)
+    return m.group(1).lower() if m else "the plotted quantity"
+
+
+def _clean_axis(axis: Axis, figure: Figure) -> bool:
+    """An x axis read cleanly: a short title that is not a legend or panel label, over at
+    least three numeric ticks in order."""
+    ticks = [to_float(t) for t in axis.ticks]
+    values = [t for t in ticks if t is not None]
+    return (
+        len(axis.label.split()) <= 6
+        and not re.match(r"\(\w\)", axis.label)
+        and axis.label not in figure.legend
+        and len(values) >= 3
+        and values == sorted(values)
+    )
+
+
+def _figure_question(ctx: Context, figure: Figure, said: list[Claim], y: str) -> str | None:
+    """A question from what the finding varies or compares, in the caption's setting."""
+    topic = lower_first(topic_of(figure.caption))
+    var = next((v for c in said if (v := trend_variable(c.text))), None)
+    if var:
+        return f"In {figure.label} ({topic}), how does {y or 'the result'} change with {var}?"
+    if ctx.method and any(ctx.method.lower() in c.text.lower() for c in said):
+        return f"In {figure.label} ({topic}), how does {ctx.method} compare with the alternatives?"
+    return None
+
+
+def _topic_says_not(figure: Figure) -> bool:
+    return bool(NOT_AN_EXPERIMENT.search(topic_of(figure.caption)))
