@@ -14,7 +14,6 @@ from pydantic import BaseModel
 
 from expcurate.curation.pipeline import load_artifact
 from expcurate.records import (
-    REF_RE,
     BBox,
     Evidence,
     IngestResult,
@@ -22,7 +21,7 @@ from expcurate.records import (
     RepoIndex,
     Stage,
 )
-from expcurate.records.refs import inside
+from expcurate.records.refs import inside, last_reference
 from expcurate.settings import Settings
 from expcurate.store import Store
 from expcurate.store.rows import StageRun
@@ -259,12 +258,11 @@ def requirement_code(requirements: list[str], root: Path | None) -> list[CodeVie
     """The code each requirement's (path:first-last) reference points at."""
     out = []
     for req in requirements:
-        m = REF_RE.search(req)
-        if m is None:
+        ref = last_reference(req)
+        if ref is None:
             out.append(CodeView("", label=req, problem="no (path:first-last) reference"))
             continue
-        rel, first = m.group(1), int(m.group(2))
-        last = int(m.group(3) or first)
+        rel, first, last = ref
         if root is None:
             out.append(CodeView(rel, first, last, label=req, problem="repository not available"))
             continue

@@ -586,7 +586,7 @@ def _claim_only(ctx: Context, table: Table, claims: list[Claim]) -> list[TaskDra
         evidence=[Evidence(kind="table", label=table.label, page=table.page)],
     )
     key = f"{table.label.lower().replace(' ', '-')}:claim"
-    task = claim_task(key, table.label, claims, ctx.method, base)
+    task = claim_task(key, claims, ctx.method, base)
     return [task] if task is not None else []
 
 

@@ -136,11 +136,9 @@ def lead_with_claims(
     return draft.model_copy(update=update)
 
 
-def claim_task(
-    key: str, label: str, claims: list[Claim], method: str, base: TaskDraft
-) -> TaskDraft | None:
-    """A task drafted from the paper's finding about `label` alone (its grid could not be
-    read, or it is a plot): `base` carries the method text, section, design and evidence."""
+def claim_task(key: str, claims: list[Claim], method: str, base: TaskDraft) -> TaskDraft | None:
+    """A task drafted from the paper's finding alone (its table's grid could not be read):
+    `base` carries the method text, section, design and evidence."""
     lead = findings(claims)
     if not lead:
         return None
