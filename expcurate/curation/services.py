@@ -101,28 +101,18 @@ def _input_problem(pdf: str, repo: str) -> str | None:
     return None
 
 
-def admit_paper(
-    store: Store,
-    paper_id: str,
-    *,
-    pdf: str,
-    repo: str,
-    commit: str = "",
-    title: str = "",
-    conference: str = "",
-    model: str = "",
-) -> str | None:
+def admit_paper(store: Store, paper_id: str, *, pdf: str, repo: str, **details: str) -> str | None:
     """Register a paper for curation, or say in one line why it cannot be curated.
 
     The one gate before the first stage, whoever starts it (the CLI, a batch, a deployment
     run): a bad id is refused without a row (it names folders on disk); a missing or
-    non-PDF file or a missing repository folder fails the paper at ingest with the reason."""
+    non-PDF file or a missing repository folder fails the paper at ingest with the reason.
+    `details` are `register_paper`'s: commit, title, conference, model."""
     try:
         check_paper_id(paper_id)
     except ValueError as exc:
         return str(exc)
-    register_paper(store, paper_id, pdf=pdf, repo=repo, commit=commit, title=title,
-                   conference=conference, model=model)  # fmt: skip
+    register_paper(store, paper_id, pdf=pdf, repo=repo, **details)
     problem = _input_problem(pdf, repo)
     if problem:
         fail_paper(store, paper_id, Stage.ingest.value, problem)
