@@ -30,7 +30,8 @@ demo: setup ## Run the whole pipeline on the bundled sample and publish its task
 	@echo "Published tasks: data/published/sample/ (EXP-Bench layout)."
 	@echo "Review them in the browser: make ui   (or: .venv/bin/expcurate ui --port 8501)"
 
-test: setup ## Run the test suite
+test: setup ## Run the test suite (installs Debian's chromium for the browser test first)
+	@bash .ci/install-browser || echo "warning: no chromium (needs root or sudo); the browser test will be skipped"
 	$(BIN)/python -m pytest -q
 
 check: setup ## Read-only checks: formatting, lint, types

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Sequence
 from typing import Any, NoReturn
 
 import streamlit as st
@@ -68,6 +69,24 @@ def require_actor() -> Actor:
         st.warning("Sign in to see this page.")
         st.stop()
     return actor
+
+
+def page(title: str | None = None) -> tuple[Actor, Store]:
+    """How a page opens: the signed-in user (nobody else sees anything), the store, the
+    message the last action left, and the title."""
+    actor = require_actor()
+    opened = store()
+    show_flash()
+    if title:
+        st.title(title)
+    return actor, opened
+
+
+def stop_if_empty(rows: Sequence[Any], message: str) -> None:
+    """End the page with `message` when there is nothing to show."""
+    if not rows:
+        st.info(message)
+        st.stop()
 
 
 def sign_in(username: str) -> None:

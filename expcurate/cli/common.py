@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
 from rich.console import Console
 
 from expcurate.records import RepoIndex, RunStatus
 from expcurate.settings import Settings, set_settings
+
+if TYPE_CHECKING:
+    from expcurate.store import Store
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
@@ -47,6 +50,14 @@ def configure(**changes: Any) -> Settings:
     settings = base.model_copy(update=update)
     set_settings(settings)
     return settings
+
+
+def configured_store(data_dir: Path | None, db_url: str | None) -> tuple[Settings, Store]:
+    """The settings with the command's flags laid over them, and the store they name."""
+    from expcurate.curation.services import open_store
+
+    settings = configure(data_dir=data_dir, db_url=db_url)
+    return settings, open_store(settings)
 
 
 def quiet_prefect() -> None:

@@ -17,7 +17,6 @@ from rich.table import Table
 from expcurate.cli import common
 from expcurate.cli.options import DataDir, DbUrl, Reviewer
 from expcurate.records import Severity
-from expcurate.settings import Settings
 
 Repos = Annotated[
     Path | None,
@@ -28,13 +27,6 @@ Repos = Annotated[
     ),
 ]
 TaskId = Annotated[int, typer.Option("--task", help="Id of the task (see the review app).")]
-
-
-def _open(data_dir: Path | None, db_url: str | None) -> tuple[Settings, Any]:
-    from expcurate.curation.services import open_store
-
-    settings = common.configure(data_dir=data_dir, db_url=db_url)
-    return settings, open_store(settings)
 
 
 def import_expbench(
@@ -49,7 +41,7 @@ def import_expbench(
     from expcurate.curation.importer import import_expbench as run_import
     from extractors.validate import CHECKS
 
-    settings, store = _open(data_dir, db_url)
+    settings, store = common.configured_store(data_dir, db_url)
     if not path.exists():
         common.fail(f"not found: {path}; pass a *_complete_final.json, a folder or a paper list")
     summary = run_import(store, settings, path, repos=repos)
@@ -84,7 +76,7 @@ def override(
     """Accept a task's error flags with a reason, so export publishes it as it stands."""
     from expcurate.curation import review
 
-    _, store = _open(data_dir, db_url)
+    _, store = common.configured_store(data_dir, db_url)
     try:
         review.override_errors(store, task, reviewer, reason)
     except review.ReviewError as exc:
@@ -111,7 +103,7 @@ def mask(
     from expcurate.curation.publish import paper_checkout
     from extractors.package import MaskError, build_masked_repo
 
-    settings, store = _open(data_dir, db_url)
+    settings, store = common.configured_store(data_dir, db_url)
     found = _task(store, task)
     fields = store.fields(found)
     root, commit = paper_checkout(store, settings, store.require_paper(found.paper_id))
@@ -139,7 +131,7 @@ def mask_also(
     db_url: DbUrl = None,
 ) -> None:
     """Hide files that leak the answer from the task's starter repository."""
-    _, store = _open(data_dir, db_url)
+    _, store = common.configured_store(data_dir, db_url)
     found = _task(store, task)
     leaks = [p for f in found.flag_list() if f.check == "leakage" for p in f.paths]
     chosen = list(path or leaks)

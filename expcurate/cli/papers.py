@@ -11,7 +11,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 import typer
 from rich.table import Table
@@ -21,6 +21,7 @@ from expcurate.cli.common import (
     STATUS_MARK,
     app,
     configure,
+    configured_store,
     console,
     fail,
     quiet_prefect,
@@ -164,10 +165,7 @@ def status(
     db_url: DbUrl = None,
 ) -> None:
     """Papers, their stages and checkpoints."""
-    from expcurate.curation.services import open_store
-
-    settings = configure(data_dir=data_dir, db_url=db_url)
-    store = open_store(settings)
+    _, store = configured_store(data_dir, db_url)
     papers = [p for p in store.papers() if not paper or p.id == paper]
     if not papers:
         if paper:
@@ -222,24 +220,7 @@ def approve(
     db_url: DbUrl = None,
 ) -> None:
     """Approve a checkpoint; approving a stage's last open item starts the next stage."""
-    from expcurate.curation import review
-    from expcurate.curation.services import open_store
-
-    settings = configure(data_dir=data_dir, db_url=db_url)
-    store = open_store(settings)
-    try:
-        if task is not None:
-            outcome = review.decide_task(store, task, "approve", reviewer, reason=reason)
-        elif paper and stage:
-            outcome = review.approve_stage(store, paper, stage, reviewer, reason)
-        else:
-            fail("say what to approve: --task N, or --paper P --stage S")
-    except (review.ReviewError, ValueError) as exc:
-        fail(str(exc))
-    console.print(
-        f"approved; {outcome.stage} {'complete' if outcome.stage_complete else 'still open'}"
-    )
-    _advance(outcome.paper_id, settings, outcome.due, background)
+    _decide("approve", task, paper, stage, reviewer, reason, background, data_dir, db_url)
 
 
 @app.command()
@@ -254,26 +235,47 @@ def reject(
     db_url: DbUrl = None,
 ) -> None:
     """Reject a task (or a whole stage run) with a reason."""
-    from expcurate.curation import review
-    from expcurate.curation.services import open_store
+    _decide("reject", task, paper, stage, reviewer, reason, background, data_dir, db_url)
 
-    settings = configure(data_dir=data_dir, db_url=db_url)
-    store = open_store(settings)
+
+def _decide(
+    verdict: Literal["approve", "reject"],
+    task: int | None,
+    paper: str | None,
+    stage: Stage | None,
+    reviewer: str,
+    reason: str,
+    background: bool,
+    data_dir: Path | None,
+    db_url: str | None,
+) -> None:
+    """One task's decision, or a whole stage's; a decision that completes a stage starts what
+    comes next (approving a stage run does; rejecting one ends it)."""
+    from expcurate.curation import review
+
+    settings, store = configured_store(data_dir, db_url)
     try:
         if task is not None:
-            outcome = review.decide_task(store, task, "reject", reviewer, reason=reason)
-            console.print(f"rejected task {task}")
-            _advance(outcome.paper_id, settings, outcome.due, background)
+            outcome = review.decide_task(store, task, verdict, reviewer, reason=reason)
+        elif paper and stage and verdict == "approve":
+            outcome = review.approve_stage(store, paper, stage, reviewer, reason)
         elif paper and stage:
             run = store.current_runs(paper).get(stage.value)
             if run is None or run.id is None:
                 fail(f"paper {paper} has no {stage.value} run")
             review.reject_run(store, run.id, reviewer, reason)
             console.print(f"rejected the {stage.value} run of {paper}")
+            return
         else:
-            fail("say what to reject: --task N, or --paper P --stage S")
+            fail(f"say what to {verdict}: --task N, or --paper P --stage S")
     except (review.ReviewError, ValueError) as exc:
         fail(str(exc))
+    if verdict == "reject":
+        console.print(f"rejected task {task}")
+    else:
+        state = "complete" if outcome.stage_complete else "still open"
+        console.print(f"approved; {outcome.stage} {state}")
+    _advance(outcome.paper_id, settings, outcome.due, background)
 
 
 @app.command()
@@ -301,11 +303,9 @@ def export_cmd(
 ) -> None:
     """Publish approved tasks in the EXP-Bench layout."""
     from expcurate.curation.publish import PublishError, export
-    from expcurate.curation.services import open_store
-
-    settings = configure(data_dir=data_dir, db_url=db_url)
+    settings, store = configured_store(data_dir, db_url)
     try:
-        summary = export(open_store(settings), settings, release, paper or None)
+        summary = export(store, settings, release, paper or None)
     except PublishError as exc:
         fail(str(exc))
     console.print(
@@ -383,12 +383,11 @@ def user_add(
     db_url: DbUrl = None,
 ) -> None:
     """Create a user of the review app; only a salted hash of the password is stored."""
-    from expcurate.curation.services import open_store
     from expcurate.store import StoreError
 
-    settings = configure(data_dir=data_dir, db_url=db_url)
+    _, store = configured_store(data_dir, db_url)
     try:
-        user = open_store(settings).add_user(username, password or "", role, replace=update)
+        user = store.add_user(username, password or "", role, replace=update)
     except StoreError as exc:
         fail(str(exc))
     console.print(f"user {user.username} ({user.role}) {'updated' if update else 'added'}")
@@ -397,10 +396,8 @@ def user_add(
 @user_app.command("list")
 def user_list(data_dir: DataDir = None, db_url: DbUrl = None) -> None:
     """List the users of the review app and their roles."""
-    from expcurate.curation.services import open_store
-
-    settings = configure(data_dir=data_dir, db_url=db_url)
+    _, store = configured_store(data_dir, db_url)
     table = Table("user", "role", "created")
-    for user in open_store(settings).users():
+    for user in store.users():
         table.add_row(user.username, user.role, f"{user.created_at:%Y-%m-%d %H:%M}")
     console.print(table)

@@ -25,6 +25,7 @@ from expcurate.records import (
 )
 from expcurate.records.refs import inside
 from extractors.repo import RepoPathError, RepoSearch, stem, terms
+from extractors.repo.commands import python_entry
 from extractors.validate.repo_checks import reference_problems
 from extractors.validate.tree import WorkTree
 
@@ -207,16 +208,9 @@ class SetupAgent:
         if top.path.endswith(".py") and top.kind in ("entry", "test"):
             return top.path
         if top.kind == "script":
-            seen: set[str] = set()
-            todo = [top.path]
-            while todo:
-                entry = self.entries.get(todo.pop(0))
-                for callee in entry.calls if entry else []:
-                    if callee.endswith(".py"):
-                        return callee
-                    if callee not in seen:
-                        seen.add(callee)
-                        todo.append(callee)
+            program = python_entry(top.path, self.entries)
+            if program is not None:
+                return program
         if top.kind == "config":
             for path, refs in self.index.file_refs.items():
                 if top.path in refs and path.endswith(".py"):

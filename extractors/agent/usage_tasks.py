@@ -30,7 +30,7 @@ from expcurate.records import (
     ToolCall,
 )
 from extractors.repo import RepoPathError, RepoSearch, path_tokens, stem, terms
-from extractors.repo.commands import PathResolver, parse_command
+from extractors.repo.commands import PathResolver, parse_command, python_entry
 
 from .policy import scrub
 from .query import build_query
@@ -256,7 +256,7 @@ def _draft(
 ) -> tuple[TaskDraft, Setup] | None:
     target = cmd.runs[0]
     entry = entries.get(target)
-    program = _python_entry(target, entries)
+    program = python_entry(target, entries)
     heading, sentence, after, row = _context(search, cmd)
     doc_line = _docstring(search, tracer, target)
     purpose = (
@@ -311,22 +311,6 @@ def _draft(
     hint = " ".join([cmd.text, question, *(f"{n} {v}" for n, v in matter or in_script)])
     setup = _setup(draft, cmd, target, program, usage, hint, index, search, tracer, entries)
     return draft, setup
-
-
-def _python_entry(target: str, entries: dict[str, EntryPoint]) -> str | None:
-    """The Python file a command ends up running: itself, or what its launch script calls."""
-    if target.endswith(".py"):
-        return target
-    todo, seen = [target], {target}
-    while todo:
-        e = entries.get(todo.pop(0))
-        for callee in e.calls if e else []:
-            if callee.endswith(".py"):
-                return callee
-            if callee not in seen:
-                seen.add(callee)
-                todo.append(callee)
-    return None
 
 
 def _flag_help(path: str | None, entries: dict[str, EntryPoint]) -> dict[str, str]:

@@ -235,27 +235,15 @@ class LLMClient:
             extra["tool_choice"] = tool_choice
         key = turn_key(self.model, self.api_base, convo, extra["tools"], tool_choice,
                        self.temperature)  # fmt: skip
-        hit = self._turn_from_cache(key, purpose)
+        hit = self._from_cache(key, AssistantTurn, purpose, field="turn")
         if hit is not None:
-            return hit
+            return hit.model_copy(update={"cached": True})
         turn = turn_from_response(self._send(convo, purpose, 0, extra))
         if self.cache is not None:
             self.cache.put(
                 key, {"model": self.model, "purpose": purpose, "turn": turn.model_dump(mode="json")}
             )
         return turn
-
-    def _turn_from_cache(self, key: str, purpose: str) -> AssistantTurn | None:
-        entry = self.cache.get(key) if self.cache is not None else None
-        if entry is None:
-            return None
-        try:
-            turn = AssistantTurn.model_validate(entry.get("turn"))
-        except ValidationError:  # a damaged entry is a miss
-            return None
-        self.usage.add(Usage(cached_calls=1))
-        self.log.append(CallRecord(purpose=purpose, model=self.model, cached=True, attempts=0))
-        return turn.model_copy(update={"cached": True})
 
     # ------------------------------------------------------------------ request building
 
@@ -457,15 +445,19 @@ class LLMClient:
             )
             return 0.0
 
-    def _from_cache(self, key: str, schema: type[T], purpose: str) -> T | None:
+    def _from_cache(
+        self, key: str, schema: type[T], purpose: str, field: str = "answer"
+    ) -> T | None:
+        """The cached reply under `key` (its `field` read as `schema`), counted as a cached
+        call; None on a miss, and a damaged entry is a miss."""
         entry = self.cache.get(key) if self.cache is not None else None
         if entry is None:
             return None
         try:
-            answer = schema.model_validate(entry.get("answer"))
-        except ValidationError:  # a damaged entry is a miss
+            answer = schema.model_validate(entry.get(field))
+        except ValidationError:
             return None
-        self.usage.cached_calls += 1
+        self.usage.add(Usage(cached_calls=1))
         self.log.append(CallRecord(purpose=purpose, model=self.model, cached=True, attempts=0))
         return answer
 

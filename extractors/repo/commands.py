@@ -11,7 +11,7 @@ import posixpath
 import re
 import shlex
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from expcurate.records import CliFlag, DocCommand, EntryPoint
@@ -368,6 +368,23 @@ def shell_entry(path: str, text: str, resolver: PathResolver) -> tuple[EntryPoin
                 flags.append(CliFlag(name=name, default=value[:200], line=no))
     entry = EntryPoint(path=path, kind="shell", flags=flags, line=first or 1, calls=calls)
     return entry, mentions
+
+
+def python_entry(target: str, entries: Mapping[str, EntryPoint]) -> str | None:
+    """The Python file a command ends up running: the target itself, or the first Python file
+    its launch scripts call, breadth first."""
+    if target.endswith(".py"):
+        return target
+    todo, seen = [target], {target}
+    while todo:
+        entry = entries.get(todo.pop(0))
+        for callee in entry.calls if entry else []:
+            if callee.endswith(".py"):
+                return callee
+            if callee not in seen:
+                seen.add(callee)
+                todo.append(callee)
+    return None
 
 
 def _substitute(line: str, variables: dict[str, str]) -> str:

@@ -8,15 +8,10 @@ from expcurate.records import TaskFields
 from validation_ui import common, widgets
 from validation_ui.editing import field_diff
 
-actor = common.require_actor()
-store = common.store()
-common.show_flash()
-st.title("History")
+actor, store = common.page("History")
 
 tasks = store.tasks()
-if not tasks:
-    st.info("No tasks yet.")
-    st.stop()
+common.stop_if_empty(tasks, "No tasks yet.")
 ids = [t.id for t in tasks if t.id is not None]
 wanted = st.query_params.get("task")
 default = int(wanted) if wanted and wanted.isdigit() and int(wanted) in ids else ids[0]

@@ -8,9 +8,7 @@ from expcurate.records import IngestResult, ParsedPaper, RepoIndex, RunStatus
 from validation_ui import common, logic, task_form, widgets
 from validation_ui import evidence as ev
 
-actor = common.require_actor()
-store = common.store()
-common.show_flash()
+actor, store = common.page()
 
 
 def _pick() -> logic.QueueItem | None:

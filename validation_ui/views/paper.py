@@ -10,15 +10,12 @@ from expcurate.records import RunStatus, Stage
 from validation_ui import common, logic, overview, widgets
 from validation_ui import evidence as ev
 
-actor = common.require_actor()
-store = common.store()
-common.show_flash()
-st.title("Papers")
+actor, store = common.page("Papers")
 
 papers = store.papers()
-if not papers:
-    st.info("No papers yet. Curators add them with `expcurate extract` or `expcurate batch`.")
-    st.stop()
+common.stop_if_empty(
+    papers, "No papers yet. Curators add them with `expcurate extract` or `expcurate batch`."
+)
 ids = [p.id for p in papers]
 wanted = st.query_params.get("paper")
 pid = st.selectbox("Paper", ids, index=ids.index(wanted) if wanted in ids else 0, key="paper-pick")

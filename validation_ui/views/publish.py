@@ -11,11 +11,8 @@ from expcurate.records import TaskStatus
 from expcurate.store import StoreError
 from validation_ui import common, logic, overview
 
-actor = common.require_actor()
-store = common.store()
+actor, store = common.page("Publish")
 settings = common.settings()
-common.show_flash()
-st.title("Publish")
 
 approved: dict[str, int] = {}
 for task in store.tasks(stage="package", status=TaskStatus.approved):

@@ -11,10 +11,7 @@ from validation_ui import common, logic, task_form
 
 PAGE_SIZE = 50
 
-actor = common.require_actor()
-store = common.store()
-common.show_flash()
-st.title("Review queue")
+actor, store = common.page("Review queue")
 
 items = logic.build_queue(store)
 papers = [p.id for p in store.papers()]
