@@ -303,6 +303,7 @@ def export_cmd(
 ) -> None:
     """Publish approved tasks in the EXP-Bench layout."""
     from expcurate.curation.publish import PublishError, export
+
     settings, store = configured_store(data_dir, db_url)
     try:
         summary = export(store, settings, release, paper or None)
