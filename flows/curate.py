@@ -63,14 +63,9 @@ def advance_paper(paper_id: str) -> PaperSummary:
     return summarize(store, paper_id)
 
 
-@flow(name="curate-paper", flow_run_name="curate-{paper_id}")
+@flow(name="curate-paper", flow_run_name="curate-{paper.id}")
 def curate_paper(
-    paper_id: str,
-    pdf: str,
-    repo: str,
-    commit: str = "",
-    title: str = "",
-    conference: str = "",
+    paper: PaperListEntry,
     model: str | None = None,
     auto_approve: bool | None = None,
 ) -> PaperSummary:
@@ -85,23 +80,16 @@ def curate_paper(
         changes["auto_approve"] = auto_approve
     with override_settings(**changes) as settings:
         store = open_store(settings)
-        problem = admit_paper(
-            store,
-            paper_id,
-            pdf=pdf,
-            repo=repo,
-            commit=commit,
-            title=title,
-            conference=conference or settings.conference,
-            model=settings.model,
-        )
+        if not paper.conference:
+            paper = paper.model_copy(update={"conference": settings.conference})
+        problem = admit_paper(store, paper, settings.model)
         if problem:
-            _logger().info("paper %s not curated: %s", paper_id, problem)
-            return _summary_or(store, paper_id, problem)
+            _logger().info("paper %s not curated: %s", paper.id, problem)
+            return _summary_or(store, paper.id, problem)
         try:
-            return advance_paper(paper_id)
+            return advance_paper(paper.id)
         except Exception as exc:
-            return _crashed(store, paper_id, exc)
+            return _crashed(store, paper.id, exc)
 
 
 def _crashed(store: Store, paper_id: str, exc: Exception) -> PaperSummary:
@@ -135,16 +123,7 @@ def curate_batch(
     results = []
     for entry in entries:
         try:
-            summary = curate_paper(
-                entry.id,
-                entry.pdf_url,
-                entry.code_url,
-                commit=entry.commit,
-                title=entry.title,
-                conference=entry.conference,
-                model=model,
-                auto_approve=auto_approve,
-            )
+            summary = curate_paper(entry, model=model, auto_approve=auto_approve)
         except Exception as exc:  # curate_paper records bad input itself; this is a bug
             summary = _crashed(open_store(get_settings()), entry.id, exc)
         results.append(summary)

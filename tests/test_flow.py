@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from expcurate.cli import app
-from expcurate.records import REF_RE, STEP_RE, ExpBenchFile
+from expcurate.records import REF_RE, STEP_RE, ExpBenchFile, PaperListEntry
 from expcurate.store import Store
 
 pytestmark = pytest.mark.prefect
@@ -203,7 +203,10 @@ def test_a_flow_run_without_the_cli_admits_papers_the_same_way(
     from flows.curate import curate_paper
 
     with override_settings(data_dir=tmp_path / "data", db_url="", model="heuristic") as s:
-        summary = curate_paper("p", str(tmp_path / "nowhere.pdf"), str(sample_repo))
+        paper = PaperListEntry(
+            id="p", pdf_url=str(tmp_path / "nowhere.pdf"), code_url=str(sample_repo)
+        )
+        summary = curate_paper(paper)
         paper = Store(s.database_url()).require_paper("p")
     assert (summary.status.value, summary.stage, summary.stages) == ("failed", "ingest", {})
     assert paper.error == summary.error and paper.error.startswith("PDF not found")

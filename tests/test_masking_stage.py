@@ -19,7 +19,7 @@ from expcurate.curation.pipeline import (
     package_masks,
 )
 from expcurate.curation.services import open_store, register_paper
-from expcurate.records import IngestResult, Stage, TaskStatus
+from expcurate.records import IngestResult, PaperListEntry, Stage, TaskStatus
 from expcurate.settings import Settings, override_settings
 from expcurate.store import Store
 
@@ -115,7 +115,12 @@ def test_a_task_that_cannot_be_masked_is_flagged_at_the_package_checkpoint(
     package checkpoint, so auto-approval stops there; once a reviewer accepts it, the export
     summary says the task went out unmasked and why."""
     store = open_store(auto)
-    register_paper(store, "p1", pdf=str(sample_pdf), repo=str(sample_repo), conference="c1")
+    register_paper(
+        store,
+        PaperListEntry(
+            id="p1", pdf_url=str(sample_pdf), code_url=str(sample_repo), conference="c1"
+        ),
+    )
     for run in (pipeline.run_ingest, pipeline.run_parse, pipeline.run_mine, pipeline.run_tasks,
                 pipeline.run_setup):  # fmt: skip
         run(store, auto, "p1")

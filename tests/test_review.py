@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from expcurate.curation import review
-from expcurate.records import Stage, StageResult, TaskFields
+from expcurate.records import PaperListEntry, Stage, StageResult, TaskFields
 from expcurate.store import Store
 
 
@@ -88,7 +88,7 @@ def test_curating_a_failed_paper_again_retries_the_failed_stage(store: Store) ->
     _finish(store, "p", Stage.ingest, "approved")
     _finish(store, "p", Stage.parse, "failed")
     _finish(store, "p", Stage.mine, "approved")
-    register_paper(store, "p", pdf="fixed.pdf", repo="repo")
+    register_paper(store, PaperListEntry(id="p", pdf_url="fixed.pdf", code_url="repo"))
     assert store.require_paper("p").status == "pending"
     assert review.due_stages(store, "p") == [Stage.parse]
     assert [r.status for r in store.runs("p") if r.stage == "parse"] == ["failed"]

@@ -79,18 +79,18 @@ def extract(
     settings = configure(model=model, auto_approve=auto_approve, data_dir=data_dir, db_url=db_url,
                          conference=conference)  # fmt: skip
     pid = paper_id or derive_paper_id(pdf)
+    entry = PaperListEntry(id=pid, pdf_url=pdf, code_url=repo, commit=commit, title=title,
+                           conference=settings.conference)  # fmt: skip
     # The flow's own gate, run first so that bad input is told before the engine starts
     # (seconds); the flow runs it again, which only registers the paper once more.
-    problem = admit_paper(open_store(settings), pid, pdf=pdf, repo=repo, commit=commit,
-                          title=title, conference=settings.conference, model=settings.model)  # fmt: skip
+    problem = admit_paper(open_store(settings), entry, settings.model)
     if problem:
         fail(f"paper {pid} failed at ingest: {problem}")
     quiet_prefect()
     from flows.curate import curate_paper
 
     with console.status(f"curating {pid} …"):
-        summary = curate_paper(pid, pdf, repo, commit=commit, title=title,
-                               conference=settings.conference)  # fmt: skip
+        summary = curate_paper(entry)
     _print_summary(summary)
     if summary.status == PaperStatus.failed:
         fail(f"paper {pid} failed at {summary.stage}: {summary.error}")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from expcurate.records import PaperStatus, RunStatus, Stage
+from expcurate.records import PaperListEntry, PaperStatus, RunStatus, Stage
 from expcurate.settings import Settings
 from expcurate.store import Store
 
@@ -44,37 +44,27 @@ def check_paper_id(paper_id: str) -> str:
     return paper_id
 
 
-def register_paper(
-    store: Store,
-    paper_id: str,
-    *,
-    pdf: str,
-    repo: str,
-    commit: str = "",
-    title: str = "",
-    conference: str = "",
-    model: str = "",
-) -> None:
+def register_paper(store: Store, paper: PaperListEntry, model: str = "") -> None:
     """Create or update a paper before its first stage; a failed paper is reset to retry."""
-    check_paper_id(paper_id)
-    existing = store.get_paper(paper_id)
+    check_paper_id(paper.id)
+    existing = store.get_paper(paper.id)
     fields: dict[str, object] = {
-        "pdf_source": pdf,
-        "repo_source": repo,
-        "requested_commit": commit,
+        "pdf_source": paper.pdf_url,
+        "repo_source": paper.code_url,
+        "requested_commit": paper.commit,
         "model": model,
     }
-    if title:
-        fields["title"] = title
-    if conference:
-        fields["conference"] = conference
+    if paper.title:
+        fields["title"] = paper.title
+    if paper.conference:
+        fields["conference"] = paper.conference
     if existing is None or existing.status == PaperStatus.failed:
         fields.update(status=PaperStatus.pending, error="", stage="")
         # Curating a failed paper again retries what failed; the failed runs stay as history.
-        for run in store.current_runs(paper_id).values():
+        for run in store.current_runs(paper.id).values():
             if run.status in (RunStatus.failed, RunStatus.rejected) and run.id is not None:
                 store.retire_run(run.id)
-    store.upsert_paper(paper_id, **fields)
+    store.upsert_paper(paper.id, **fields)
 
 
 def fail_paper(store: Store, paper_id: str, stage: str, reason: str) -> None:
@@ -101,21 +91,20 @@ def _input_problem(pdf: str, repo: str) -> str | None:
     return None
 
 
-def admit_paper(store: Store, paper_id: str, *, pdf: str, repo: str, **details: str) -> str | None:
+def admit_paper(store: Store, paper: PaperListEntry, model: str = "") -> str | None:
     """Register a paper for curation, or say in one line why it cannot be curated.
 
     The one gate before the first stage, whoever starts it (the CLI, a batch, a deployment
     run): a bad id is refused without a row (it names folders on disk); a missing or
-    non-PDF file or a missing repository folder fails the paper at ingest with the reason.
-    `details` are `register_paper`'s: commit, title, conference, model."""
+    non-PDF file or a missing repository folder fails the paper at ingest with the reason."""
     try:
-        check_paper_id(paper_id)
+        check_paper_id(paper.id)
     except ValueError as exc:
         return str(exc)
-    register_paper(store, paper_id, pdf=pdf, repo=repo, **details)
-    problem = _input_problem(pdf, repo)
+    register_paper(store, paper, model)
+    problem = _input_problem(paper.pdf_url, paper.code_url)
     if problem:
-        fail_paper(store, paper_id, Stage.ingest.value, problem)
+        fail_paper(store, paper.id, Stage.ingest.value, problem)
     return problem
 
 

@@ -16,7 +16,7 @@ from ui_helpers import PAPER, ROOT, copy_data
 
 from expcurate.curation import pipeline, review
 from expcurate.curation.services import open_store, register_paper
-from expcurate.records import FIRST_PHASE
+from expcurate.records import FIRST_PHASE, PaperListEntry
 from expcurate.settings import Settings, override_settings
 from expcurate.store import Store
 
@@ -30,8 +30,9 @@ def _checkpoint(store: Store) -> None:
 def _build(data_dir: Path, *, draft_tasks: bool) -> Path:
     with override_settings(data_dir=data_dir, db_url="", model="heuristic") as settings:
         store = open_store(settings)
-        register_paper(store, PAPER, pdf=str(SAMPLE / "paper.pdf"), repo=str(SAMPLE / "repo"),
-                       conference="neurips2099")  # fmt: skip
+        paper = PaperListEntry(id=PAPER, pdf_url=str(SAMPLE / "paper.pdf"),
+                               code_url=str(SAMPLE / "repo"), conference="neurips2099")  # fmt: skip
+        register_paper(store, paper)
         for run in (pipeline.run_ingest, pipeline.run_parse, pipeline.run_mine):
             run(store, settings, PAPER)
         if draft_tasks:
