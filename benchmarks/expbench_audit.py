@@ -47,14 +47,14 @@ def drift(bench: Path, repos: Path) -> None:
     for paper in read_expbench(bench).papers:
         root = find_checkout(repos, paper)
         if root is None or not paper.commit:
-            print(f"| {paper.paper_id} | (no checkout) | | |")
+            print(f"| {paper.id} | (no checkout) | | |")
             continue
         pinned, tip = GitTree(root, paper.commit), GitTree(root, "origin/HEAD")
         refs = [r for t in paper.tasks for s in t.fields.requirements for r in references(s)]
         row = [len(refs), sum(_valid(pinned, *r) for r in refs), sum(_valid(tip, *r) for r in refs)]
         totals = [a + b for a, b in zip(totals, row, strict=True)]
         same = " (same commit)" if pinned.commit == tip.commit else ""
-        print(f"| {paper.paper_id} | {row[0]} | {row[1]} | {row[2]}{same} |")
+        print(f"| {paper.id} | {row[0]} | {row[1]} | {row[2]}{same} |")
     print(f"| all | {totals[0]} | {totals[1]} | {totals[2]} |")
 
 

@@ -94,7 +94,7 @@ def test_export_then_import_gives_the_same_tasks(
     """task → release → import → the same published task, annotations and takeaways included."""
     tasks = [ExpBenchTask.model_validate({**t.model_dump(), **extra}) for t in tasks]
     paper = ReleasePaper(
-        paper_id="4242",
+        id="4242",
         conference="iclr2099",
         title="T",
         pdf_url="https://example.org/p.pdf",
@@ -112,7 +112,7 @@ def test_export_then_import_gives_the_same_tasks(
         found = read_expbench(Path(tmp) / "r")
     assert found.errors == []
     (back,) = found.papers
-    assert (back.paper_id, back.conference, back.commit) == ("4242", "iclr2099", "a" * 40)
+    assert (back.id, back.conference, back.commit) == ("4242", "iclr2099", "a" * 40)
     assert [t.fields.published() for t in back.tasks] == tasks
     assert all(t.repairs == [] for t in back.tasks)
     assert back.main_takeaways == takeaways

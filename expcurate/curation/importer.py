@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 
 from expcurate.curation.pipeline import save_artifact
 from expcurate.curation.review import IMPORTED_MODEL
+from expcurate.curation.services import listed_columns
 from expcurate.records import (
     Flag,
     FollowUpIdea,
@@ -73,7 +74,7 @@ def find_checkout(repos: Path, paper: ImportedPaper) -> Path | None:
     if paper.code_url:
         last = paper.code_url.rstrip("/").split("/")[-1]
         names.append(last[:-4] if last.endswith(".git") else last)
-    names.append(paper.paper_id)
+    names.append(paper.id)
     for name in dict.fromkeys(n for n in names if n):
         candidate = repos / name
         if (candidate / ".git").exists():
@@ -86,7 +87,7 @@ def _tree(repos: Path | None, paper: ImportedPaper) -> tuple[GitTree | None, str
         return None, "no --repos folder given"
     root = find_checkout(repos, paper)
     if root is None:
-        return None, f"no checkout for {paper.repo or paper.code_url or paper.paper_id}"
+        return None, f"no checkout for {paper.repo or paper.code_url or paper.id}"
     try:
         tree = GitTree(root, paper.commit or "HEAD")
     except Exception as exc:  # any git failure (bad commit, not a repo): no tree to read
@@ -116,22 +117,18 @@ def import_expbench(
     summary = ImportSummary(listed_without_file=found.listed_without_file)
     summary.errors += [f"{e.file}: {e.message}" for e in found.errors]
     for paper in found.papers:
-        existing = store.get_paper(paper.paper_id)
-        if existing is not None and store.current_runs(paper.paper_id):
+        existing = store.get_paper(paper.id)
+        if existing is not None and store.current_runs(paper.id):
             summary.errors.append(
-                f"paper {paper.paper_id} exists and was curated by the pipeline; not imported "
+                f"paper {paper.id} exists and was curated by the pipeline; not imported "
                 "over it (rename the file to import it under another id)"
             )
             continue
         tree, where = _tree(repos, paper)
-        summary.checkouts[paper.paper_id] = where
+        summary.checkouts[paper.id] = where
         store.upsert_paper(
-            paper.paper_id,
-            title=paper.title,
-            conference=paper.conference,
-            pdf_source=paper.pdf_url,
-            repo_source=paper.code_url,
-            requested_commit=paper.commit,
+            paper.id,
+            **listed_columns(paper),
             commit=paper.commit,
             model=IMPORTED_MODEL,
             status=PaperStatus.awaiting_review,
@@ -146,12 +143,12 @@ def import_expbench(
             main_takeaways=paper.main_takeaways,
             follow_up_work_ideas=paper.follow_up_work_ideas,
         )
-        save_artifact(settings, paper.paper_id, IMPORT_ARTIFACT, record)
+        save_artifact(settings, paper.id, IMPORT_ARTIFACT, record)
         siblings = [t.fields for t in paper.tasks]
         for task in paper.tasks:
             flags = task_flags(task.fields, task.repairs, siblings, tree, paper.commit)
             stored = store.put_machine_task(
-                paper.paper_id,
+                paper.id,
                 task.fields,
                 stage=Stage.package.value,
                 author=IMPORTED_MODEL,

@@ -189,7 +189,7 @@ def collect(
             masks.append(_masks(root, commit, fields, built.tasks.get(task.key) if built else None))
         out.append(
             ReleasePaper(
-                paper_id=paper.id,
+                id=paper.id,
                 conference=paper.conference or settings.conference,
                 title=paper.title,
                 pdf_url=paper.pdf_source,

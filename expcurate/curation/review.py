@@ -234,9 +234,9 @@ def decide_task(
         reviewer=reviewer,
     )
     if decision in ("approve", "approve_with_edits"):
-        store.update_task(task_id, status=TaskStatus.approved)
+        store.set_task_status(task_id, TaskStatus.approved)
     elif decision == "reject":
-        store.update_task(task_id, status=TaskStatus.rejected)
+        store.set_task_status(task_id, TaskStatus.rejected)
     if not _advance:
         return Outcome(paper_id=task.paper_id, stage=stage.value)
     return _after(store, task.paper_id, stage)

@@ -48,16 +48,7 @@ def register_paper(store: Store, paper: PaperListEntry, model: str = "") -> None
     """Create or update a paper before its first stage; a failed paper is reset to retry."""
     check_paper_id(paper.id)
     existing = store.get_paper(paper.id)
-    fields: dict[str, object] = {
-        "pdf_source": paper.pdf_url,
-        "repo_source": paper.code_url,
-        "requested_commit": paper.commit,
-        "model": model,
-    }
-    if paper.title:
-        fields["title"] = paper.title
-    if paper.conference:
-        fields["conference"] = paper.conference
+    fields = {**listed_columns(paper), "model": model}
     if existing is None or existing.status == PaperStatus.failed:
         fields.update(status=PaperStatus.pending, error="", stage="")
         # Curating a failed paper again retries what failed; the failed runs stay as history.
@@ -65,6 +56,21 @@ def register_paper(store: Store, paper: PaperListEntry, model: str = "") -> None
             if run.status in (RunStatus.failed, RunStatus.rejected) and run.id is not None:
                 store.retire_run(run.id)
     store.upsert_paper(paper.id, **fields)
+
+
+def listed_columns(paper: PaperListEntry) -> dict[str, object]:
+    """What a paper-list line sets on the paper's row (an empty title or conference leaves
+    the stored one)."""
+    columns: dict[str, object] = {
+        "pdf_source": paper.pdf_url,
+        "repo_source": paper.code_url,
+        "requested_commit": paper.commit,
+    }
+    if paper.title:
+        columns["title"] = paper.title
+    if paper.conference:
+        columns["conference"] = paper.conference
+    return columns
 
 
 def fail_paper(store: Store, paper_id: str, stage: str, reason: str) -> None:

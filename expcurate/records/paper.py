@@ -100,8 +100,12 @@ class PaperListEntry(BaseModel):
     model_config = ConfigDict(extra="allow")
 
     id: str
+    conference: str = ""
     title: str = ""
     pdf_url: str
     code_url: str
-    conference: str = ""
     commit: str = ""
+
+    def entry(self) -> dict[str, str]:
+        """This paper's line of a paper list, without what a subclass adds."""
+        return {name: getattr(self, name) for name in PaperListEntry.model_fields}

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
@@ -33,6 +33,8 @@ from expcurate.store.rows import (
 
 # The machine's bookkeeping is never merged: the new machine output's always wins.
 MERGE_EXCLUDE = frozenset(BOOKKEEPING_FIELDS)
+
+R = TypeVar("R", bound=SQLModel)
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -125,10 +127,9 @@ class Store(UserStore):
             return s.get(Paper, paper_id)
 
     def require_paper(self, paper_id: str) -> Paper:
-        paper = self.get_paper(paper_id)
-        if paper is None:
-            raise StoreError(f"no paper {paper_id!r} in the store; see `expcurate status`")
-        return paper
+        with self.session() as s:
+            message = f"no paper {paper_id!r} in the store; see `expcurate status`"
+            return _existing(s, Paper, paper_id, message)
 
     def papers(self) -> list[Paper]:
         with self.session() as s:
@@ -161,9 +162,7 @@ class Store(UserStore):
         completion_tokens: int = 0,
     ) -> StageRun:
         with self.session() as s:
-            run = s.get(StageRun, run_id)
-            if run is None:
-                raise StoreError(f"no stage run {run_id}")
+            run = _existing(s, StageRun, run_id, f"no stage run {run_id}")
             # The new run becomes the stage's current one; older runs stay as history.
             for old in s.exec(
                 select(StageRun).where(
@@ -190,9 +189,7 @@ class Store(UserStore):
 
     def set_run_status(self, run_id: int, status: str) -> StageRun:
         with self.session() as s:
-            run = s.get(StageRun, run_id)
-            if run is None:
-                raise StoreError(f"no stage run {run_id}")
+            run = _existing(s, StageRun, run_id, f"no stage run {run_id}")
             run.status = status
             s.add(run)
             return run
@@ -251,10 +248,8 @@ class Store(UserStore):
             return s.get(Task, task_id)
 
     def require_task(self, task_id: int) -> Task:
-        task = self.get_task(task_id)
-        if task is None:
-            raise StoreError(f"no task {task_id} in the store")
-        return task
+        with self.session() as s:
+            return _existing(s, Task, task_id, f"no task {task_id} in the store")
 
     def revisions(self, task_id: int) -> list[TaskRevision]:
         with self.session() as s:
@@ -384,9 +379,7 @@ class Store(UserStore):
     ) -> TaskRevision:
         """Append a reviewer's revision, refusing it if someone saved in between."""
         with self.session() as s:
-            task = s.get(Task, task_id)
-            if task is None:
-                raise StoreError(f"no task {task_id} in the store")
+            task = _existing(s, Task, task_id, f"no task {task_id} in the store")
             if task.head != expected_head:
                 current = s.exec(
                     select(TaskRevision).where(
@@ -407,13 +400,15 @@ class Store(UserStore):
 
     def set_flags(self, task_id: int, flags: Sequence[Flag]) -> Task:
         """Replace a task's validator flags, leaving its fields and status alone."""
-        return self.update_task(task_id, flags=_flag_json(flags))
+        return self._update_task(task_id, flags=_flag_json(flags))
 
-    def update_task(self, task_id: int, **changes: Any) -> Task:
+    def set_task_status(self, task_id: int, status: TaskStatus) -> Task:
+        """Record a decision on a task; its fields and flags stay as they are."""
+        return self._update_task(task_id, status=status)
+
+    def _update_task(self, task_id: int, **changes: Any) -> Task:
         with self.session() as s:
-            task = s.get(Task, task_id)
-            if task is None:
-                raise StoreError(f"no task {task_id} in the store")
+            task = _existing(s, Task, task_id, f"no task {task_id} in the store")
             for name, value in changes.items():
                 setattr(task, name, value)
             task.updated_at = utcnow()
@@ -458,12 +453,18 @@ class Store(UserStore):
         The run stays in the history; only `current` changes.
         """
         with self.session() as s:
-            run = s.get(StageRun, run_id)
-            if run is None:
-                raise StoreError(f"no stage run {run_id}")
+            run = _existing(s, StageRun, run_id, f"no stage run {run_id}")
             run.current = False
             s.add(run)
             return run
+
+
+def _existing(s: Session, row: type[R], key: object, missing: str) -> R:
+    """The row of `row` under `key` in this session, or StoreError(`missing`)."""
+    found = s.get(row, key)
+    if found is None:
+        raise StoreError(missing)
+    return found
 
 
 def _flag_json(flags: Sequence[Flag]) -> list[dict[str, Any]]:

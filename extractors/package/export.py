@@ -20,9 +20,9 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
-from expcurate.records import ExpBenchFile
+from expcurate.records import ExpBenchFile, PaperListEntry
 from extractors.package.mask import MaskPatches
 from extractors.package.tasks_file import tasks_file_text
 
@@ -49,13 +49,9 @@ back the original files exactly. A task without patches masks nothing (see `mask
 """
 
 
-class ReleasePaper(BaseModel):
-    paper_id: str
-    conference: str
-    title: str = ""
-    pdf_url: str = ""
-    code_url: str = ""
-    commit: str = ""
+class ReleasePaper(PaperListEntry):
+    """A paper of a release: its line of `papers.jsonl`, and what goes in its folders."""
+
     pdf_sha256: str = ""
     tasks: ExpBenchFile
     provenance: list[dict[str, Any]] = Field(default_factory=list)  # one per task, same order
@@ -77,7 +73,7 @@ def _write_masks(out_dir: Path, paper: ReleasePaper, index: int) -> dict[str, An
         return {"patches": False, "note": mask}
     if not mask.files:
         return {"patches": False, "note": "nothing to mask", "commit": mask.commit}
-    folder = out_dir / "masked" / paper.paper_id
+    folder = out_dir / "masked" / paper.id
     folder.mkdir(parents=True, exist_ok=True)
     paths = {}
     for kind, text in (("mask", mask.mask), ("restore", mask.restore)):
@@ -93,27 +89,15 @@ def write_release(papers: list[ReleasePaper], out_dir: Path) -> dict[str, Any]:
         shutil.rmtree(out_dir)
     out_dir.mkdir(parents=True)
     paper_lines, task_lines = [], []
-    for paper in sorted(papers, key=lambda p: (p.conference, p.paper_id)):
-        folder = out_dir / "outputs" / "logs" / paper.conference / paper.paper_id
+    for paper in sorted(papers, key=lambda p: (p.conference, p.id)):
+        folder = out_dir / "outputs" / "logs" / paper.conference / paper.id
         folder.mkdir(parents=True, exist_ok=True)
         body = paper.tasks.model_dump(mode="json")
-        (folder / f"{paper.paper_id}_complete_final.json").write_text(tasks_file_text(paper.tasks))
-        paper_lines.append(
-            json.dumps(
-                {
-                    "id": paper.paper_id,
-                    "conference": paper.conference,
-                    "title": paper.title,
-                    "pdf_url": paper.pdf_url,
-                    "code_url": paper.code_url,
-                    "commit": paper.commit,
-                },
-                ensure_ascii=False,
-            )
-        )
+        (folder / f"{paper.id}_complete_final.json").write_text(tasks_file_text(paper.tasks))
+        paper_lines.append(json.dumps(paper.entry(), ensure_ascii=False))
         for i, (task, prov) in enumerate(zip(body["questions"], paper.provenance, strict=True)):
             row = {
-                "paper": paper.paper_id,
+                "paper": paper.id,
                 "index": i,
                 **task,
                 "provenance": prov,

@@ -19,7 +19,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
 
-from expcurate.records import ExpBenchFile, FollowUpIdea, StageError, TaskFields
+from expcurate.records import ExpBenchFile, FollowUpIdea, PaperListEntry, StageError, TaskFields
 from extractors.validate import normalise_task
 
 SUFFIX = "_complete_final.json"
@@ -31,10 +31,9 @@ class ImportedTask(BaseModel):
     repairs: list[str] = Field(default_factory=list)  # what import changed, for the reviewer
 
 
-class ImportedPaper(BaseModel):
-    paper_id: str
-    conference: str = ""
-    title: str = ""
+class ImportedPaper(PaperListEntry):
+    """A paper read from EXP-Bench files: its paper-list line and its tasks."""
+
     pdf_url: str = ""
     code_url: str = ""
     repo: str = ""  # owner/name, when the paper list gives it
@@ -177,7 +176,7 @@ def read_tasks_file(
     tasks, takeaways, ideas = parsed
     entry = entry or {}
     return ImportedPaper(
-        paper_id=paper_id,
+        id=paper_id,
         conference=_conference(path, paper_id)
         or str(entry.get("conference") or entry.get("conf") or ""),
         title=str(entry.get("title") or ""),

@@ -10,6 +10,7 @@ records what went wrong on the result instead of raising.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 import pymupdf
@@ -192,7 +193,7 @@ def _floats(
     head_boxes: dict[int, list[Box]] = {}
     for h in heads:
         head_boxes.setdefault(h.page, []).append(h.line.bbox)
-    work: list[tuple[Renderer, PageContext, Graphics, list[Caption]]] = []
+    work: list[_CaptionPage] = []
     for i, p in enumerate(pages):
         caps = find_captions(p, body)
         if not caps:
@@ -215,137 +216,127 @@ def _floats(
             headings=head_boxes.get(p.number, []),
             captions=[c.bbox for c in caps],
         )
-        work.append((Renderer(page, max_bytes=budget.max_image_bytes), ctx, g, caps))
-    prefer = _table_side(work)
-    for k, (render, ctx, g, caps) in enumerate(work):
+        work.append(_CaptionPage(Renderer(page, max_bytes=budget.max_image_bytes), ctx, g, caps))
+    reader = _FloatReader(result, images_dir, prefer=_table_side(work))
+    for k, at in enumerate(work):
         if budget.expired():
             budget.skip(f"tables and figures read on {k} of {len(work)} pages with captions")
             break
-        boxes = out.boxes.setdefault(ctx.page.number, [])
-        for cap in (c for c in caps if c.kind == "table"):
-            table = _table(render, ctx, g, cap, prefer, result, images_dir)
+        boxes = out.boxes.setdefault(at.ctx.page.number, [])
+        for cap in (c for c in at.caps if c.kind == "table"):
+            table = reader.table(at, cap)
             out.tables.append((table, cap))
             if table.bbox:
-                ctx.taken.append(table.bbox)
+                at.ctx.taken.append(table.bbox)
                 boxes.append(table.bbox)
-        for cap in (c for c in caps if c.kind == "figure"):
-            figure = _figure(render, ctx, g, cap, result, images_dir)
+        for cap in (c for c in at.caps if c.kind == "figure"):
+            figure = reader.figure(at, cap)
             out.figures.append((figure, cap))
             if figure.bbox:
-                ctx.taken.append(figure.bbox)
+                at.ctx.taken.append(figure.bbox)
                 boxes.append(figure.bbox)
     result.tables = [t for t, _ in out.tables]
     result.figures = [f for f, _ in out.figures]
     return out
 
 
-def _table_side(work: list[tuple[Renderer, PageContext, Graphics, list[Caption]]]) -> int:
+@dataclass
+class _CaptionPage:
+    """A page with captions on it, and what reading its floats needs."""
+
+    render: Renderer
+    ctx: PageContext
+    g: Graphics
+    caps: list[Caption]
+
+
+def _table_side(work: list[_CaptionPage]) -> int:
     """Where this paper sets tables relative to their captions: +1 below, -1 above, 0 unsure."""
     votes = 0
-    for _, ctx, g, caps in work:
-        for cap in caps:
+    for at in work:
+        for cap in at.caps:
             if cap.kind == "table":
-                opts = table_options(ctx, g, cap)
+                opts = table_options(at.ctx, at.g, cap)
                 if len(opts) == 1:
                     votes += next(iter(opts))
     return (votes > 0) - (votes < 0)
 
 
-def _table(
-    render: Renderer,
-    ctx: PageContext,
-    g: Graphics,
-    cap: Caption,
-    prefer: int,
-    result: ParsedPaper,
-    images_dir: Path | None,
-) -> Table:
-    table = Table(label=cap.label, caption=cap.text, page=cap.page)
-    try:
-        bbox = locate_table(ctx, g, cap, prefer)
-        if bbox is None:
-            result.add_error(
+@dataclass
+class _FloatReader:
+    """Reads each captioned table and figure of one paper, cropping its image into
+    `images_dir`; what cannot be read is an error on `result`, never an exception."""
+
+    result: ParsedPaper
+    images_dir: Path | None
+    prefer: int  # the paper's table side (see `_table_side`)
+
+    def table(self, at: _CaptionPage, cap: Caption) -> Table:
+        table = Table(label=cap.label, caption=cap.text, page=cap.page)
+        try:
+            bbox = locate_table(at.ctx, at.g, cap, self.prefer)
+            if bbox is None:
+                self._missing(cap, "table_not_found", "no table beside it; cells not extracted")
+                return table
+            grid = read_table(at.render.page, at.ctx, at.g, cap, bbox)
+        except Exception as exc:  # one odd table must not cost the paper
+            self.result.add_error(STAGE, "table_failed", f"{cap.label}: {exc}", page=cap.page)
+            return table
+        table.bbox = _round(grid.bbox)
+        table.rows, table.bold = grid.rows, grid.bold
+        if not grid.rows:
+            self.result.add_error(
                 STAGE,
-                "table_not_found",
-                f"{cap.label}: caption found but no table beside it; cells not extracted",
+                "table_cells_unreadable",
+                f"{cap.label}: cells could not be read ({grid.problem}); see its image",
                 page=cap.page,
             )
-            return table
-        grid = read_table(render.page, ctx, g, cap, bbox)
-    except Exception as exc:  # one odd table must not cost the paper
-        result.add_error(STAGE, "table_failed", f"{cap.label}: {exc}", page=cap.page)
+        table.image = self._crop(at.render, grid.bbox, "table", cap)
         return table
-    table.bbox = _round(grid.bbox)
-    table.rows, table.bold = grid.rows, grid.bold
-    if not grid.rows:
-        result.add_error(
-            STAGE,
-            "table_cells_unreadable",
-            f"{cap.label}: cells could not be read ({grid.problem}); see its image",
-            page=cap.page,
-        )
-    table.image = _crop(render, grid.bbox, images_dir, "table", cap, result)
-    return table
 
-
-def _figure(
-    render: Renderer,
-    ctx: PageContext,
-    g: Graphics,
-    cap: Caption,
-    result: ParsedPaper,
-    images_dir: Path | None,
-) -> Figure:
-    figure = Figure(label=cap.label, caption=cap.text, page=cap.page)
-    try:
-        found = locate_figure(ctx, g, cap)
-    except Exception as exc:
-        result.add_error(STAGE, "figure_failed", f"{cap.label}: {exc}", page=cap.page)
+    def figure(self, at: _CaptionPage, cap: Caption) -> Figure:
+        figure = Figure(label=cap.label, caption=cap.text, page=cap.page)
+        try:
+            found = locate_figure(at.ctx, at.g, cap)
+        except Exception as exc:
+            self.result.add_error(STAGE, "figure_failed", f"{cap.label}: {exc}", page=cap.page)
+            return figure
+        if found is None:
+            self._missing(cap, "figure_not_found", "no graphics beside it; no image")
+            return figure
+        found.bbox = with_axis_titles(at.ctx.page, found.bbox)
+        figure.bbox, figure.kind = _round(found.bbox), found.kind
+        printed = read_figure_text(at.ctx.page, found.bbox)
+        figure.axes, figure.ticks, figure.legend = printed.axes, printed.ticks, printed.legend
+        figure.image = self._crop(at.render, found.bbox, "figure", cap)
         return figure
-    if found is None:
-        result.add_error(
-            STAGE,
-            "figure_not_found",
-            f"{cap.label}: caption found but no graphics beside it; no image",
-            page=cap.page,
-        )
-        return figure
-    found.bbox = with_axis_titles(ctx.page, found.bbox)
-    figure.bbox, figure.kind = _round(found.bbox), found.kind
-    printed = read_figure_text(ctx.page, found.bbox)
-    figure.axes, figure.ticks, figure.legend = printed.axes, printed.ticks, printed.legend
-    figure.image = _crop(render, found.bbox, images_dir, "figure", cap, result)
-    return figure
 
+    def _missing(self, cap: Caption, check: str, what: str) -> None:
+        message = f"{cap.label}: caption found but {what}"
+        self.result.add_error(STAGE, check, message, page=cap.page)
 
-def _crop(
-    render: Renderer,
-    bbox: Box,
-    images_dir: Path | None,
-    kind: str,
-    cap: Caption,
-    result: ParsedPaper,
-) -> str:
-    if images_dir is None:
-        return ""
-    name = f"{kind}-{re.sub(r'[^A-Za-z0-9]+', '-', cap.number)}-p{cap.page}.png"
-    target = Path(images_dir) / name
-    try:
-        if not render.crop(bbox, target):
+    def _crop(self, render: Renderer, bbox: Box, kind: str, cap: Caption) -> str:
+        if self.images_dir is None:
             return ""
-    except ImageTooLarge as exc:
-        result.add_error(
-            STAGE,
-            "image_too_large",
-            f"{cap.label}: not rendered: the region {exc} (a quarter of "
-            "EXPCURATE_PARSE_MAX_MEMORY_MB); raise that setting to render it",
-            page=cap.page,
-        )
-        return ""
-    except Exception as exc:
-        result.add_error(STAGE, "render_failed", f"{cap.label}: {exc}", page=cap.page)
-        return ""
-    return (Path(images_dir).name + "/" + name) if Path(images_dir).name else name
+        name = f"{kind}-{re.sub(r'[^A-Za-z0-9]+', '-', cap.number)}-p{cap.page}.png"
+        target = Path(self.images_dir) / name
+        try:
+            if not render.crop(bbox, target):
+                return ""
+        except ImageTooLarge as exc:
+            self.result.add_error(
+                STAGE,
+                "image_too_large",
+                f"{cap.label}: not rendered: the region {exc} (a quarter of "
+                "EXPCURATE_PARSE_MAX_MEMORY_MB); raise that setting to render it",
+                page=cap.page,
+            )
+            return ""
+        except Exception as exc:
+            self.result.add_error(STAGE, "render_failed", f"{cap.label}: {exc}", page=cap.page)
+            return ""
+        folder = Path(self.images_dir).name
+        return f"{folder}/{name}" if folder else name
 
 
 def _round(b: Box) -> Box:
