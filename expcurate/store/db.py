@@ -187,12 +187,8 @@ class Store(UserStore):
             s.add(run)
             return run
 
-    def set_run_status(self, run_id: int, status: str) -> StageRun:
-        with self.session() as s:
-            run = _existing(s, StageRun, run_id, f"no stage run {run_id}")
-            run.status = status
-            s.add(run)
-            return run
+    def set_run_status(self, run_id: int, status: RunStatus) -> StageRun:
+        return self._update_run(run_id, status=status)
 
     def get_run(self, run_id: int) -> StageRun | None:
         with self.session() as s:
@@ -407,13 +403,8 @@ class Store(UserStore):
         return self._update_task(task_id, status=status)
 
     def _update_task(self, task_id: int, **changes: Any) -> Task:
-        with self.session() as s:
-            task = _existing(s, Task, task_id, f"no task {task_id} in the store")
-            for name, value in changes.items():
-                setattr(task, name, value)
-            task.updated_at = utcnow()
-            s.add(task)
-            return task
+        missing = f"no task {task_id} in the store"
+        return self._update(Task, task_id, missing, **changes, updated_at=utcnow())
 
     # ------------------------------------------------------------ reviews, releases
 
@@ -452,11 +443,19 @@ class Store(UserStore):
 
         The run stays in the history; only `current` changes.
         """
+        return self._update_run(run_id, current=False)
+
+    def _update_run(self, run_id: int, **changes: Any) -> StageRun:
+        return self._update(StageRun, run_id, f"no stage run {run_id}", **changes)
+
+    def _update(self, row: type[R], key: object, missing: str, **changes: Any) -> R:
+        """Set some columns of one row; StoreError(`missing`) when there is no such row."""
         with self.session() as s:
-            run = _existing(s, StageRun, run_id, f"no stage run {run_id}")
-            run.current = False
-            s.add(run)
-            return run
+            found = _existing(s, row, key, missing)
+            for name, value in changes.items():
+                setattr(found, name, value)
+            s.add(found)
+            return found
 
 
 def _existing(s: Session, row: type[R], key: object, missing: str) -> R:

@@ -223,18 +223,19 @@ def _floats(
             budget.skip(f"tables and figures read on {k} of {len(work)} pages with captions")
             break
         boxes = out.boxes.setdefault(at.ctx.page.number, [])
-        for cap in (c for c in at.caps if c.kind == "table"):
-            table = reader.table(at, cap)
-            out.tables.append((table, cap))
-            if table.bbox:
-                at.ctx.taken.append(table.bbox)
-                boxes.append(table.bbox)
-        for cap in (c for c in at.caps if c.kind == "figure"):
-            figure = reader.figure(at, cap)
-            out.figures.append((figure, cap))
-            if figure.bbox:
-                at.ctx.taken.append(figure.bbox)
-                boxes.append(figure.bbox)
+        # Tables first: a figure's region must not swallow a table found beside it.
+        for cap in sorted(at.caps, key=lambda c: c.kind != "table"):
+            if cap.kind == "table":
+                table = reader.table(at, cap)
+                out.tables.append((table, cap))
+                bbox = table.bbox
+            else:
+                figure = reader.figure(at, cap)
+                out.figures.append((figure, cap))
+                bbox = figure.bbox
+            if bbox:
+                at.ctx.taken.append(bbox)
+                boxes.append(bbox)
     result.tables = [t for t, _ in out.tables]
     result.figures = [f for f, _ in out.figures]
     return out

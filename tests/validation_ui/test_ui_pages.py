@@ -9,7 +9,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 from ui_helpers import PAPER, PASSWORD, ROOT, simple_task
 
-from expcurate.records import Stage, StageResult, ToolCall
+from expcurate.records import RunStatus, Stage, StageResult, ToolCall
 from expcurate.store import Store
 from flows import launcher
 
@@ -238,7 +238,7 @@ def test_approving_the_last_checkpoint_starts_the_next_stage(
 def test_curator_retries_a_failed_stage(drafted: Store, launches: list[str]) -> None:
     tasks_run = drafted.current_runs(PAPER)["tasks"].id
     assert tasks_run is not None
-    drafted.set_run_status(tasks_run, "approved")
+    drafted.set_run_status(tasks_run, RunStatus.approved)
     run = drafted.start_run(PAPER, "setup")
     assert run.id is not None
     result = StageResult()
