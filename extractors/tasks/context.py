@@ -163,8 +163,16 @@ def names_method(label: str, name: str) -> bool:
         return True
     if not name:
         return False
-    norm, target = squash(label), squash(name)
-    return bool(target) and (norm == target or norm.startswith(target) or target in norm.split())
+    target = squash(name)
+    if not target:
+        return False
+    if squash(label) == target:
+        return True
+    # The name's words lead the label's ("GateMix-L", "TimesNet (ours)"), or the name is one
+    # of its words; a longer word that only starts like it ("CCH" for "CC") is another name.
+    words = [w for w in re.split(r"[^a-z0-9]+", label.lower()) if w]
+    own = [w for w in re.split(r"[^a-z0-9]+", name.lower()) if w]
+    return words[: len(own)] == own or target in words
 
 
 class Context:

@@ -7,6 +7,7 @@ cell strings into one oriented grid the drafting heuristic can compare rows in.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 
@@ -15,7 +16,7 @@ from extractors.numbers import find_numbers, to_float
 from extractors.paper.layout import MARKS
 
 LOWER_BETTER = re.compile(
-    r"\b(mse|mae|rmse|mape|smape|mase|owa|error|err|loss|perplexity|ppl|fid|wer|cer|latency|"
+    r"\b(mse|mae|rmse|mape|smape|mase|owa|error|err|loss|perplexity|ppl|fid|wer|cer|fpr\d*|latency|"
     r"time|memory|flops|params|parameters|cost|nll|bpd)\b|↓",
     re.I,
 )
@@ -23,8 +24,10 @@ COST = re.compile(
     r"\b(params|parameters|[gtm]?flops|macs|time|memory|latency|cost|storage|size)\b", re.I
 )
 HIGHER_BETTER = re.compile(
-    r"\b(acc|accuracy|f1|auc|bleu|rouge|map|iou|miou|recall|precision|"
-    r"score|success|win|hit|ndcg|psnr|ssim|pass@\d+)\b|↑",
+    r"\b(acc|accuracy|f1|auc|auroc|aupr|auprc|bleu|rouge|map|iou|miou|recall|precision|"
+    r"score|success|win|psnr|ssim)\b|↑|"
+    # ranking metrics at a cut-off: "NDCG@5", "NDCG5", "Hit@10", "R@1", "Pass@1", "Top-1 Acc"
+    r"\b(?:(?:ndcg|hits?|mrr|pass|recall|precision)(?:@?\d+)?|[rp]@\d+|top-?\d+)\b",
     re.I,
 )
 
@@ -88,6 +91,9 @@ def read_grid(table: Table) -> Grid | None:
     width = max(len(r) for r in rows)
     rows = [r + [""] * (width - len(r)) for r in rows]
     bold = table.bold if len(table.bold) == len(table.rows) else []
+    if bold:
+        bold = [b for row, b in zip(table.rows, bold, strict=False) if any(c.strip() for c in row)]
+    rows, bold = _first_panel(rows, bold)
     rows, bold = _split_packed_columns(rows, bold)
     width = len(rows[0])
     n_head = 0
@@ -111,7 +117,13 @@ def read_grid(table: Table) -> Grid | None:
         elif any(cell_number(c) and not CITATION.fullmatch(c) for c in column):
             break
         n_label += 1
-    head_rows = [_spread(r, n_label) if k < n_head - 1 else r for k, r in enumerate(rows[:n_head])]
+    if settings:
+        body = _align_groups(body, min(settings))
+    period = _period(rows[n_head - 1][n_label:]) if n_head >= 2 else 0
+    head_rows = [
+        (_spread_blocks(r, n_label, period) or _spread(r, n_label)) if k < n_head - 1 else r
+        for k, r in enumerate(rows[:n_head])
+    ]
     header = [" ".join(plain(r[j]) for r in head_rows if r[j]).strip() for j in range(width)]
     header = [re.sub(r"\s+", " ", h) for h in header]
     header_parts = [[plain(r[j]) for r in head_rows] for j in range(n_label, width)]
@@ -155,12 +167,57 @@ def read_grid(table: Table) -> Grid | None:
     )
 
 
+SUB_CAPTION = re.compile(r"^\((?:[a-h]|i{1,3}|iv|v)\)\s+\S")
+
+
+def _first_panel(
+    rows: list[list[str]], bold: list[list[bool]]
+) -> tuple[list[list[str]], list[list[bool]]]:
+    """The first panel of a table set as several under one caption, each with its own
+    "(a) …" line: the rows before the first such line (or after it, when the panel captions
+    stand above their panels). Another panel's header read as data would mix two tables."""
+    marks = [i for i, r in enumerate(rows) if SUB_CAPTION.match(r[0]) and not any(c for c in r[1:])]
+    if not marks:
+        return rows, bold
+    start, end = (0, marks[0]) if marks[0] >= 3 else (marks[0] + 1, (marks[1:] or [len(rows)])[0])
+    return rows[start:end], bold[start:end] if bold else []
+
+
+def _align_groups(body: list[list[str]], inner: int) -> list[list[str]]:
+    """Give every row of a group its group's label, where the `inner` label column repeats one
+    run of settings or variants under each group ("OE, PASCL, Ours" under each test set).
+
+    A group label set beside the middle of its rows (LaTeX multirow), or broken over two lines
+    ("Tiny" / "ImageNet"), fills the rows its run spans: a run starts where the inner column's
+    first value comes back. A row that holds nothing but a group label is folded into its run.
+    """
+    first = next((r[inner] for r in body if r[inner]), "")
+    starts = [i for i, r in enumerate(body) if r[inner] == first]
+    if len(starts) < 2:
+        return body
+    bounds = [0, *starts[1:], len(body)]
+    out: list[list[str]] = []
+    for a, b in itertools.pairwise(bounds):
+        block = body[a:b]
+        names = [" ".join(dict.fromkeys(r[k] for r in block if r[k])) for k in range(inner)]
+        for r in block:
+            if not r[inner] and not any(c for c in r[inner + 1 :]):
+                continue  # the group's label alone on its line
+            out.append([*names, *r[inner:]])
+    return out
+
+
 def _cycles(cells: list[str]) -> bool:
     """Do the (non-empty) cells repeat one run of distinct values, as settings under groups do?
 
     "12.5% 25% 50% 12.5% 25% 50%" does; measurements hardly ever do. A tail past the repeats
     (a closing "Count" row) is allowed.
     """
+    return _period(cells) > 0
+
+
+def _period(cells: list[str]) -> int:
+    """The length of the run the non-empty cells repeat (see `_cycles`), or 0."""
     vals = [c for c in cells if c]
     n = len(vals)
     for period in range(2, n // 2 + 1):
@@ -168,8 +225,25 @@ def _cycles(cells: list[str]) -> bool:
             break
         same = next((i for i in range(period, n) if vals[i] != vals[i - period]), n)
         if same >= 2 * period and same >= 0.8 * n:
-            return True
-    return False
+            return period
+    return 0
+
+
+def _spread_blocks(row: list[str], n_label: int, period: int) -> list[str] | None:
+    """An upper header row over a lower one that repeats `period` columns ("NDCG1 NDCG3
+    NDCG5" under each method): each block of columns takes the words set over it, even when
+    a long label broke into two cells ("API" "Retriever (ours)"). None when some block has
+    no label over it."""
+    width = len(row) - n_label
+    if period < 2 or width % period or not any(row[n_label:]):
+        return None
+    out = list(row[:n_label])
+    for start in range(n_label, len(row), period):
+        words = [c for c in row[start : start + period] if c]
+        if not words:
+            return None  # a label spanning several blocks: `_spread` extends it
+        out += [" ".join(words)] * period
+    return out
 
 
 def _split_packed_columns(

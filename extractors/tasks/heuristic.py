@@ -38,12 +38,12 @@ from extractors.tasks.context import (
     sentences,
     topic_of,
 )
+from extractors.tasks.factors import EFFICIENCY_CAPTION, column_lower, factor_tasks
 from extractors.tasks.figures import (
     figure_tasks,
 )
 from extractors.tasks.grids import (
     COST,
-    HIGHER_BETTER,
     Grid,
     best_row,
     fold_metrics,
@@ -73,20 +73,11 @@ SUMMARY_ROW = re.compile(r"\b(avg|average|mean|median|count|total|sum)\b", re.I)
 ABLATION_CAPTION = re.compile(r"ablat|component|variant|w/o", re.I)
 
 
-EFFICIENCY_CAPTION = re.compile(r"efficien|runtime|speed|memory|flops|throughput|latency", re.I)
-
-
 FUTURE = re.compile(
     r"\b(future work|left for future|in the future|limitations?|could be extended|we plan to|"
     r"leave .{0,40} (to|for) future|remains? open|open question)\b",
     re.I,
 )
-
-
-def _column_lower(head: str, table_lower: bool) -> bool:
-    """Is lower better in this column: its header says so, or the table does and the header
-    does not say otherwise."""
-    return lower_is_better(head) or (table_lower and not HIGHER_BETTER.search(head))
 
 
 def _own_row(grid: Grid, method: str) -> int | None:
@@ -171,7 +162,7 @@ def comparison_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
             continue
         if COST.search(head) and not efficiency:
             continue  # size and cost are what the method pays, not how well it does
-        lower = _column_lower(head, caption_lower)
+        lower = column_lower(head, caption_lower)
         best_other = best_row(rivals, col, lower)
         if best_other is None:
             continue
@@ -226,115 +217,6 @@ def comparison_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
             evidence=[Evidence(kind="table", label=table.label, page=table.page)],
         )
     ]
-
-
-def _factor(grid: Grid, caption: str) -> tuple[int, list[str]] | None:
-    """A label column whose 2-4 values recur in every group of rows and which the caption
-    names ("unified training and independent training"): the design choice the table studies.
-    Returns its position and its values in the caption's order."""
-    if not grid.parts or len(grid.parts[0]) < 2:
-        return None
-    for f in range(len(grid.parts[0])):
-        values = list(dict.fromkeys(p[f] for p in grid.parts if p[f]))
-        if not 2 <= len(values) <= 4:
-            continue
-        groups: dict[tuple[str, ...], list[str]] = {}
-        for p in grid.parts:
-            groups.setdefault(tuple(p[:f] + p[f + 1 :]), []).append(p[f])
-        if len(groups) < 2 or any(sorted(g) != sorted(values) for g in groups.values()):
-            continue
-        named = {
-            v: m.start()
-            for v in values
-            if (m := re.search(rf"(?<!\w){re.escape(v)}(?!\w)", caption, re.I))
-        }
-        if len(named) >= 2:
-            return f, sorted(named, key=named.__getitem__)
-    return None
-
-
-def factor_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
-    """One task for a table that crosses a design choice with models or datasets: how the
-    caption's first-named choice fares against the next, group by group."""
-    grid = fold_metrics(grid)
-    found = _factor(grid, table.caption)
-    if found is None:
-        return []
-    f, (first, second, *_) = found
-    rows: dict[tuple[str, ...], dict[str, int]] = {}
-    for i, p in enumerate(grid.parts):
-        rows.setdefault(tuple(p[:f] + p[f + 1 :]), {})[p[f]] = i
-    caption_lower = lower_is_better(table.caption) or only_lower_metrics(table)
-    tally = {"better": 0, "equal": 0, "worse": 0}
-    lines, names = [], []
-    for key, at in rows.items():
-        a, b = grid.values[at[first]], grid.values[at[second]]
-        counts = {"better": 0, "equal": 0, "worse": 0}
-        pairs: list[tuple[float, str]] = []  # (relative gap, "column: a vs. b")
-        for col, head in enumerate(grid.header):
-            x, y = to_float(a[col]) if a[col] else None, to_float(b[col]) if b[col] else None
-            if x is None or y is None:
-                continue
-            lower = _column_lower(head, caption_lower)
-            verdict = "equal" if x == y else ("better" if (x < y) == lower else "worse")
-            counts[verdict] += 1
-            gap = abs(x - y) / max(abs(x), abs(y), 1e-9)
-            pairs.append((gap, f"{head or 'column ' + str(col + 2)}: {a[col]} vs. {b[col]}"))
-        if not pairs:
-            continue
-        for k in tally:
-            tally[k] += counts[k]
-        name = " / ".join(k for k in key if k)
-        names.append(name)
-        shown = [pairs[0][1], max(pairs[1:], default=pairs[0])[1]]
-        lines.append(
-            f"{name}: better on {_share(counts['better'], sum(counts.values()))} of its columns"
-            f" ({'; largest gap '.join(dict.fromkeys(shown))})"
-        )
-    if not lines:
-        return []
-    groups = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else names[0]
-    metrics = list(dict.fromkeys(h for h in grid.header if h))
-    overall = _share(tally["better"], sum(tally.values()))
-    ties = " (some columns tie)" if tally["equal"] else ""
-    return [
-        TaskDraft(
-            key=f"{table.label.lower().replace(' ', '-')}:factor",
-            question=(
-                f"How does {first} compare with {second} for {groups} in {table.label} "
-                f"({topic_of(table.caption)})?"
-            ),
-            method=method_text(
-                ctx,
-                table,
-                f"For each of {groups}, run both {first} and {second} under otherwise identical "
-                f"settings and report {', '.join(metrics[:6])}"
-                f"{' and the other columns' if len(metrics) > 6 else ''}.",
-            ),
-            expected_outcome=(
-                f"{first} is better than {second} on {overall} of the compared columns{ties}. "
-                f"Per group, {first} vs. {second}: " + "; ".join(lines[:6]) + "."
-            ),
-            subsection_source=ctx.section_citing(table.label, table.section),
-            design_complexity=DesignComplexity(
-                constant_variables=dict(ctx.constants),
-                independent_variables={"compared setting": [first, second], "group": names[:12]},
-                dependent_variables={"metrics": metrics[:12]},
-            ),
-            evidence=[Evidence(kind="table", label=table.label, page=table.page)],
-        )
-    ]
-
-
-def _share(part: int, whole: int) -> str:
-    """A count in words that a grader can check against the table without new numbers."""
-    if whole and part == whole:
-        return "all"
-    ratio = part / whole if whole else 0.0
-    for bound, words in ((0.0, "none"), (0.34, "few"), (0.6, "about half"), (0.999, "most")):
-        if ratio <= bound:
-            return words
-    return "all"
 
 
 def ablation_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
@@ -406,7 +288,7 @@ def best_row_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
     for col, head in enumerate(grid.header):
         if COST.search(head) and not efficiency:
             continue  # the cheapest row is not the best one
-        lower = _column_lower(head, caption_lower)
+        lower = column_lower(head, caption_lower)
         best = best_row(grid, col, lower)
         if best is None:
             continue

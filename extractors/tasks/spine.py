@@ -15,7 +15,7 @@ import re
 from expcurate.records import Table, TaskDraft
 from extractors.numbers import find_numbers
 from extractors.tasks.claims import Claim
-from extractors.tasks.grids import COST, Grid, is_metric, plain, transpose
+from extractors.tasks.grids import COST, Grid, fold_metrics, is_metric, plain, transpose
 from extractors.tasks.phrasing import claim_question, clean_claim
 
 # Drafts that speak for the table as a whole (one per table), as opposed to one row's.
@@ -114,15 +114,21 @@ def lead_with_claims(
     label = draft.evidence[0].label if draft.evidence else ""
     grounding = draft.expected_outcome
     update: dict[str, object] = {}
-    if grid is not None and whole:
+    if grid is not None and whole and not draft.key.endswith(":factor"):
         # The rows the finding names ground it better than the reader's own comparison,
-        # which may run blocks of the table together.
+        # which may run blocks of the table together (a factor task compares within blocks).
         rows, named = claim_rows(grid, lead)
         if len(rows) >= 2 or (rows and not _about(draft, lead)):
             grounding = claim_cells(named, rows)
             design = draft.design_complexity.model_copy(deep=True)
             design.independent_variables = {"method": [named.labels[i] for i in rows]}
             update["design_complexity"] = design
+            if named is not grid and len(rows) >= 2:  # the draft asked about the other axis
+                names = [named.labels[i] for i in rows]
+                update["question"] = (
+                    f"How do {', '.join(names[:-1])} and {names[-1]} compare in {label}"
+                    f"{f' ({topic})' if topic else ''}?"
+                )
         elif not _about(draft, lead):
             grounding = ""  # the reader compared other rows than the finding speaks of
     if whole:
@@ -190,11 +196,11 @@ def claim_rows(grid: Grid, claims: list[Claim]) -> tuple[list[int], Grid]:
     text = _words(" ".join(c.text for c in claims))
     best: tuple[list[int], Grid] = ([], grid)
     top = 0
-    for g in (grid, transpose(grid)):
+    for g in (grid, fold_metrics(transpose(grid))):
         scored = []
         for i, lab in enumerate(g.labels):
             parts = g.parts[i] if i < len(g.parts) and any(g.parts[i]) else lab.split(" / ")
-            hits = sum(1 for part in parts if len(_name(part)) >= 2 and _words(_name(part)) in text)
+            hits = sum(_compared(_name(part), text) for part in parts if not is_metric(part))
             if hits and not SUMMARY.search(lab) and not is_metric(lab):
                 scored.append((hits, i))
         most = max((h for h, _ in scored), default=0)
@@ -202,6 +208,35 @@ def claim_rows(grid: Grid, claims: list[Claim]) -> tuple[list[int], Grid]:
         if most > top:  # the grid as read wins ties: it is the authors' orientation
             best, top = (rows, g), most
     return best
+
+
+SETTING_WORDS = frozenset({"on", "in", "across", "for", "under", "at"})
+ARTICLES = frozenset({"the", "both", "all", "a"})
+JOINERS = frozenset({"and", "or"})
+
+
+def _compared(name: str, text: str) -> bool:
+    """Does the finding (`text`, as `_words` gives it) name `name` as something compared,
+    not only as the setting it was measured in ("on CIFAR-10", "On Cora and Pubmed")?"""
+    target = _words(name).split()
+    core = re.sub(r"\W", "", name)
+    if not target or len(core) < 2 or (len(core) < 3 and not core.isupper()):
+        return False  # "In." (Informer) would be found in every sentence
+    words = text.split()
+    for i in range(len(words) - len(target) + 1):
+        if words[i : i + len(target)] == target and not _introduced(words, i):
+            return True
+    return False
+
+
+def _introduced(words: list[str], i: int) -> bool:
+    """Is the name at word i a setting: "on (the) X", or the last of a list "on A and X"?"""
+    k = i - 1
+    while k >= 0 and words[k] in ARTICLES:
+        k -= 1
+    if k >= 0 and words[k] in JOINERS:
+        return any(w in SETTING_WORDS for w in words[max(0, k - 3) : k])
+    return k >= 0 and words[k] in SETTING_WORDS
 
 
 def claim_cells(grid: Grid, rows: list[int]) -> str:

@@ -92,6 +92,8 @@ def check_question_form(fields: TaskFields) -> list[Flag]:
     question = REFERENCE_MARKS.sub(" ", q)
     percents = {m.replace(",", "") for m in re.findall(r"(\d[\d,]*(?:\.\d+)?)\s*%", question)}
     asked = {n for n in find_numbers(question) if "." in n or n in percents}
+    # A number in the name of a compared setting ("100% Tool", "w/ 0.5 dropout") is a setting.
+    asked -= {n for name in _compared_names(fields) for n in find_numbers(name)}
     leaked = [
         n
         for n in find_numbers(REFERENCE_MARKS.sub(" ", fields.expected_outcome))
@@ -106,6 +108,13 @@ def check_question_form(fields: TaskFields) -> list[Flag]:
             )
         )
     return flags
+
+
+def _compared_names(fields: TaskFields) -> list[str]:
+    names: list[str] = []
+    for value in fields.design_complexity.independent_variables.values():
+        names += [str(v) for v in value] if isinstance(value, list) else [str(value)]
+    return names
 
 
 def check_grounded(

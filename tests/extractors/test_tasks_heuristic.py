@@ -229,7 +229,7 @@ def test_a_design_choice_named_by_the_caption_gets_one_task_group_by_group() -> 
     (task,) = drafts.tasks
     assert task.key == "table-3:factor"
     assert task.question == (
-        "How does Unified compare with Independent for Alpha and Beta in Table 3 "
+        "How does Unified compare with Independent within each of Alpha and Beta in Table 3 "
         "(Comparison between unified training and independent training)?"
     )
     # Lower is better (MSE, MAE): Alpha's Unified wins 7 of 8 columns, Beta's all 8.
@@ -248,13 +248,20 @@ def test_a_design_choice_named_by_the_caption_gets_one_task_group_by_group() -> 
     assert [f.check for f in flags if f.severity == "error"] == []
 
 
-def test_without_the_caption_naming_the_choice_the_table_is_a_plain_comparison() -> None:
+def test_a_crossed_table_compares_within_groups_even_when_the_caption_is_silent() -> None:
+    """Rows of different groups are never rivals: with no caption naming the choice, its
+    values are compared group by group in the table's order."""
     paper = ParsedPaper(
         title="Models",
         abstract="We propose GammaNet, a model for forecasting.",
         tables=[_crossed("Table 3: Results.")],
     )
-    assert [t.key for t in draft(paper).tasks] != ["table-3:factor"]
+    (task,) = draft(paper).tasks
+    assert task.key == "table-3:factor"
+    assert task.design_complexity.independent_variables == {
+        "compared setting": ["Unified", "Independent"],
+        "group": ["Alpha", "Beta"],
+    }
 
 
 def test_a_column_of_cited_years_is_part_of_the_row_name() -> None:

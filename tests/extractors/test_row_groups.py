@@ -1,0 +1,181 @@
+"""Row groups stay apart: group labels land on their rows, and rows of different groups are
+compared only within their group (a model size, a dataset, a test set is never a rival)."""
+
+from __future__ import annotations
+
+from expcurate.records import ParsedPaper, Section, Table
+from extractors.tasks.claims import Claim
+from extractors.tasks.context import names_method
+from extractors.tasks.factors import crossing
+from extractors.tasks.grids import Grid, is_metric, read_grid
+from extractors.tasks.heuristic import draft
+from extractors.tasks.spine import claim_rows
+
+HEAD = ["Test set", "Method", "AUROC", "FPR95 (↓)"]
+
+
+def _table(rows: list[list[str]], caption: str = "Table 2: Detection results.") -> Table:
+    return Table(label="Table 2", caption=caption, page=3, rows=rows)
+
+
+# A multirow group label set beside the middle row of its group, one broken over two lines,
+# and a group whose label stands alone on a line of its own.
+CENTRED = [
+    HEAD,
+    ["", "Base", "80.1", "40.2"],
+    ["Lakes", "Prior", "82.3", "38.0"],
+    ["", "Ours", "85.6", "31.9"],
+    ["Deep", "Base", "70.4", "55.0"],
+    ["Forest", "Prior", "72.2", "52.1"],
+    ["", "Ours", "71.9", "47.3"],
+    ["", "Base", "90.0", "20.0"],
+    ["Roads", "", "", ""],
+    ["", "Prior", "91.5", "18.8"],
+    ["", "Ours", "93.0", "15.1"],
+]
+
+
+def test_a_group_label_beside_the_middle_of_its_rows_names_every_row_of_the_group() -> None:
+    grid = read_grid(_table(CENTRED))
+    assert grid is not None
+    assert grid.labels == [
+        "Lakes / Base",
+        "Lakes / Prior",
+        "Lakes / Ours",
+        "Deep Forest / Base",
+        "Deep Forest / Prior",
+        "Deep Forest / Ours",
+        "Roads / Base",
+        "Roads / Prior",
+        "Roads / Ours",
+    ]
+    assert grid.values[6] == ["90.0", "20.0"]
+
+
+def test_only_the_first_panel_of_a_table_with_sub_captions_is_read() -> None:
+    rows = [
+        ["Method", "Acc"],
+        ["Base", "70.1"],
+        ["Ours", "75.3"],
+        ["(a) Accuracy on the first split.", ""],
+        ["Method", "Time (s)"],
+        ["Base", "12"],
+        ["Ours", "9"],
+        ["(b) Training time.", ""],
+    ]
+    grid = read_grid(_table(rows))
+    assert grid is not None
+    assert (grid.header, grid.labels) == (["Acc"], ["Base", "Ours"])
+
+
+def test_an_upper_header_broken_into_two_cells_spans_the_block_of_its_sub_columns() -> None:
+    rows = [
+        ["", "Fast", "Index (ours)", "", "Flat", "", ""],
+        ["Query", "NDCG1", "NDCG3", "NDCG5", "NDCG1", "NDCG3", "NDCG5"],
+        ["Short", "80.2", "85.1", "86.0", "40.0", "42.5", "44.1"],
+        ["Long", "70.9", "75.3", "77.2", "30.5", "33.3", "35.0"],
+    ]
+    grid = read_grid(_table(rows))
+    assert grid is not None
+    assert grid.header[:4] == [
+        "Fast Index (ours) NDCG1",
+        "Fast Index (ours) NDCG3",
+        "Fast Index (ours) NDCG5",
+        "Flat NDCG1",
+    ]
+
+
+def test_ranking_metrics_at_a_cut_off_are_metrics() -> None:
+    assert all(is_metric(m) for m in ("NDCG1", "NDCG@5", "Hit@10", "R@1", "MRR", "Top-1"))
+    assert not any(is_metric(m) for m in ("ResNet", "Ratio", "Roads"))
+
+
+def _paper(*tables: Table, text: str = "", abstract: str = "We propose Ours-Net.") -> ParsedPaper:
+    return ParsedPaper(
+        title="Detecting Things",
+        abstract=abstract,
+        sections=[Section(number="4", title="Experiments", text=text, page=3)],
+        tables=list(tables),
+    )
+
+
+def test_a_crossed_table_compares_the_papers_method_within_each_group() -> None:
+    (task,) = draft(_paper(_table(CENTRED))).tasks
+    assert task.key == "table-2:factor"
+    assert task.design_complexity.independent_variables == {
+        "compared setting": ["Ours", "Base", "Prior"],
+        "group": ["Lakes", "Deep Forest", "Roads"],
+    }
+    outcome = task.expected_outcome
+    # Within Deep Forest, Ours (71.9) loses AUROC to Prior (72.2) and wins FPR95 (lower).
+    assert "Deep Forest: better on about half of its columns" in outcome
+    assert "AUROC: 71.9 vs. Prior 72.2" in outcome
+    # Never a row of one group against a row of another.
+    assert "93.0 vs. Prior 82.3" not in outcome and "Lakes / Ours" not in outcome
+
+
+def test_variants_written_into_the_row_name_are_compared_within_each_model() -> None:
+    rows = [
+        ["Model", "mIoU", "Params (M)"],
+        ["NetA-S w/o Gate", "40.0", "4.1"],
+        ["NetA-S w/ Gate", "41.5", "4.3"],
+        ["NetA-L w/o Gate", "45.2", "13.8"],
+        ["NetA-L w/ Gate", "46.0", "14.0"],
+    ]
+    table = _table(rows, "Table 2: Importance of the gate.")
+    (task,) = draft(_paper(table, abstract="We propose NetA.")).tasks
+    assert task.design_complexity.independent_variables == {
+        "compared setting": ["w/ Gate", "w/o Gate"],
+        "group": ["NetA-S", "NetA-L"],
+    }
+    # The parameter count is what the gate costs, not how well it does: not scored.
+    assert "Params" not in task.expected_outcome
+    assert "w/ Gate is better than w/o Gate on all of the compared columns" in (
+        task.expected_outcome
+    )
+
+
+def test_bracketed_variants_cross_with_their_models_and_the_papers_last_variant_leads() -> None:
+    rows = [["Model", "Acc"], ["Oracle", "90.0"]]
+    for model, base in (("Alpha", 50.0), ("Beta", 60.0)):
+        for k, variant in enumerate(("Zero-Shot", "Few-Shot", "Tuna-Split", "Tuna-Mix")):
+            rows.append([f"{model} ({variant})", f"{base + 3 * k:.1f}"])
+    found = crossing(read_grid(_table(rows)) or Grid([], [], [], []), "Results.", "Tuna")
+    assert found is not None
+    assert found.values == ["Tuna-Mix", "Zero-Shot", "Few-Shot", "Tuna-Split"]
+
+
+def test_a_sweep_under_each_method_is_the_group_and_the_methods_are_compared() -> None:
+    """Lengths 128 and 256 under each method are settings, never the choice compared: the
+    methods are compared at each length."""
+    rows = [
+        ["Method", "Length", "Acc"],
+        ["Alpha", "128", "50.0"],
+        ["", "256", "52.0"],
+        ["Beta", "128", "55.0"],
+        ["", "256", "57.0"],
+    ]
+    grid = read_grid(_table(rows))
+    assert grid is not None
+    found = crossing(grid, "Results.", "Gamma")
+    assert found is not None and (found.position, found.values) == (0, ["Alpha", "Beta"])
+
+
+def test_a_longer_name_that_only_starts_like_the_method_is_another_name() -> None:
+    assert names_method("CC (Ours)", "CC") and names_method("CC-Large", "CC")
+    assert not names_method("CCH Only", "CC")
+
+
+def test_a_finding_compares_what_it_names_not_the_settings_it_names() -> None:
+    """ "Ours beats Prior on Lakes and Roads": the rows are Ours and Prior, whichever way the
+    table is set; the test sets are where they were measured."""
+    rows = [
+        ["Set", "Base", "Prior", "Ours"],
+        ["Lakes", "80.1", "82.3", "85.6"],
+        ["Roads", "90.0", "91.5", "93.0"],
+    ]
+    grid = read_grid(_table(rows))
+    assert grid is not None
+    claim = Claim(text="Ours beats Prior by 3.3 on Lakes and Roads.", labels=["Table 2"])
+    found, oriented = claim_rows(grid, [claim])
+    assert sorted(oriented.labels[i] for i in found) == ["Ours", "Prior"]
