@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 # 81.2, -0.35, 1,234, 12.5%, 1.2M, .95 ; not inside names like "ResNet50", "v2" or "GPT-3.5".
 _TOKEN_RE = re.compile(
-    r"(?<![\w.])(?<![A-Za-z]-)[-−]?(?:\d+(?:,\d{3})*(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?(?:[%kKMB×x])?(?![\w])"
+    r"(?<![\w.])(?<![A-Za-z]-)[-−]?(?:\d+(?:,\d{3})*(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?(?:[%kKMBGT×x])?(?![\w])"
 )
 
 
@@ -19,7 +19,7 @@ def find_numbers(text: str) -> list[str]:
     """Numeric tokens in `text`, in order, as written (without the unit suffix)."""
     out = []
     for m in _TOKEN_RE.finditer(text):
-        tok = m.group(0).replace("−", "-").rstrip("%kKMB×x").replace(",", "")
+        tok = m.group(0).replace("−", "-").rstrip("%kKMBGT×x").replace(",", "")
         if tok in ("", "-", "."):
             continue
         out.append(tok)

@@ -50,7 +50,8 @@ class Grid:
 
 
 NUMERIC_CELL = re.compile(
-    r"^[(\[]?[-−+]?(\d[\d,]*(\.\d+)?|\.\d+)([eE][-+]?\d+)?\s*(%|[kKMBG]|×|x)?[)\]]?"
+    r"^[(\[]?[-−+]?(\d[\d,]*(\.\d+)?|\.\d+)([eE][-+]?\d+)?\s*(%|[kKMBGT]|×|x|"
+    r"\s(?:hours?|h|min|minutes?|s|ms|days?|[GM]i?B))?[)\]]?"
     r"\s*((±|\+/-|\+-)\s*[\d.]+%?)?\s*(\(?[-−+]\s?\d+(\.\d+)?%?\)?)?\s*[*†‡§]*$"
 )
 
@@ -65,6 +66,8 @@ def cell_number(cell: str) -> str:
 
 
 CHECKED = frozenset("✓✔")
+# What a table prints where it has no value: not text, so it does not make a row a header.
+MISSING = frozenset({"-", "–", "—", "N/A", "n/a", "NA", "OOM", "OOT", "/", "×", "?"})
 
 
 def _marked(marks: list[str], names: list[str]) -> str:
@@ -100,7 +103,8 @@ def read_grid(table: Table) -> Grid | None:
     for row in rows:  # header rows: leading rows that are not mostly numbers (marks aside)
         # A row of cited years under the method names ("(2022)") is header too.
         numeric = sum(bool(cell_number(c)) and not CITATION.fullmatch(c) for c in row[1:])
-        if numeric and numeric * 2 >= max(1, sum(bool(c) and c not in MARKS for c in row[1:])):
+        filled = sum(bool(c) and c not in MARKS and c not in MISSING for c in row[1:])
+        if numeric and numeric * 2 >= max(1, filled) and not _settings_under(rows, n_head):
             break
         n_head += 1
     if n_head < len(rows) - 1 and _cycles([cell_number(c) for c in rows[n_head][1:]]):
@@ -119,13 +123,12 @@ def read_grid(table: Table) -> Grid | None:
         n_label += 1
     if settings:
         body = _align_groups(body, min(settings))
-    period = _period(rows[n_head - 1][n_label:]) if n_head >= 2 else 0
     head_rows = [
-        (_spread_blocks(r, n_label, period) or _spread(r, n_label)) if k < n_head - 1 else r
+        _spread_over(rows[:n_head], k, n_label) if k < n_head - 1 else r
         for k, r in enumerate(rows[:n_head])
     ]
     header = [" ".join(plain(r[j]) for r in head_rows if r[j]).strip() for j in range(width)]
-    header = [re.sub(r"\s+", " ", h) for h in header]
+    header = _split_slash_pairs([re.sub(r"\s+", " ", h) for h in header])
     header_parts = [[plain(r[j]) for r in head_rows] for j in range(n_label, width)]
     labels: list[str] = []
     values: list[list[str]] = []
@@ -181,6 +184,63 @@ def _first_panel(
         return rows, bold
     start, end = (0, marks[0]) if marks[0] >= 3 else (marks[0] + 1, (marks[1:] or [len(rows)])[0])
     return rows[start:end], bold[start:end] if bold else []
+
+
+def _spread_over(head: list[list[str]], k: int, n_label: int) -> list[str]:
+    """Header row k with each label extended over the columns it spans.
+
+    A column the bottom header row leaves empty is named from above, by a header cell that
+    spans rows (LaTeX multirow: "AUROC" beside "0.98 0.95 0.90" under "FPR@TPR"): it is
+    neither extended nor shared out, so the labels above share the other columns."""
+    row, last = head[k], head[-1]
+    fixed = {
+        j
+        for j in range(n_label, len(row))
+        if not last[j] and any(head[i][j] for i in range(k, len(head) - 1))
+    }
+    free = [j for j in range(n_label, len(row)) if j not in fixed]
+    sub = row[:n_label] + [row[j] for j in free]
+    period = _period([last[j] for j in free])
+    spread = _spread_blocks(sub, n_label, period) or _spread(sub, n_label)
+    out = list(row)
+    for i, j in enumerate(free):
+        out[j] = spread[n_label + i]
+    return out
+
+
+def _settings_under(rows: list[list[str]], k: int) -> bool:
+    """Is row k, though numeric, a header row of settings ("0.98 0.95 0.90" under "FPR@TPR")?
+    It has no label, the row after it has one, and it fills only columns the header row above
+    leaves empty, leaving empty the ones that row names (AUROC, AUPR)."""
+    if k == 0 or k + 1 >= len(rows) or rows[k][0] or not rows[k + 1][0]:
+        return False
+    row, above = rows[k], rows[k - 1]
+    if any(above[j] and row[j] for j in range(1, len(row))):
+        return False  # values under named columns: a body row
+    gaps = any(above[j] and not row[j] for j in range(1, len(row)))
+    fills = any(row[j] and not above[j] for j in range(1, len(row)))
+    return gaps and fills
+
+
+SLASH_PAIR = re.compile(r"^\((\w[\w.-]*)/(\w[\w.-]*)\)$")
+SLASH_TAIL = re.compile(r"^(.*\S)\s*\((\w[\w.-]*)/(\w[\w.-]*)\)$")
+
+
+def _split_slash_pairs(header: list[str]) -> list[str]:
+    """One metric in two settings over two columns: "mIoU" then "(SS/MS)", or "mIoU (SS/MS)"
+    then a column named only by its group. Each column gets its own name, "mIoU (SS)" and
+    "mIoU (MS)"."""
+    out = list(header)
+    for j in range(1, len(out)):
+        m = SLASH_PAIR.match(out[j])
+        if m and out[j - 1] and not SLASH_PAIR.match(out[j - 1]):
+            name = out[j - 1]
+            out[j - 1], out[j] = f"{name} ({m.group(1)})", f"{name} ({m.group(2)})"
+            continue
+        m = SLASH_TAIL.match(out[j - 1])
+        if m and (not out[j] or m.group(1).startswith(out[j] + " ")):
+            out[j - 1], out[j] = f"{m.group(1)} ({m.group(2)})", f"{m.group(1)} ({m.group(3)})"
+    return out
 
 
 def _align_groups(body: list[list[str]], inner: int) -> list[list[str]]:
@@ -285,29 +345,36 @@ def _spread(row: list[str], n_label: int = 1) -> list[str]:
     """Extend spanning labels of an upper header row ("ETTh1" over MSE and MAE) to their span.
 
     Labels that share the data columns evenly, each inside its share, cover their share.
-    Otherwise: a centred label lands in the left or the right cell of its span depending on
-    the layout; when the first data column is empty the labels sit right, so they cover the
-    empties before them, else the empties after them.
+    Labels over wider spans (three columns or more apart) cover the columns nearest to them
+    when the first data column is empty (centred labels), else the columns up to the next
+    label (labels set at the left of their span). Otherwise a label covers one more column:
+    the one before it when the first data column is empty (the labels sit right), else the
+    one after it.
     """
     cells = list(row)
     placed = [j for j in range(n_label, len(cells)) if cells[j]]
     width = len(cells) - n_label
+    if not placed or len(placed) == width:
+        return cells
     if 1 < len(placed) < width and width % len(placed) == 0:
         share = width // len(placed)
         if all(n_label + k * share <= j < n_label + (k + 1) * share for k, j in enumerate(placed)):
             return cells[:n_label] + [cells[placed[k // share]] for k in range(width)]
-    labels = [j for j in range(1, len(cells)) if cells[j]]
-    if not labels or len(labels) == len(cells) - 1:
-        return cells
-    right_aligned = labels[0] > 1
+    centred = placed[0] > n_label
+    if len(placed) >= 2 and max(b - a for a, b in itertools.pairwise(placed)) > 2:
+        if centred:  # the nearest label; the left one on a tie
+            near = [min(placed, key=lambda p: (abs(p - j), p)) for j in range(n_label, len(cells))]
+        else:  # the last label at or before the column
+            near = [max(p for p in placed if p <= j) for j in range(n_label, len(cells))]
+        return cells[:n_label] + [cells[p] for p in near]
     out = list(cells)
-    if right_aligned:
-        for j in range(len(cells) - 1, 0, -1):
-            if not out[j] and j + 1 < len(out) and cells[j + 1] and j + 1 in labels:
+    if centred:
+        for j in range(len(cells) - 2, n_label - 1, -1):
+            if not out[j] and cells[j + 1] and j + 1 in placed:
                 out[j] = cells[j + 1]
     else:
-        for j in range(2, len(cells)):
-            if not out[j] and out[j - 1] and j - 1 in labels:
+        for j in range(n_label + 1, len(cells)):
+            if not out[j] and out[j - 1] and j - 1 in placed:
                 out[j] = out[j - 1]
     return out
 
