@@ -199,6 +199,9 @@ def _spread_over(head: list[list[str]], k: int, n_label: int) -> list[str]:
         if not last[j] and any(head[i][j] for i in range(k, len(head) - 1))
     }
     free = [j for j in range(n_label, len(row)) if j not in fixed]
+    named = [row[j] for j in free if row[j]]
+    if fixed and len(named) == 1:  # the one label over what the multirow headers leave
+        return [named[0] if j in free else c for j, c in enumerate(row)]
     sub = row[:n_label] + [row[j] for j in free]
     period = _period([last[j] for j in free])
     spread = _spread_blocks(sub, n_label, period) or _spread(sub, n_label)

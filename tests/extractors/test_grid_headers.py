@@ -1,0 +1,78 @@
+"""Header rows read as a reader of the PDF reads them: every column named by what stands
+over it, no data row taken into the header, no header row taken for data."""
+
+from __future__ import annotations
+
+from expcurate.records import Table
+from extractors.tasks.grids import cell_number, read_grid
+
+
+def _grid(rows: list[list[str]]):  # type: ignore[no-untyped-def]
+    grid = read_grid(Table(label="Table 1", caption="Table 1: Results.", page=1, rows=rows))
+    assert grid is not None
+    return grid
+
+
+def test_a_row_of_thresholds_under_a_spanning_metric_is_header_not_a_method() -> None:
+    grid = _grid(
+        [
+            ["", "", "", "FPR@TPR (↓)", "", ""],
+            ["Method", "AUROC", "AUPR", "", "", ""],
+            ["", "", "", "0.95", "0.90", "0.80"],
+            ["Base", "60.1", "58.2", "90.3", "85.0", "70.2"],
+            ["Ours", "66.4", "63.0", "88.1", "80.9", "61.5"],
+        ]
+    )
+    assert grid.labels == ["Base", "Ours"]
+    assert grid.header == [
+        "AUROC",
+        "AUPR",
+        "FPR@TPR (↓) 0.95",
+        "FPR@TPR (↓) 0.90",
+        "FPR@TPR (↓) 0.80",
+    ]
+
+
+def test_a_first_data_row_with_missing_values_and_units_is_data() -> None:
+    grid = _grid(
+        [
+            ["Model", "Size", "Storage", "Time", "Acc"],
+            ["Big", "7B", "13G", "3 hours", "-"],
+            ["Small", "1.2M", "4.7M", "-", "61.0"],
+        ]
+    )
+    assert grid.header == ["Size", "Storage", "Time", "Acc"]
+    assert grid.labels == ["Big", "Small"]
+    assert grid.values[0][:3] == ["7", "13", "3"]
+    assert cell_number("13G") == "13" and cell_number("12 s") == "12"
+
+
+def test_centred_labels_over_uneven_spans_name_the_columns_nearest_them() -> None:
+    grid = _grid(
+        [
+            ["", "", "Alpha", "", "", "Beta", "", "Gamma", "Delta"],
+            ["Model", "a1", "a2", "a3", "b1", "b2", "b3", "g1", "d1"],
+            ["M", "1.0", "2.0", "3.0", "4.0", "5.0", "6.0", "7.0", "8.0"],
+        ]
+    )
+    assert grid.header == [
+        "Alpha a1",
+        "Alpha a2",
+        "Alpha a3",
+        "Beta b1",
+        "Beta b2",
+        "Beta b3",
+        "Gamma g1",
+        "Delta d1",
+    ]
+
+
+def test_one_metric_in_two_settings_over_two_columns_names_both() -> None:
+    grid = _grid(
+        [
+            ["Method", "GFLOPs", "mIoU", "(SS/MS)"],
+            ["A", "10.0", "40.1", "41.0"],
+            ["B", "12.0", "42.3", "43.9"],
+        ]
+    )
+    assert grid.header == ["GFLOPs", "mIoU (SS)", "mIoU (MS)"]
