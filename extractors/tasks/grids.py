@@ -116,13 +116,17 @@ def read_grid(table: Table) -> Grid | None:
     settings: set[int] = set()  # label columns of settings ("12.5%", "25%", "Avg", "12.5%", ...)
     while n_label < width - 1:
         column = [r[n_label] for r in body]
+        # A group's attribute ("406M" beside "bart-large") on the group's own line is label.
+        numbered = [i for i, c in enumerate(column) if cell_number(c) and not CITATION.fullmatch(c)]
         if _cycles(column):
             settings.add(n_label)
-        elif any(cell_number(c) and not CITATION.fullmatch(c) for c in column):
+        elif any(any(body[i][n_label + 1 :]) for i in numbered):
             break
         n_label += 1
     if settings:
         body = _align_groups(body, min(settings))
+    elif n_label >= 2:
+        body = _centre_groups(body, n_label)
     head_rows = [
         _spread_over(rows[:n_head], k, n_label) if k < n_head - 1 else r
         for k, r in enumerate(rows[:n_head])
@@ -134,6 +138,11 @@ def read_grid(table: Table) -> Grid | None:
     values: list[list[str]] = []
     flags: list[list[bool]] = []
     all_parts: list[list[str]] = []
+    shared = {
+        k
+        for k in range(n_label - 1)
+        if len(body) > 1 and len(seen := {r[k] for r in body}) == 1 and not seen & MARKS
+    }
     above = [""] * n_label
     for i, row in enumerate(body):
         parts = []
@@ -145,7 +154,8 @@ def read_grid(table: Table) -> Grid | None:
             above[k] = cell
             parts.append(cell)
         all_parts.append(parts)
-        named = [p for p in parts if p]
+        # A group label every row shares ("Average" over a whole table) tells no row apart.
+        named = [p for k, p in enumerate(parts) if p and k not in shared]
         if named and all(p in MARKS for p in named):
             named = [_marked(named, header[: len(named)])]
         label = " / ".join(named) or (labels[-1] if labels else "")
@@ -244,6 +254,27 @@ def _split_slash_pairs(header: list[str]) -> list[str]:
         if m and (not out[j] or m.group(1).startswith(out[j] + " ")):
             out[j - 1], out[j] = f"{m.group(1)} ({m.group(2)})", f"{m.group(1)} ({m.group(3)})"
     return out
+
+
+def _centre_groups(body: list[list[str]], n_label: int) -> list[list[str]]:
+    """Group labels set at the middle of their rows (LaTeX multirow), told by a label on a
+    line of its own or by a first row without one: each row takes the label whose centre is
+    nearest. Labels set on their group's first row are left to be carried down."""
+    lone = [i for i, r in enumerate(body) if not any(r[n_label:]) and any(r[:n_label])]
+    data = [i for i in range(len(body)) if i not in lone]
+    outer = n_label - 1  # the innermost label column names the row itself
+    if not data or not (lone or (not body[data[0]][0] and any(body[i][0] for i in data))):
+        return body
+    out = {i: list(body[i]) for i in data}
+    for k in range(outer):
+        # a label on its own line sits between two rows; one on a row, on that row
+        centres = [(i - 0.5 if i in lone else float(i), body[i][k]) for i in range(len(body))]
+        centres = [(c, name) for c, name in centres if name]
+        if not centres:
+            continue
+        for i in data:
+            out[i][k] = min(centres, key=lambda c: (abs(c[0] - i), c[0]))[1]
+    return [out[i] for i in data]
 
 
 def _align_groups(body: list[list[str]], inner: int) -> list[list[str]]:

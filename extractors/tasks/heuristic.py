@@ -61,6 +61,7 @@ from extractors.tasks.spine import (
     fits_table,
     lead_with_claims,
     priority,
+    subject_row,
     table_numbers,
 )
 
@@ -132,6 +133,8 @@ def comparison_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
         grid = transpose(grid)  # methods are the columns
     grid = fold_metrics(grid)
     ours = _own_row(grid, ctx.method)
+    if ours is None:  # the row the paper's findings on this table are about
+        ours = subject_row(grid, ctx.claims_about(table.label))
     if ours is None and not grid.settings_rows:
         grid, ours = _most_bold(grid)
     if ours is None or not re.search(r"[A-Za-z]{2}", grid.labels[ours]):

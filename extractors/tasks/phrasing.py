@@ -14,6 +14,11 @@ import re
 
 from extractors.numbers import find_numbers
 
+LEAD_IN = re.compile(
+    r"\b(?:we|one) (?:can |could )?(?:also )?(?:observe|find|see|note|notice|conclude)d? that\s*:"
+    r"\s*(?:\(?\d\)\s*)?",
+    re.I,
+)
 OPENER = re.compile(
     r"^(?:results?\s+(?=[A-Z])|"  # a run-in heading glued to the sentence
     r"(?:tables?|tabs?\.|figures?|figs?\.)\s*[\w.]+(?:\s*(?:and|&|,)\s*(?:tables?|tabs?\.|figures?|"
@@ -150,6 +155,11 @@ CLAUSE_WORDS = frozenset(
 def clean_claim(text: str, method: str = "") -> str:
     """The claim without its opener, citations and table pointers; "our method" named."""
     text = re.sub(r"\s+", " ", text).strip()
+    lead = LEAD_IN.search(
+        text
+    )  # "The results are placed in Table 4, from which we observe that: (1) …"
+    if lead and len(text[lead.end() :].split()) >= 5:
+        text = text[lead.end() :]
     for _ in range(3):  # openers stack: "Moreover, as shown in Table 2, we observe that …"
         text = OPENER.sub("", text, count=1).strip()
     text = CITE.sub("", LABEL_REF.sub("", text))

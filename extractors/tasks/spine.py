@@ -24,6 +24,9 @@ MAX_CLAIMS = 2
 MAX_ROWS = 4  # rows a finding names, shown with their cells
 MAX_CELLS = 6
 OWN_MARK = re.compile(r"\s*[(\[](?:ours|our method|this work|proposed)[)\]]|\*+$", re.I)
+# The paper's own row, and a finding that speaks of it without its name ("our approach").
+OURS_ROW = re.compile(r"^\W*ours\b|[(\[](?:ours|this work)[)\]]", re.I)
+OUR_WORDS = re.compile(r" our (?:\w+ )?(?:approach|method|model|framework|system) | ours ")
 SUMMARY = re.compile(r"\b(?:avg|average|mean|median|gain|total)\b", re.I)
 DANGLING = re.compile(
     r"(?:following|these|two|three) (?:reasons?|observations?|aspects?)\.?$|:$", re.I
@@ -201,6 +204,8 @@ def claim_rows(grid: Grid, claims: list[Claim]) -> tuple[list[int], Grid]:
         for i, lab in enumerate(g.labels):
             parts = g.parts[i] if i < len(g.parts) and any(g.parts[i]) else lab.split(" / ")
             hits = sum(_compared(_name(part), text) for part in parts if not is_metric(part))
+            if not hits and OURS_ROW.search(lab) and OUR_WORDS.search(text):
+                hits = 1
             if hits and not SUMMARY.search(lab) and not is_metric(lab):
                 scored.append((hits, i))
         most = max((h for h, _ in scored), default=0)
@@ -237,6 +242,41 @@ def _introduced(words: list[str], i: int) -> bool:
     if k >= 0 and words[k] in JOINERS:
         return any(w in SETTING_WORDS for w in words[max(0, k - 3) : k])
     return k >= 0 and words[k] in SETTING_WORDS
+
+
+COMPARATIVE = re.compile(
+    r"\b(?:outperform\w*|surpass\w*|beats?|exceed\w*|achiev\w*|improv\w*|better|higher|"
+    r"lower|best|superior\w*|competitive|matches|generali[sz]\w*)\b"
+)
+OBJECT_OF = re.compile(r" (?:over|than|vs|versus|against|to|with) $")
+
+
+def subject_row(grid: Grid, claims: list[Claim]) -> int | None:
+    """The row the findings are about: named (or its first word, "ToolLLaMA" for
+    "ToolLLaMA-DFSDT") before the comparison in the most sentences. None when no row is."""
+    counts: dict[int, int] = {}
+    for claim in claims:
+        text = _words(claim.text)
+        cue = COMPARATIVE.search(text)
+        if cue is None:
+            continue
+        before = text[: cue.start()] + " "
+        for i, lab in enumerate(grid.labels):
+            name = _words(_name(lab.split(" / ")[-1])).split()
+            if not name or SUMMARY.search(lab):
+                continue
+            head = [name[0]] if len(name[0]) >= 4 else []
+            for n in (name, head):
+                at = before.find(f" {' '.join(n)} ") if n else -1
+                # "the superiority of X over Y": Y is what X is compared with
+                if at >= 0 and not OBJECT_OF.search(before[:at] + " "):
+                    counts[i] = counts.get(i, 0) + 1
+                    break
+    if not counts:
+        return None
+    best = max(counts.values())
+    rows = [i for i, c in counts.items() if c == best]
+    return rows[0] if len(rows) == 1 else None
 
 
 def claim_cells(grid: Grid, rows: list[int]) -> str:

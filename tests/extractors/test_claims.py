@@ -432,3 +432,13 @@ def test_corpus_papers_yield_claims_about_their_own_tables(
         assert top and set(top) <= existing, (slug, top)
         assert top[0].startswith("Table") and claims_for(top[0], claims), (slug, top)
         assert any(c.section == "Abstract" for c in claims), slug
+
+
+def test_a_lead_in_before_an_enumerated_finding_is_dropped() -> None:
+    from extractors.tasks.phrasing import clean_claim
+
+    text = (
+        "Main Results The results are placed in Table 4, from which we observe that: "
+        "(1) ModelX significantly outperforms the baseline in both pass rate and win rate."
+    )
+    assert clean_claim(text).startswith("ModelX significantly outperforms the baseline")

@@ -179,3 +179,52 @@ def test_a_finding_compares_what_it_names_not_the_settings_it_names() -> None:
     claim = Claim(text="Ours beats Prior by 3.3 on Lakes and Roads.", labels=["Table 2"])
     found, oriented = claim_rows(grid, [claim])
     assert sorted(oriented.labels[i] for i in found) == ["Ours", "Prior"]
+
+
+def test_a_group_label_on_its_own_line_between_its_rows_names_them() -> None:
+    """A two-row group's centred label sits on a line between its rows, with the group's
+    size beside it; the rows after the method column are data, the size is label."""
+    rows = [
+        ["Backbone", "Size", "Method", "Acc"],
+        ["", "", "Base", "50.1"],
+        ["big-net", "400M", "", ""],
+        ["", "", "Base+", "51.0"],
+        ["", "", "Ours", "53.2"],
+        ["small-net", "300M", "", ""],
+        ["", "", "Ours+", "53.9"],
+    ]
+    grid = read_grid(_table(rows))
+    assert grid is not None
+    assert grid.header == ["Acc"]
+    assert grid.labels == [
+        "big-net / 400M / Base",
+        "big-net / 400M / Base+",
+        "small-net / 300M / Ours",
+        "small-net / 300M / Ours+",
+    ]
+
+
+def test_a_group_label_every_row_shares_is_left_out_of_the_names() -> None:
+    rows = [
+        ["", "Method", "Acc"],
+        ["", "Base", "50.1"],
+        ["Average", "Prior", "51.0"],
+        ["", "Ours", "53.2"],
+    ]
+    grid = read_grid(_table(rows))
+    assert grid is not None and grid.labels == ["Base", "Prior", "Ours"]
+
+
+def test_the_row_a_finding_is_about_leads_the_comparison() -> None:
+    """No row carries the paper's name ("ToolKit" is the framework, "Kitten-X" its model):
+    the row the findings are about is the method, not the row compared with."""
+    from extractors.tasks.spine import subject_row
+
+    rows = [["Method", "Pass"], ["Helper-A", "40.0"], ["Helper-B", "60.0"], ["Kitten-X", "58.0"]]
+    grid = read_grid(_table(rows))
+    assert grid is not None
+    claims = [
+        Claim(text="(1) Kitten significantly outperforms Helper-A in pass rate.", labels=[]),
+        Claim(text="The superiority of Kitten over Helper-B holds on win rate.", labels=[]),
+    ]
+    assert subject_row(grid, claims) == 2
