@@ -9,6 +9,7 @@ the paper, so it is grounded by construction. `draft` puts it together, headline
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from expcurate.records import (
@@ -38,12 +39,14 @@ from extractors.tasks.context import (
     sentences,
     topic_of,
 )
-from extractors.tasks.factors import EFFICIENCY_CAPTION, column_lower, factor_tasks
+from extractors.tasks.factors import EFFICIENCY_CAPTION, column_lower, factor_tasks, share
 from extractors.tasks.figures import (
     figure_tasks,
 )
 from extractors.tasks.grids import (
     COST,
+    HIGHER_BETTER,
+    LOWER_BETTER,
     Grid,
     best_row,
     fold_metrics,
@@ -338,50 +341,109 @@ def _best_question(table: Table, rows: list[str], metrics: list[str]) -> str:
 
 
 def sweep_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
-    lower = lower_is_better(table.caption) or only_lower_metrics(table)
-    cells = [
-        (to_float(v), i, j)
-        for i, row in enumerate(grid.values)
-        for j, v in enumerate(row)
-        if v and to_float(v) is not None
-    ]
-    if len(cells) < 3:
+    """A table whose rows are the values of one setting (layers 10, 20, 30): how each measured
+    column moves along the setting, with what it costs beside it."""
+    caption_lower = lower_is_better(table.caption) or only_lower_metrics(table)
+    efficiency = bool(EFFICIENCY_CAPTION.search(topic_of(table.caption)))
+    row_var = (table.rows[0][0].strip() if table.rows and table.rows[0] else "") or "the setting"
+    measured: list[tuple[str, list[tuple[str, str]], bool]] = []
+    costs: list[tuple[str, list[tuple[str, str]], bool]] = []
+    for j, head in enumerate(grid.header):
+        series = [
+            (grid.labels[i], row[j])
+            for i, row in enumerate(grid.values)
+            if j < len(row) and row[j] and to_float(row[j]) is not None
+        ]
+        if len(series) < 2:
+            continue
+        name = head or f"column {j + 2}"
+        kind = costs if COST.search(head) and not efficiency else measured
+        kind.append((name, series, column_lower(head, caption_lower)))
+    if not measured:
         return []
-    ordered = sorted(cells, key=lambda c: c[0] or 0.0, reverse=not lower)
-    (_, bi, bj), (_, wi, wj) = ordered[0], ordered[-1]
-    row_var = (table.rows[0][0].strip() if table.rows and table.rows[0] else "") or "row setting"
-
-    def at(i: int, j: int) -> str:
-        col = grid.header[j] if j < len(grid.header) and grid.header[j] else f"column {j + 2}"
-        return f"{grid.values[i][j]} at {row_var} {grid.labels[i]}, {col}"
-
-    best_word = "lowest" if lower else "highest"
-    worst_word = "highest" if lower else "lowest"
-    outcome = (
-        f"The {best_word} value in {table.label} is {at(bi, bj)}; the {worst_word} is {at(wi, wj)}."
-    )
+    # Columns that are a second setting ("D = 64", "D = 128"): the caption names the measure.
+    two_way = all(SETTING_HEAD.fullmatch(name) for name, _, _ in measured)
+    measure = _measure(table.caption) if two_way else ""
+    if two_way:
+        measured = [(f"with {name}, {measure}", se, lo) for name, se, lo in measured]
+    best_at = [_best_setting(series, lower) for _, series, lower in measured]
+    top = max(set(best_at), key=best_at.count)
+    lines = [_trend(name, series, lower, row_var) for name, series, lower in measured[:4]]
+    more = f" (and {len(measured) - 4} more columns)" if len(measured) > 4 else ""
+    outcome = "; ".join(lines) + more + "."
+    outcome = outcome[0].upper() + outcome[1:]
+    if len(measured) > 1:
+        outcome += f" {row_var} {top} is best on {share(best_at.count(top), len(best_at))} columns."
+    if costs:
+        cost = "; ".join(_trend(n, se, lo, row_var) for n, se, lo in costs[:2])
+        outcome += f" Cost: {cost}."
+    settings = list(dict.fromkeys(grid.labels))
+    names = [name for name, _, _ in measured]
+    shown = ", ".join(names[:3]) + (" and the other columns" if len(names) > 3 else "")
+    varied: dict[str, str | list[str]] = {row_var: settings}
+    if two_way:
+        names = [h for h in grid.header if h]
+        form = SETTING_HEAD.fullmatch(names[0])
+        column_var = form.group(1) if form and form.group(1) else "column setting"
+        shown = f"{measure} (for each {column_var})"
+        varied[column_var] = names
+        names = [measure]
     topic = topic_of(table.caption)
     return [
         TaskDraft(
             key=f"{table.label.lower().replace(' ', '-')}:sweep",
-            question=f"How do the results of {table.label} ({topic}) change across {row_var} and "
-            f"the column settings, and which setting is best?",
+            question=f"How does {shown} change as {row_var} varies ({', '.join(settings[:6])}) "
+            f"in {table.label} ({topic}), and which {row_var} is best?",
             method=method_text(
-                ctx, table, f"Run every setting of {row_var} and of the columns of {table.label}."
+                ctx, table, f"Run every setting of {row_var} in {table.label} and report {shown}."
             ),
             expected_outcome=outcome,
             subsection_source=ctx.section_citing(table.label, table.section),
             design_complexity=DesignComplexity(
                 constant_variables=dict(ctx.constants),
-                independent_variables={
-                    row_var: list(dict.fromkeys(grid.labels)),
-                    "columns": [h for h in grid.header if h],
-                },
-                dependent_variables={"result": topic},
+                independent_variables=varied,
+                dependent_variables={"metrics": names[:12] + [n for n, _, _ in costs][:3]},
             ),
             evidence=[Evidence(kind="table", label=table.label, page=table.page)],
         )
     ]
+
+
+SETTING_HEAD = re.compile(r"(?:([A-Za-z][\w ]{0,20}?)\s*=\s*)?[\d.]+%?")
+
+
+def _measure(caption: str) -> str:
+    """What a sweep table measures, as its caption names it ("test MSE"), else "the result"."""
+    m = LOWER_BETTER.search(caption) or HIGHER_BETTER.search(caption)
+    if m is None:
+        return "the result"
+    before = caption[: m.start()].split()
+    lead = (
+        before[-1]
+        if before and before[-1].lower() in ("test", "validation", "val", "train")
+        else ""
+    )
+    return f"{lead} {m.group(0)}".strip()
+
+
+def _best_setting(series: list[tuple[str, str]], lower: bool) -> str:
+    pick = min if lower else max
+    return pick(series, key=lambda p: to_float(p[1]) or 0.0)[0]
+
+
+def _trend(name: str, series: list[tuple[str, str]], lower: bool, unit: str = "") -> str:
+    """How one column moves along the setting, in the table's own numbers ("at Layers 10")."""
+    at = f"at {unit} " if unit else "at "
+    values = [to_float(v) or 0.0 for _, v in series]
+    (s0, v0), (sn, vn) = series[0], series[-1]  # the cells as printed
+    steps = [b - a for a, b in itertools.pairwise(values)]
+    if all(d > 0 for d in steps):
+        return f"{name} rises from {v0} {at}{s0} to {vn} {at}{sn}"
+    if all(d < 0 for d in steps):
+        return f"{name} falls from {v0} {at}{s0} to {vn} {at}{sn}"
+    best = _best_setting(series, lower)
+    value = next(v for k, v in series if k == best)
+    return f"{name} is best {at}{best} ({value}), against {v0} at {s0} and {vn} at {sn}"
 
 
 def takeaways(paper: ParsedPaper) -> list[str]:

@@ -331,3 +331,22 @@ def test_bold_gathered_in_a_column_makes_the_columns_the_methods() -> None:
     assert task.question.startswith("Does Ours-2 outperform MF, SEAL")
     assert task.expected_outcome.startswith("Ours-2 is best on 3 of 4 reported columns")
     assert "USAir: Ours-2 98.10 vs. SEAL 97.09" in task.expected_outcome
+
+
+def test_a_sweep_states_how_each_measure_moves_and_keeps_cost_apart() -> None:
+    table = Table(
+        label="Table 4",
+        caption="Table 4: Ablation on inserted layers.",
+        page=5,
+        rows=[["Layers", "Params", "Val Acc (%)"], ["8", "0.9", "51.2"], ["16", "1.3", "70.4"],
+              ["32", "1.8", "80.1"]],
+    )  # fmt: skip
+    paper = ParsedPaper(title="Layers", abstract="We propose LayerNet.", tables=[table])
+    (task,) = draft(paper).tasks
+    assert task.key == "table-4:sweep"
+    assert task.expected_outcome == (
+        "Val Acc (%) rises from 51.2 at Layers 8 to 80.1 at Layers 32. "
+        "Cost: Params rises from 0.9 at Layers 8 to 1.8 at Layers 32."
+    )
+    assert task.design_complexity.independent_variables == {"Layers": ["8", "16", "32"]}
+    assert "How does Val Acc (%) change as Layers varies (8, 16, 32)" in task.question
