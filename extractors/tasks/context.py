@@ -248,9 +248,13 @@ def short_label(label: str) -> str:
 def _hyperparameters(text: str) -> dict[str, str]:
     out: dict[str, str] = {}
     for name, pat in [
-        ("learning_rate", r"learning rate (?:of |is |to |=\s*)?([\d.eE-]+)"),
-        ("batch_size", r"batch size (?:of |is |to |=\s*)?(\d+)"),
-        ("epochs", r"(\d+) epochs"),
+        (
+            "learning_rate",
+            r"learning rate (?:is |was )?(?:set (?:to |as )|of |to |=\s*)?(\d[\d.]*(?:e-?\d+)?)\b",
+        ),
+        ("batch_size", r"batch size (?:is |was )?(?:set (?:to |as )|of |to |=\s*)?(\d+)"),
+        # "for 30 epochs", not a schedule's "every 10 epochs"
+        ("epochs", r"(?<!every )(?<!each )(?<!per )\b(\d+) epochs"),
         ("optimizer", r"\b(Adam[W]?|SGD|RMSProp|Adagrad)\b"),
         ("dropout", r"dropout (?:rate )?(?:of |is |=\s*)?([\d.]+)"),
         ("weight_decay", r"weight decay (?:of |is |=\s*)?([\d.eE-]+)"),
@@ -278,9 +282,15 @@ def lower_first(text: str) -> str:
     return text
 
 
+# The end of a caption's first sentence: "… of MSCA. Top-1 means …" ends after "MSCA".
+SENTENCE_END = re.compile(
+    r"(?<=[a-z0-9)])\.\s|(?<![A-Z]\.)(?<!\b(?:al|vs|eg|ie|No|Eq))(?<=[A-Z]{2})\.\s+(?=[A-Z][a-z])"
+)
+
+
 def topic_of(caption: str) -> str:
     text = re.sub(r"^(Table|Tab\.|Figure|Fig\.)\s*\S+\s*[:.]?\s*", "", caption.strip())
-    first = re.split(r"(?<=[a-z0-9)])\.\s", text, maxsplit=1)[0].strip().rstrip(".")
+    first = SENTENCE_END.split(text, maxsplit=1)[0].strip().rstrip(".")
     first = re.sub(r"\s+", " ", CITATION.sub("", first))
     # Outcome numbers must not leak into questions.
     first = re.sub(
@@ -304,8 +314,9 @@ def caption_constants(caption: str) -> dict[str, str]:
     holds the dataset and the backbone constant."""
     topic = topic_of(caption)
     out = {}
-    if m := CAPTION_DATASET.search(topic):
-        out["setting"] = m.group(1).rstrip(".,")
+    named = list(dict.fromkeys(m.rstrip(".,") for m in CAPTION_DATASET.findall(topic)))
+    if len(named) == 1:  # two ("Top-1 on ImageNet, mIoU on ADE20K") hold no one setting
+        out["setting"] = named[0]
     if m := CAPTION_BACKBONE.search(topic):
         out["backbone"] = m.group(1).rstrip(".,")
     return out

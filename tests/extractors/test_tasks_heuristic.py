@@ -350,3 +350,22 @@ def test_a_sweep_states_how_each_measure_moves_and_keeps_cost_apart() -> None:
     )
     assert task.design_complexity.independent_variables == {"Layers": ["8", "16", "32"]}
     assert "How does Val Acc (%) change as Layers varies (8, 16, 32)" in task.question
+
+
+def test_constants_come_from_what_the_paper_fixes_not_from_schedules_or_definitions() -> None:
+    from extractors.tasks.context import _hyperparameters, caption_constants
+
+    # Two datasets, each defining a metric: no one setting holds the table constant.
+    caption = (
+        "Table 6: Ablation of the block. Acc means accuracy on SetA and IoU means IoU on SetB."
+    )
+    assert caption_constants(caption) == {}
+    assert caption_constants("Table 1: Results on SetA-LT using ResNet18.") == {
+        "setting": "SetA-LT",
+        "backbone": "ResNet18",
+    }
+    text = (
+        "The initial learning rate is set to 1e-4 and is divided by 10 every 10 epochs. "
+        "We train for 30 epochs with a batch size of 64."
+    )
+    assert _hyperparameters(text) == {"learning_rate": "1e-4", "batch_size": "64", "epochs": "30"}
