@@ -26,7 +26,10 @@ MAX_CELLS = 6
 OWN_MARK = re.compile(r"\s*[(\[](?:ours|our method|this work|proposed)[)\]]|\*+$", re.I)
 # The paper's own row, and a finding that speaks of it without its name ("our approach").
 OURS_ROW = re.compile(r"^\W*ours\b|[(\[](?:ours|this work)[)\]]", re.I)
-OUR_WORDS = re.compile(r" our (?:\w+ )?(?:approach|method|model|framework|system) | ours ")
+OUR_WORDS = re.compile(
+    r" our (?:\w+ ){0,2}?(?:approach|method|model|framework|system|design|module|network|"
+    r"architecture|algorithm|encoder|decoder)s? | ours "
+)
 SUMMARY = re.compile(r"\b(?:avg|average|mean|median|gain|total)\b", re.I)
 DANGLING = re.compile(
     r"(?:following|these|two|three) (?:reasons?|observations?|aspects?)\.?$|:$", re.I
@@ -185,6 +188,8 @@ def _about(draft: TaskDraft, claims: list[Claim]) -> bool:
         return True  # no row stands for the method: nothing to contradict the finding
     names = [_name(n) for n in re.split(r"\s*/\s*", str(subject))]
     text = _words(" ".join(c.text for c in claims))
+    if OUR_WORDS.search(text) and draft.key.endswith(":compare"):
+        return True  # "our method sets a new state of the art": the row the task compares
     return any(len(n) >= 2 and _words(n) in text for n in names)
 
 
