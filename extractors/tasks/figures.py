@@ -55,6 +55,10 @@ NOT_AN_EXPERIMENT = re.compile(
 
 
 MIN_TICKS = 4  # numbers printed inside a figure that make it a plot
+# A caption that describes several panels: "(left)", "(b)", "Top:".
+PANELS = re.compile(
+    r"\((?:left|right|top|bottom|middle|[a-f])\)|\b(?:left|right|top|bottom):", re.I
+)
 
 
 MAX_SERIES = 8
@@ -92,6 +96,19 @@ def figure_tasks(ctx: Context, figure: Figure) -> list[TaskDraft]:
     topic = topic_of(figure.caption)
     y = next((a for a in figure.axes if a.orientation == "y"), None)
     x = next((a for a in figure.axes if a.orientation == "x" and len(a.ticks) >= 2), None)
+    legend = list(figure.legend)
+    panels = (
+        PANELS.search(figure.caption)
+        or len({a.label for a in figure.axes if a.orientation == "y"}) > 1
+        or any(re.match(r"\(\w\)", a.label) for a in figure.axes)
+    )
+    if panels:
+        # Several panels: what was read inside the figure may be another panel's than the one
+        # the finding is about; keep only what the finding itself names.
+        said_text = " ".join(c.text for c in said).lower()
+        y = y if y is not None and _named_in(y.label, said_text) else None
+        x = x if x is not None and _named_in(x.label, said_text) else None
+        legend = [s for s in legend if _named_in(s, said_text)]
     if y is not None and x is not None and _clean_axis(x, figure):
         question: str | None = (
             f"In {figure.label} ({lower_first(topic)}), how does {y.label} change as "
@@ -111,7 +128,7 @@ def figure_tasks(ctx: Context, figure: Figure) -> list[TaskDraft]:
         independent[x.label] = x.ticks
     elif var:
         independent[var] = f"the values plotted in {figure.label}"
-    series = [s for s in figure.legend if len(s) <= 30 and not find_numbers(s)]
+    series = [s for s in legend if len(s) <= 30 and not find_numbers(s)]
     if 2 <= len(series) <= MAX_SERIES:
         independent["series"] = series
     measured = y.label if y else _measured(" ".join(c.text for c in said) + " " + topic)
@@ -144,6 +161,12 @@ def _measured(text: str) -> str:
     """The quantity a finding or caption speaks of ("return", "accuracy")."""
     m = MEASURED.search(text)
     return m.group(1).lower() if m else "the plotted quantity"
+
+
+def _named_in(label: str, text: str) -> bool:
+    """Does the text name the axis title or series (one of its words of four letters or more)?"""
+    words = [w for w in re.findall(r"[a-z][a-z0-9-]{3,}", label.lower())]
+    return bool(words) and any(w in text for w in words)
 
 
 def _clean_axis(axis: Axis, figure: Figure) -> bool:
