@@ -250,7 +250,7 @@ def _hyperparameters(text: str) -> dict[str, str]:
     for name, pat in [
         (
             "learning_rate",
-            r"learning rate (?:is |was )?(?:set (?:to |as )|of |to |=\s*)?(\d[\d.]*(?:e-?\d+)?)\b",
+            r"learning rate (?:is |was )?(?:set (?:to |as )|of |to |=\s*)?(\d[\d.]*(?:e[-−]?\d+)?)",
         ),
         ("batch_size", r"batch size (?:is |was )?(?:set (?:to |as )|of |to |=\s*)?(\d+)"),
         # "for 30 epochs", not a schedule's "every 10 epochs"
@@ -262,7 +262,7 @@ def _hyperparameters(text: str) -> dict[str, str]:
     ]:
         m = re.search(pat, text, re.I)
         if m:
-            out[name] = m.group(1).rstrip(".")
+            out[name] = m.group(1).rstrip(".").replace("−", "-")
     return out
 
 
@@ -300,6 +300,9 @@ def topic_of(caption: str) -> str:
 
 
 CAPTION_DATASET = re.compile(
+    # "Results on CIFAR10-LT", not "Ablation on Inserted Layers" (what the study varies)
+    r"(?<!(?i:ablation) )(?<!(?i:ablations) )(?<!(?i:study) )(?<!(?i:analysis) )"
+    r"(?<!(?i:effect) )(?<!(?i:impact) )"
     r"\b(?:on|over)\s+(?:the\s+)?((?:[A-Z][\w.-]*)(?:[ -](?:[A-Z0-9][\w.-]*)){0,2})"
 )
 

@@ -206,9 +206,16 @@ def claim_rows(grid: Grid, claims: list[Claim]) -> tuple[list[int], Grid]:
     top = 0
     for g in (grid, fold_metrics(transpose(grid))):
         scored = []
+        # A name's first word stands for the row when no other row starts with it
+        # ("ToolLLaMA" for "ToolLLaMA-DFSDT"; "SegNeXt" names no one row of SegNeXt-T, -S, -B).
+        firsts = [_words(_name(lab.split(" / ")[-1])).split()[:1] for lab in g.labels]
+        unique = {f[0] for f in firsts if f and sum(f == o for o in firsts) == 1}
         for i, lab in enumerate(g.labels):
             parts = g.parts[i] if i < len(g.parts) and any(g.parts[i]) else lab.split(" / ")
             hits = sum(_compared(_name(part), text) for part in parts if not is_metric(part))
+            first = firsts[i][0] if firsts[i] else ""
+            if not hits and first in unique and len(first) >= 5 and _compared(first, text):
+                hits = 1
             if not hits and OURS_ROW.search(lab) and OUR_WORDS.search(text):
                 hits = 1
             if hits and not SUMMARY.search(lab) and not is_metric(lab):

@@ -228,3 +228,20 @@ def test_the_row_a_finding_is_about_leads_the_comparison() -> None:
         Claim(text="The superiority of Kitten over Helper-B holds on win rate.", labels=[]),
     ]
     assert subject_row(grid, claims) == 2
+
+
+def test_a_finding_names_a_row_by_its_first_word_only_when_no_other_row_shares_it() -> None:
+    rows = [
+        ["Method", "Pass"],
+        ["Helper-React", "40.0"],
+        ["Helper-Search", "60.0"],
+        ["Kitten-Search", "58.0"],
+        ["Puppy-Small", "30.0"],
+        ["Puppy-Large", "35.0"],
+    ]
+    grid = read_grid(_table(rows))
+    assert grid is not None
+    claim = Claim(text="Kitten clearly beats Helper-React and Puppy in pass rate.", labels=[])
+    found, oriented = claim_rows(grid, [claim])
+    # "Kitten" is Kitten-Search; "Puppy" could be either Puppy row, so it names neither.
+    assert sorted(oriented.labels[i] for i in found) == ["Helper-React", "Kitten-Search"]
