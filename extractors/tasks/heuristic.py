@@ -201,9 +201,14 @@ def comparison_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
         else ""
     )
     outcome = f"{verdict} of {table.label}. " + "; ".join(shown) + more + "."
+    rival_names = ", ".join(baselines[:4]) + (
+        " and the other baselines" if len(baselines) > 4 else ""
+    )
+    measures = [m for m in dict.fromkeys(metrics) if not m.startswith("column ")]
+    on = ", ".join(measures[:3]) + (" and the other columns" if len(measures) > 3 else "")
     question = (
-        f"Does {called(name, ctx.method)} outperform {', '.join(baselines[:4])}{' and others' if len(baselines) > 4 else ''} "
-        f"on the settings of {table.label} ({topic_of(table.caption)})?"
+        f"How does {called(name, ctx.method)} compare with {rival_names}"
+        f"{f' on {on}' if on else ''} in {table.label} ({topic_of(table.caption)})?"
     )
     what = f"Train and evaluate {name} and the compared methods ({', '.join(baselines[:8])}) "
     what += f"and report {', '.join(dict.fromkeys(metrics[:6]))}."

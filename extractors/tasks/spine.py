@@ -143,9 +143,25 @@ def lead_with_claims(
     update["expected_outcome"] = outcome.strip()
     if whole:
         question = with_setting(claim_question(lead[0].text, method), label, topic)
-        if question and not _leaks(question, draft.expected_outcome):
+        if question and not _leaks(question, draft.expected_outcome) and well_formed(question):
             update["question"] = question
     return draft.model_copy(update=update)
+
+
+# What a finding leaves behind when turned into a question and it does not read as one:
+# "rank on with …", "in 3 out cases" with its numbers taken out, "also manage to", a negation.
+CLUMSY = re.compile(
+    r"\brank on (?:with|this|these|most|and|a|an|to)\b|\bout (?:of )?cases\b|\bmanage to\b|"
+    r"\bfind \w+(?: \w+)? to compare\b|\b(?:do|does|did|is|are) not\b|\bnot always\b|"
+    r"\b(?:and|or|but|with|of|to)\s*\?$",
+    re.I,
+)
+MAX_QUESTION_WORDS = 30
+
+
+def well_formed(question: str) -> bool:
+    """Does a question made from a finding read as a research question?"""
+    return len(question.split()) <= MAX_QUESTION_WORDS and not CLUMSY.search(question)
 
 
 def claim_task(key: str, claims: list[Claim], method: str, base: TaskDraft) -> TaskDraft | None:

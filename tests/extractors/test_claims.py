@@ -442,3 +442,13 @@ def test_a_lead_in_before_an_enumerated_finding_is_dropped() -> None:
         "(1) ModelX significantly outperforms the baseline in both pass rate and win rate."
     )
     assert clean_claim(text).startswith("ModelX significantly outperforms the baseline")
+
+
+def test_a_question_made_from_a_finding_must_read_as_one() -> None:
+    from extractors.tasks.spine import well_formed
+
+    assert well_formed("How does ModelX compare with the two baselines in all scenarios?")
+    assert not well_formed("How does ModelX rank on with an average accuracy?")
+    assert not well_formed("How does ModelX compare with OE and outperforms PASCL in 3 out cases?")
+    assert not well_formed("Do the global versions not always achieve better performance?")
+    assert not well_formed("How do the Value methods also manage to compare with the baseline?")

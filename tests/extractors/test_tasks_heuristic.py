@@ -56,7 +56,7 @@ def test_packed_columns_are_split_and_the_named_method_compared() -> None:
         tables=[table],
     )
     (task,) = draft(paper).tasks
-    assert task.question.startswith("Does GM (ours) outperform Baseline")
+    assert task.question.startswith("How does GM (ours) compare with Baseline on ETT, Weather")
     assert "0.41" in task.expected_outcome and "0.45" in task.expected_outcome
     assert "0.41" not in task.question
 
@@ -328,7 +328,7 @@ def test_bold_gathered_in_a_column_makes_the_columns_the_methods() -> None:
     )
     paper = ParsedPaper(title="Links", abstract="A study of link prediction.", tables=[table])
     (task,) = draft(paper).tasks
-    assert task.question.startswith("Does Ours-2 outperform MF, SEAL")
+    assert task.question.startswith("How does Ours-2 compare with MF, SEAL on USAir")
     assert task.expected_outcome.startswith("Ours-2 is best on 3 of 4 reported columns")
     assert "USAir: Ours-2 98.10 vs. SEAL 97.09" in task.expected_outcome
 
