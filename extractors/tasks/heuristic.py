@@ -23,7 +23,7 @@ from expcurate.records import (
     TaskDraft,
 )
 from expcurate.records.names import slug, squash
-from extractors.numbers import to_float
+from extractors.numbers import find_numbers, to_float
 from extractors.tasks.claims import (
     Claim,
 )
@@ -204,7 +204,12 @@ def comparison_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
     rival_names = ", ".join(baselines[:4]) + (
         " and the other baselines" if len(baselines) > 4 else ""
     )
-    measures = [m for m in dict.fromkeys(metrics) if not m.startswith("column ")]
+    # Named columns only, and none whose name holds a decimal (a threshold reads as a result).
+    measures = [
+        m
+        for m in dict.fromkeys(metrics)
+        if not m.startswith("column ") and not any("." in n for n in find_numbers(m))
+    ]
     on = ", ".join(measures[:3]) + (" and the other columns" if len(measures) > 3 else "")
     question = (
         f"How does {called(name, ctx.method)} compare with {rival_names}"

@@ -92,7 +92,8 @@ def check_question_form(fields: TaskFields) -> list[Flag]:
     question = REFERENCE_MARKS.sub(" ", q)
     percents = {m.replace(",", "") for m in re.findall(r"(\d[\d,]*(?:\.\d+)?)\s*%", question)}
     asked = {n for n in find_numbers(question) if "." in n or n in percents}
-    # A number in the name of a compared setting ("100% Tool", "w/ 0.5 dropout") is a setting.
+    # A number in the name of a compared setting ("100% Tool", "w/ 0.5 dropout") or of a
+    # measured column ("FPR@TPR 0.95") is a setting.
     asked -= {n for name in _compared_names(fields) for n in find_numbers(name)}
     leaked = [
         n
@@ -112,8 +113,11 @@ def check_question_form(fields: TaskFields) -> list[Flag]:
 
 def _compared_names(fields: TaskFields) -> list[str]:
     names: list[str] = []
-    for value in fields.design_complexity.independent_variables.values():
-        names += [str(v) for v in value] if isinstance(value, list) else [str(value)]
+    design = fields.design_complexity
+    for variables in (design.independent_variables, design.dependent_variables):
+        for name, value in variables.items():
+            names.append(name)
+            names += [str(v) for v in value] if isinstance(value, list) else [str(value)]
     return names
 
 
