@@ -124,6 +124,9 @@ def _shots_dir(tmp_path: Path) -> Path:
 def test_review_in_a_real_browser(app: tuple[str, Path, list[int]], tmp_path: Path) -> None:
     url, data, launched = app
     expect = sync_api.expect
+    # Assertions wait as long as a step may take; page.set_default_timeout does not reach them
+    # (their own default, 5 s, is too short for a rerun on a loaded two-core machine).
+    expect.set_options(timeout=STEP_MS)
     shots = _shots_dir(tmp_path)
     shots.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
