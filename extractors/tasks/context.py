@@ -312,6 +312,12 @@ CAPTION_BACKBONE = re.compile(
 )
 
 
+METRIC_ON = re.compile(
+    r"(?:^|[.;,]\s*|\band\s+)([\w@-]+(?: \([^)]*\))?) (?:means|denotes|is|refers to|indicates)"
+    r" [^.;]{0,60}?\bon (?:the )?([A-Z][\w.-]*\d*[\w-]*)"
+)
+
+
 def caption_constants(caption: str) -> dict[str, str]:
     """Settings a caption fixes for the whole table: "Results on CIFAR10-LT using ResNet18"
     holds the dataset and the backbone constant."""
@@ -320,6 +326,10 @@ def caption_constants(caption: str) -> dict[str, str]:
     named = list(dict.fromkeys(m.rstrip(".,") for m in CAPTION_DATASET.findall(topic)))
     if len(named) == 1:  # two ("Top-1 on ImageNet, mIoU on ADE20K") hold no one setting
         out["setting"] = named[0]
+    # "Top-1 means Top-1 accuracy on ImageNet and mIoU denotes mIoU on ADE20K": where each
+    # measure is taken
+    for measure, dataset in METRIC_ON.findall(caption):
+        out.setdefault(f"{measure} measured on", dataset.rstrip(".,"))
     if m := CAPTION_BACKBONE.search(topic):
         out["backbone"] = m.group(1).rstrip(".,")
     return out

@@ -208,7 +208,9 @@ def comparison_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
     measures = [
         m
         for m in dict.fromkeys(metrics)
-        if not m.startswith("column ") and not any("." in n for n in find_numbers(m))
+        if not m.startswith("column ")
+        and not any("." in n for n in find_numbers(m))
+        and not re.search(r"\s\d+$", m)
     ]
     on = ", ".join(measures[:3]) + (" and the other columns" if len(measures) > 3 else "")
     question = (
@@ -247,6 +249,12 @@ def ablation_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
     variants = [i for i, lab in enumerate(grid.labels) if ABLATION_ROW.search(lab) and i != full]
     if full is None or not variants:
         return []
+    where = [
+        f"{name.removesuffix(' measured on')} on {dataset}"
+        for name, dataset in caption_constants(table.caption).items()
+        if name.endswith(" measured on")
+    ]
+    measured = f" on {' and '.join(where)}" if where else ""
     tasks = []
     section = ctx.section_citing(table.label, table.section)
     for i in variants:
@@ -264,7 +272,7 @@ def ablation_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
                 key=f"{table.label.lower().replace(' ', '-')}:ablation:{part}",
                 question=(
                     f"How does the variant '{grid.labels[i]}' compare with the "
-                    f"{_full_name(grid.labels[full])} in {table.label} "
+                    f"{_full_name(grid.labels[full])}{measured} in {table.label} "
                     f"({topic_of(table.caption)})?"
                 ),
                 method=method_text(
