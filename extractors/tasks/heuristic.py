@@ -163,6 +163,7 @@ def comparison_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
     if len(own) == len(grid.labels):  # every row is a variant of the method: which is best
         return best_row_tasks(ctx, table, grid)
     wins, comparisons, metrics = [], [], []
+    rival_rows: list[int] = []
     for col, head in enumerate(grid.header):
         if col >= len(grid.values[ours]) or not grid.values[ours][col]:
             continue
@@ -177,6 +178,7 @@ def comparison_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
             continue
         better = mine < theirs if lower else mine > theirs
         wins.append(better)
+        rival_rows.append(best_other)
         metrics.append(head or f"column {col + 2}")
         comparisons.append(
             f"{head or 'column ' + str(col + 2)}: {name} {grid.values[ours][col]} vs. "
@@ -186,6 +188,7 @@ def comparison_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
         return []
     baselines = [lab for i, lab in enumerate(grid.labels) if i not in own and lab and lab != name]
     baselines = list(dict.fromkeys(baselines))
+    cited = {grid.labels[i] for i in rival_rows}  # the rivals the outcome names
     if not baselines:  # the other rows have no names to compare with
         return best_row_tasks(ctx, table, grid)
     won = sum(wins)
@@ -217,7 +220,8 @@ def comparison_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
         f"How does {called(name, ctx.method)} compare with {rival_names}"
         f"{f' on {on}' if on else ''} in {table.label} ({topic_of(table.caption)})?"
     )
-    what = f"Train and evaluate {name} and the compared methods ({', '.join(baselines[:8])}) "
+    what = f"Train and evaluate {name} and the compared methods "
+    what += f"({', '.join(_some(baselines, cited, 8))}) "
     what += f"and report {', '.join(dict.fromkeys(metrics[:6]))}."
     section = ctx.section_citing(table.label, table.section)
     return [
@@ -229,12 +233,26 @@ def comparison_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
             subsection_source=section,
             design_complexity=DesignComplexity(
                 constant_variables=dict(ctx.constants),
-                independent_variables={"method": [name, *baselines[:12]]},
+                independent_variables={"method": [name, *_some(baselines, cited, 12)]},
                 dependent_variables={"metrics": list(dict.fromkeys(metrics))[:12]},
             ),
             evidence=[Evidence(kind="table", label=table.label, page=table.page)],
         )
     ]
+
+
+def _some(names: list[str], must: set[str], k: int) -> list[str]:
+    """Up to k names in their order, keeping every one of `must` (the rivals an outcome cites
+    are never cut from the list that names what to run)."""
+    room = max(0, k - len([n for n in names if n in must]))
+    kept, others = [], 0
+    for n in names:
+        if n in must:
+            kept.append(n)
+        elif others < room:
+            kept.append(n)
+            others += 1
+    return kept
 
 
 def ablation_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:

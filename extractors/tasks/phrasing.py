@@ -110,7 +110,8 @@ MAX_SUBJECT_WORDS = 12
 # Where the finding ends and its interpretation begins: not part of the question.
 TRAILING_CLAUSE = re.compile(
     r",\s*(?:which|suggesting|indicating|showing|demonstrating|proving|implying|meaning|"
-    r"confirming|thanks to|because|since|due to|outperforming|surpassing|beating)\b|;\s+|"
+    r"confirming|thanks to|because|since|due to|outperforming|surpassing|beating|exhibiting|"
+    r"verifying|achieving|yielding|leading to|resulting in|validating|highlighting)\b|;\s+|"
     r"\s+\((?:see|cf)\b|"
     r",?\s+(?:but|while|whereas)\s+(?:its|their|it|the|they)\b",
     re.I,
