@@ -273,6 +273,7 @@ def ablation_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
         if name.endswith(" measured on")
     ]
     measured = f" on {' and '.join(where)}" if where else ""
+    table_lower = lower_is_better(table.caption) or only_lower_metrics(table)
     tasks = []
     section = ctx.section_citing(table.label, table.section)
     for i in variants:
@@ -284,6 +285,13 @@ def ablation_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
         ]
         if not pairs:
             continue
+        worse = _worse_columns(grid, full, i, table_lower)
+        verdict = (
+            f"The variant '{grid.labels[i]}' is worse than the full model on "
+            f"{share(worse[0], worse[1])} of the reported columns"
+            if worse[1]
+            else f"Changing the model as in '{grid.labels[i]}' moves the results"
+        )
         part = slug(grid.labels[i])
         tasks.append(
             TaskDraft(
@@ -299,10 +307,7 @@ def ablation_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
                     f"Train the full model ({grid.labels[full]}) and the variant "
                     f"'{grid.labels[i]}' under identical settings and compare them.",
                 ),
-                expected_outcome=(
-                    f"Changing the model as in '{grid.labels[i]}' moves the results from the "
-                    f"full model's to the variant's: " + "; ".join(pairs[:8]) + "."
-                ),
+                expected_outcome=f"{verdict}: " + "; ".join(pairs[:8]) + ".",
                 subsection_source=section,
                 design_complexity=DesignComplexity(
                     constant_variables=dict(ctx.constants),
@@ -313,6 +318,21 @@ def ablation_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
             )
         )
     return tasks
+
+
+def _worse_columns(grid: Grid, full: int, variant: int, table_lower: bool) -> tuple[int, int]:
+    """On how many of the scored columns the variant does worse than the full model, of how
+    many (cost columns, what the model pays, are not scored)."""
+    worse = scored = 0
+    for c, head in enumerate(grid.header):
+        if COST.search(head) or c >= len(grid.values[variant]):
+            continue
+        a, b = to_float(grid.values[full][c] or ""), to_float(grid.values[variant][c] or "")
+        if a is None or b is None:
+            continue
+        scored += 1
+        worse += (b > a) if column_lower(head, table_lower) else (b < a)
+    return worse, scored
 
 
 def _full_name(label: str) -> str:

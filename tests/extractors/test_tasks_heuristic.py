@@ -369,3 +369,20 @@ def test_constants_come_from_what_the_paper_fixes_not_from_schedules_or_definiti
         "We train for 30 epochs with a batch size of 64."
     )
     assert _hyperparameters(text) == {"learning_rate": "1e-4", "batch_size": "64", "epochs": "30"}
+
+
+def test_an_ablation_row_says_which_way_it_moves_the_scored_columns() -> None:
+    table = Table(
+        label="Table 5",
+        caption="Table 5: Ablation of the components (MSE, lower is better).",
+        page=6,
+        rows=[["Model", "SetA", "SetB", "Params (M)"], ["Full model", "0.30", "0.40", "5.0"],
+              ["w/o Gate", "0.35", "0.41", "4.0"]],
+    )  # fmt: skip
+    paper = ParsedPaper(title="Gates", abstract="We propose GateNet.", tables=[table])
+    (task,) = draft(paper).tasks
+    # Params is what the model pays, not a result: two scored columns, both worse.
+    assert task.expected_outcome.startswith(
+        "The variant 'w/o Gate' is worse than the full model on all of the reported columns: "
+        "SetA: 0.30 (full) vs. 0.35"
+    )
