@@ -103,7 +103,20 @@ def check_compared_names(fields: TaskFields) -> list[Flag]:
 
 
 def check_self_comparison(fields: TaskFields) -> list[Flag]:
-    """ "X 53.2 vs. X 73.6": rows of different blocks (datasets, sizes) collapsed into one."""
+    """ "X 53.2 vs. X 73.6": rows of different blocks (datasets, sizes) collapsed into one;
+    or every method compared is one method at several settings ("X / 384", "X / 768")."""
+    compared = fields.design_complexity.independent_variables.get("method")
+    if isinstance(compared, list) and len(compared) >= 2:
+        names = {_method_name(str(c)) for c in compared}
+        if len(names) == 1 and "" not in names:
+            return [
+                flag(
+                    "self_comparison",
+                    Severity.error,
+                    f"every method compared is {str(compared[0]).split(' / ')[0]} at another "
+                    "setting: a sweep of one method, not a comparison of methods",
+                )
+            ]
     for m in COMPARISON.finditer(fields.expected_outcome):
         a, b = _base(m.group("a")), _base(m.group("b"))
         if a and a == b and m.group("x") != m.group("y"):
@@ -117,6 +130,14 @@ def check_self_comparison(fields: TaskFields) -> list[Flag]:
                 )
             ]
     return []
+
+
+def _method_name(label: str) -> str:
+    """A compared row's method without its settings and marks: "TimesNet (ours) / 384" and
+    "TimesNet" are one method."""
+    parts = [p for p in label.split(" / ") if not re.fullmatch(r"[\d.,×x%\s]+", p)]
+    name = re.sub(r"[(\[](?:ours|this work)[)\]]", "", " ".join(parts), flags=re.I)
+    return " ".join(name.lower().split())
 
 
 def _base(name: str) -> str:

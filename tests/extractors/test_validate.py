@@ -354,3 +354,17 @@ def test_validating_a_papers_drafts_together_gives_each_tasks_own_flags() -> Non
     assert together == alone
     assert any(f.check == "near_duplicate" for f in together[-2])
     assert any(f.check == "outcome_grounded" for f in together[-1])
+
+
+def test_one_method_at_several_settings_is_no_comparison_of_methods() -> None:
+    from expcurate.records import DesignComplexity, TaskFields
+    from extractors.validate.draft_checks import check_self_comparison
+
+    def fields(methods: list[str]) -> TaskFields:
+        design = DesignComplexity(independent_variables={"method": methods})
+        return TaskFields(question="q", expected_outcome="o", design_complexity=design)
+
+    flags = check_self_comparison(fields(["NetA (ours) / 384", "NetA / 768", "NetA (ours)"]))
+    assert [f.check for f in flags] == ["self_comparison"]
+    assert check_self_comparison(fields(["NetA (ours)", "NetA+ (ours)"])) == []
+    assert check_self_comparison(fields(["NetA / 384", "NetB / 384"])) == []
