@@ -57,7 +57,8 @@ _CHECKS: tuple[Check, ...] = (
           "check the row against the crop."),
     Check("self_comparison", Severity.error, "task",
           "The outcome compares a method with itself: rows of different blocks (datasets, model "
-          "sizes, backbones) were run together. Compare within one block."),
+          "sizes, backbones) were run together, or every method compared is one method at "
+          "several settings. Compare within one block, or ask how the setting matters."),
     Check("question_truncated", Severity.warning, "task",
           "The question is cut off (a caption truncated mid-sentence); finish it in the paper's "
           "terms."),
