@@ -318,6 +318,28 @@ METRIC_ON = re.compile(
 )
 
 
+DATASET_NAME = re.compile(
+    r"(?=.*(?:\d|[a-z][A-Z]|^[A-Z]{3,}))(?!(?:Table|Tab|Figure|Fig|Section|Eq)\b)"
+)
+
+
+ITEM_REF = re.compile(r"\b(?:Tables?|Tabs?\.|Figures?|Figs?\.)\s*[A-Z]?\d+")
+
+
+def text_setting(ctx: Context, label: str) -> dict[str, str]:
+    """The dataset the sentences citing a table measure it on ("… on ScienceQA val"), when
+    they name exactly one that looks like a dataset name (a digit, an inner capital, an
+    acronym)."""
+    found = {
+        m.rstrip(".,")
+        for sentence in ctx.sentences_citing(label)
+        if len(ITEM_REF.findall(sentence)) == 1  # a sentence about several tables is no guide
+        for m in CAPTION_DATASET.findall(sentence)
+        if DATASET_NAME.match(m)
+    }
+    return {"setting": found.pop()} if len(found) == 1 else {}
+
+
 def caption_constants(caption: str) -> dict[str, str]:
     """Settings a caption fixes for the whole table: "Results on CIFAR10-LT using ResNet18"
     holds the dataset and the backbone constant."""

@@ -37,6 +37,7 @@ from extractors.tasks.context import (
     method_text,
     names_method,
     sentences,
+    text_setting,
     topic_of,
 )
 from extractors.tasks.factors import EFFICIENCY_CAPTION, column_lower, factor_tasks, share
@@ -550,7 +551,7 @@ def draft(paper: ParsedPaper) -> DraftSet:
                 severity=Severity.warning,
                 page=table.page,
             )
-        fixed = caption_constants(table.caption)
+        fixed = caption_constants(table.caption) or text_setting(ctx, table.label)
         for d in drafts:
             if d.key not in seen:
                 seen.add(d.key)
@@ -558,7 +559,7 @@ def draft(paper: ParsedPaper) -> DraftSet:
                     **fixed,
                     **d.design_complexity.constant_variables,
                 }
-                result.tasks.append(d)
+                result.tasks.append(_with_setting(d, fixed.get("setting", ""), table.label))
     for figure in paper.figures:
         for d in figure_tasks(ctx, figure):
             if d.key not in seen:
@@ -577,6 +578,15 @@ def _table_drafts(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
     drafts = drafts or (ablation_tasks(ctx, table, grid) if is_ablation else [])
     drafts = drafts or (sweep_tasks(ctx, table, grid) if is_sweep(grid) else [])
     return drafts or comparison_tasks(ctx, table, grid)
+
+
+def _with_setting(draft: TaskDraft, setting: str, label: str) -> TaskDraft:
+    """The question names the dataset the table is measured on when it does not yet."""
+    marker = f" in {label} ("
+    if not setting or setting.lower() in draft.question.lower() or marker not in draft.question:
+        return draft
+    question = draft.question.replace(marker, f" on {setting}{marker}", 1)
+    return draft.model_copy(update={"question": question})
 
 
 def _claim_only(ctx: Context, table: Table, claims: list[Claim]) -> list[TaskDraft]:

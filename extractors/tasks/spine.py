@@ -48,6 +48,15 @@ META = re.compile(
 )
 
 
+# A finding about every part of an ablation at once, which each row's task may lead with.
+EVERY_PART = re.compile(
+    r"\b(?:each|every|all (?:the )?(?:\w+ )?(?:components?|parts?|modules?|branches|"
+    r"designs?|elements?))\b.{0,80}\b(?:contribut\w*|matters?|necessary|important|essential|"
+    r"helps?|benefit\w*|improv\w*|degrad\w*|drops?)\b",
+    re.I,
+)
+
+
 def findings(claims: list[Claim]) -> list[Claim]:
     """The claims worth stating as an outcome: a finding, not what is shown, why, or what to
     do; a sentence that only leads into the next one ("… for the following two reasons") is
@@ -67,8 +76,8 @@ def fits_table(claim: Claim, table: Table, grid: Grid | None, others: list[set[s
     elsewhere = max((sum(n in cells for n in measured) for cells in others), default=0)
     if measured and (here or elsewhere):  # a tie goes to the table the sentence itself cites
         return here > elsewhere or (here == elsewhere and not claim.inferred_labels)
-    if not claim.inferred_labels:
-        return True
+    if not claim.inferred_labels or EVERY_PART.search(claim.text):
+        return True  # cites the table, or sums up its parts right after pointing to it
     return grid is not None and bool(claim_rows(grid, [claim])[0])
 
 
@@ -114,7 +123,9 @@ def lead_with_claims(
                 map(str, draft.design_complexity.independent_variables.get("component", [])[1:])
             )
         )
-        lead = [c for c in lead if _shares_word(row, _words(c.text))]
+        about_row = [c for c in lead if _shares_word(row, _words(c.text))]
+        # else what the paper says of every part at once ("each component contributes")
+        lead = about_row or [c for c in lead if EVERY_PART.search(c.text)][:1]
     if not lead:
         return draft
     label = draft.evidence[0].label if draft.evidence else ""

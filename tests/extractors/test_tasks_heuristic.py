@@ -386,3 +386,33 @@ def test_an_ablation_row_says_which_way_it_moves_the_scored_columns() -> None:
         "The variant 'w/o Gate' is worse than the full model on all of the reported columns: "
         "SetA: 0.30 (full) vs. 0.35"
     )
+
+
+def test_a_table_the_text_measures_on_one_dataset_names_it_and_ablations_lead_with_the_summary() -> (
+    None
+):
+    table = Table(
+        label="Table 5",
+        caption="Table 5: Ablation of the components.",
+        page=6,
+        rows=[["Model", "Acc"], ["Full model", "80.1"], ["w/o Gate", "75.3"],
+              ["w/o Mixer", "77.0"]],
+    )  # fmt: skip
+    text = (
+        "We ablate GateNet on QuizSet-2 in Table 5. "
+        "We can find that each component contributes to the final accuracy."
+    )
+    paper = ParsedPaper(
+        title="Gates",
+        abstract="We propose GateNet.",
+        sections=[Section(number="4", title="Ablation", text=text, page=6)],
+        tables=[table],
+    )
+    tasks = draft(paper).tasks
+    assert [t.key for t in tasks] == ["table-5:ablation:w-o-gate", "table-5:ablation:w-o-mixer"]
+    for task in tasks:
+        assert " on QuizSet-2 in Table 5 (" in task.question
+        assert task.design_complexity.constant_variables["setting"] == "QuizSet-2"
+        assert task.expected_outcome.startswith(
+            "Each component contributes to the final accuracy. In Table 5: The variant"
+        )
