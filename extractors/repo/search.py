@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import math
 import re
+import time
 from collections import Counter
 from pathlib import Path, PurePosixPath
+
+import regex
 
 from expcurate.records import RepoIndex
 
@@ -23,6 +26,7 @@ _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*$")
 PATH_WEIGHT = 4.0  # a word in a file's path says more about the file than one in its body
 MAX_INDEXED_CHARS = 400_000
+GREP_SECONDS = 2.0  # the whole of one regex search, over every file
 K1, B = 1.2, 0.75
 DATA_PREFIX_CHARS = 2000
 
@@ -147,22 +151,42 @@ class RepoSearch:
         lines = self.text(path).splitlines()
         return "\n".join(lines[start - 1 : end if end is not None else len(lines)])
 
-    def grep(self, pattern: str, max_hits: int = 50, under: str = "") -> list[tuple[str, int, str]]:
-        """(path, line number, line) for lines matching a regex (a bad regex is taken literally)."""
+    def grep(
+        self, pattern: str, max_hits: int = 50, under: str = "", seconds: float = GREP_SECONDS
+    ) -> list[tuple[str, int, str]]:
+        """(path, line number, line) for lines matching a regex (a bad regex is taken literally).
+
+        The pattern may come from a model: matching runs under a time limit for the whole
+        search, so a pattern that backtracks without end (`(\\w+\\s?)*$!`) fails with
+        RepoPathError (reported to the model) instead of hanging the stage."""
         try:
-            rx = re.compile(pattern)
-        except re.error:
-            rx = re.compile(re.escape(pattern))
+            rx = regex.compile(pattern)
+        except regex.error:
+            rx = regex.compile(regex.escape(pattern))
+        deadline = time.monotonic() + seconds
         hits: list[tuple[str, int, str]] = []
+
+        def found(text: str) -> bool:
+            left = deadline - time.monotonic()
+            try:
+                if left <= 0:
+                    raise TimeoutError
+                return rx.search(text, timeout=left) is not None
+            except TimeoutError:
+                raise RepoPathError(
+                    f"the pattern took longer than {seconds:g} s to match; use a simpler pattern "
+                    "or plain words"
+                ) from None
+
         for path in self.ls(under):
             try:
                 text = self.text(path)
             except (OSError, RepoPathError):
                 continue
-            if not rx.search(text):
+            if not found(text):
                 continue
             for no, line in enumerate(text.splitlines(), start=1):
-                if rx.search(line):
+                if found(line):
                     hits.append((path, no, line.strip()[:240]))
                     if len(hits) >= max_hits:
                         return hits

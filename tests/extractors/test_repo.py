@@ -266,6 +266,18 @@ def test_tools_refuse_paths_that_leave_the_repository(tools: RepoSearch, path: s
         tools.outline(path)
 
 
+def test_a_pattern_that_backtracks_without_end_fails_instead_of_hanging(tmp_path: Path) -> None:
+    """A model's regex runs under a time limit: catastrophic backtracking ends the search with
+    a RepoPathError the agent reports back, and an ordinary pattern still finds its lines."""
+    (tmp_path / "train.py").write_text("x = 1\n" + "a" * 40 + "\n")
+    search = RepoSearch(tmp_path, mine_repo(tmp_path))
+    with pytest.raises(RepoPathError, match="took longer than"):
+        search.grep(r"(a|aa)+c", seconds=0.2)
+    # The patterns that hung Python's re on this kind of line now simply find nothing.
+    assert search.grep(r"(\w+\s?)*$!") == [] and search.grep(r"(.*.*)*zzz") == []
+    assert search.grep(r"x\s*=\s*\d") == [("train.py", 1, "x = 1")]
+
+
 def test_tools_refuse_unreadable_files_with_the_reason(tools: RepoSearch) -> None:
     with pytest.raises(RepoPathError, match="binary"):
         tools.read("data/weights.dat")
