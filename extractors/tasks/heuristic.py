@@ -529,10 +529,15 @@ def draft(paper: ParsedPaper) -> DraftSet:
     appendix = {clean_title(s.heading) for s in paper.sections if s.appendix}
     discussed = {lab for c in ctx.claims for lab in c.labels}
     numbers = [table_numbers(t) for t in paper.tables]
+    settings = {t.label: caption_constants(t.caption).get("setting", "") for t in paper.tables}
     for table in paper.tables:
         grid = read_grid(table)
         others = [numbers[i] for i, t in enumerate(paper.tables) if t is not table]
-        claims = [c for c in ctx.claims_about(table.label) if fits_table(c, table, grid, others)]
+        claims = [
+            c
+            for c in ctx.claims_about(table.label)
+            if fits_table(c, table, grid, others) and not _about_elsewhere(c, table, settings)
+        ]
         headline = table.label in ctx.headline
         if clean_title(table.section) in appendix and not claims and not headline:
             continue  # an appendix table no sentence discusses: last, if at all
@@ -578,6 +583,19 @@ def _table_drafts(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
     drafts = drafts or (ablation_tasks(ctx, table, grid) if is_ablation else [])
     drafts = drafts or (sweep_tasks(ctx, table, grid) if is_sweep(grid) else [])
     return drafts or comparison_tasks(ctx, table, grid)
+
+
+def _about_elsewhere(claim: Claim, table: Table, settings: dict[str, str]) -> bool:
+    """A finding that names the dataset another table's caption is about, and not this
+    table's ("On CIFAR100-LT, our approach …" beside the CIFAR10-LT table), is that table's."""
+    own = settings.get(table.label, "")
+    if not own or own.lower() in claim.text.lower():
+        return False
+    return any(
+        other and other != own and re.search(rf"(?<![\w-]){re.escape(other)}(?![\w-])", claim.text)
+        for label, other in settings.items()
+        if label != table.label
+    )
 
 
 def _with_setting(draft: TaskDraft, setting: str, label: str) -> TaskDraft:
