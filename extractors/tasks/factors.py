@@ -22,6 +22,7 @@ from extractors.tasks.grids import (
     NUMERIC_LABEL,
     Grid,
     fold_metrics,
+    is_metric,
     lower_is_better,
     not_a_method,
     only_lower_metrics,
@@ -187,8 +188,8 @@ def factor_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
         TaskDraft(
             key=f"{table.label.lower().replace(' ', '-')}:factor",
             question=(
-                f"How does {first} compare with {rivals} within each of {groups} in "
-                f"{table.label} ({topic_of(table.caption)})?"
+                f"How does {first} compare with {rivals}{_on(metrics)} within each of {groups} "
+                f"in {table.label} ({topic_of(table.caption)})?"
             ),
             method=method_text(
                 ctx,
@@ -210,6 +211,16 @@ def factor_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
             evidence=[Evidence(kind="table", label=table.label, page=table.page)],
         )
     ]
+
+
+def _on(metrics: list[str]) -> str:
+    """ " on mIoU (SS) and mIoU (MS)": what a question asks about, when the columns say."""
+    # the measure itself where a column names it last ("SetA 12.5% MSE" -> "MSE")
+    short = [m.split()[-1] if is_metric(m.split()[-1]) else m for m in metrics if m.strip()]
+    named = [m for m in dict.fromkeys(short) if not m.startswith("column ")][:3]
+    if not named:
+        return ""
+    return " on " + (", ".join(named[:-1]) + " and " if len(named) > 1 else "") + named[-1]
 
 
 def _cell(grid: Grid, row: int | None, col: int) -> tuple[float, str] | None:

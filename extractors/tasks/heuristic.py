@@ -273,7 +273,10 @@ def ablation_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
         for name, dataset in caption_constants(table.caption).items()
         if name.endswith(" measured on")
     ]
-    measured = f" on {' and '.join(where)}" if where else ""
+    named = [h for h in grid.header if h and not COST.search(h)][:3]
+    measured = (
+        f" on {' and '.join(where)}" if where else (f" on {', '.join(named)}" if named else "")
+    )
     table_lower = lower_is_better(table.caption) or only_lower_metrics(table)
     tasks = []
     section = ctx.section_citing(table.label, table.section)

@@ -152,7 +152,10 @@ def test_check_mark_ablation_rows_are_named_by_the_components_they_leave_out() -
     ).tasks
     assert [t.key for t in tasks] == ["table-6:ablation:w-o-branch-b", "table-6:ablation:w-o-gate"]
     assert "75.9" in tasks[0].expected_outcome and "74.7" in tasks[0].expected_outcome
-    assert "compare with the full model (Branch A, Branch B, Gate) in Table 6" in tasks[0].question
+    assert (
+        "compare with the full model (Branch A, Branch B, Gate) on Top-1, mIoU in Table 6"
+        in tasks[0].question
+    )
 
 
 @pytest.mark.parametrize(
@@ -229,7 +232,8 @@ def test_a_design_choice_named_by_the_caption_gets_one_task_group_by_group() -> 
     (task,) = drafts.tasks
     assert task.key == "table-3:factor"
     assert task.question == (
-        "How does Unified compare with Independent within each of Alpha and Beta in Table 3 "
+        "How does Unified compare with Independent on MSE and MAE within each of Alpha and Beta "
+        "in Table 3 "
         "(Comparison between unified training and independent training)?"
     )
     # Lower is better (MSE, MAE): Alpha's Unified wins 7 of 8 columns, Beta's all 8.
