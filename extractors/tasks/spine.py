@@ -142,6 +142,11 @@ def lead_with_claims(
             update["design_complexity"] = design
             if named is not grid and len(rows) >= 2:  # the draft asked about the other axis
                 names = [named.labels[i] for i in rows]
+                design.dependent_variables = {"measured on": [h for h in named.header if h][:12]}
+                method_text = draft.method
+                first, dot, rest = method_text.partition(". Follow the protocol")
+                if first.startswith("Run each of:"):
+                    update["method"] = f"Run each of: {', '.join(names)}{dot}{rest}"
                 update["question"] = (
                     f"How do {', '.join(names[:-1])} and {names[-1]} compare in {label}"
                     f"{f' ({topic})' if topic else ''}?"

@@ -245,3 +245,28 @@ def test_a_finding_names_a_row_by_its_first_word_only_when_no_other_row_shares_i
     found, oriented = claim_rows(grid, [claim])
     # "Kitten" is Kitten-Search; "Puppy" could be either Puppy row, so it names neither.
     assert sorted(oriented.labels[i] for i in found) == ["Helper-React", "Kitten-Search"]
+
+
+def test_a_best_task_read_across_the_wrong_axis_is_turned_to_the_rows_the_finding_compares() -> (
+    None
+):
+    """Datasets down the side, methods across: the finding names the methods, so the task
+    runs the methods and measures them on the datasets."""
+    rows = [
+        ["Dataset", "Base", "Prior", "Ours"],
+        ["Lakes", "80.1", "82.3", "85.6"],
+        ["Roads", "90.0", "91.5", "93.0"],
+        ["Hills", "70.0", "71.5", "74.0"],
+    ]
+    text = "On Lakes and Roads, Ours outperforms Prior and Base in Table 2."
+    paper = ParsedPaper(
+        title="Detecting Things",
+        abstract="We propose a detector.",
+        sections=[Section(number="4", title="Results", text=text, page=3)],
+        tables=[_table(rows)],
+    )
+    (task,) = draft(paper).tasks
+    assert set(task.design_complexity.independent_variables["method"]) == {"Base", "Prior", "Ours"}
+    assert task.design_complexity.dependent_variables == {
+        "measured on": ["Lakes", "Roads", "Hills"]
+    }
