@@ -26,6 +26,7 @@ from extractors.tasks.claims import (
 )
 from extractors.tasks.grids import (
     CITATION,
+    EFFICIENCY_CAPTION,
 )
 
 SETUP_TITLE = re.compile(
@@ -338,6 +339,12 @@ def text_setting(ctx: Context, label: str) -> dict[str, str]:
         if DATASET_NAME.match(m)
     }
     return {"setting": found.pop()} if len(found) == 1 else {}
+
+
+def about_efficiency(table: Table) -> bool:
+    """Is the table about what methods cost (its caption's subject: runtime, memory, …)?
+    There cost columns are what is compared; elsewhere they are only what a method pays."""
+    return bool(EFFICIENCY_CAPTION.search(topic_of(table.caption)))
 
 
 def caption_constants(caption: str) -> dict[str, str]:

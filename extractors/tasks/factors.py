@@ -15,18 +15,25 @@ from dataclasses import dataclass
 
 from expcurate.records import DesignComplexity, Evidence, Table, TaskDraft
 from extractors.numbers import to_float
-from extractors.tasks.context import Context, method_text, names_method, topic_of
+from extractors.tasks.context import (
+    Context,
+    about_efficiency,
+    method_text,
+    names_method,
+    topic_of,
+)
 from extractors.tasks.grids import (
     COST,
-    HIGHER_BETTER,
     NUMERIC_LABEL,
     Grid,
+    column_lower,
     fold_metrics,
     is_metric,
     lower_is_better,
     not_a_method,
     only_lower_metrics,
 )
+from extractors.tasks.phrasing import share
 
 MAX_VALUES = 6  # variants of one choice; more reads as a list of rival methods
 # "SegNeXt-T w/o MSCA": a model and the variant of it the row measures.
@@ -34,7 +41,6 @@ VARIANT_SPLIT = re.compile(r"\s+(?=(?:w/o?|w\.o\.|with|without)\s)", re.I)
 BRACKETED = re.compile(r"^(.*\S)\s*\(([^()]+)\)$")
 OWN_MARK = re.compile(r"ours|our method|this work|proposed", re.I)
 ABLATED = re.compile(r"^(?:w/o|w\.o\.|without|no)\b", re.I)
-EFFICIENCY_CAPTION = re.compile(r"efficien|runtime|speed|memory|flops|throughput|latency", re.I)
 SUMMARY_GROUP = re.compile(r"\b(?:avg|average|mean|overall|total)\b", re.I)
 
 
@@ -48,23 +54,6 @@ class Crossing:
     parts: list[list[str]]
 
 
-def column_lower(head: str, table_lower: bool) -> bool:
-    """Is lower better in this column: its header says so, or the table does and the header
-    does not say otherwise."""
-    return lower_is_better(head) or (table_lower and not HIGHER_BETTER.search(head))
-
-
-def share(part: int, whole: int) -> str:
-    """A count in words that a grader can check against the table without new numbers."""
-    if whole and part == whole:
-        return "all"
-    ratio = part / whole if whole else 0.0
-    for bound, words in ((0.0, "none"), (0.34, "few"), (0.6, "about half"), (0.999, "most")):
-        if ratio <= bound:
-            return words
-    return "all"
-
-
 def _candidate_parts(grid: Grid) -> list[list[list[str]]]:
     """Ways to read each row's name as parts: the grid's label columns; or its last part
     split before a "w/ …" or "without …", or into a name and its bracketed variant
@@ -74,14 +63,18 @@ def _candidate_parts(grid: Grid) -> list[list[list[str]]]:
     out = []
     if grid.parts and len(grid.parts[0]) >= 2:
         out.append([list(p) for p in grid.parts])
-    for split in (VARIANT_SPLIT.split, _bracketed):
-        parts = [split(n, maxsplit=1) for n in names]
+    for split in (_variant, _bracketed):
+        parts = [split(n) for n in names]
         if sum(len(p) == 2 for p in parts) >= 4:
             out.append([p if len(p) == 2 else [p[0], ""] for p in parts])
     return out
 
 
-def _bracketed(name: str, maxsplit: int = 1) -> list[str]:
+def _variant(name: str) -> list[str]:
+    return VARIANT_SPLIT.split(name, maxsplit=1)
+
+
+def _bracketed(name: str) -> list[str]:
     m = BRACKETED.match(name)
     return [m.group(1), m.group(2)] if m and not OWN_MARK.fullmatch(m.group(2)) else [name]
 
@@ -143,7 +136,7 @@ def factor_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
     for i, p in enumerate(found.parts):
         rows.setdefault(tuple(p[:f] + p[f + 1 :]), {})[p[f]] = i
     caption_lower = lower_is_better(table.caption) or only_lower_metrics(table)
-    efficiency = bool(EFFICIENCY_CAPTION.search(topic_of(table.caption)))
+    efficiency = about_efficiency(table)
     tally = {"better": 0, "equal": 0, "worse": 0}
     lines, names = [], []
     for key, at in rows.items():

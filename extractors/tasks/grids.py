@@ -20,6 +20,8 @@ LOWER_BETTER = re.compile(
     r"time|memory|flops|params|parameters|cost|nll|bpd)\b|↓",
     re.I,
 )
+# A table about what methods cost: there, cost columns are the results.
+EFFICIENCY_CAPTION = re.compile(r"efficien|runtime|speed|memory|flops|throughput|latency", re.I)
 COST = re.compile(
     r"\b(params|parameters|[gtm]?flops|macs|time|memory|latency|cost|storage|size)\b", re.I
 )
@@ -445,6 +447,12 @@ def is_results_table(table: Table, grid: Grid | None) -> bool:
 
 def lower_is_better(text: str) -> bool:
     return bool(LOWER_BETTER.search(text)) and not HIGHER_BETTER.search(text)
+
+
+def column_lower(head: str, table_lower: bool) -> bool:
+    """Is lower better in this column: its header says so, or the table does and the header
+    does not say otherwise."""
+    return lower_is_better(head) or (table_lower and not HIGHER_BETTER.search(head))
 
 
 def only_lower_metrics(table: Table) -> bool:

@@ -30,6 +30,7 @@ from extractors.tasks.claims import (
 from extractors.tasks.context import (
     TAKEAWAY,
     Context,
+    about_efficiency,
     called,
     caption_constants,
     clean_title,
@@ -40,16 +41,18 @@ from extractors.tasks.context import (
     text_setting,
     topic_of,
 )
-from extractors.tasks.factors import EFFICIENCY_CAPTION, column_lower, factor_tasks, share
+from extractors.tasks.factors import factor_tasks
 from extractors.tasks.figures import (
     figure_tasks,
 )
 from extractors.tasks.grids import (
     COST,
+    EFFICIENCY_CAPTION,
     HIGHER_BETTER,
     LOWER_BETTER,
     Grid,
     best_row,
+    column_lower,
     fold_metrics,
     is_metric,
     is_results_table,
@@ -60,6 +63,7 @@ from extractors.tasks.grids import (
     read_grid,
     transpose,
 )
+from extractors.tasks.phrasing import share
 from extractors.tasks.spine import (
     claim_task,
     fits_table,
@@ -149,7 +153,7 @@ def comparison_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
         or bool(EFFICIENCY_CAPTION.search(table.caption))
         or only_lower_metrics(table)
     )
-    efficiency = bool(EFFICIENCY_CAPTION.search(topic_of(table.caption)))
+    efficiency = about_efficiency(table)
     # Never a rival: the method's own variants (sizes, ablations), summary and reference rows.
     own = {i for i, lab in enumerate(grid.labels) if i == ours or names_method(lab, ctx.method)}
     own |= {i for i, lab in enumerate(grid.labels) if not_a_method(lab)}
@@ -349,7 +353,7 @@ def best_row_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
     if sum(is_metric(lab) for lab in grid.labels) * 2 > len(grid.labels):
         grid = transpose(grid)  # metrics down the side: the settings are the columns
     caption_lower = lower_is_better(table.caption)
-    efficiency = bool(EFFICIENCY_CAPTION.search(topic_of(table.caption)))
+    efficiency = about_efficiency(table)
     lines, metrics, winners = [], [], []
     for col, head in enumerate(grid.header):
         if COST.search(head) and not efficiency:
@@ -404,7 +408,7 @@ def sweep_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
     """A table whose rows are the values of one setting (layers 10, 20, 30): how each measured
     column moves along the setting, with what it costs beside it."""
     caption_lower = lower_is_better(table.caption) or only_lower_metrics(table)
-    efficiency = bool(EFFICIENCY_CAPTION.search(topic_of(table.caption)))
+    efficiency = about_efficiency(table)
     row_var = (table.rows[0][0].strip() if table.rows and table.rows[0] else "") or "the setting"
     measured: list[tuple[str, list[tuple[str, str]], bool]] = []
     costs: list[tuple[str, list[tuple[str, str]], bool]] = []

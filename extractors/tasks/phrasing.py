@@ -394,3 +394,14 @@ def trend_variable(claim: str) -> str | None:
     if m.group(1):  # "with more layers": the number of layers varies
         return f"the number of {var}"
     return var if var.lower().startswith(("the ", "a ", "an ")) else f"the {var}"
+
+
+def share(part: int, whole: int) -> str:
+    """A count in words that a grader can check against the table without new numbers."""
+    if whole and part == whole:
+        return "all"
+    ratio = part / whole if whole else 0.0
+    for bound, words in ((0.0, "none"), (0.34, "few"), (0.6, "about half"), (0.999, "most")):
+        if ratio <= bound:
+            return words
+    return "all"

@@ -15,6 +15,7 @@ import re
 from expcurate.records import Table, TaskDraft
 from extractors.numbers import find_numbers
 from extractors.tasks.claims import Claim
+from extractors.tasks.context import OURS_LABEL
 from extractors.tasks.grids import COST, Grid, fold_metrics, is_metric, plain, transpose
 from extractors.tasks.phrasing import claim_question, clean_claim
 
@@ -24,8 +25,7 @@ MAX_CLAIMS = 2
 MAX_ROWS = 4  # rows a finding names, shown with their cells
 MAX_CELLS = 6
 OWN_MARK = re.compile(r"\s*[(\[](?:ours|our method|this work|proposed)[)\]]|\*+$", re.I)
-# The paper's own row, and a finding that speaks of it without its name ("our approach").
-OURS_ROW = re.compile(r"^\W*ours\b|[(\[](?:ours|this work)[)\]]", re.I)
+# A finding that speaks of the paper's own row without its name ("our approach").
 OUR_WORDS = re.compile(
     r" our (?:\w+ ){0,2}?(?:approach|method|model|framework|system|design|module|network|"
     r"architecture|algorithm|encoder|decoder)s? | ours "
@@ -248,7 +248,7 @@ def claim_rows(grid: Grid, claims: list[Claim]) -> tuple[list[int], Grid]:
             first = firsts[i][0] if firsts[i] else ""
             if not hits and first in unique and len(first) >= 5 and _compared(first, text):
                 hits = 1
-            if not hits and OURS_ROW.search(lab) and OUR_WORDS.search(text):
+            if not hits and OURS_LABEL.search(lab) and OUR_WORDS.search(text):
                 hits = 1
             if hits and not SUMMARY.search(lab) and not is_metric(lab):
                 scored.append((hits, i))
