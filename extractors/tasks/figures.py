@@ -31,6 +31,8 @@ from extractors.tasks.phrasing import claim_question, trend_variable
 from extractors.tasks.spine import (
     claim_text,
     findings,
+    well_formed,
+    with_setting,
 )
 
 # A figure that plots measurements: the caption names a quantity's behaviour.
@@ -115,9 +117,9 @@ def figure_tasks(ctx: Context, figure: Figure) -> list[TaskDraft]:
             f"{x.label} varies?"
         )
     else:  # axes misread or absent: ask what the finding says
-        question = claim_question(said[0].text, ctx.method) or _figure_question(
-            ctx, figure, said, y.label if y else ""
-        )
+        asked = claim_question(said[0].text, ctx.method)
+        asked = with_setting(asked, figure.label, topic) if asked and well_formed(asked) else None
+        question = asked or _figure_question(ctx, figure, said, y.label if y else "")
     if not question:
         return []
     ctx.used.update(c.text for c in said)

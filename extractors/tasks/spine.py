@@ -113,8 +113,13 @@ def lead_with_claims(
     """
     used = used if used is not None else set()
     whole = draft.key.endswith(WHOLE_TABLE)
-    # A finding already leading another table's task would make this one its duplicate.
+    # A finding already leading another table's task would make this one its duplicate; when
+    # it is all the paper says of this table too ("great results on both (Tables 2-3)"), it
+    # still states the outcome here, but the question stays this table's own.
     lead = findings([c for c in claims if c.text not in used] if whole else claims)
+    shared = whole and not lead
+    if shared:
+        lead = findings(claims)
     if whole:  # a finding about the row the task compares comes first
         lead.sort(key=lambda c: not _about(draft, [c]))
     if not whole:  # one row's task: only findings about that row
@@ -157,10 +162,10 @@ def lead_with_claims(
         used.update(c.text for c in lead)
     outcome = claim_text(lead) + (f" In {label}: {grounding}" if grounding else "")
     update["expected_outcome"] = outcome.strip()
-    if whole:
-        question = with_setting(claim_question(lead[0].text, method), label, topic)
+    if whole and not shared:
+        question = claim_question(lead[0].text, method)
         if question and not _leaks(question, draft.expected_outcome) and well_formed(question):
-            update["question"] = question
+            update["question"] = with_setting(question, label, topic)
     return draft.model_copy(update=update)
 
 
@@ -169,7 +174,9 @@ def lead_with_claims(
 CLUMSY = re.compile(
     r"\brank on (?:with|this|these|most|and|a|an|to)\b|\bout (?:of )?cases\b|\bmanage to\b|"
     r"\bfind \w+(?: \w+)? to compare\b|\b(?:do|does|did|is|are) not\b|\bnot always\b|"
-    r"\b(?:and|or|but|with|of|to)\s*\?$",
+    r"\b(?:and|or|but|with|of|to)\s*\?$|"
+    # rivals counted but not named: out of the paragraph nobody knows which
+    r"\bthe (?:two|three|four|five|other) (?:baselines|methods|models|approaches)\b",
     re.I,
 )
 MAX_QUESTION_WORDS = 30
@@ -347,11 +354,31 @@ def _shares_word(a: str, b: str) -> bool:
 ANAPHORA = re.compile(r"\b(?:this|these|those|such|the same|above|aforementioned)\b", re.I)
 
 
+# A name in a caption's subject: a benchmark, dataset, model or unit ("Big-Bench", "M4",
+# "ImageNet-LT", "0-shot"), i.e. a word past the first with a capital inside or a digit.
+NAME = re.compile(r"(?<=\s)[\w-]*(?:[A-Z]|\d)[\w-]*")
+
+
+def _names_missing(question: str, topic: str) -> bool:
+    """Does the caption's subject name something (a benchmark, a dataset) the question does
+    not?"""
+    asked = question.lower()
+    return any(
+        len(name) >= 2 and name.lower() not in asked and not name[:-1].isdigit()
+        for name in NAME.findall(topic)
+    )
+
+
 def with_setting(question: str | None, label: str, topic: str) -> str | None:
     """A claim's question names the setting when the sentence leaned on its context ("this
-    difficult task") or is too short to carry it: the caption's subject is added."""
+    difficult task"), is too short to carry it, or leaves out a benchmark or dataset the
+    caption names: the caption's subject is added."""
     if question is None or not topic:
         return question
-    if not ANAPHORA.search(question) and len(question.split()) >= 12:
+    if (
+        not ANAPHORA.search(question)
+        and len(question.split()) >= 12
+        and not _names_missing(question, topic)
+    ):
         return question
     return f"{question[:-1].rstrip()} (setting of {label}: {topic[0].lower() + topic[1:]})?"

@@ -82,13 +82,18 @@ def test_undiscussed_appendix_tables_are_left_out() -> None:
     assert draft(paper).tasks == []
 
 
-def test_one_sentence_citing_two_tables_leads_one_task() -> None:
-    """The same finding asked twice would make two identical tasks."""
+def test_one_sentence_citing_two_tables_is_asked_once() -> None:
+    """The same finding asked twice would make two identical tasks: it is the question of one
+    task only, while both outcomes state it, each grounded in its own table."""
     second = RESULTS.model_copy(update={"label": "Table 3", "page": 5})
     claim = "Tables 2 and 3 show that GM-L outperforms all baselines on both datasets."
     tasks = draft(_paper(claim, [RESULTS, second])).tasks
     assert len(tasks) == 2
-    assert sum(t.expected_outcome.startswith("GM-L outperforms") for t in tasks) == 1
+    assert (
+        sum(t.question.startswith("How does GM-L compare with all baselines") for t in tasks) == 1
+    )
+    assert all(t.expected_outcome.startswith("GM-L outperforms") for t in tasks)
+    assert [t.expected_outcome.count(f"In {t.evidence[0].label}:") for t in tasks] == [1, 1]
 
 
 @pytest.mark.parametrize(

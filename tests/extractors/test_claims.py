@@ -447,8 +447,31 @@ def test_a_lead_in_before_an_enumerated_finding_is_dropped() -> None:
 def test_a_question_made_from_a_finding_must_read_as_one() -> None:
     from extractors.tasks.spine import well_formed
 
-    assert well_formed("How does ModelX compare with the two baselines in all scenarios?")
+    assert well_formed("How does ModelX compare with ReACT and ReACT@N in all scenarios?")
+    # rivals counted but not named
+    assert not well_formed("How does ModelX compare with the two baselines in all scenarios?")
     assert not well_formed("How does ModelX rank on with an average accuracy?")
     assert not well_formed("How does ModelX compare with OE and outperforms PASCL in 3 out cases?")
     assert not well_formed("Do the global versions not always achieve better performance?")
     assert not well_formed("How do the Value methods also manage to compare with the baseline?")
+
+
+def test_we_show_that_opens_no_finding() -> None:
+    from extractors.tasks.phrasing import clean_claim
+
+    text = "In Table 1, we show that ModelX optimizes programs beyond what the old optimizer can."
+    assert clean_claim(text).startswith("ModelX optimizes programs beyond")
+
+
+def test_a_finding_question_names_the_benchmark_its_caption_names() -> None:
+    from extractors.tasks.spine import with_setting
+
+    topic = "End-to-end optimization on the benchmark Big-Bench Hard in 0-shot setup"
+    long_q = "Is ModelX able to optimize a program beyond what the old optimizer can offer on hard tasks?"
+    asked = with_setting(long_q, "Table 1", topic)
+    assert asked is not None and asked.endswith(
+        "(setting of Table 1: end-to-end optimization "
+        "on the benchmark Big-Bench Hard in 0-shot setup)?"
+    )
+    named = "Is ModelX able to beat the old optimizer on Big-Bench Hard in the 0-shot setup at all?"
+    assert with_setting(named, "Table 1", topic) == named
