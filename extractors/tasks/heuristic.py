@@ -22,7 +22,7 @@ from expcurate.records import (
     Table,
     TaskDraft,
 )
-from expcurate.records.names import slug, squash
+from expcurate.records.names import squash
 from extractors.numbers import find_numbers, to_float
 from extractors.tasks.claims import (
     Claim,
@@ -282,50 +282,75 @@ def ablation_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
         f" on {' and '.join(where)}" if where else (f" on {', '.join(named)}" if named else "")
     )
     table_lower = lower_is_better(table.caption) or only_lower_metrics(table)
-    tasks = []
-    section = ctx.section_citing(table.label, table.section)
+    scored = [
+        c for c in range(len(grid.header)) if c < len(grid.values[full]) and grid.values[full][c]
+    ]
+    results, verdicts, kept = [], [], []
     for i in variants:
-        pairs = [
-            f"{grid.header[c] or 'column ' + str(c + 2)}: {grid.values[full][c]} (full) vs. "
-            f"{grid.values[i][c]}"
-            for c in range(len(grid.header))
-            if c < len(grid.values[i]) and grid.values[i][c] and grid.values[full][c]
+        cells = [
+            f"{grid.header[c] or 'column ' + str(c + 2)} {grid.values[i][c]}"
+            for c in scored
+            if c < len(grid.values[i]) and grid.values[i][c]
         ]
-        if not pairs:
+        if not cells:
             continue
-        worse = _worse_columns(grid, full, i, table_lower)
-        verdict = (
-            f"The variant '{grid.labels[i]}' is worse than the full model on "
-            f"{share(worse[0], worse[1])} of the reported columns"
-            if worse[1]
-            else f"Changing the model as in '{grid.labels[i]}' moves the results"
-        )
-        part = slug(grid.labels[i])
-        tasks.append(
-            TaskDraft(
-                key=f"{table.label.lower().replace(' ', '-')}:ablation:{part}",
-                question=(
-                    f"How does the variant '{grid.labels[i]}' compare with the "
-                    f"{_full_name(grid.labels[full])}{measured} in {table.label} "
-                    f"({topic_of(table.caption)})?"
-                ),
-                method=method_text(
-                    ctx,
-                    table,
-                    f"Train the full model ({grid.labels[full]}) and the variant "
-                    f"'{grid.labels[i]}' under identical settings and compare them.",
-                ),
-                expected_outcome=f"{verdict}: " + "; ".join(pairs[:8]) + ".",
-                subsection_source=section,
-                design_complexity=DesignComplexity(
-                    constant_variables=dict(ctx.constants),
-                    independent_variables={"component": [grid.labels[full], grid.labels[i]]},
-                    dependent_variables={"metrics": [h for h in grid.header if h][:12]},
-                ),
-                evidence=[Evidence(kind="table", label=table.label, page=table.page)],
+        worse, of = _worse_columns(grid, full, i, table_lower)
+        kept.append(i)
+        verdicts.append((worse, of))
+        results.append(
+            f"'{grid.labels[i]}' "
+            + (
+                f"is worse on {share(worse, of)} of the scored columns ({', '.join(cells[:6])})"
+                if of
+                else f"gives {', '.join(cells[:6])}"
             )
         )
-    return tasks
+    if not kept:
+        return []
+    reference = ", ".join(
+        f"{grid.header[c] or 'column ' + str(c + 2)} {grid.values[full][c]}" for c in scored[:6]
+    )
+    if all(of and worse == of for worse, of in verdicts):
+        lead = (
+            f"{'Every' if len(kept) > 1 else 'The'} variant is worse than the full model "
+            f"({reference}) on all of the scored columns"
+        )
+    else:
+        lead = f"Against the full model ({reference})"
+    names = [grid.labels[i] for i in kept]
+    which = (
+        f"the variant '{names[0]}'"
+        if len(names) == 1
+        else "each variant (" + "; ".join(f"'{n}'" for n in names) + ")"
+    )
+    return [
+        TaskDraft(
+            key=f"{table.label.lower().replace(' ', '-')}:ablation",
+            question=(
+                f"How does {which} compare with the {_full_name(grid.labels[full])}"
+                f"{measured} in {table.label} ({topic_of(table.caption)})?"
+            ),
+            method=method_text(
+                ctx,
+                table,
+                f"Train the full model ({grid.labels[full]}) and "
+                + (
+                    f"the variant '{names[0]}'"
+                    if len(names) == 1
+                    else "each variant (" + "; ".join(names) + ")"
+                )
+                + " under identical settings and compare them.",
+            ),
+            expected_outcome=f"{lead}: " + "; ".join(results) + ".",
+            subsection_source=ctx.section_citing(table.label, table.section),
+            design_complexity=DesignComplexity(
+                constant_variables=dict(ctx.constants),
+                independent_variables={"component": [grid.labels[full], *names]},
+                dependent_variables={"metrics": [h for h in grid.header if h][:12]},
+            ),
+            evidence=[Evidence(kind="table", label=table.label, page=table.page)],
+        )
+    ]
 
 
 def _worse_columns(grid: Grid, full: int, variant: int, table_lower: bool) -> tuple[int, int]:
@@ -345,7 +370,7 @@ def _worse_columns(grid: Grid, full: int, variant: int, table_lower: bool) -> tu
 
 def _full_name(label: str) -> str:
     """ "SegNeXt" -> "full SegNeXt"; a label that already says full stays as it is."""
-    return label if re.match(r"full\b", label, re.I) else f"full {label}"
+    return label[0].lower() + label[1:] if re.match(r"full\b", label, re.I) else f"full {label}"
 
 
 def best_row_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:

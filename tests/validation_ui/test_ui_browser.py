@@ -178,7 +178,7 @@ def test_review_in_a_real_browser(app: tuple[str, Path, list[int]], tmp_path: Pa
 
         # The next stage's items appear in the queue on their own (it polls while one runs).
         try:
-            expect(page.get_by_text("8 items match · 8 await review")).to_be_visible(
+            expect(page.get_by_text("5 items match · 5 await review")).to_be_visible(
                 timeout=STAGE_MS
             )
         except AssertionError:
@@ -235,7 +235,7 @@ def test_review_in_a_real_browser(app: tuple[str, Path, list[int]], tmp_path: Pa
     store = Store(f"sqlite:///{data / 'expcurate.db'}")
     runs = store.current_runs(PAPER)
     assert [runs[s].status for s in ("ingest", "parse", "mine")] == ["approved"] * 3
-    assert runs["tasks"].status == "awaiting_review" and runs["tasks"].items == 8
+    assert runs["tasks"].status == "awaiting_review" and runs["tasks"].items == 5
     edited = store.require_task(edited_id)
     assert edited.status == "approved"
     assert store.fields(edited).question.startswith("Does GateMix beat every baseline")

@@ -91,7 +91,7 @@ def test_wrong_password_is_refused_and_right_one_signs_in(drafted: Store) -> Non
     at.button[0].click().run()
     assert [t.value for t in at.title] == ["Review queue"]
     metrics = {m.label: m.value for m in at.metric}
-    assert metrics["tasks"] == "8" and metrics["ingest"] == "0"
+    assert metrics["tasks"] == "5" and metrics["ingest"] == "0"
 
 
 def test_a_page_run_without_a_user_shows_nothing(drafted: Store) -> None:
