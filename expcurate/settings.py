@@ -66,6 +66,16 @@ class Settings(BaseSettings):
     sign_in_hours: float = Field(
         12.0, description="How long a review-app sign-in lasts, page reloads included."
     )
+    lease_timeout_s: float = Field(
+        120.0,
+        description="A running stage on another host with no heartbeat for this long is "
+        "taken as dead and rerun (on this host a dead process is seen at once).",
+    )
+    pause_at: str = Field(
+        "",
+        description="Fault injection for kill tests: hold at this stage once its lease is "
+        "taken ('parse'), or just before taking it ('before-parse'), until killed.",
+    )
 
     def stage_model(self, stage: Literal["tasks", "setup"]) -> str:
         """The model a stage uses: a cheap drafter and a strong agent, or one for both."""

@@ -15,6 +15,7 @@ from typing import Any
 from prefect import flow, get_run_logger
 from prefect.task_runners import ThreadPoolTaskRunner
 
+from expcurate.curation.pipeline import recover_interrupted
 from expcurate.curation.review import due_stages, refresh_paper_status
 from expcurate.curation.services import (
     PaperSummary,
@@ -27,6 +28,7 @@ from expcurate.curation.services import (
 from expcurate.records import PaperListEntry, Stage
 from expcurate.settings import get_settings, override_settings
 from expcurate.store import Store
+from expcurate.store.errors import LeaseHeld
 from flows.stages import run_stage
 
 MAX_ROUNDS = 12  # more stages than exist: a guard against a scheduling loop, never reached
@@ -45,22 +47,33 @@ def _logger() -> logging.Logger | logging.LoggerAdapter[logging.Logger]:
     task_runner=ThreadPoolTaskRunner(max_workers=4),  # type: ignore[arg-type]
 )
 def advance_paper(paper_id: str) -> PaperSummary:
-    """Run every stage that is due for the paper, until it reaches a checkpoint or the end."""
-    store = open_store(get_settings())
+    """Run every stage that is due for the paper, until it reaches a checkpoint or the end.
+
+    Runs a killed process left behind are recovered first (they rerun); a stage another
+    live process is running is left to it, and the summary says who holds it."""
+    settings = get_settings()
+    store = open_store(settings)
     log = _logger()
-    for _ in range(MAX_ROUNDS):
-        due = due_stages(store, paper_id)
-        if not due:
-            break
-        log.info("paper %s: running %s", paper_id, ", ".join(s.value for s in due))
-        if len(due) == 1:
-            run_stage(due[0].value, paper_id)
-        else:
-            futures = [run_stage.submit(s.value, paper_id) for s in due]
-            for fut in futures:
-                fut.result()
+    notes = recover_interrupted(store, settings, paper_id)
+    for line in notes:
+        log.warning("%s", line)
+    try:
+        for _ in range(MAX_ROUNDS):
+            due = due_stages(store, paper_id)
+            if not due:
+                break
+            log.info("paper %s: running %s", paper_id, ", ".join(s.value for s in due))
+            if len(due) == 1:
+                run_stage(due[0].value, paper_id)
+            else:
+                futures = [run_stage.submit(s.value, paper_id) for s in due]
+                for fut in futures:
+                    fut.result()
+    except LeaseHeld as held:
+        log.info("paper %s: %s; not run twice", paper_id, held)
+        notes.append(f"{held}; not run twice")
     refresh_paper_status(store, paper_id)
-    return summarize(store, paper_id)
+    return summarize(store, paper_id).model_copy(update={"notes": notes})
 
 
 @flow(name="curate-paper", flow_run_name="curate-{paper.id}")

@@ -35,6 +35,7 @@ STATUS_MARK: dict[str, str] = {
     RunStatus.awaiting_review: "review",
     RunStatus.failed: "FAILED",
     RunStatus.running: "running",
+    RunStatus.interrupted: "interrupted",
 }
 
 

@@ -51,6 +51,8 @@ def _print_summary(summary: PaperSummary) -> None:
         console.print(f"  stages: {stages}")
     if tasks:
         console.print(f"  tasks: {tasks}")
+    for note in summary.notes:
+        console.print(f"  note: {note}", highlight=False)
 
 
 @app.command()
@@ -164,8 +166,12 @@ def status(
     data_dir: DataDir = None,
     db_url: DbUrl = None,
 ) -> None:
-    """Papers, their stages and checkpoints."""
-    _, store = configured_store(data_dir, db_url)
+    """Papers, their stages and checkpoints (runs a killed process left behind are recovered)."""
+    from expcurate.curation.pipeline import recover_interrupted
+
+    settings, store = configured_store(data_dir, db_url)
+    for line in recover_interrupted(store, settings, paper):
+        console.print(f"recovered: {line}", highlight=False)
     papers = [p for p in store.papers() if not paper or p.id == paper]
     if not papers:
         if paper:

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TypeVar
 
@@ -28,6 +31,7 @@ from expcurate.records import (
     Setup,
     Severity,
     Stage,
+    StageError,
     StageResult,
     Status,
     TaskFields,
@@ -35,6 +39,8 @@ from expcurate.records import (
 )
 from expcurate.settings import PIPELINE_VERSION, Settings
 from expcurate.store import Store
+from expcurate.store.errors import LeaseLost
+from expcurate.store.lease import HEARTBEAT_S, owner_gone
 from expcurate.store.rows import Paper, StageRun
 
 M = TypeVar("M", bound=BaseModel)
@@ -107,10 +113,17 @@ def _run_stage(
     model: str = "",
     prompt_version: str = "",
 ) -> StageRun:
-    """Shared skeleton: cache lookup, run, artifact, checkpoint, paper status."""
+    """Shared skeleton: cache lookup, lease, run, artifact, checkpoint, paper status.
+
+    The run is claimed in the store first (LeaseHeld when another live process runs this
+    stage) and its heartbeat renewed while the work goes on. An exception ends the run as
+    failed with the reason; an interrupt (Ctrl-C, SIGTERM) marks it interrupted, so the next
+    command reruns the stage. A kill leaves it running until `recover_interrupted` sees its
+    process gone."""
     cached = store.cached_run(paper_id, stage.value, inputs_hash)
     if cached is not None and cached.current:
         return cached
+    _pause_if_asked(settings, f"before-{stage.value}", paper_id)
     run = store.start_run(
         paper_id,
         stage.value,
@@ -120,10 +133,26 @@ def _run_stage(
         pipeline_version=PIPELINE_VERSION,
     )
     assert run.id is not None
-    # A stage running beside this one may have failed the paper already: keep that.
-    if store.require_paper(paper_id).status != PaperStatus.failed:
-        store.set_paper_status(paper_id, PaperStatus.running, stage.value)
-    result, items = work()
+    try:
+        # A stage running beside this one may have failed the paper already: keep that.
+        if store.require_paper(paper_id).status != PaperStatus.failed:
+            store.set_paper_status(paper_id, PaperStatus.running, stage.value)
+        with _heartbeat(store, run.id):
+            _pause_if_asked(settings, stage.value, paper_id)
+            result, items = work()
+    except Exception as exc:
+        reason = f"internal error in {stage.value}: {type(exc).__name__}: {exc}"
+        failed = StageResult(
+            status=Status.failed,
+            errors=[StageError(stage=stage.value, category="internal", message=reason)],
+        )
+        with suppress(LeaseLost):  # taken over meanwhile: the new owner's run counts
+            store.finish_run(run.id, failed, status=RunStatus.failed)
+            store.set_paper_status(paper_id, PaperStatus.failed, stage.value, reason)
+        raise
+    except BaseException:  # KeyboardInterrupt, SystemExit: stopped, not broken
+        store.interrupt_run(run.id, "stopped by a signal while it ran")
+        raise
     artifact = save_artifact(settings, paper_id, f"{stage.value}-{inputs_hash[:12]}.json", result)
     if result.status == Status.failed:
         status = RunStatus.failed
@@ -153,6 +182,59 @@ def _run_stage(
 
         refresh_paper_status(store, paper_id)
     return finished
+
+
+@contextmanager
+def _heartbeat(store: Store, run_id: int) -> Iterator[None]:
+    """Renew the run's lease every few seconds while the block runs."""
+    stop = threading.Event()
+
+    def beat() -> None:
+        while not stop.wait(HEARTBEAT_S):
+            try:
+                if not store.heartbeat(run_id):
+                    return
+            except Exception:  # a busy database: the next beat tries again
+                continue
+
+    thread = threading.Thread(target=beat, name=f"heartbeat-{run_id}", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join(timeout=5)
+
+
+def _pause_if_asked(settings: Settings, point: str, paper_id: str) -> None:
+    """Fault injection (`pause_at`): say so in a marker file, then hold until killed."""
+    if settings.pause_at != point:
+        return
+    marker = paper_dir(settings, paper_id) / f"paused-{point}"
+    marker.parent.mkdir(parents=True, exist_ok=True)
+    marker.write_text(str(time.time()))
+    while True:
+        time.sleep(0.2)
+
+
+def recover_interrupted(store: Store, settings: Settings, paper_id: str | None = None) -> list[str]:
+    """Stage runs left `running` by a process that is gone (killed, crashed, its machine
+    lost) are marked interrupted and taken off their checkpoints, so the next `advance`
+    reruns them from their inputs, reusing every stage that finished. Returns one line per
+    recovered run. A run whose owner is alive is left alone."""
+    from expcurate.curation.review import refresh_paper_status
+
+    recovered = []
+    for run in store.running_runs(paper_id):
+        why = owner_gone(run, settings.lease_timeout_s)
+        if why is None or run.id is None or not store.interrupt_run(run.id, why):
+            continue
+        recovered.append(f"{run.paper_id}: the {run.stage} run was interrupted ({why}); it reruns")
+        paper = store.require_paper(run.paper_id)
+        if paper.status == PaperStatus.running:
+            store.set_paper_status(run.paper_id, PaperStatus.pending, run.stage, "")
+        refresh_paper_status(store, run.paper_id)
+    return recovered
 
 
 def items_all_decided(store: Store, paper_id: str, stage: Stage) -> bool:

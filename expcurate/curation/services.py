@@ -123,6 +123,8 @@ class PaperSummary(BaseModel):
     error: str = ""
     stages: dict[str, RunStatus] = Field(default_factory=dict)  # stage -> its run's status
     tasks: dict[str, int] = Field(default_factory=dict)  # "stage:status" -> count
+    # What this call found and did besides running stages: recovered runs, a held lease.
+    notes: list[str] = Field(default_factory=list)
 
 
 def refused(paper_id: str, reason: str) -> PaperSummary:

@@ -124,6 +124,7 @@ class RunStatus(StrEnum):
     approved = "approved"
     rejected = "rejected"
     failed = "failed"
+    interrupted = "interrupted"  # its process died mid-run; history only, the stage reruns
 
 
 class TaskStatus(StrEnum):

@@ -11,15 +11,18 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sqlalchemy import event
-from sqlalchemy.engine import Engine
+from sqlalchemy import event, inspect, text
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, SQLModel, col, create_engine, select
 
 from expcurate.records import Flag, RunStatus, StageResult, TaskFields, TaskStatus
 from expcurate.records.task import BOOKKEEPING_FIELDS
 from expcurate.store.auth import UserStore
-from expcurate.store.errors import ConcurrentEditError, StoreError
+from expcurate.store.errors import ConcurrentEditError, LeaseHeld, LeaseLost, StoreError
+from expcurate.store.lease import describe, this_process
 from expcurate.store.rows import (
+    ONE_RUNNING_RUN,
     SCHEMA_VERSION,
     Meta,
     Paper,
@@ -89,6 +92,10 @@ class Store(UserStore):
                     f"the store at {self.url} has schema {meta.value}, newer than this "
                     f"ExpCurate ({SCHEMA_VERSION}); upgrade ExpCurate"
                 )
+            elif int(meta.value) < 2:
+                _add_leases(s.connection())
+                meta.value = str(SCHEMA_VERSION)
+                s.add(meta)
 
     def checkpoint(self) -> None:
         """Fold SQLite's write-ahead log into the database file (before copying the file)."""
@@ -142,12 +149,70 @@ class Store(UserStore):
 
     # ------------------------------------------------------------ stage runs
 
-    def start_run(self, paper_id: str, stage: str, **fields: Any) -> StageRun:
+    def start_run(self, paper_id: str, stage: str, owner: str = "", **fields: Any) -> StageRun:
+        """Claim the stage's lease for `owner` (default: this process): a new running run.
+
+        LeaseHeld when a run of this paper and stage is running already (one claimant at a
+        time, enforced by the database's unique index, not by a read before the write)."""
+        try:
+            with self.session() as s:
+                run = StageRun(
+                    paper_id=paper_id,
+                    stage=stage,
+                    status=RunStatus.running,
+                    owner=owner or this_process(),
+                    heartbeat_at=utcnow(),
+                    **fields,
+                )
+                s.add(run)
+                s.flush()
+                return run
+        except IntegrityError:
+            holder = self.running_run(paper_id, stage)
+            if holder is None:  # not the lease: a missing paper, say
+                raise
+            raise LeaseHeld(holder, describe(holder)) from None
+
+    def running_run(self, paper_id: str, stage: str) -> StageRun | None:
         with self.session() as s:
-            run = StageRun(paper_id=paper_id, stage=stage, status=RunStatus.running, **fields)
+            return s.exec(
+                select(StageRun).where(
+                    StageRun.paper_id == paper_id,
+                    StageRun.stage == stage,
+                    StageRun.status == RunStatus.running,
+                )
+            ).first()
+
+    def running_runs(self, paper_id: str | None = None) -> list[StageRun]:
+        with self.session() as s:
+            q = select(StageRun).where(StageRun.status == RunStatus.running)
+            if paper_id is not None:
+                q = q.where(StageRun.paper_id == paper_id)
+            return list(s.exec(q.order_by(col(StageRun.id))))
+
+    def heartbeat(self, run_id: int) -> bool:
+        """Renew a running run's lease; False when it is no longer running (taken over)."""
+        with self.session() as s:
+            run = s.get(StageRun, run_id)
+            if run is None or run.status != RunStatus.running:
+                return False
+            run.heartbeat_at = utcnow()
             s.add(run)
-            s.flush()
-            return run
+            return True
+
+    def interrupt_run(self, run_id: int, reason: str) -> bool:
+        """Mark a running run interrupted (its process is gone) and take it off its stage's
+        checkpoint, so the stage is due again. False when it was not running any more."""
+        with self.session() as s:
+            run = s.get(StageRun, run_id, with_for_update=True)
+            if run is None or run.status != RunStatus.running:
+                return False
+            run.status = RunStatus.interrupted
+            run.current = False
+            run.errors = [{"severity": "error", "message": f"interrupted: {reason}"}]
+            run.finished_at = utcnow()
+            s.add(run)
+            return True
 
     def finish_run(
         self,
@@ -163,6 +228,11 @@ class Store(UserStore):
     ) -> StageRun:
         with self.session() as s:
             run = _existing(s, StageRun, run_id, f"no stage run {run_id}")
+            if run.status != RunStatus.running:
+                raise LeaseLost(
+                    f"the {run.stage} run {run_id} of {run.paper_id} was marked {run.status} "
+                    "while it ran (its process looked gone); its result is dropped"
+                )
             # The new run becomes the stage's current one; older runs stay as history.
             for old in s.exec(
                 select(StageRun).where(
@@ -491,3 +561,27 @@ def _merge(
         if base.get(name) != value:  # the reviewer touched it
             merged[name] = value
     return merged
+
+
+def _add_leases(conn: Connection) -> None:
+    """Schema 1 -> 2: stage runs get an owner and a heartbeat, and at most one may run per
+    paper and stage. Runs left running by an older version are interrupted but the newest of
+    each stage, which the next run's recovery judges like any other."""
+    columns = {c["name"] for c in inspect(conn).get_columns("stagerun")}
+    if "owner" not in columns:
+        conn.exec_driver_sql("ALTER TABLE stagerun ADD COLUMN owner VARCHAR NOT NULL DEFAULT ''")
+    if "heartbeat_at" not in columns:
+        conn.exec_driver_sql("ALTER TABLE stagerun ADD COLUMN heartbeat_at TIMESTAMP")
+    conn.execute(
+        text(
+            "UPDATE stagerun SET status = :interrupted, current = :no WHERE status = :running "
+            "AND id NOT IN (SELECT max(id) FROM stagerun WHERE status = :running "
+            "GROUP BY paper_id, stage)"
+        ),
+        {"interrupted": RunStatus.interrupted.value, "running": RunStatus.running.value,
+         "no": False},
+    )  # fmt: skip
+    conn.exec_driver_sql(
+        f"CREATE UNIQUE INDEX IF NOT EXISTS {ONE_RUNNING_RUN} ON stagerun (paper_id, stage) "
+        "WHERE status = 'running'"
+    )

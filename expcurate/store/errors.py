@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from expcurate.store.rows import TaskRevision
+from expcurate.store.rows import StageRun, TaskRevision
 
 
 class StoreError(RuntimeError):
@@ -20,3 +20,15 @@ class ConcurrentEditError(StoreError):
             f"task {task_id} was changed by {current.author} (revision {current.number}) "
             f"after you opened revision {expected}; reload it and apply your edit again"
         )
+
+
+class LeaseHeld(StoreError):
+    """Another live process is running this stage of this paper."""
+
+    def __init__(self, run: StageRun, holder: str) -> None:
+        self.run = run
+        super().__init__(f"the {run.stage} stage of {run.paper_id} is being run by {holder}")
+
+
+class LeaseLost(StoreError):
+    """The run was declared interrupted (its owner looked gone) before it could finish."""

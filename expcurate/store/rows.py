@@ -10,12 +10,12 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column, UniqueConstraint
+from sqlalchemy import JSON, Column, Index, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
 from expcurate.records import Flag, PaperStatus, RunStatus, TaskStatus
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: stage run leases (owner, heartbeat, one running run per stage)
 
 
 def utcnow() -> datetime:
@@ -39,7 +39,23 @@ class Paper(SQLModel, table=True):
     updated_at: datetime = Field(default_factory=utcnow)
 
 
+# The lease: at most one running run per paper and stage, whichever database holds them.
+RUNNING_ONLY = text("status = 'running'")
+ONE_RUNNING_RUN = "one_running_run"
+
+
 class StageRun(SQLModel, table=True):
+    __table_args__ = (
+        Index(
+            ONE_RUNNING_RUN,
+            "paper_id",
+            "stage",
+            unique=True,
+            sqlite_where=RUNNING_ONLY,
+            postgresql_where=RUNNING_ONLY,
+        ),
+    )
+
     id: int | None = Field(default=None, primary_key=True)
     paper_id: str = Field(foreign_key="paper.id", index=True)
     stage: str = Field(index=True)
@@ -60,6 +76,8 @@ class StageRun(SQLModel, table=True):
     finished_at: datetime | None = None
     duration_s: float = 0.0
     current: bool = True  # the run a stage's checkpoint refers to
+    owner: str = ""  # host:pid:token of the process running it (see store/lease.py)
+    heartbeat_at: datetime | None = None  # renewed by the owner while the run is running
 
 
 class Task(SQLModel, table=True):
