@@ -29,6 +29,7 @@ from expcurate.records import PaperListEntry, Stage
 from expcurate.settings import get_settings, override_settings
 from expcurate.store import Store
 from expcurate.store.errors import LeaseHeld
+from expcurate.store.lease import describe
 from flows.stages import run_stage
 
 MAX_ROUNDS = 12  # more stages than exist: a guard against a scheduling loop, never reached
@@ -57,6 +58,7 @@ def advance_paper(paper_id: str) -> PaperSummary:
     notes = recover_interrupted(store, settings, paper_id)
     for line in notes:
         log.warning("%s", line)
+    notes += [f"{LeaseHeld(run, describe(run))}" for run in store.running_runs(paper_id)]
     try:
         for _ in range(MAX_ROUNDS):
             due = due_stages(store, paper_id)

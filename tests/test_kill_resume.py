@@ -1,0 +1,180 @@
+"""Kill and resume: a real `expcurate extract` killed with SIGKILL at each stage (while it runs
+and between stages), then run again, reaches the same tasks as an uninterrupted run, with no
+duplicate tasks, revisions or runs, and a store that passes SQLite's integrity check. Two
+`advance` of one paper at once run each stage once.
+
+Each process is held at its kill point by the `pause_at` setting (it writes a marker file and
+waits), so the kill lands where it should every time instead of by timing.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from expcurate.records import RunStatus
+from expcurate.store import Store
+
+ROOT = Path(__file__).resolve().parents[1]
+PDF = ROOT / "data" / "sample" / "paper.pdf"
+PAPER = "90001"
+# While a stage runs (its lease taken), and between stages (the next one not yet claimed).
+KILL_POINTS = ["parse", "mine", "before-tasks", "tasks", "setup", "package"]
+WAIT_S = 240
+
+
+@pytest.fixture(scope="module")
+def api_url(prefect_harness: None) -> str:
+    """The test session's Prefect API: the CLI processes use it instead of starting their own
+    temporary server each (seconds apiece)."""
+    from prefect.settings import PREFECT_API_URL
+
+    url = PREFECT_API_URL.value()
+    assert url
+    return str(url)
+
+
+def _start(args: list[str], data: Path, api_url: str, pause: str = "") -> subprocess.Popen[str]:
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("EXPCURATE_")},
+        "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+        "PREFECT_API_URL": api_url,
+        "EXPCURATE_DATA_DIR": str(data),
+        "EXPCURATE_PAUSE_AT": pause,
+        # `advance` takes auto-approval from the environment, as the background launcher sets it
+        "EXPCURATE_AUTO_APPROVE": "true",
+    }
+    return subprocess.Popen(
+        [sys.executable, "-m", "expcurate", *args],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,  # its own process group: the kill takes its children too
+    )
+
+
+def _extract(repo: Path) -> list[str]:
+    return ["extract", "--pdf", str(PDF), "--repo", str(repo), "--paper-id", PAPER,
+            "--auto-approve"]  # fmt: skip
+
+
+def _finish(proc: subprocess.Popen[str]) -> str:
+    out, _ = proc.communicate(timeout=WAIT_S)
+    assert proc.returncode == 0, out
+    return out
+
+
+def _kill_at(proc: subprocess.Popen[str], data: Path, point: str) -> None:
+    marker = data / "artifacts" / PAPER / f"paused-{point}"
+    deadline = time.monotonic() + WAIT_S
+    while not marker.exists():
+        if proc.poll() is not None:
+            pytest.fail(f"ended before reaching {point}:\n{proc.communicate()[0]}")
+        assert time.monotonic() < deadline, f"never reached {point}"
+        time.sleep(0.1)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.communicate()
+    marker.unlink()
+
+
+def _state(data: Path) -> dict[str, Any]:
+    """What a resumed run must share with an uninterrupted one."""
+    store = Store(f"sqlite:///{data / 'expcurate.db'}")
+    tasks = store.tasks(PAPER)
+    fields = [store.fields(t) for t in tasks]
+    return {
+        "paper": store.require_paper(PAPER).status,
+        "tasks": [
+            (t.key, t.stage, t.status, f.question, f.expected_outcome, f.source, f.requirements)
+            for t, f in zip(tasks, fields, strict=True)
+        ],
+        "revisions": [len(store.revisions(t.id)) for t in tasks if t.id is not None],
+        "current": {s: r.status for s, r in store.current_runs(PAPER).items()},
+        # finished runs per stage, the interrupted ones left out: each stage's work once
+        "finished": Counter(r.stage for r in store.runs(PAPER) if r.status != "interrupted"),
+    }
+
+
+def _integrity(data: Path) -> str:
+    db = sqlite3.connect(data / "expcurate.db")
+    try:
+        return str(db.execute("PRAGMA integrity_check").fetchone()[0])
+    finally:
+        db.close()
+
+
+@pytest.fixture(scope="module")
+def reference(
+    api_url: str, tmp_path_factory: pytest.TempPathFactory, sample_repo_module: Path
+) -> dict[str, Any]:
+    data = tmp_path_factory.mktemp("reference") / "data"
+    _finish(_start(_extract(sample_repo_module), data, api_url))
+    state = _state(data)
+    assert state["paper"] == "ready" and state["tasks"]
+    return state
+
+
+@pytest.fixture(scope="module")
+def sample_repo_module(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    import shutil
+
+    dest = tmp_path_factory.mktemp("repo") / "gatemix-repo"
+    shutil.copytree(ROOT / "data" / "sample" / "repo", dest)
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org",
+           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.org"}  # fmt: skip
+    for cmd in (["git", "init", "-q", "-b", "main"], ["git", "add", "-A"],
+                ["git", "commit", "-q", "-m", "sample"]):  # fmt: skip
+        subprocess.run(cmd, cwd=dest, check=True, env=env)
+    yield dest
+
+
+@pytest.mark.parametrize("point", KILL_POINTS)
+def test_killed_at_any_stage_the_same_command_resumes_to_the_same_tasks(
+    point: str,
+    api_url: str,
+    reference: dict[str, Any],
+    sample_repo_module: Path,
+    tmp_path: Path,
+) -> None:
+    data = tmp_path / "data"
+    _kill_at(_start(_extract(sample_repo_module), data, api_url, pause=point), data, point)
+    out = _finish(_start(_extract(sample_repo_module), data, api_url))
+    assert f"{PAPER}: ready at package" in out
+    if not point.startswith("before-"):  # a run was left running: the rerun says so
+        assert f"the {point} run was interrupted" in " ".join(out.split())
+    state = _state(data)
+    assert state == reference
+    assert _integrity(data) == "ok"
+
+
+def test_two_advances_at_once_run_each_stage_once(
+    api_url: str, reference: dict[str, Any], sample_repo_module: Path, tmp_path: Path
+) -> None:
+    data = tmp_path / "data"
+    # The first stops at the checkpoint after ingest has been approved… by holding tasks.
+    first = _start(_extract(sample_repo_module), data, api_url, pause="tasks")
+    marker = data / "artifacts" / PAPER / "paused-tasks"
+    deadline = time.monotonic() + WAIT_S
+    while not marker.exists():
+        assert first.poll() is None and time.monotonic() < deadline
+        time.sleep(0.1)
+    second = _finish(_start(["advance", PAPER], data, api_url))
+    assert "the tasks stage of 90001 is being run by process" in " ".join(second.split())
+    store = Store(f"sqlite:///{data / 'expcurate.db'}")
+    assert [r.status for r in store.runs(PAPER) if r.stage == "tasks"] == [RunStatus.running]
+    os.killpg(first.pid, signal.SIGKILL)
+    first.communicate()
+    _finish(_start(["advance", PAPER], data, api_url))
+    assert _state(data) == reference
