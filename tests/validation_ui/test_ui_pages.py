@@ -305,3 +305,24 @@ def test_setup_item_shows_cited_code_and_the_agent_trace(drafted: Store) -> None
     at.segmented_control(key=f"evidence-{task.id}").set_value("Agent trace").run()
     assert "1. grep(pattern='argparse')" in [e.label for e in at.expander]
     assert [c.value for c in at.code if c.value == "train.py:23"]
+
+
+def test_a_stage_a_killed_process_left_running_is_recovered_on_the_paper_page(
+    drafted: Store, launches: list[str]
+) -> None:
+    import subprocess
+    import sys
+
+    from expcurate.store.lease import HOST
+
+    tasks_run = drafted.current_runs(PAPER)["tasks"].id
+    assert tasks_run is not None
+    drafted.set_run_status(tasks_run, RunStatus.approved)
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    drafted.start_run(PAPER, "setup", owner=f"{HOST}:{gone.pid}:dead")
+    at = _open(_app(drafted, "curator"), "paper", paper=PAPER)
+    assert any("the setup run was interrupted" in w.value for w in at.warning)
+    assert "Due and not running: setup." in [i.value for i in at.info]
+    at.button(key="start-due").click().run()
+    assert launches == [PAPER]

@@ -6,7 +6,9 @@ from textwrap import shorten
 
 import streamlit as st
 
+from expcurate.curation.pipeline import recover_interrupted
 from expcurate.records import RunStatus, Stage
+from expcurate.settings import get_settings
 from validation_ui import common, logic, overview, widgets
 from validation_ui import evidence as ev
 
@@ -21,6 +23,10 @@ wanted = st.query_params.get("paper")
 pid = st.selectbox("Paper", ids, index=ids.index(wanted) if wanted in ids else 0, key="paper-pick")
 if st.query_params.get("paper") != pid:
     st.query_params["paper"] = pid
+# A run a killed process left `running` is marked interrupted here too, so the page offers
+# to start its stage again instead of showing it running for ever.
+for line in recover_interrupted(store, get_settings(), pid):
+    st.warning(line)
 paper = store.require_paper(pid)
 rows = overview.stage_rows(store, pid)
 tasks = store.tasks(pid)
