@@ -109,3 +109,29 @@ def test_status_on_empty_store(tmp_path: Path) -> None:
     result = runner.invoke(app, ["status", "--data-dir", str(tmp_path / "data")])
     assert result.exit_code == 0
     assert "no papers yet" in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (["advance", "nope"], "error: no paper 'nope' in the store; see `expcurate status`"),
+        (["approve", "--task", "999"], "error: no task 999 in the store"),
+        (["approve", "--paper", "nope", "--stage", "parse"], "error: no paper 'nope' in the store"),
+    ],
+)
+def test_what_the_store_refuses_is_one_line_and_exit_2(
+    args: list[str], line: str, tmp_path: Path
+) -> None:
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("EXPCURATE_")}
+    done = subprocess.run(
+        [sys.executable, "-m", "expcurate", *args, "--data-dir", str(tmp_path / "data")],
+        capture_output=True, text=True, env={**env, "LITELLM_LOCAL_MODEL_COST_MAP": "True"},
+        timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip().startswith(line) and done.stderr.count("\n") <= 1, done.stderr
+    assert "Traceback" not in done.stdout + done.stderr

@@ -324,3 +324,33 @@ def test_shared_expbench_files_import_with_their_inconsistencies_repaired(
         fields = store.fields(task)
         assert not any(p.startswith("/workspace/") for p in fields.source + fields.masked_source)
         assert "design_complexity" not in fields.design_complexity.model_dump()
+
+
+def test_a_release_is_swapped_in_whole_or_not_at_all(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A kill while a release is written leaves the previous one intact; a kill between the
+    two renames of the swap is undone by the next write."""
+    import extractors.package.export as export_mod
+
+    paper = ReleasePaper(
+        id="4242", conference="iclr2099", title="T", pdf_url="p.pdf", code_url="r",
+        commit="a" * 40, tasks=ExpBenchFile(questions=[]), provenance=[],
+    )  # fmt: skip
+    out = tmp_path / "published" / "r"
+    write_release([paper], out)
+    before = (out / "manifest.json").read_text()
+
+    def killed(*_: object) -> str:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(export_mod, "tasks_file_text", killed)
+    with pytest.raises(KeyboardInterrupt):
+        write_release([paper.model_copy(update={"id": "4343"})], out)
+    assert (out / "manifest.json").read_text() == before  # the old release, whole
+    monkeypatch.undo()
+    # Killed between the renames: the release sits under its hidden name, none under its own.
+    out.rename(tmp_path / "published" / ".r.previous")
+    manifest = write_release([paper.model_copy(update={"id": "4343"})], out)
+    assert manifest["papers"] == 1 and (out / "papers.jsonl").read_text().count("4343") == 1
+    assert sorted(p.name for p in out.parent.iterdir()) == ["r"]  # nothing left beside it

@@ -11,8 +11,10 @@ import signal
 from types import FrameType
 
 from expcurate.cli import ops, package, papers, stages, usage
-from expcurate.cli.common import app
+from expcurate.cli.common import BAD_INPUT, app, err
+from expcurate.curation.publish import PublishError
 from expcurate.settings import get_settings
+from expcurate.store.errors import StoreError
 
 for _module in (stages, package, usage, ops):
     _module.register(app)
@@ -25,9 +27,16 @@ def _stop(signum: int, _frame: FrameType | None) -> None:
 
 
 def main() -> None:
+    """Run a command. What the user asked for and the store refuses (no such paper or task, a
+    decision the checkpoint does not allow, a release that cannot be written) is one line on
+    stderr and exit status 2; a bug keeps its traceback."""
     get_settings()
     signal.signal(signal.SIGTERM, _stop)
-    app()
+    try:
+        app()
+    except (StoreError, PublishError) as exc:
+        err.print(f"[red]error:[/red] {exc}", highlight=False, soft_wrap=True)
+        raise SystemExit(BAD_INPUT) from None
 
 
 __all__ = ["app", "main", "papers"]

@@ -291,7 +291,8 @@ def advance(
     db_url: DbUrl = None,
 ) -> None:
     """Run the stages that are due for a paper (what an approval triggers)."""
-    configure(data_dir=data_dir, db_url=db_url)
+    _, store = configured_store(data_dir, db_url)
+    store.require_paper(paper_id)  # an unknown paper is one line, before the engine starts
     quiet_prefect()
     from flows.curate import advance_paper
 

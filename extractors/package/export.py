@@ -83,11 +83,32 @@ def _write_masks(out_dir: Path, paper: ReleasePaper, index: int) -> dict[str, An
     return {"patches": True, "commit": mask.commit, "files": mask.files, **paths}
 
 
+def _beside(out_dir: Path, what: str) -> Path:
+    return out_dir.parent / f".{out_dir.name}.{what}"
+
+
 def write_release(papers: list[ReleasePaper], out_dir: Path) -> dict[str, Any]:
-    """Write (or rewrite) a release folder; returns the manifest."""
+    """Write (or rewrite) a release folder; returns the manifest.
+
+    The release is built in a hidden folder beside `out_dir` and swapped in by renames: the
+    previous release stays whole until the new one is complete. A kill while building leaves
+    the previous release as it was; a kill between the two renames leaves it under
+    `.<name>.previous`, which the next write puts back first."""
+    staging, previous = _beside(out_dir, "staging"), _beside(out_dir, "previous")
+    if previous.exists() and not out_dir.exists():
+        previous.rename(out_dir)  # killed mid-swap last time: the last good release returns
+    shutil.rmtree(staging, ignore_errors=True)  # a build a kill cut short
+    staging.mkdir(parents=True)
+    manifest = _write_release(papers, staging)
+    shutil.rmtree(previous, ignore_errors=True)
     if out_dir.exists():
-        shutil.rmtree(out_dir)
-    out_dir.mkdir(parents=True)
+        out_dir.rename(previous)
+    staging.rename(out_dir)
+    shutil.rmtree(previous, ignore_errors=True)
+    return manifest
+
+
+def _write_release(papers: list[ReleasePaper], out_dir: Path) -> dict[str, Any]:
     paper_lines, task_lines = [], []
     for paper in sorted(papers, key=lambda p: (p.conference, p.id)):
         folder = out_dir / "outputs" / "logs" / paper.conference / paper.id

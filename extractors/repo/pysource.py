@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import re
+import threading
 import warnings
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -83,6 +84,7 @@ class PyInfo:
 
 
 _AST_ATTEMPTS = 3
+_AST_LOCK = threading.Lock()
 
 
 def parse(text: str) -> ast.Module | None:
@@ -92,11 +94,12 @@ def parse(text: str) -> ast.Module | None:
     CPython 3.11 before 3.11.8 keeps the AST builder's recursion depth per interpreter, not per
     thread (python/cpython#106905): while another thread also parses (parse beside mine), a
     deep file can fail with "recursion depth mismatch". That is the interpreter's slip, not
-    the file's, so it is tried again.
+    the file's, so it is tried again, and our own parses never overlap (one lock for the
+    process: two papers mined in one process would otherwise collide every time).
     """
     for attempt in range(_AST_ATTEMPTS):
         try:
-            with warnings.catch_warnings():
+            with _AST_LOCK, warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 return ast.parse(text)
         except SystemError:
