@@ -25,6 +25,7 @@ from expcurate.curation.services import (
     refused,
     summarize,
 )
+from expcurate.curation.signals import keep_stopping_cleanly
 from expcurate.records import PaperListEntry, Stage
 from expcurate.settings import get_settings, override_settings
 from expcurate.store import Store
@@ -52,6 +53,7 @@ def advance_paper(paper_id: str) -> PaperSummary:
 
     Runs a killed process left behind are recovered first (they rerun); a stage another
     live process is running is left to it, and the summary says who holds it."""
+    keep_stopping_cleanly()  # the flow engine swapped in its own SIGTERM handler
     settings = get_settings()
     store = open_store(settings)
     log = _logger()

@@ -178,3 +178,27 @@ def test_two_advances_at_once_run_each_stage_once(
     first.communicate()
     _finish(_start(["advance", PAPER], data, api_url))
     assert _state(data) == reference
+
+
+def test_sigterm_marks_the_running_stage_interrupted_and_exits_with_one_line(
+    api_url: str, reference: dict[str, Any], sample_repo_module: Path, tmp_path: Path
+) -> None:
+    data = tmp_path / "data"
+    proc = _start(_extract(sample_repo_module), data, api_url, pause="parse")
+    marker = data / "artifacts" / PAPER / "paused-parse"
+    deadline = time.monotonic() + WAIT_S
+    while not marker.exists():
+        assert proc.poll() is None and time.monotonic() < deadline
+        time.sleep(0.1)
+    proc.send_signal(signal.SIGTERM)  # the process only, as a supervisor would
+    out, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 128 + signal.SIGTERM, out
+    assert out.strip().splitlines()[-1] == (
+        "stopped by SIGTERM; 1 running stage(s) marked interrupted; run the same command "
+        "again to resume"
+    )
+    store = Store(f"sqlite:///{data / 'expcurate.db'}")
+    assert [r.status for r in store.runs(PAPER) if r.stage == "parse"] == ["interrupted"]
+    marker.unlink()
+    _finish(_start(_extract(sample_repo_module), data, api_url))
+    assert _state(data) == reference

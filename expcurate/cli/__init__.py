@@ -7,12 +7,10 @@ extractor on files), `package` (import, masking, overrides), `usage` (usage task
 
 from __future__ import annotations
 
-import signal
-from types import FrameType
-
 from expcurate.cli import ops, package, papers, stages, usage
 from expcurate.cli.common import BAD_INPUT, app, err
 from expcurate.curation.publish import PublishError
+from expcurate.curation.signals import stop_cleanly_on_signals
 from expcurate.settings import get_settings
 from expcurate.store.errors import StoreError
 
@@ -20,18 +18,12 @@ for _module in (stages, package, usage, ops):
     _module.register(app)
 
 
-def _stop(signum: int, _frame: FrameType | None) -> None:
-    """SIGTERM ends a command the way Ctrl-C does: the running stage is marked interrupted
-    and the next command reruns it."""
-    raise KeyboardInterrupt(f"signal {signum}")
-
-
 def main() -> None:
     """Run a command. What the user asked for and the store refuses (no such paper or task, a
     decision the checkpoint does not allow, a release that cannot be written) is one line on
     stderr and exit status 2; a bug keeps its traceback."""
     get_settings()
-    signal.signal(signal.SIGTERM, _stop)
+    stop_cleanly_on_signals()
     try:
         app()
     except (StoreError, PublishError) as exc:

@@ -133,6 +133,7 @@ def _run_stage(
         pipeline_version=PIPELINE_VERSION,
     )
     assert run.id is not None
+    _OWN_RUNS[run.id] = store
     try:
         # A stage running beside this one may have failed the paper already: keep that.
         if store.require_paper(paper_id).status != PaperStatus.failed:
@@ -153,6 +154,8 @@ def _run_stage(
     except BaseException:  # KeyboardInterrupt, SystemExit: stopped, not broken
         store.interrupt_run(run.id, "stopped by a signal while it ran")
         raise
+    finally:
+        _OWN_RUNS.pop(run.id, None)
     artifact = save_artifact(settings, paper_id, f"{stage.value}-{inputs_hash[:12]}.json", result)
     if result.status == Status.failed:
         status = RunStatus.failed
@@ -182,6 +185,23 @@ def _run_stage(
 
         refresh_paper_status(store, paper_id)
     return finished
+
+
+# The runs this process is working on right now, with their store: what a signal handler
+# marks interrupted before the process ends.
+_OWN_RUNS: dict[int, Store] = {}
+
+
+def interrupt_own_runs(reason: str) -> int:
+    """Mark every run this process is working on interrupted (best effort: the next command's
+    recovery sees the process gone anyway); returns how many were marked."""
+    marked = 0
+    for run_id, store in list(_OWN_RUNS.items()):
+        try:
+            marked += store.interrupt_run(run_id, reason)
+        except Exception:  # the database is busy or gone: recovery will do it
+            continue
+    return marked
 
 
 @contextmanager
