@@ -106,6 +106,26 @@ def cited_labels(sentence: str) -> list[str]:
     return out
 
 
+# A table cited only as the yardstick of a comparison ("compared with the results in Table 3,
+# the gain is larger here"): the finding is about another table, the one in context.
+YARDSTICK = _rx(
+    r"\b(?:compared (?:with|to)|in contrast to|unlike) (?:the |those )?(?:results?|numbers|"
+    r"scores|values)? ?(?:in|of|from)? ?(?=(?:Tables?|Tabs?\.?|Figures?|Figs?\.?)\s?\d)"
+)
+
+
+def own_labels(sentence: str) -> list[str]:
+    """The labels a sentence's finding is about: those it cites, less one it only compares
+    against (then, citing nothing else, it borrows its context's like an uncited sentence)."""
+    labels = cited_labels(sentence)
+    yardsticks = {
+        lab
+        for m in YARDSTICK.finditer(sentence)
+        for lab in cited_labels(sentence[m.end() : m.end() + 20])[:1]
+    }
+    return [lab for lab in labels if lab not in yardsticks]
+
+
 def _key(label: str) -> str:
     return squash(label)
 
@@ -350,7 +370,7 @@ def _scan(paper: ParsedPaper) -> list[_Sent]:
         carry, since = (by_level[max(by_level)] if by_level and level else []), 0
         for para in _paragraphs(text, paper.title):
             sents = _split(para)
-            cites = [[known.get(_key(lab), lab) for lab in cited_labels(t)] for t in sents]
+            cites = [[known.get(_key(lab), lab) for lab in own_labels(t)] for t in sents]
             lend = [[lab for lab in c if lab not in setup] if len(c) <= 3 else [] for c in cites]
             for i, (sent, labels) in enumerate(zip(sents, cites, strict=True)):
                 back: list[str] = next((c for c in reversed(lend[:i]) if c), [])

@@ -562,13 +562,16 @@ def draft(paper: ParsedPaper) -> DraftSet:
     discussed = {lab for c in ctx.claims for lab in c.labels}
     numbers = [table_numbers(t) for t in paper.tables]
     settings = {t.label: caption_constants(t.caption).get("setting", "") for t in paper.tables}
+    grids = {t.label: read_grid(t) for t in paper.tables}
     for table in paper.tables:
-        grid = read_grid(table)
+        grid = grids[table.label]
         others = [numbers[i] for i, t in enumerate(paper.tables) if t is not table]
         claims = [
             c
             for c in ctx.claims_about(table.label)
-            if fits_table(c, table, grid, others) and not _about_elsewhere(c, table, settings)
+            if fits_table(c, table, grid, others)
+            and not _about_elsewhere(c, table, settings)
+            and not _rows_elsewhere(c, table, grids)
         ]
         headline = table.label in ctx.headline
         if clean_title(table.section) in appendix and not claims and not headline:
@@ -619,15 +622,73 @@ def _table_drafts(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
 
 def _about_elsewhere(claim: Claim, table: Table, settings: dict[str, str]) -> bool:
     """A finding that names the dataset another table's caption is about, and not this
-    table's ("On CIFAR100-LT, our approach …" beside the CIFAR10-LT table), is that table's."""
+    table's ("On CIFAR100-LT, our approach …" beside the CIFAR10-LT table), is that table's.
+    When this table's caption names no dataset, the finding must be set on the other one
+    ("… on the Pascal VOC 2012 leaderboard") and the name must appear nowhere in this table."""
     own = settings.get(table.label, "")
-    if not own or own.lower() in claim.text.lower():
+    if own and own.lower() in claim.text.lower():
         return False
+    here = squash(" ".join([table.caption, *(cell for row in table.rows for cell in row)]))
+    on = "" if own else r"\b[Oo]n (?:the )?"
     return any(
-        other and other != own and re.search(rf"(?<![\w-]){re.escape(other)}(?![\w-])", claim.text)
+        other
+        and other != own
+        and (own or not all(squash(w) in here for w in re.split(r"[\s/_-]+", other) if w))
+        and re.search(rf"{on}(?<![\w-]){re.escape(other)}(?![\w-])", claim.text)
         for label, other in settings.items()
         if label != table.label
     )
+
+
+def _rows_elsewhere(claim: Claim, table: Table, grids: dict[str, Grid | None]) -> bool:
+    """A finding citing several tables ("As shown in Tab. 8 and Tab. 3, SegNeXt w/ MSCA beats
+    w/o MSCA") belongs to those whose row names it uses: when it shares a word with the row
+    labels of another table it cites and none with this one's, it is not about this one."""
+    if len(claim.labels) < 2 or claim.inferred_labels:
+        return False
+    said = set(_words(claim.text))
+
+    def named(label: str) -> bool:
+        grid = grids.get(label)
+        return grid is not None and bool(said & {w for lab in grid.labels for w in _words(lab)})
+
+    return not named(table.label) and any(named(lab) for lab in claim.labels if lab != table.label)
+
+
+def _words(text: str) -> list[str]:
+    """Words of three or more letters or digits, lower case, without the commonest."""
+    return [w for w in re.findall(r"[a-z0-9]{3,}", text.lower()) if w not in COMMON_WORDS]
+
+
+COMMON_WORDS = frozenset(
+    [
+        "the",
+        "and",
+        "with",
+        "for",
+        "our",
+        "than",
+        "that",
+        "this",
+        "are",
+        "from",
+        "all",
+        "which",
+        "more",
+        "less",
+        "better",
+        "worse",
+        "results",
+        "model",
+        "models",
+        "method",
+        "methods",
+        "performance",
+        "base",
+        "large",
+        "small",
+    ]
+)
 
 
 def _with_setting(draft: TaskDraft, setting: str, label: str) -> TaskDraft:

@@ -475,3 +475,12 @@ def test_a_finding_question_names_the_benchmark_its_caption_names() -> None:
     )
     named = "Is ModelX able to beat the old optimizer on Big-Bench Hard in the 0-shot setup at all?"
     assert with_setting(named, "Table 1", topic) == named
+
+
+def test_a_table_cited_as_a_yardstick_is_not_the_findings_own() -> None:
+    from extractors.tasks.claims import own_labels
+
+    said = "Compared with the results in Table 3, the gain of DFSDT is larger for ToolLLaMA."
+    assert own_labels(said) == []
+    assert own_labels("Unlike Table 2, Table 4 shows a drop for ModelX.") == ["Table 4"]
+    assert own_labels("ModelX beats ModelY (Table 3).") == ["Table 3"]

@@ -423,3 +423,46 @@ def test_a_table_the_text_measures_on_one_dataset_names_it_and_ablations_lead_wi
         assert task.expected_outcome.startswith(
             "Each component contributes to the final accuracy. In Table 5: Every variant is worse"
         )
+
+
+def _two_tables(text: str) -> ParsedPaper:
+    segm = Table(
+        label="Table 3",
+        caption="Table 3: Segmentation results.",
+        page=5,
+        rows=[["Method", "mIoU"], ["GateNet-T", "41.0"], ["PlainNet-T", "39.5"]],
+    )
+    heads = Table(
+        label="Table 4",
+        caption="Table 4: Results of the decoder heads.",
+        page=5,
+        rows=[["Head", "mIoU"], ["w/ Ham head", "42.2"], ["w/ Light head", "40.1"]],
+    )
+    return ParsedPaper(
+        title="Gates",
+        abstract="We propose GateNet.",
+        sections=[Section(number="4", title="Results", text=text, page=5)],
+        tables=[segm, heads],
+    )
+
+
+def test_a_finding_citing_two_tables_goes_to_the_one_whose_rows_it_names() -> None:
+    text = (
+        "Our GateNet-T outperforms PlainNet-T by a large margin (Table 3). "
+        "As shown in Table 3 and Table 4, the Ham head yields clearly better results than "
+        "the light head."
+    )
+    tasks = {t.evidence[0].label: t for t in draft(_two_tables(text)).tasks}
+    assert "Ham head yields clearly better" not in tasks["Table 3"].expected_outcome
+    assert "Ham head yields clearly better" in tasks["Table 4"].expected_outcome
+
+
+def test_a_finding_set_on_another_tables_benchmark_stays_with_that_table() -> None:
+    paper = _two_tables(
+        "As shown in Table 3 and Table 4, we compare GateNet with others on two benchmarks. "
+        "GateNet-T even outperforms PlainNet-T on the QuizSet leaderboard."
+    )
+    paper.tables[1].caption = "Table 4: Results of the decoder heads on QuizSet."
+    paper.tables[1].rows[1][0] = "GateNet-T"
+    tasks = {t.evidence[0].label: t for t in draft(paper).tasks}
+    assert "QuizSet leaderboard" not in tasks["Table 3"].expected_outcome
