@@ -171,7 +171,12 @@ def factor_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
         )
     if len(lines) < 2:
         return []
-    groups = ", ".join(names[:-1]) + f" and {names[-1]}"
+    # A summary group ("Average") is reported, not run: it closes the list as what it is.
+    real = [n for n in names if not SUMMARY_GROUP.search(n)] or names
+    summary = [n for n in names if n not in real]
+    groups = (", ".join(real[:-1]) + f" and {real[-1]}" if len(real) > 1 else real[0]) + (
+        f" (and the {summary[0].lower()} over them)" if summary else ""
+    )
     rivals = " and ".join([", ".join(others[:-1]), others[-1]] if len(others) > 1 else others)
     against = "the best of " + rivals if len(others) > 1 else rivals
     metrics = list(dict.fromkeys(h for h in grid.header if h))

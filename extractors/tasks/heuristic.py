@@ -9,6 +9,7 @@ the paper, so it is grounded by construction. `draft` puts it together, headline
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import re
 
@@ -562,7 +563,7 @@ def draft(paper: ParsedPaper) -> DraftSet:
     discussed = {lab for c in ctx.claims for lab in c.labels}
     numbers = [table_numbers(t) for t in paper.tables]
     settings = {t.label: caption_constants(t.caption).get("setting", "") for t in paper.tables}
-    grids = {t.label: read_grid(t) for t in paper.tables}
+    grids = {t.label: _called(read_grid(t), ctx.method) for t in paper.tables}
     for table in paper.tables:
         grid = grids[table.label]
         others = [numbers[i] for i, t in enumerate(paper.tables) if t is not table]
@@ -637,6 +638,18 @@ def _about_elsewhere(claim: Claim, table: Table, settings: dict[str, str]) -> bo
         and re.search(rf"{on}(?<![\w-]){re.escape(other)}(?![\w-])", claim.text)
         for label, other in settings.items()
         if label != table.label
+    )
+
+
+def _called(grid: Grid | None, method: str) -> Grid | None:
+    """The grid with a row the table calls "Ours" named as the paper names its method ("EAT
+    (Ours)"), so that every question, method text and outcome says which method it is."""
+    if grid is None or not method:
+        return grid
+    return dataclasses.replace(
+        grid,
+        labels=[called(lab, method) for lab in grid.labels],
+        parts=[[called(part, method) for part in row] for row in grid.parts],
     )
 
 

@@ -466,3 +466,17 @@ def test_a_finding_set_on_another_tables_benchmark_stays_with_that_table() -> No
     paper.tables[1].rows[1][0] = "GateNet-T"
     tasks = {t.evidence[0].label: t for t in draft(paper).tasks}
     assert "QuizSet leaderboard" not in tasks["Table 3"].expected_outcome
+
+
+def test_a_row_the_table_calls_ours_is_named_as_the_paper_names_its_method() -> None:
+    table = Table(
+        label="Table 2",
+        caption="Table 2: Accuracy on QuizSet.",
+        page=4,
+        rows=[["Method", "Acc", "F1"], ["OldNet", "70.1", "65.0"], ["Ours", "75.3", "69.9"]],
+    )
+    paper = ParsedPaper(title="GateNet: gated mixing", abstract="We propose GateNet.",
+                        tables=[table])  # fmt: skip
+    (task,) = draft(paper).tasks
+    assert "GateNet (Ours)" in task.question and "GateNet (Ours)" in task.method
+    assert "GateNet (Ours)" in task.expected_outcome
