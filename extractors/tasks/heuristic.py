@@ -390,11 +390,22 @@ def best_row_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
             continue
         name = head or f"column {col + 2}"
         metrics.append(name)
-        winners.append(grid.labels[best])
-        lines.append(f"{name}: {grid.labels[best]} ({grid.values[best][col]})")
+        value = to_float(grid.values[best][col])
+        tied = list(
+            dict.fromkeys(
+                grid.labels[i]
+                for i, row in enumerate(grid.values)
+                if col < len(row) and row[col] and to_float(row[col]) == value
+            )
+        )
+        winners.append(tied)
+        tie = ", tied" if len(tied) > 1 else ""
+        lines.append(f"{name}: {' and '.join(tied)} ({grid.values[best][col]}{tie})")
     if not lines or len(set(grid.labels)) < 2:
         return []
-    top = max(dict.fromkeys(winners), key=winners.count)  # ties: the first to win
+    names = [n for won in winners for n in won]
+    top = max(dict.fromkeys(names), key=names.count)  # ties: the first to win
+    shares = any(top in won and len(won) > 1 for won in winners)
     rows = list(dict.fromkeys(lab for lab in grid.labels if lab))
     shown = lines[:8]
     more = f" (and {len(lines) - len(shown)} more columns)" if len(lines) > len(shown) else ""
@@ -404,7 +415,8 @@ def best_row_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
             question=_best_question(table, rows, list(dict.fromkeys(metrics))),
             method=method_text(ctx, table, f"Run each of: {', '.join(rows[:10])}."),
             expected_outcome=(
-                f"{top} is best on {winners.count(top)} of {len(winners)} columns. Best per column: "
+                f"{top} is best{' or tied' if shares else ''} on "
+                f"{sum(top in won for won in winners)} of {len(winners)} columns. Best per column: "
                 + "; ".join(shown)
                 + more
                 + "."

@@ -480,3 +480,18 @@ def test_a_row_the_table_calls_ours_is_named_as_the_paper_names_its_method() -> 
     (task,) = draft(paper).tasks
     assert "GateNet (Ours)" in task.question and "GateNet (Ours)" in task.method
     assert "GateNet (Ours)" in task.expected_outcome
+
+
+def test_rows_that_tie_for_best_are_both_named() -> None:
+    table = Table(
+        label="Table 7",
+        caption="Table 7: Performance of different decoder structures.",
+        page=4,
+        rows=[["Decoder", "mIoU (SS)", "mIoU (MS)"], ["Decoder (a)", "40.2", "41.0"],
+              ["Decoder (c)", "41.1", "42.2"], ["Decoder (c) w/ stage 1", "40.9", "42.2"]],
+    )  # fmt: skip
+    (task,) = draft(ParsedPaper(title="Decoders", abstract="", tables=[table])).tasks
+    assert task.expected_outcome == (
+        "Decoder (c) is best or tied on 2 of 2 columns. Best per column: mIoU (SS): Decoder (c) "
+        "(41.1); mIoU (MS): Decoder (c) and Decoder (c) w/ stage 1 (42.2, tied)."
+    )
