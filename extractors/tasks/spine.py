@@ -165,7 +165,14 @@ def lead_with_claims(
     if whole and not shared:
         question = claim_question(lead[0].text, method)
         if question and not _leaks(question, draft.expected_outcome) and well_formed(question):
-            update["question"] = with_setting(question, label, topic)
+            measures = [
+                m
+                for v in draft.design_complexity.dependent_variables.values()
+                if isinstance(v, list)
+                for m in v
+                if isinstance(m, str)
+            ]
+            update["question"] = with_setting(question, label, topic, measures)
     return draft.model_copy(update=update)
 
 
@@ -369,16 +376,49 @@ def _names_missing(question: str, topic: str) -> bool:
     )
 
 
-def with_setting(question: str | None, label: str, topic: str) -> str | None:
+def with_setting(
+    question: str | None, label: str, topic: str, measures: list[str] | None = None
+) -> str | None:
     """A claim's question names the setting when the sentence leaned on its context ("this
     difficult task"), is too short to carry it, or leaves out a benchmark or dataset the
-    caption names: the caption's subject is added."""
-    if question is None or not topic:
+    caption names: the caption's subject is added. It names what is measured when it names
+    none of `measures` (the table's scored columns): "(measured by MSE and MAE; …)"."""
+    if question is None:
         return question
-    if (
-        not ANAPHORA.search(question)
-        and len(question.split()) >= 12
-        and not _names_missing(question, topic)
+    added = []
+    asked = question.lower()
+    named = measure_names(measures or [])
+    if named and not any(m.lower() in asked for m in named):
+        added.append(f"measured by {', '.join(named[:-1]) + ' and ' if len(named) > 1 else ''}"
+                     f"{named[-1]}")  # fmt: skip
+    if topic and (
+        ANAPHORA.search(question) or len(question.split()) < 12 or _names_missing(question, topic)
     ):
+        added.append(f"setting of {label}: {topic[0].lower() + topic[1:]}")
+    if not added:
         return question
-    return f"{question[:-1].rstrip()} (setting of {label}: {topic[0].lower() + topic[1:]})?"
+    return f"{question[:-1].rstrip()} ({'; '.join(added)})?"
+
+
+def measure_names(headers: list[str], most: int = 3) -> list[str]:
+    """What a table's scored columns measure, without the dataset or group a header also
+    names ("ETTh1 MSE" is MSE) and without cost columns; at most `most`, or none when the
+    columns name no metric at all (datasets as columns)."""
+    out: list[str] = []
+    for head in headers:
+        if not head or COST.search(head):
+            continue
+        words = head.split()
+        name = next(
+            (
+                tail
+                for i in reversed(range(len(words)))
+                if re.search(r"[A-Za-z]", tail := " ".join(words[i:])) and is_metric(tail)
+            ),
+            "",
+        )
+        if not name:
+            return []  # a column naming no metric (a dataset): the list would mislead
+        if name not in out:
+            out.append(name)
+    return out if len(out) <= most else []

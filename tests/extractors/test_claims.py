@@ -484,3 +484,19 @@ def test_a_table_cited_as_a_yardstick_is_not_the_findings_own() -> None:
     assert own_labels(said) == []
     assert own_labels("Unlike Table 2, Table 4 shows a drop for ModelX.") == ["Table 4"]
     assert own_labels("ModelX beats ModelY (Table 3).") == ["Table 3"]
+
+
+def test_a_finding_question_names_what_is_measured_when_it_names_nothing() -> None:
+    from extractors.tasks.spine import measure_names, with_setting
+
+    q = "Does ModelX perform even better than ModelY on the QuizSet leaderboard this year?"
+    assert with_setting(q, "Table 4", "", ["QuizSet MSE", "QuizSet MAE", "Params (M)"]) == (
+        "Does ModelX perform even better than ModelY on the QuizSet leaderboard this year "
+        "(measured by MSE and MAE)?"
+    )
+    assert with_setting(q.replace("better", "better in MSE"), "Table 4", "", ["MSE"]) == (
+        q.replace("better", "better in MSE")
+    )
+    # datasets as columns: no metric named, nothing added
+    assert measure_names(["CIFAR-10", "STL-10"]) == []
+    assert measure_names(["NMI", "ACC", "ARI"]) == ["NMI", "ACC", "ARI"]
