@@ -56,6 +56,11 @@ def advance_paper(paper_id: str) -> PaperSummary:
     keep_stopping_cleanly()  # the flow engine swapped in its own SIGTERM handler
     settings = get_settings()
     store = open_store(settings)
+    paper = store.require_paper(paper_id)
+    if "auto_approve" not in settings.model_fields_set and paper.auto_approve:
+        # Resuming a paper curated with auto-approval (after a kill, say) keeps it on.
+        with override_settings(auto_approve=True):
+            return advance_paper.fn(paper_id)
     log = _logger()
     notes = recover_interrupted(store, settings, paper_id)
     for line in notes:
@@ -99,7 +104,7 @@ def curate_paper(
         store = open_store(settings)
         if not paper.conference:
             paper = paper.model_copy(update={"conference": settings.conference})
-        problem = admit_paper(store, paper, settings.model)
+        problem = admit_paper(store, paper, settings.model, settings.auto_approve)
         if problem:
             _logger().info("paper %s not curated: %s", paper.id, problem)
             return _summary_or(store, paper.id, problem)

@@ -40,9 +40,12 @@ def start_next(paper_id: str, settings: Settings, mode: str | None = None) -> st
         "EXPCURATE_DATA_DIR": str(settings.resolved_data_dir()),
         "EXPCURATE_DB_URL": settings.database_url(),
         "EXPCURATE_MODEL": settings.model,
-        "EXPCURATE_AUTO_APPROVE": str(settings.auto_approve).lower(),
         "LITELLM_LOCAL_MODEL_COST_MAP": "True",
     }
+    if "auto_approve" in settings.model_fields_set:  # else the paper's own choice stands
+        env["EXPCURATE_AUTO_APPROVE"] = str(settings.auto_approve).lower()
+    else:
+        env.pop("EXPCURATE_AUTO_APPROVE", None)
     with log_path.open("ab") as log:
         proc = subprocess.Popen(
             [sys.executable, "-m", "expcurate", "advance", paper_id],

@@ -51,8 +51,6 @@ def _start(args: list[str], data: Path, api_url: str, pause: str = "") -> subpro
         "PREFECT_API_URL": api_url,
         "EXPCURATE_DATA_DIR": str(data),
         "EXPCURATE_PAUSE_AT": pause,
-        # `advance` takes auto-approval from the environment, as the background launcher sets it
-        "EXPCURATE_AUTO_APPROVE": "true",
     }
     return subprocess.Popen(
         [sys.executable, "-m", "expcurate", *args],
@@ -176,6 +174,7 @@ def test_two_advances_at_once_run_each_stage_once(
     assert [r.status for r in store.runs(PAPER) if r.stage == "tasks"] == [RunStatus.running]
     os.killpg(first.pid, signal.SIGKILL)
     first.communicate()
+    # `advance` resumes with the auto-approval the paper was extracted with
     _finish(_start(["advance", PAPER], data, api_url))
     assert _state(data) == reference
 

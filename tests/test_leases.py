@@ -83,7 +83,7 @@ def test_this_process_with_another_token_is_a_restarted_pid(store: Store) -> Non
     assert owner_gone(run, 60) == f"process {pid} was restarted"
 
 
-def test_a_schema_1_store_gets_leases_and_keeps_its_runs(tmp_path: Path) -> None:
+def test_a_schema_1_store_is_upgraded_and_keeps_its_runs(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
     Store(f"sqlite:///{path}").upsert_paper("p")
     db = sqlite3.connect(path)  # make it look like a store written by schema 1
@@ -92,6 +92,7 @@ def test_a_schema_1_store_gets_leases_and_keeps_its_runs(tmp_path: Path) -> None
         DROP INDEX one_running_run;
         ALTER TABLE stagerun DROP COLUMN owner;
         ALTER TABLE stagerun DROP COLUMN heartbeat_at;
+        ALTER TABLE paper DROP COLUMN auto_approve;
         UPDATE meta SET value = '1' WHERE key = 'schema_version';
         INSERT INTO stagerun (paper_id, stage, inputs_hash, model, prompt_version,
             pipeline_version, status, result_status, errors, artifact, cost_usd,
@@ -109,5 +110,6 @@ def test_a_schema_1_store_gets_leases_and_keeps_its_runs(tmp_path: Path) -> None
     assert statuses == [RunStatus.interrupted, RunStatus.running]  # the newest is judged later
     with pytest.raises(LeaseHeld):
         store.start_run("p", "parse")
+    assert store.require_paper("p").auto_approve is False
     # An owner it never recorded, silent since January: gone.
     assert "no heartbeat" in (owner_gone(store.runs("p")[1], 120) or "")

@@ -85,7 +85,7 @@ def extract(
                            conference=settings.conference)  # fmt: skip
     # The flow's own gate, run first so that bad input is told before the engine starts
     # (seconds); the flow runs it again, which only registers the paper once more.
-    problem = admit_paper(open_store(settings), entry, settings.model)
+    problem = admit_paper(open_store(settings), entry, settings.model, settings.auto_approve)
     if problem:
         fail(f"paper {pid} failed at ingest: {problem}")
     quiet_prefect()

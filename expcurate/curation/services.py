@@ -44,11 +44,14 @@ def check_paper_id(paper_id: str) -> str:
     return paper_id
 
 
-def register_paper(store: Store, paper: PaperListEntry, model: str = "") -> None:
-    """Create or update a paper before its first stage; a failed paper is reset to retry."""
+def register_paper(
+    store: Store, paper: PaperListEntry, model: str = "", auto_approve: bool = False
+) -> None:
+    """Create or update a paper before its first stage; a failed paper is reset to retry.
+    `auto_approve` is remembered: a later `advance` of the paper resumes with it."""
     check_paper_id(paper.id)
     existing = store.get_paper(paper.id)
-    fields = {**listed_columns(paper), "model": model}
+    fields = {**listed_columns(paper), "model": model, "auto_approve": auto_approve}
     if existing is None or existing.status == PaperStatus.failed:
         fields.update(status=PaperStatus.pending, error="", stage="")
         # Curating a failed paper again retries what failed; the failed runs stay as history.
@@ -97,7 +100,9 @@ def _input_problem(pdf: str, repo: str) -> str | None:
     return None
 
 
-def admit_paper(store: Store, paper: PaperListEntry, model: str = "") -> str | None:
+def admit_paper(
+    store: Store, paper: PaperListEntry, model: str = "", auto_approve: bool = False
+) -> str | None:
     """Register a paper for curation, or say in one line why it cannot be curated.
 
     The one gate before the first stage, whoever starts it (the CLI, a batch, a deployment
@@ -107,7 +112,7 @@ def admit_paper(store: Store, paper: PaperListEntry, model: str = "") -> str | N
         check_paper_id(paper.id)
     except ValueError as exc:
         return str(exc)
-    register_paper(store, paper, model)
+    register_paper(store, paper, model, auto_approve)
     problem = _input_problem(paper.pdf_url, paper.code_url)
     if problem:
         fail_paper(store, paper.id, Stage.ingest.value, problem)

@@ -92,8 +92,11 @@ class Store(UserStore):
                     f"the store at {self.url} has schema {meta.value}, newer than this "
                     f"ExpCurate ({SCHEMA_VERSION}); upgrade ExpCurate"
                 )
-            elif int(meta.value) < 2:
-                _add_leases(s.connection())
+            elif int(meta.value) < SCHEMA_VERSION:
+                conn = s.connection()
+                if int(meta.value) < 2:
+                    _add_leases(conn)
+                _add_column(conn, "paper", "auto_approve BOOLEAN NOT NULL DEFAULT FALSE")
                 meta.value = str(SCHEMA_VERSION)
                 s.add(meta)
 
@@ -563,15 +566,18 @@ def _merge(
     return merged
 
 
+def _add_column(conn: Connection, table: str, column: str) -> None:
+    """ALTER TABLE … ADD COLUMN, unless the column is there already (a half-done upgrade)."""
+    if column.split()[0] not in {c["name"] for c in inspect(conn).get_columns(table)}:
+        conn.exec_driver_sql(f"ALTER TABLE {table} ADD COLUMN {column}")
+
+
 def _add_leases(conn: Connection) -> None:
     """Schema 1 -> 2: stage runs get an owner and a heartbeat, and at most one may run per
     paper and stage. Runs left running by an older version are interrupted but the newest of
     each stage, which the next run's recovery judges like any other."""
-    columns = {c["name"] for c in inspect(conn).get_columns("stagerun")}
-    if "owner" not in columns:
-        conn.exec_driver_sql("ALTER TABLE stagerun ADD COLUMN owner VARCHAR NOT NULL DEFAULT ''")
-    if "heartbeat_at" not in columns:
-        conn.exec_driver_sql("ALTER TABLE stagerun ADD COLUMN heartbeat_at TIMESTAMP")
+    _add_column(conn, "stagerun", "owner VARCHAR NOT NULL DEFAULT ''")
+    _add_column(conn, "stagerun", "heartbeat_at TIMESTAMP")
     conn.execute(
         text(
             "UPDATE stagerun SET status = :interrupted, current = :no WHERE status = :running "

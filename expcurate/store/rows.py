@@ -15,7 +15,7 @@ from sqlmodel import Field, SQLModel
 
 from expcurate.records import Flag, PaperStatus, RunStatus, TaskStatus
 
-SCHEMA_VERSION = 2  # 2: stage run leases (owner, heartbeat, one running run per stage)
+SCHEMA_VERSION = 3  # 2: stage run leases; 3: a paper remembers auto-approval
 
 
 def utcnow() -> datetime:
@@ -32,6 +32,7 @@ class Paper(SQLModel, table=True):
     pdf_sha256: str = ""
     commit: str = ""  # pinned by ingest
     model: str = ""
+    auto_approve: bool = False  # curated with auto-approval: `advance` resumes with it
     status: str = PaperStatus.pending  # a PaperStatus
     stage: str = ""  # stage the paper is at
     error: str = ""
