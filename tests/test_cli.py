@@ -135,3 +135,23 @@ def test_what_the_store_refuses_is_one_line_and_exit_2(
     assert done.returncode == 2, done.stderr
     assert done.stderr.strip().startswith(line) and done.stderr.count("\n") <= 1, done.stderr
     assert "Traceback" not in done.stdout + done.stderr
+
+
+def test_a_temporary_prefect_server_that_does_not_start_is_one_line(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("EXPCURATE_", "PREFECT_API"))}
+    env |= {"LITELLM_LOCAL_MODEL_COST_MAP": "True",
+            "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS": "1"}  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "expcurate", "extract", "--pdf", str(root / "data/sample/paper.pdf"),
+         "--repo", str(root / "data/sample/repo"), "--data-dir", str(tmp_path / "data")],
+        capture_output=True, text=True, env=env, timeout=180,
+    )  # fmt: skip
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "Traceback" not in done.stdout + done.stderr
+    assert done.stderr.startswith("error: Timed out while attempting to connect to ephemeral")
+    assert "Nothing was lost: run the same command again" in done.stderr

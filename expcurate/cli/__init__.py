@@ -29,6 +29,17 @@ def main() -> None:
     except (StoreError, PublishError) as exc:
         err.print(f"[red]error:[/red] {exc}", highlight=False, soft_wrap=True)
         raise SystemExit(BAD_INPUT) from None
+    except RuntimeError as exc:
+        if "Prefect API server" not in str(exc):
+            raise
+        err.print(
+            f"[red]error:[/red] {exc} Nothing was lost: run the same command again, give the "
+            "temporary server longer (PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS), or "
+            "point PREFECT_API_URL at a running Prefect server.",
+            highlight=False,
+            soft_wrap=True,
+        )
+        raise SystemExit(1) from None
 
 
 __all__ = ["app", "main", "papers"]

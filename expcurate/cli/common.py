@@ -64,6 +64,8 @@ def configured_store(data_dir: Path | None, db_url: str | None) -> tuple[Setting
 def quiet_prefect() -> None:
     os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
     os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+    # Prefect waits 20 s for its temporary server; a loaded machine needs longer.
+    os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "90")
 
 
 def open_repo(repo: str, commit: str, settings: Settings) -> tuple[Path, str, RepoIndex]:
