@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from prefect import flow, get_run_logger
+from prefect.states import Failed, State
 from prefect.task_runners import ThreadPoolTaskRunner
 
 from expcurate.curation.pipeline import recover_interrupted
@@ -26,7 +27,7 @@ from expcurate.curation.services import (
     summarize,
 )
 from expcurate.curation.signals import keep_stopping_cleanly
-from expcurate.records import PaperListEntry, Stage
+from expcurate.records import PaperListEntry, PaperStatus, Stage
 from expcurate.settings import get_settings, override_settings
 from expcurate.store import Store
 from expcurate.store.errors import LeaseHeld
@@ -34,6 +35,26 @@ from expcurate.store.lease import describe
 from flows.stages import run_stage
 
 MAX_ROUNDS = 12  # more stages than exist: a guard against a scheduling loop, never reached
+
+
+def paper_result(state: State[Any]) -> PaperSummary:
+    """The summary a paper flow ended with, its paper failed or not. Call the flows with
+    `return_state=True` and read them with this: a failed paper fails its flow run (so
+    Prefect shows it FAILED, with the reason), and its summary rides on the failed state."""
+    result = state.result(raise_on_failure=False)
+    if isinstance(result, BaseException):  # a crash, not a failed paper: keep it loud
+        raise result
+    return PaperSummary.model_validate(result)
+
+
+def _ended(summary: PaperSummary) -> PaperSummary | State[Any]:
+    """What a paper flow returns: the summary, or a failed state carrying it."""
+    if summary.status != PaperStatus.failed:
+        return summary
+    return Failed(
+        message=f"paper {summary.paper_id} failed at {summary.stage}: {summary.error}",
+        data=summary,
+    )
 
 
 def _logger() -> logging.Logger | logging.LoggerAdapter[logging.Logger]:
@@ -48,7 +69,7 @@ def _logger() -> logging.Logger | logging.LoggerAdapter[logging.Logger]:
     flow_run_name="advance-{paper_id}",
     task_runner=ThreadPoolTaskRunner(max_workers=4),  # type: ignore[arg-type]
 )
-def advance_paper(paper_id: str) -> PaperSummary:
+def advance_paper(paper_id: str) -> PaperSummary | State[Any]:
     """Run every stage that is due for the paper, until it reaches a checkpoint or the end.
 
     Runs a killed process left behind are recovered first (they rerun); a stage another
@@ -82,7 +103,7 @@ def advance_paper(paper_id: str) -> PaperSummary:
         log.info("paper %s: %s; not run twice", paper_id, held)
         notes.append(f"{held}; not run twice")
     refresh_paper_status(store, paper_id)
-    return summarize(store, paper_id).model_copy(update={"notes": notes})
+    return _ended(summarize(store, paper_id).model_copy(update={"notes": notes}))
 
 
 @flow(name="curate-paper", flow_run_name="curate-{paper.id}")
@@ -90,7 +111,7 @@ def curate_paper(
     paper: PaperListEntry,
     model: str | None = None,
     auto_approve: bool | None = None,
-) -> PaperSummary:
+) -> PaperSummary | State[Any]:
     """Admit one paper and run it as far as its checkpoints allow.
 
     Bad input (an id that is no file name, a missing or non-PDF file, a missing repository
@@ -107,11 +128,11 @@ def curate_paper(
         problem = admit_paper(store, paper, settings.model, settings.auto_approve)
         if problem:
             _logger().info("paper %s not curated: %s", paper.id, problem)
-            return _summary_or(store, paper.id, problem)
+            return _ended(_summary_or(store, paper.id, problem))
         try:
-            return advance_paper(paper.id)
+            return _ended(paper_result(advance_paper(paper.id, return_state=True)))
         except Exception as exc:
-            return _crashed(store, paper.id, exc)
+            return _ended(_crashed(store, paper.id, exc))
 
 
 def _crashed(store: Store, paper_id: str, exc: Exception) -> PaperSummary:
@@ -145,7 +166,9 @@ def curate_batch(
     results = []
     for entry in entries:
         try:
-            summary = curate_paper(entry, model=model, auto_approve=auto_approve)
+            summary = paper_result(
+                curate_paper(entry, model=model, auto_approve=auto_approve, return_state=True)
+            )
         except Exception as exc:  # curate_paper records bad input itself; this is a bug
             summary = _crashed(open_store(get_settings()), entry.id, exc)
         results.append(summary)

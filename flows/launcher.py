@@ -29,7 +29,7 @@ def start_next(paper_id: str, settings: Settings, mode: str | None = None) -> st
     if mode == "inline":
         from flows.curate import advance_paper  # a sibling flow module
 
-        advance_paper(paper_id)
+        advance_paper(paper_id, return_state=True)  # a failed paper is in the store too
         return "finished"
     logs = settings.resolved_data_dir() / "logs"
     logs.mkdir(parents=True, exist_ok=True)

@@ -200,13 +200,16 @@ def test_a_flow_run_without_the_cli_admits_papers_the_same_way(
     """A deployment run of curate-paper gets the checks `expcurate extract` gets: a missing
     PDF fails the paper at ingest with the reason, before any stage runs."""
     from expcurate.settings import override_settings
-    from flows.curate import curate_paper
+    from flows.curate import curate_paper, paper_result
 
     with override_settings(data_dir=tmp_path / "data", db_url="", model="heuristic") as s:
         paper = PaperListEntry(
             id="p", pdf_url=str(tmp_path / "nowhere.pdf"), code_url=str(sample_repo)
         )
-        summary = curate_paper(paper)
+        state = curate_paper(paper, return_state=True)
+        summary = paper_result(state)
         paper = Store(s.database_url()).require_paper("p")
+    # Prefect shows the flow run failed, with the reason.
+    assert state.is_failed() and state.message == f"paper p failed at ingest: {summary.error}"
     assert (summary.status.value, summary.stage, summary.stages) == ("failed", "ingest", {})
     assert paper.error == summary.error and paper.error.startswith("PDF not found")

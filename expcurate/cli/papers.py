@@ -89,10 +89,10 @@ def extract(
     if problem:
         fail(f"paper {pid} failed at ingest: {problem}")
     quiet_prefect()
-    from flows.curate import curate_paper
+    from flows.curate import curate_paper, paper_result
 
     with console.status(f"curating {pid} …"):
-        summary = curate_paper(entry)
+        summary = paper_result(curate_paper(entry, return_state=True))
     _print_summary(summary)
     if summary.status == PaperStatus.failed:
         fail(f"paper {pid} failed at {summary.stage}: {summary.error}")
@@ -294,9 +294,9 @@ def advance(
     _, store = configured_store(data_dir, db_url)
     store.require_paper(paper_id)  # an unknown paper is one line, before the engine starts
     quiet_prefect()
-    from flows.curate import advance_paper
+    from flows.curate import advance_paper, paper_result
 
-    _print_summary(advance_paper(paper_id))
+    _print_summary(paper_result(advance_paper(paper_id, return_state=True)))
 
 
 @app.command("export")
