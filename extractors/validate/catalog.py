@@ -59,6 +59,12 @@ _CHECKS: tuple[Check, ...] = (
           "The outcome compares a method with itself: rows of different blocks (datasets, model "
           "sizes, backbones) were run together, or every method compared is one method at "
           "several settings. Compare within one block, or ask how the setting matters."),
+    Check("merged_blocks", Severity.warning, "task",
+          "The same column name is measured twice: blocks of the table set side by side (two "
+          "models, with and without a setting) were read as one. Make one task per block."),
+    Check("own_variants", Severity.warning, "task",
+          "The method is compared with other sizes or variants of itself (MSCAN-T against "
+          "MSCAN-S and MSCAN-L): they are not its rivals. Compare within one size."),
     Check("question_truncated", Severity.warning, "task",
           "The question is cut off (a caption truncated mid-sentence); finish it in the paper's "
           "terms."),

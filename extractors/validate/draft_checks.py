@@ -132,6 +132,59 @@ def check_self_comparison(fields: TaskFields) -> list[Flag]:
     return []
 
 
+def check_merged_blocks(fields: TaskFields) -> list[Flag]:
+    """A measured column named twice for one row ("DSPy: BBH all 41.6, …, BBH all 70.4"), or
+    twice among the measures: blocks of the table set side by side were run together."""
+    for value in fields.design_complexity.dependent_variables.values():
+        names = [str(v) for v in value] if isinstance(value, list) else []
+        twice = [n for n in dict.fromkeys(names) if names.count(n) > 1]
+        for segment in re.split(r"[;:]\s", fields.expected_outcome):
+            twice += [
+                n
+                for n in dict.fromkeys(names)
+                if len(n) >= 3 and len(re.findall(rf"{re.escape(n)}:? -?\d", segment)) > 1
+            ]
+        if twice:
+            return [
+                flag(
+                    "merged_blocks",
+                    Severity.warning,
+                    f"the column {twice[0]!r} is measured twice for one row: blocks of the "
+                    "table were read as one",
+                )
+            ]
+    return []
+
+
+def check_own_variants(fields: TaskFields) -> list[Flag]:
+    """The paper's row set against its own other sizes or variants ("MSCAN-T" vs "MSCAN-S")."""
+    compared = fields.design_complexity.independent_variables.get("method")
+    if not isinstance(compared, list) or len(compared) < 2:
+        return []
+    family = _family(str(compared[0]))
+    same = [str(c) for c in compared[1:] if family and _family(str(c)) == family]
+    if not same or len(same) == len(compared) - 1:  # all of them: self_comparison's case
+        return []
+    return [
+        flag(
+            "own_variants",
+            Severity.warning,
+            f"{compared[0]} is compared with its own variants: {', '.join(same[:4])}",
+        )
+    ]
+
+
+SIZE = re.compile(r"[-_\s](?:t|s|b|l|xl|tiny|small|base|large|huge|\d+(?:\.\d+)?[bmk]?)$", re.I)
+
+
+def _family(label: str) -> str:
+    """A model's family when its name ends in a size ("MSCAN-T" -> "mscan", "LLaMA-13B" ->
+    "llama"); "" for a name without one ("Vicuna (TRICE-MIX)": a method, not a size)."""
+    name = label.split(" / ")[-1].strip().rstrip("*∗†").lower()
+    head = SIZE.sub("", name)
+    return head if head != name and len(head) >= 3 else ""
+
+
 def _method_name(label: str) -> str:
     """A compared row's method without its settings and marks: "TimesNet (ours) / 384" and
     "TimesNet" are one method."""
@@ -196,6 +249,8 @@ def check_draft_semantics(fields: TaskFields, paper: ParsedPaper | None) -> list
         check_meta_outcome(fields)
         + check_compared_names(fields)
         + check_self_comparison(fields)
+        + check_merged_blocks(fields)
+        + check_own_variants(fields)
         + check_truncated_question(fields)
         + check_direction(fields)
     )

@@ -174,6 +174,21 @@ CASES: dict[str, tuple[Run, dict[str, object]]] = {
         _draft,
         {"expected_outcome": "Acc: CIFAR-10 / ICH 81.23 vs. ImageNet-10 / ICH 77.45."},
     ),
+    "merged_blocks": (
+        _draft,
+        {
+            "expected_outcome": "In Table 2: Old: Acc 41.6, F1 53.8, Acc 70.4; New: Acc 59.5.",
+            "design_complexity": DesignComplexity(dependent_variables={"metrics": ["Acc", "F1"]}),
+        },
+    ),
+    "own_variants": (
+        _draft,
+        {
+            "design_complexity": DesignComplexity(
+                independent_variables={"method": ["NetX-T", "OldNet", "NetX-L"]}
+            )
+        },
+    ),
     "question_truncated": (_draft, {"question": "Does gating improve accuracy in the…?"}),
     "direction_disagrees": (
         _draft,
@@ -368,3 +383,30 @@ def test_one_method_at_several_settings_is_no_comparison_of_methods() -> None:
     assert [f.check for f in flags] == ["self_comparison"]
     assert check_self_comparison(fields(["NetA (ours)", "NetA+ (ours)"])) == []
     assert check_self_comparison(fields(["NetA / 384", "NetB / 384"])) == []
+
+
+def test_own_sizes_as_rivals_and_merged_blocks_are_flagged() -> None:
+    from expcurate.records import DesignComplexity, TaskFields
+    from extractors.validate.draft_checks import check_merged_blocks, check_own_variants
+
+    def fields(
+        methods: list[str], outcome: str = "o", metrics: list[str] | None = None
+    ) -> TaskFields:
+        design = DesignComplexity(
+            independent_variables={"method": methods},
+            dependent_variables={"metrics": metrics or ["All", "NLP"]},
+        )
+        return TaskFields(question="q", expected_outcome=outcome, design_complexity=design)
+
+    sizes = check_own_variants(fields(["NetX-T", "OldNet-B0", "NetX-S", "NetX-L"]))
+    assert [f.message for f in sizes] == [
+        "NetX-T is compared with its own variants: NetX-S, NetX-L"
+    ]
+    assert check_own_variants(fields(["Vicuna (ours)", "Vicuna (Zero-Shot)"])) == []
+    assert check_own_variants(fields(["NetX-T", "OldNet-T"])) == []
+    merged = "In Table 1: Old: All 41.6, NLP 53.8, All 70.4, NLP 73.7; NetX: All 59.5, NLP 70.9."
+    assert [f.check for f in check_merged_blocks(fields(["NetX", "Old"], merged))] == [
+        "merged_blocks"
+    ]
+    clean = "Full (All 41.6, NLP 53.8): 'w/o A' is worse (All 40.1, NLP 50.2)."
+    assert check_merged_blocks(fields(["Full", "w/o A"], clean)) == []
