@@ -133,7 +133,18 @@ def figure_tasks(ctx: Context, figure: Figure) -> list[TaskDraft]:
     series = [s for s in legend if len(s) <= 30 and not find_numbers(s)]
     if 2 <= len(series) <= MAX_SERIES:
         independent["series"] = series
-    measured = y.label if y else _measured(" ".join(c.text for c in said) + " " + topic)
+    # The y axis the finding names; else the one every panel shares; else what the caption,
+    # then the finding, says is measured.
+    shared = {a.label for a in figure.axes if a.orientation == "y" and a.label}
+    measured = (
+        y.label
+        if y
+        else shared.pop()
+        if len(shared) == 1
+        else _measured(topic)
+        if MEASURED.search(topic)
+        else _measured(" ".join(c.text for c in said))
+    )
     return [
         TaskDraft(
             key=f"{figure.label.lower().replace(' ', '-')}:trend",

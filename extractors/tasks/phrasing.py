@@ -376,9 +376,10 @@ TREND_VARIABLE = re.compile(
     r"\b(?:increas\w*|grow\w*|grew|improv\w*|decreas\w*|scal\w*|chang\w*|ris\w*|rose|"
     r"drop\w*|declin\w*|degrad\w*|saturat\w*|vary|varies)\s+(?:steadily |consistently )?"
     r"(?:with|as|over|across|along)\s+(?:the\s+|an?\s+)?(?:increasing\s+|growing\s+|larger\s+)?"
-    r"(more\s+)?([a-z][\w -]{2,40}?)(?=\s+(?:increases|grows|is increased|goes up|decreases|and|while|"
-    r"but|for|in|on|is)\b|[,.;)]|$)|"
-    r"\bas (?:the )?([a-z][\w -]{2,40}?) (?:increases|grows|decreases|is increased|goes up)",
+    r"(more\s+)?([a-z][\w -]{2,40}?)(?=\s+(?:increases|grows|is increased|goes up|goes on|goes|"
+    r"proceeds|progresses|continues|decreases|and|while|but|for|in|on|is)\b|[,.;)]|$)|"
+    r"\bas (?:the )?([a-z][\w -]{2,40}?) (?:increases|grows|decreases|is increased|goes up|"
+    r"goes on|goes|proceeds|progresses|continues)",
     re.I,
 )
 
