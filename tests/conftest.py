@@ -60,7 +60,11 @@ def sample_pdf() -> Path:
 @pytest.fixture
 def sample_repo(tmp_path: Path) -> Path:
     """The sample repository as a real git repository with one commit."""
-    dest = tmp_path / "gatemix-repo"
+    return make_sample_repo(tmp_path / "gatemix-repo")
+
+
+def make_sample_repo(dest: Path) -> Path:
+    """Copy the sample repository to `dest` and commit it there."""
     shutil.copytree(SAMPLE / "repo", dest)
     env = {
         **os.environ,

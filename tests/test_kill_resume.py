@@ -16,11 +16,11 @@ import subprocess
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import make_sample_repo
 
 from expcurate.records import RunStatus
 from expcurate.store import Store
@@ -74,7 +74,8 @@ def _finish(proc: subprocess.Popen[str]) -> str:
     return out
 
 
-def _kill_at(proc: subprocess.Popen[str], data: Path, point: str) -> None:
+def _held_at(proc: subprocess.Popen[str], data: Path, point: str) -> Path:
+    """Wait until the process holds at `point`; returns its marker file."""
     marker = data / "artifacts" / PAPER / f"paused-{point}"
     deadline = time.monotonic() + WAIT_S
     while not marker.exists():
@@ -82,6 +83,11 @@ def _kill_at(proc: subprocess.Popen[str], data: Path, point: str) -> None:
             pytest.fail(f"ended before reaching {point}:\n{proc.communicate()[0]}")
         assert time.monotonic() < deadline, f"never reached {point}"
         time.sleep(0.1)
+    return marker
+
+
+def _kill_at(proc: subprocess.Popen[str], data: Path, point: str) -> None:
+    marker = _held_at(proc, data, point)
     os.killpg(proc.pid, signal.SIGKILL)
     proc.communicate()
     marker.unlink()
@@ -125,17 +131,8 @@ def reference(
 
 
 @pytest.fixture(scope="module")
-def sample_repo_module(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    import shutil
-
-    dest = tmp_path_factory.mktemp("repo") / "gatemix-repo"
-    shutil.copytree(ROOT / "data" / "sample" / "repo", dest)
-    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org",
-           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.org"}  # fmt: skip
-    for cmd in (["git", "init", "-q", "-b", "main"], ["git", "add", "-A"],
-                ["git", "commit", "-q", "-m", "sample"]):  # fmt: skip
-        subprocess.run(cmd, cwd=dest, check=True, env=env)
-    yield dest
+def sample_repo_module(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_sample_repo(tmp_path_factory.mktemp("repo") / "gatemix-repo")
 
 
 @pytest.mark.parametrize("point", KILL_POINTS)
@@ -163,11 +160,7 @@ def test_two_advances_at_once_run_each_stage_once(
     data = tmp_path / "data"
     # The first stops at the checkpoint after ingest has been approved… by holding tasks.
     first = _start(_extract(sample_repo_module), data, api_url, pause="tasks")
-    marker = data / "artifacts" / PAPER / "paused-tasks"
-    deadline = time.monotonic() + WAIT_S
-    while not marker.exists():
-        assert first.poll() is None and time.monotonic() < deadline
-        time.sleep(0.1)
+    _held_at(first, data, "tasks")
     second = _finish(_start(["advance", PAPER], data, api_url))
     assert "the tasks stage of 90001 is being run by process" in " ".join(second.split())
     store = Store(f"sqlite:///{data / 'expcurate.db'}")
@@ -184,11 +177,7 @@ def test_sigterm_marks_the_running_stage_interrupted_and_exits_with_one_line(
 ) -> None:
     data = tmp_path / "data"
     proc = _start(_extract(sample_repo_module), data, api_url, pause="parse")
-    marker = data / "artifacts" / PAPER / "paused-parse"
-    deadline = time.monotonic() + WAIT_S
-    while not marker.exists():
-        assert proc.poll() is None and time.monotonic() < deadline
-        time.sleep(0.1)
+    marker = _held_at(proc, data, "parse")
     proc.send_signal(signal.SIGTERM)  # the process only, as a supervisor would
     out, _ = proc.communicate(timeout=60)
     assert proc.returncode == 128 + signal.SIGTERM, out
