@@ -41,8 +41,12 @@ def _stop(signum: int, _frame: FrameType | None) -> None:
     threads that would finish a stage nobody wants any more."""
     name = signal.Signals(signum).name
     marked = interrupt_own_runs(f"stopped by {name}")
-    note = f"; {marked} running stage(s) marked interrupted" if marked else ""
-    print(f"stopped by {name}{note}; run the same command again to resume", file=sys.stderr)
+    note = (
+        f"; {marked} running stage(s) marked interrupted; run the same command again to resume"
+        if marked
+        else ""
+    )
+    print(f"stopped by {name}{note}", file=sys.stderr)
     _end_children()
     os._exit(128 + signum)
 
