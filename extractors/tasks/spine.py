@@ -400,7 +400,7 @@ def with_setting(
     return f"{question[:-1].rstrip()} ({'; '.join(added)})?"
 
 
-def measure_names(headers: list[str], most: int = 3) -> list[str]:
+def measure_names(headers: list[str], most: int = 4) -> list[str]:
     """What a table's scored columns measure, without the dataset or group a header also
     names ("ETTh1 MSE" is MSE) and without cost columns; at most `most`, or none when the
     columns name no metric at all (datasets as columns)."""
