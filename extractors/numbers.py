@@ -26,9 +26,17 @@ def find_numbers(text: str) -> list[str]:
     return out
 
 
+# A magnitude printed after a table's number: "4.2M" parameters, "13G" of storage, "7B".
+MAGNITUDE = {"K": 1e3, "M": 1e6, "G": 1e9, "B": 1e9, "T": 1e12}
+
+
 def to_float(token: str) -> float | None:
+    """The value of a number token; "13G" and "4.2M" (a table cell's magnitude kept on it)
+    are scaled, so that 13G > 16.8M."""
+    text = token.replace(",", "").replace("−", "-").strip()
+    scale = MAGNITUDE.get(text[-1:], 1.0) if len(text) > 1 else 1.0
     try:
-        return float(token.replace(",", "").replace("−", "-"))
+        return float(text[:-1] if scale != 1.0 else text) * scale
     except ValueError:
         return None
 

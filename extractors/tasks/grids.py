@@ -64,7 +64,11 @@ def cell_number(cell: str) -> str:
     if not NUMERIC_CELL.match(text):
         return ""
     nums = find_numbers(text)
-    return nums[0] if nums and to_float(nums[0]) is not None else ""
+    if not nums or to_float(nums[0]) is None:
+        return ""
+    # A magnitude right after the number stays on it ("13G" vs "16.8M" compare as sizes).
+    unit = re.match(rf"\s*{re.escape(nums[0])}\s?([KMGBT])\b", text)
+    return nums[0] + unit.group(1) if unit else nums[0]
 
 
 CHECKED = frozenset("✓✔")

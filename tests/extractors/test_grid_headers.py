@@ -4,6 +4,7 @@ over it, no data row taken into the header, no header row taken for data."""
 from __future__ import annotations
 
 from expcurate.records import Table
+from extractors.numbers import to_float
 from extractors.tasks.grids import cell_number, read_grid
 
 
@@ -43,8 +44,10 @@ def test_a_first_data_row_with_missing_values_and_units_is_data() -> None:
     )
     assert grid.header == ["Size", "Storage", "Time", "Acc"]
     assert grid.labels == ["Big", "Small"]
-    assert grid.values[0][:3] == ["7", "13", "3"]
-    assert cell_number("13G") == "13" and cell_number("12 s") == "12"
+    # The magnitude stays on the number, so that 13G of storage is more than 4.7M.
+    assert grid.values[0][:3] == ["7B", "13G", "3"]
+    assert cell_number("13G") == "13G" and cell_number("12 s") == "12"
+    assert to_float("13G") == 13e9 > to_float("16.8M") == 16.8e6  # type: ignore[operator]
 
 
 def test_centred_labels_over_uneven_spans_name_the_columns_nearest_them() -> None:
