@@ -186,6 +186,8 @@ class LLMClient:
         for repair in range(self.max_repairs + 1):
             content = self._request(convo, purpose, repair)
             try:
+                if self.log and self.log[-1].truncated:
+                    raise AnswerFormatError("the answer was cut off")  # even when it parses
                 answer = schema.model_validate(extract_json(content))
             except AnswerFormatError as e:
                 problem = str(e)
@@ -207,7 +209,8 @@ class LLMClient:
                 return answer
             convo = [
                 *convo,
-                {"role": "assistant", "content": content},
+                # The broken answer's opening, not all of it: each repair would double the prompt.
+                {"role": "assistant", "content": _excerpt(content)},
                 {"role": "user", "content": REPAIR_INSTRUCTION.format(problem=problem)},
             ]
         raise LLMError(
@@ -464,6 +467,11 @@ class LLMClient:
     def _warn(self, message: str) -> None:
         if message not in self.warnings:
             self.warnings.append(message)
+
+
+def _excerpt(text: str, limit: int = 600) -> str:
+    """The opening of a long answer, marked as cut by us."""
+    return text if len(text) <= limit else text[:limit] + " […answer shortened…]"
 
 
 def _short(error: BaseException, limit: int = 300) -> str:

@@ -22,7 +22,8 @@ class AnswerFormatError(ValueError):
 
 
 def extract_json(text: str) -> Any:
-    """The first JSON object in `text`; raises `AnswerFormatError` with the parser's complaint."""
+    """The JSON object `text` holds (whole, fenced, or after leading prose); raises
+    `AnswerFormatError` with the parser's complaint."""
     text = _THINK.sub("", text or "").strip()
     if not text:
         raise AnswerFormatError("the answer was empty")
@@ -36,18 +37,20 @@ def extract_json(text: str) -> Any:
             continue
         if isinstance(value, dict):
             return value
-    # Leading or trailing prose: decode from each opening brace until one parses.
-    decoder = json.JSONDecoder()
-    for m in re.finditer(r"\{", text):
-        try:
-            value, _ = decoder.raw_decode(text, m.start())
-        except json.JSONDecodeError:
-            continue
-        if isinstance(value, dict):
-            return value
-    if "{" not in text:
+    # Leading or trailing prose: the object opening at the first brace, and only that one. An
+    # inner object of a broken or cut-off answer ("{... "items": [{}, {") is not the answer.
+    start = text.find("{")
+    if start < 0:
         raise AnswerFormatError("the answer contains no JSON object")
-    raise AnswerFormatError(f"the JSON object is malformed ({first_error or 'unbalanced braces'})")
+    try:
+        value, _ = json.JSONDecoder().raw_decode(text, start)
+    except json.JSONDecodeError as e:
+        raise AnswerFormatError(
+            f"the JSON object is malformed or cut off ({e.msg} at line {e.lineno} column {e.colno})"
+        ) from None
+    if not isinstance(value, dict):
+        raise AnswerFormatError("the answer's JSON is not an object")
+    return value
 
 
 def describe_validation_error(error: ValidationError, limit: int = 10) -> str:

@@ -288,3 +288,37 @@ def test_json_mode_is_requested_when_enabled(fake: FakeLLM, tmp_path: Path) -> N
     fake.push(json_reply(GOOD))
     ask(make(fake, tmp_path, json_mode=True))
     assert fake.requests[0]["response_format"] == {"type": "json_object"}
+
+
+class Listing(BaseModel):
+    items: list[dict[str, Any]]
+
+
+def test_an_inner_object_of_a_cut_off_answer_is_not_the_answer() -> None:
+    from extractors.llm.jsonout import AnswerFormatError, extract_json
+
+    with pytest.raises(AnswerFormatError, match="malformed or cut off"):
+        extract_json('Here you go: {"items": [{}, {"name": "trunc')
+    assert extract_json('Sure: {"items": [{}]} Hope that helps {x}') == {"items": [{}]}
+
+
+def test_an_answer_cut_off_at_the_token_limit_is_repaired_and_never_cached(
+    fake: FakeLLM, tmp_path: Path
+) -> None:
+    # It parses (the model closed the object early), but the provider says it was cut off.
+    fake.push(Reply('{"label": "abl", "score": 0.1}', finish_reason="length"), json_reply(GOOD))
+    client = make(fake, tmp_path)
+    assert ask(client) == Answer(**GOOD)
+    assert "cut off" in fake.requests[1]["messages"][-1]["content"]
+    # A second client finds the good answer in the cache, never the cut-off one.
+    assert ask(make(fake, tmp_path)) == Answer(**GOOD) and len(fake.requests) == 2
+
+
+def test_a_repair_quotes_the_opening_of_a_long_broken_answer_not_all_of_it(
+    fake: FakeLLM, tmp_path: Path
+) -> None:
+    broken = '{"label": "' + "x" * 5000
+    fake.push(Reply(broken), json_reply(GOOD))
+    assert ask(make(fake, tmp_path)) == Answer(**GOOD)
+    quoted = fake.requests[1]["messages"][-2]["content"]
+    assert quoted.startswith('{"label": "xxx') and len(quoted) < 700
