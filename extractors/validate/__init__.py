@@ -86,7 +86,12 @@ def _draft_flags(
 
 def validate_setup(fields: TaskFields, root: Path | RepoTree | None) -> list[Flag]:
     """Checks on the recovered setup (the setup stage), against the repository at its commit."""
-    flags = check_setup_found(fields) + check_requirements_form(fields) + check_instructions(fields)
+    flags = (
+        check_setup_found(fields)
+        + check_requirements_form(fields)
+        + check_instructions(fields)
+        + repo_checks.check_unsafe_commands(fields)
+    )
     if root is None:  # what the text alone shows: steps and paths that leave the repository
         lexical = check_paths(fields, None) + check_requirements(fields, None)
         skipped = [f for f in skipped_all("repo", NO_REPO) if f.check != "leakage"]

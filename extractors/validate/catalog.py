@@ -65,6 +65,10 @@ _CHECKS: tuple[Check, ...] = (
     Check("own_variants", Severity.warning, "task",
           "The method is compared with other sizes or variants of itself (MSCAN-T against "
           "MSCAN-S and MSCAN-L): they are not its rivals. Compare within one size."),
+    Check("unsafe_command", Severity.error, "task",
+          "The usage or agent instructions ask for something no experiment needs (deleting "
+          "files, sudo, running a downloaded script, writing to system paths, reading keys or "
+          "secrets): rewrite them as commands that run the repository's own scripts."),
     Check("question_truncated", Severity.warning, "task",
           "The question is cut off (a caption truncated mid-sentence); finish it in the paper's "
           "terms."),

@@ -211,6 +211,37 @@ def check_paths(fields: TaskFields, tree: RepoTree | None) -> list[Flag]:
     return flags
 
 
+# What a published instruction must never tell a harness or an agent to do: delete, escalate,
+# fetch and run code from elsewhere, write outside the workspace, or reach for secrets.
+UNSAFE = re.compile(
+    r"(?<![\w-])(?:rm\s+(?:-\w+\s+)*(?:/|~|\*|\.\.)|sudo|su\s+-|mkfs\S*|dd\s+if=|shutdown|reboot|"
+    r"chmod\s+(?:-R\s+)?[0-7]*7[0-7]*\s+/|chown\s+-R\s+\S+\s+/|:\(\)\s*\{|"
+    r"(?:curl|wget)\b[^\n|]*\|\s*(?:ba|z)?sh|(?:nc|ncat|netcat)\s+-|eval\s+\$|"
+    r"base64\s+(?:-d|--decode)[^\n|]*\|\s*(?:ba)?sh)(?![\w-])|"
+    r">\s*/(?:etc|dev/sd|dev/nvme|boot|usr|bin|sbin|lib|root)\b|"
+    r"/etc/(?:passwd|shadow|sudoers)|~/\.ssh|\.ssh/id_|\bexfiltrat\w*|"
+    r"\b(?:AWS_SECRET_ACCESS_KEY|OPENAI_API_KEY|GITHUB_TOKEN)\b",
+    re.I,
+)
+
+
+def check_unsafe_commands(fields: TaskFields) -> list[Flag]:
+    """Usage or agent instructions that delete, escalate, run downloaded code, write to
+    system paths or reach for secrets (a model's text is published as it is otherwise)."""
+    flags = []
+    for name in ("usage_instructions", "agent_instructions"):
+        found = UNSAFE.search(getattr(fields, name) or "")
+        if found:
+            flags.append(
+                flag(
+                    "unsafe_command",
+                    Severity.error,
+                    f"{name} asks for something no experiment needs: {found.group(0)!r}",
+                )
+            )
+    return flags
+
+
 def check_instructions(fields: TaskFields) -> list[Flag]:
     text = fields.agent_instructions
     named = []
