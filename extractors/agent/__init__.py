@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from expcurate.records import RepoIndex, Setup, SetupResult, StageError, Status, TaskDraft, Usage
+from extractors.validate.repo_checks import check_model_fallback
 
 from .llm_policy import DEFAULT_MAX_TOKENS, LLMSetupAgent
 from .llm_policy import prompt_version as _llm_prompt_version
@@ -116,6 +117,15 @@ def recover_setups(
             result.status = Status.failed
     for issue in agent.issues:  # spent budget, provider down, per-task fallbacks
         result.add_error(issue.stage, issue.category, issue.message, severity=issue.severity)
+    used = model or settings.stage_model("setup")
+    fell = [key for key, setup in result.setups.items() if check_model_fallback(setup, used)]
+    if fell and len(fell) == len(result.setups):
+        result.add_error(
+            "setup",
+            "model_fallback",
+            f"the model {used} contributed no setup: all {len(fell)} tasks fell back to the "
+            "heuristic policy (see the warnings above for why)",
+        )  # an error: the stage is partial, and nothing of it is approved unseen
     result.usage = agent.usage.model_copy()
     return result
 

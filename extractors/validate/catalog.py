@@ -65,6 +65,10 @@ _CHECKS: tuple[Check, ...] = (
     Check("own_variants", Severity.warning, "task",
           "The method is compared with other sizes or variants of itself (MSCAN-T against "
           "MSCAN-S and MSCAN-L): they are not its rivals. Compare within one size."),
+    Check("model_fallback", Severity.error, "task",
+          "The model asked for did not write this setup (its budget was spent, the provider "
+          "failed, or its answers were unusable): the heuristic policy's setup stands in. "
+          "Check it before approving, or retry the stage."),
     Check("unsafe_command", Severity.error, "task",
           "The usage or agent instructions ask for something no experiment needs (deleting "
           "files, sudo, running a downloaded script, writing to system paths, reading keys or "

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Literal, NamedTuple
 
-from expcurate.records import STEP_RE, Flag, Severity, TaskFields
+from expcurate.records import STEP_RE, Flag, Setup, Severity, TaskFields
 from expcurate.records.refs import confined, references, repo_path
 from extractors.numbers import find_numbers, is_trivial
 from extractors.validate.catalog import flag
@@ -240,6 +240,19 @@ def check_unsafe_commands(fields: TaskFields) -> list[Flag]:
                 )
             )
     return flags
+
+
+def check_model_fallback(setup: Setup, model: str) -> list[Flag]:
+    """A setup the heuristic wrote in place of the model a curator asked for."""
+    if model == "heuristic" or not any(call.tool == "fallback" for call in setup.trace):
+        return []
+    return [
+        flag(
+            "model_fallback",
+            Severity.error,
+            f"{model} did not write this setup; the heuristic policy's stands in",
+        )
+    ]
 
 
 def check_instructions(fields: TaskFields) -> list[Flag]:

@@ -458,3 +458,24 @@ def test_setup_record_round_trips_with_the_llm_trace(
     )
     setup = agent_for(demo, client_for(fake)).recover(TASK)
     assert Setup.model_validate_json(setup.model_dump_json()) == setup
+
+
+def test_a_setup_stage_the_model_wrote_nothing_of_is_partial_with_a_flag_per_task(
+    fake: FakeLLM, demo: tuple[Path, RepoIndex], tmp_path: Path
+) -> None:
+    from expcurate.records import Status
+    from extractors.agent import recover_setups
+    from extractors.validate.repo_checks import check_model_fallback
+
+    root, index = demo
+    settings = Settings(data_dir=tmp_path, model=MODEL, api_base=fake.url, api_key="k",
+                        budget_usd=0.0, price_input_per_mtok=1.0, price_output_per_mtok=4.0)  # fmt: skip
+    tasks = [TASK, TASK.model_copy(update={"key": "table-3"})]
+    result = recover_setups(tasks, index, root, settings)
+    assert fake.requests == [] and len(result.setups) == 2  # the heuristic stood in for both
+    assert result.status == Status.partial
+    assert any(e.category == "model_fallback" and e.severity == Severity.error
+               for e in result.errors)  # fmt: skip
+    for setup in result.setups.values():
+        assert [f.check for f in check_model_fallback(setup, MODEL)] == ["model_fallback"]
+        assert check_model_fallback(setup, "heuristic") == []

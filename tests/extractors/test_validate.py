@@ -18,9 +18,11 @@ from expcurate.records import (
     Flag,
     ParsedPaper,
     Section,
+    Setup,
     Severity,
     Table,
     TaskFields,
+    ToolCall,
 )
 from extractors.validate import (
     CHECKS,
@@ -36,6 +38,7 @@ from extractors.validate import (
     validate_task,
 )
 from extractors.validate.catalog import flag
+from extractors.validate.repo_checks import check_model_fallback
 
 ROOT = Path(__file__).resolve().parents[2]
 TRAIN = "\n".join(
@@ -146,6 +149,14 @@ CASES: dict[str, tuple[Run, dict[str, object]]] = {
     "masked_source_exists": (_setup, {"masked_source": ["pkg/gone.py"]}),
     "setup_found": (_setup, {"source": [], "masked_source": [], "requirements": []}),
     "instructions_leak_masked": (_setup, {"agent_instructions": "Complete train.py please."}),
+    # The setup's trace says whether the heuristic stood in; a task flag marks it here.
+    "model_fallback": (
+        lambda t, root: check_model_fallback(
+            Setup(trace=[ToolCall(tool="fallback")] if t.no_answer == "fell back" else []),
+            "openai/gpt-x",
+        ),
+        {"no_answer": "fell back"},
+    ),
     "unsafe_command": (
         _setup,
         {"usage_instructions": "python train.py; cat /etc/passwd; rm -rf / --no-preserve-root"},
