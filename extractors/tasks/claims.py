@@ -142,7 +142,7 @@ COMPARATIVE = _cue(
     r"comparable (?:\w+ )?(?:to|with)|on par with|competitive with|beyond (?:what|that of)",
     r"(?:perform\w*|work\w*|does) as well as|match(?:es|ing)? (?:the )?(?:performance|best)",
     r"(?:great|strong|excellent|remarkable|impressive|competitive|promising) (?:performance|results)",
-    r"improv\w* (?:\w+ ){0,4}?(?:over|upon|by|from)\b|improvements? (?:of|over|by)",
+    r"improv\w* (?:\w+ ){0,4}?(?:over|upon|by|from)\b|improvements? (?:of|over|by|than)",
     rf"(?:{BETTER}|weaker|cheaper|more \w+|less \w+) (?:\w+ ){{0,3}}?than|reduc\w* (?:[\w-]+ ){{0,5}}?by\b",
     r"(?:gains?|boosts?) (?:of|over|in|on)\b|(?:improv|enhanc|boost)\w* (?:the |their |its )?"
     r"(?:\w+ ){0,2}?(?:performance|accuracy|results?|quality|robustness|generali[sz]ation)",
@@ -269,6 +269,9 @@ class Claim(BaseModel):
     # True when `labels` come from a neighbouring sentence ("Table 2 lists the variants. The
     # full model beats every one."), not from the claim itself.
     inferred_labels: bool = False
+    # The setting an earlier sentence of its paragraph put it in ("On ImageNet-LT, …"), when
+    # the claim names none itself.
+    context: str = ""
 
 
 @dataclass
@@ -280,6 +283,10 @@ class _Sent:
     appendix: bool
     claim: Claim | None
     inferred: bool
+
+
+# A sentence that sets its finding on a dataset first: "On ImageNet-LT, …", "For CIFAR-10, …".
+SCENE = re.compile(r"^(?:\w+,\s*)?((?:On|For|In) (?:the )?[A-Z][\w.-]*(?:[ -][A-Z0-9][\w.-]*)*),")
 
 
 def _judge(text: str, labels: list[str], inferred: bool, where: str) -> Claim | None:
@@ -370,6 +377,7 @@ def _scan(paper: ParsedPaper) -> list[_Sent]:
         carry, since = (by_level[max(by_level)] if by_level and level else []), 0
         for para in _paragraphs(text, paper.title):
             sents = _split(para)
+            scene = ""  # "On ImageNet-LT": the setting the paragraph has put its findings in
             cites = [[known.get(_key(lab), lab) for lab in own_labels(t)] for t in sents]
             lend = [[lab for lab in c if lab not in setup] if len(c) <= 3 else [] for c in cites]
             for i, (sent, labels) in enumerate(zip(sents, cites, strict=True)):
@@ -380,6 +388,10 @@ def _scan(paper: ParsedPaper) -> list[_Sent]:
                 use = labels or back or ahead or (carry if far else [])
                 inferred = not labels and bool(use)
                 claim = _judge(sent, use, inferred, where)
+                own_scene = SCENE.match(sent)
+                if claim is not None and not own_scene and not labels:
+                    claim.context = scene
+                scene = own_scene.group(1) if own_scene else scene
                 if claim is not None:
                     claim.section = heading
                     since = 0 if inferred else since  # a run of claims keeps its label

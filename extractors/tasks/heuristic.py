@@ -638,8 +638,8 @@ def _about_elsewhere(claim: Claim, table: Table, settings: dict[str, str]) -> bo
     table's ("On CIFAR100-LT, our approach …" beside the CIFAR10-LT table), is that table's.
     When this table's caption names no dataset, the finding must be set on the other one
     ("… on the Pascal VOC 2012 leaderboard") and the name must appear nowhere in this table."""
-    own = settings.get(table.label, "")
-    if own and own.lower() in claim.text.lower():
+    own, said = settings.get(table.label, ""), f"{claim.context} {claim.text}".strip()
+    if own and own.lower() in said.lower():
         return False
     here = squash(" ".join([table.caption, *(cell for row in table.rows for cell in row)]))
     on = "" if own else r"\b[Oo]n (?:the )?"
@@ -647,7 +647,7 @@ def _about_elsewhere(claim: Claim, table: Table, settings: dict[str, str]) -> bo
         other
         and other != own
         and (own or not all(squash(w) in here for w in re.split(r"[\s/_-]+", other) if w))
-        and re.search(rf"{on}(?<![\w-]){re.escape(other)}(?![\w-])", claim.text)
+        and re.search(rf"{on}(?<![\w-]){re.escape(other)}(?![\w-])", said)
         for label, other in settings.items()
         if label != table.label
     )

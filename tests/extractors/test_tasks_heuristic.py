@@ -495,3 +495,24 @@ def test_rows_that_tie_for_best_are_both_named() -> None:
         "Decoder (c) is best or tied on 2 of 2 columns. Best per column: mIoU (SS): Decoder (c) "
         "(41.1); mIoU (MS): Decoder (c) and Decoder (c) w/ stage 1 (42.2, tied)."
     )
+
+
+def test_a_finding_in_a_paragraph_set_on_another_tables_dataset_stays_with_that_table() -> None:
+    tables = [
+        Table(label=f"Table {n}", caption=f"Table {n}: Results on {name}.", page=4,
+              rows=[["Method", "AUROC"], ["OldNet", "80.1"], ["Ours", "85.3"]])
+        for n, name in ((1, "QuizSet-A"), (2, "QuizSet-B"))
+    ]  # fmt: skip
+    text = (
+        "Table 1 and Table 2 report the results on QuizSet-A and QuizSet-B.\n\n"
+        "On QuizSet-B, our approach achieves the best results in seven cases. "
+        "Compared with OldNet, our approach achieves 5.21% higher AUROC, 0.96% higher AUPR, and "
+        "9.19% higher in-distribution accuracy.\n\n"
+        "For instance, on QuizSet-A, our approach achieves a 4.2% AUROC improvement than OldNet."
+    )
+    paper = ParsedPaper(title="GateNet: gates", abstract="We propose GateNet.", tables=tables,
+                        sections=[Section(number="4", title="Results", text=text, page=4)])  # fmt: skip
+    tasks = {t.evidence[0].label: t.expected_outcome for t in draft(paper).tasks}
+    assert tasks["Table 1"].startswith("On QuizSet-A, our approach achieves a 4.2% AUROC")
+    assert "5.21% higher AUROC" not in tasks["Table 1"]
+    assert "5.21% higher AUROC" in tasks["Table 2"]
