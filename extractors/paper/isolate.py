@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -53,7 +54,8 @@ def parse_pdf_isolated(
         "max_memory_mb": max_memory_mb,
         "max_image_mb": max_memory_mb / IMAGE_SHARE,
     }
-    with tempfile.TemporaryDirectory(prefix="expcurate-parse-") as tmp:
+    _sweep_leftovers()
+    with tempfile.TemporaryDirectory(prefix=f"{TMP_PREFIX}{os.getpid()}-") as tmp:
         req, res = Path(tmp) / "request.json", Path(tmp) / "result.json"
         req.write_text(json.dumps(request), encoding="utf-8")
         proc = subprocess.Popen(
@@ -76,6 +78,28 @@ def parse_pdf_isolated(
         stderr = err.decode("utf-8", "replace")[-4000:]
         answer = _read(res)
     return _interpret(answer, proc.returncode, stderr, max_memory_mb)
+
+
+TMP_PREFIX = "expcurate-parse-"
+
+
+def _sweep_leftovers() -> None:
+    """Remove the exchange folders of parses whose process was killed before it could (their
+    names carry the pid that made them)."""
+    for folder in Path(tempfile.gettempdir()).glob(f"{TMP_PREFIX}*-*"):
+        pid = folder.name[len(TMP_PREFIX) :].split("-", 1)[0]
+        if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _child_env() -> dict[str, str]:

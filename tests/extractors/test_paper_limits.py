@@ -3,6 +3,7 @@ process that enforces a hard wall-clock and memory limit on one document."""
 
 from __future__ import annotations
 
+import os
 import re
 import time
 from pathlib import Path
@@ -148,6 +149,26 @@ def test_isolated_parse_gives_the_same_result_as_in_process(tmp_path: Path) -> N
     written = sorted(p.name for p in (tmp_path / "b" / "images").glob("*.png"))
     assert written == sorted(p.name for p in (tmp_path / "a" / "images").glob("*.png"))
     assert written
+
+
+def test_a_parse_killed_before_cleaning_up_leaves_nothing_behind_the_next_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import subprocess
+    import sys
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    left = tmp_path / "tmp" / f"{isolate.TMP_PREFIX}{gone.pid}-abc123"
+    left.mkdir()
+    (left / "request.json").write_text("{}")
+    mine = tmp_path / "tmp" / f"{isolate.TMP_PREFIX}{os.getpid()}-def456"
+    mine.mkdir()  # a parse of this very process, in another thread: left alone
+    parse_pdf_isolated(build_paper(tmp_path / "paper.pdf"), timeout_s=120, max_memory_mb=2048)
+    assert not left.exists() and mine.exists()
 
 
 def test_isolated_child_past_timeout_and_grace_is_killed(long_pdf: Path) -> None:
