@@ -8,7 +8,7 @@ can use `expcurate.launcher.start_next`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -173,9 +173,15 @@ def flag_checks(items: Iterable[QueueItem]) -> list[str]:
 
 
 def next_item(
-    items: list[QueueItem], current: str | None = None, skipped: Iterable[str] = ()
+    items: list[QueueItem],
+    current: str | None = None,
+    skipped: Iterable[str] = (),
+    before: Sequence[str] = (),
 ) -> QueueItem | None:
-    """The next item awaiting review after `current`, wrapping around; skipped ones come last."""
+    """The next item awaiting review after `current`, wrapping around; skipped ones come last.
+
+    `before` is the queue's order as it was shown: after a decision the decided item has left
+    the filtered queue, and its place is found there (else "next" is the first open item)."""
     open_items = [
         it for it in items if it.status == TaskStatus.awaiting_review and it.ref != current
     ]
@@ -183,10 +189,10 @@ def next_item(
         return None
     skip = set(skipped)
     fresh = [it for it in open_items if it.ref not in skip] or open_items
-    refs = [it.ref for it in items]
+    refs = list(before) if current in before else [it.ref for it in items]
     if current in refs:
         here = refs.index(current)
-        later = [it for it in fresh if refs.index(it.ref) > here]
+        later = [it for it in fresh if it.ref not in refs or refs.index(it.ref) > here]
         if later:
             return later[0]
     return fresh[0]

@@ -139,7 +139,17 @@ def _evidence(fields: TaskFields, task: Task, art: ev.PaperArtifacts) -> None:
         widgets.flags(task.flag_list())
 
 
-def _after_decision(result: logic.ActionResult, tid: int, ref: str, decision: str) -> None:
+def _shown_queue() -> list[str]:
+    """The refs of the queue as the reviewer's filter shows it, in order."""
+    items = logic.filter_queue(
+        logic.build_queue(common.store()), st.session_state.get(FILTER_KEY, logic.QueueFilter())
+    )
+    return [it.ref for it in items]
+
+
+def _after_decision(
+    result: logic.ActionResult, tid: int, ref: str, decision: str, before: list[str]
+) -> None:
     common.flash(result.message, result.level)
     if not result.ok:
         # With an unsaved edit, show theirs against it; without one, the form simply
@@ -155,7 +165,7 @@ def _after_decision(result: logic.ActionResult, tid: int, ref: str, decision: st
     items = logic.filter_queue(
         logic.build_queue(common.store()), st.session_state.get(FILTER_KEY, logic.QueueFilter())
     )
-    nxt = logic.next_item(items, current=ref, skipped=common.skipped())
+    nxt = logic.next_item(items, current=ref, skipped=common.skipped(), before=before)
     if nxt is None:
         common.go("queue")
     common.open_item(nxt.ref)
@@ -286,8 +296,9 @@ def _actions(
             _conflicts()[tid] = result.conflict.number
         st.rerun()
     decision = "approve" if approve else "reject" if reject else "skip"
+    before = _shown_queue()  # where the task sat, before the decision takes it out
     result = logic.decide_item(
         store, tid, decision, actor, base_head=base, launch=common.launcher(),
         fields=fields, reason=reason,
     )  # fmt: skip
-    _after_decision(result, tid, ref, decision)
+    _after_decision(result, tid, ref, decision, before)

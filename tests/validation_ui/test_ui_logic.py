@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from ui_helpers import finish_run, simple_task
 
-from expcurate.records import Flag, Severity, Stage, StageResult
+from expcurate.records import Flag, Severity, Stage, StageResult, TaskStatus
 from expcurate.settings import Settings
 from expcurate.store import Store, StoreError
 from validation_ui import logic, overview
@@ -107,6 +107,19 @@ def test_next_item_goes_forward_wraps_and_leaves_skipped_for_last(store: Store) 
     only_skipped = logic.next_item(items, current=refs[2], skipped={refs[0], refs[1]})
     assert only_skipped is not None and only_skipped.ref == refs[0]
     assert logic.next_item([i for i in items if i.ref == refs[0]], current=refs[0]) is None
+
+
+def test_next_item_after_a_decision_is_the_one_after_it_not_the_first(store: Store) -> None:
+    """The decided item has left the filtered queue; its place is found in the queue as shown."""
+    ids = _tasks_stage(store, "p", 4)
+    refs = [f"task:{i}" for i in ids]
+    before = [it.ref for it in logic.filter_queue(logic.build_queue(store), QueueFilter())]
+    store.set_task_status(ids[1], TaskStatus.approved)  # the reviewer approved the second
+    after = logic.filter_queue(logic.build_queue(store), QueueFilter())
+    assert refs[1] not in [it.ref for it in after]
+    nxt = logic.next_item(after, current=refs[1], before=before)
+    assert nxt is not None and nxt.ref == refs[2]
+    assert logic.next_item(after, current=refs[1]).ref == refs[0]  # type: ignore[union-attr]
 
 
 def test_approve_with_edit_records_who_and_the_revision(store: Store) -> None:

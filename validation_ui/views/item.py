@@ -52,6 +52,10 @@ def _checkpoint(item: logic.QueueItem) -> None:
     )  # fmt: skip
     if not decision:
         return
+    shown = logic.filter_queue(
+        logic.build_queue(store), st.session_state.get(task_form.FILTER_KEY, logic.QueueFilter())
+    )
+    before = [it.ref for it in shown]  # where the checkpoint sat, before the decision
     result = logic.decide_checkpoint(
         store, item.id, decision, actor, launch=common.launcher(), reason=reason
     )
@@ -63,7 +67,7 @@ def _checkpoint(item: logic.QueueItem) -> None:
     items = logic.filter_queue(
         logic.build_queue(store), st.session_state.get(task_form.FILTER_KEY, logic.QueueFilter())
     )
-    nxt = logic.next_item(items, current=item.ref, skipped=common.skipped())
+    nxt = logic.next_item(items, current=item.ref, skipped=common.skipped(), before=before)
     if nxt is None:
         common.go("queue")
     common.open_item(nxt.ref)
