@@ -250,10 +250,7 @@ def recover_interrupted(store: Store, settings: Settings, paper_id: str | None =
         if why is None or run.id is None or not store.interrupt_run(run.id, why):
             continue
         recovered.append(f"{run.paper_id}: the {run.stage} run was interrupted ({why}); it reruns")
-        paper = store.require_paper(run.paper_id)
-        if paper.status == PaperStatus.running:
-            store.set_paper_status(run.paper_id, PaperStatus.pending, run.stage, "")
-        refresh_paper_status(store, run.paper_id)
+        refresh_paper_status(store, run.paper_id)  # the paper's status follows from its runs
     return recovered
 
 

@@ -27,13 +27,14 @@ from extractors.tasks.grids import (
     NUMERIC_LABEL,
     Grid,
     column_lower,
+    column_name,
     fold_metrics,
     is_metric,
     lower_is_better,
     not_a_method,
     only_lower_metrics,
 )
-from extractors.tasks.phrasing import share
+from extractors.tasks.phrasing import and_list, share
 
 MAX_VALUES = 6  # variants of one choice; more reads as a list of rival methods
 # "SegNeXt-T w/o MSCA": a model and the variant of it the row measures.
@@ -156,7 +157,7 @@ def factor_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
             counts[verdict] += 1
             gap = abs(x - y) / max(abs(x), abs(y), 1e-9)
             against = f" vs. {rival} {theirs[1]}" if len(others) > 1 else f" vs. {theirs[1]}"
-            pairs.append((gap, f"{head or 'column ' + str(col + 2)}: {mine[1]}{against}"))
+            pairs.append((gap, f"{column_name(head, col)}: {mine[1]}{against}"))
         if not pairs:
             continue
         name = " / ".join(k for k in key if k)
@@ -174,10 +175,8 @@ def factor_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
     # A summary group ("Average") is reported, not run: it closes the list as what it is.
     real = [n for n in names if not SUMMARY_GROUP.search(n)] or names
     summary = [n for n in names if n not in real]
-    groups = (", ".join(real[:-1]) + f" and {real[-1]}" if len(real) > 1 else real[0]) + (
-        f" (and the {summary[0].lower()} over them)" if summary else ""
-    )
-    rivals = " and ".join([", ".join(others[:-1]), others[-1]] if len(others) > 1 else others)
+    groups = and_list(real) + (f" (and the {summary[0].lower()} over them)" if summary else "")
+    rivals = and_list(others)
     against = "the best of " + rivals if len(others) > 1 else rivals
     metrics = list(dict.fromkeys(h for h in grid.header if h))
     overall = share(tally["better"], sum(tally.values()))
@@ -218,7 +217,7 @@ def _on(metrics: list[str]) -> str:
     named = [m for m in dict.fromkeys(short) if not m.startswith("column ")][:3]
     if not named:
         return ""
-    return " on " + (", ".join(named[:-1]) + " and " if len(named) > 1 else "") + named[-1]
+    return " on " + and_list(named)
 
 
 def _cell(grid: Grid, row: int | None, col: int) -> tuple[float, str] | None:

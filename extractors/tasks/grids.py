@@ -469,6 +469,12 @@ def only_lower_metrics(table: Table) -> bool:
     )
 
 
+def column_name(head: str, col: int) -> str:
+    """A column's header, or where it sits when it has none ("column 3": the label column is
+    column 1)."""
+    return head or f"column {col + 2}"
+
+
 def best_row(grid: Grid, col: int, lower: bool) -> int | None:
     scored = [(to_float(v[col]), i) for i, v in enumerate(grid.values) if v[col]]
     scored = [(x, i) for x, i in scored if x is not None]

@@ -54,6 +54,7 @@ from extractors.tasks.grids import (
     Grid,
     best_row,
     column_lower,
+    column_name,
     fold_metrics,
     is_metric,
     is_results_table,
@@ -185,9 +186,9 @@ def comparison_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
         better = mine < theirs if lower else mine > theirs
         wins.append(better)
         rival_rows.append(best_other)
-        metrics.append(head or f"column {col + 2}")
+        metrics.append(column_name(head, col))
         comparisons.append(
-            f"{head or 'column ' + str(col + 2)}: {name} {grid.values[ours][col]} vs. "
+            f"{column_name(head, col)}: {name} {grid.values[ours][col]} vs. "
             f"{grid.labels[best_other]} {grid.values[best_other][col]}"
         )
     if not comparisons:
@@ -289,7 +290,7 @@ def ablation_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
     results, verdicts, kept = [], [], []
     for i in variants:
         cells = [
-            f"{grid.header[c] or 'column ' + str(c + 2)} {grid.values[i][c]}"
+            f"{column_name(grid.header[c], c)} {grid.values[i][c]}"
             for c in scored
             if c < len(grid.values[i]) and grid.values[i][c]
         ]
@@ -309,7 +310,7 @@ def ablation_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
     if not kept:
         return []
     reference = ", ".join(
-        f"{grid.header[c] or 'column ' + str(c + 2)} {grid.values[full][c]}" for c in scored[:6]
+        f"{column_name(grid.header[c], c)} {grid.values[full][c]}" for c in scored[:6]
     )
     if all(of and worse == of for worse, of in verdicts):
         lead = (
@@ -388,7 +389,7 @@ def best_row_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
         best = best_row(grid, col, lower)
         if best is None:
             continue
-        name = head or f"column {col + 2}"
+        name = column_name(head, col)
         metrics.append(name)
         value = to_float(grid.values[best][col])
         tied = list(

@@ -399,6 +399,11 @@ def trend_variable(claim: str) -> str | None:
     return var if var.lower().startswith(("the ", "a ", "an ")) else f"the {var}"
 
 
+def and_list(items: list[str]) -> str:
+    """ "A", "A and B", "A, B and C"."""
+    return ", ".join(items[:-1]) + f" and {items[-1]}" if len(items) > 1 else "".join(items)
+
+
 def share(part: int, whole: int) -> str:
     """A count in words that a grader can check against the table without new numbers."""
     if whole and part == whole:

@@ -17,7 +17,7 @@ from extractors.numbers import find_numbers
 from extractors.tasks.claims import Claim
 from extractors.tasks.context import OURS_LABEL
 from extractors.tasks.grids import COST, Grid, fold_metrics, is_metric, plain, transpose
-from extractors.tasks.phrasing import claim_question, clean_claim
+from extractors.tasks.phrasing import and_list, claim_question, clean_claim
 
 # Drafts that speak for the table as a whole (one per table), as opposed to one row's.
 WHOLE_TABLE = (":compare", ":best", ":sweep", ":factor")
@@ -153,8 +153,7 @@ def lead_with_claims(
                 if first.startswith("Run each of:"):
                     update["method"] = f"Run each of: {', '.join(names)}{dot}{rest}"
                 update["question"] = (
-                    f"How do {', '.join(names[:-1])} and {names[-1]} compare in {label}"
-                    f"{f' ({topic})' if topic else ''}?"
+                    f"How do {and_list(names)} compare in {label}{f' ({topic})' if topic else ''}?"
                 )
         elif not _about(draft, lead):
             grounding = ""  # the reader compared other rows than the finding speaks of
@@ -389,8 +388,7 @@ def with_setting(
     asked = question.lower()
     named = measure_names(measures or [])
     if named and not any(m.lower() in asked for m in named):
-        added.append(f"measured by {', '.join(named[:-1]) + ' and ' if len(named) > 1 else ''}"
-                     f"{named[-1]}")  # fmt: skip
+        added.append(f"measured by {and_list(named)}")
     if topic and (
         ANAPHORA.search(question) or len(question.split()) < 12 or _names_missing(question, topic)
     ):
