@@ -51,6 +51,10 @@ bench-parse: setup ## Parse every corpus PDF: coverage, then speed against refer
 	$(BIN)/python benchmarks/parse_coverage.py
 	$(BIN)/python benchmarks/parse_speed.py
 
+bench-tables: setup ## Score table readers (ours, find_tables, pdfplumber) against hand-made cell grids
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
+	$(BIN)/python benchmarks/table_structure.py --crops data/bench-tables
+
 bench-draft: setup ## Draft tasks for every corpus PDF and report coverage and grounding
 	$(BIN)/python benchmarks/draft_coverage.py
 

@@ -43,6 +43,12 @@ class Table(BaseModel):
     bold: list[list[bool]] = Field(default_factory=list)
     image: str = ""
     section: str = ""  # heading of the section the table sits in
+    # How the cells were read: "words" (positions), "find_tables" (PyMuPDF's finder, when
+    # the word reading looked wrong), "lines" (one cell per run of words), "" (not read).
+    reader: str = ""
+    header_rows: int = 0  # leading rows that are column titles; 0: not known
+    blocks: list[int] = Field(default_factory=list)  # rows opening the body's later blocks
+    doubts: list[str] = Field(default_factory=list)  # why the reading may be wrong
 
     @property
     def number(self) -> str:

@@ -285,6 +285,13 @@ class _FloatReader:
             return table
         table.bbox = _round(grid.bbox)
         table.rows, table.bold = grid.rows, grid.bold
+        if grid.rows:
+            table.reader = grid.method
+            table.header_rows, table.blocks, table.doubts = (
+                grid.header_rows,
+                grid.blocks,
+                grid.doubts,
+            )
         if not grid.rows:
             self.result.add_error(
                 STAGE,

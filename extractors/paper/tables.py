@@ -19,6 +19,7 @@ from extractors.paper.captions import Caption
 from extractors.paper.graphics import Graphics, Rule
 from extractors.paper.layout import Box, Word, contains, union, x_overlap
 from extractors.paper.regions import PageContext, reach, text_run
+from extractors.paper.table_shape import table_shape
 
 
 @dataclass
@@ -26,8 +27,11 @@ class TableGrid:
     bbox: Box
     rows: list[list[str]] = field(default_factory=list)
     bold: list[list[bool]] = field(default_factory=list)
-    method: str = "words"  # words | find_tables | image | none
+    method: str = "words"  # words | find_tables | lines | image | none
     problem: str = ""  # why cells are missing, for the error record
+    header_rows: int = 0  # 0: not known
+    blocks: list[int] = field(default_factory=list)  # first rows of the body's later blocks
+    doubts: list[str] = field(default_factory=list)  # why the reading may be wrong
 
 
 def table_options(ctx: PageContext, g: Graphics, cap: Caption) -> dict[int, tuple[float, Box]]:
@@ -180,14 +184,22 @@ def read_table(
         return TableGrid(bbox, method="none", problem="no text inside the table region")
     vlines = _column_rules(g.vrules, bbox, words)
     rotated = [box for box, _ in ctx.page.rotated if contains(bbox, box, pad=2)]
-    rows, bold = build_cells(words, vlines, rotated)
+    rows, bold, ys = build_cells(words, vlines, rotated)
     if _looks_right(rows):
-        return TableGrid(bbox, rows, bold)
+        shape = table_shape(rows, ys, g.rules, bbox)
+        for src, dst in shape.moved.items():  # a group label goes to its block's first row
+            rows[dst][0], rows[src][0] = rows[src][0], ""
+            bold[dst][0], bold[src][0] = bold[src][0], False
+        return TableGrid(
+            bbox, rows, bold, "words", "", shape.header_rows, shape.blocks, shape.doubts
+        )
     fallback = _find_tables(page, bbox, words, bool(vlines))
     if fallback is not None:
         return fallback
     if rows:
-        return TableGrid(bbox, rows, bold, problem="")
+        shape = table_shape(rows, ys, g.rules, bbox)
+        doubts = ["columns could not be told apart: most rows are one cell", *shape.doubts]
+        return TableGrid(bbox, rows, bold, "lines", "", shape.header_rows, shape.blocks, doubts)
     return TableGrid(bbox, method="none", problem="cells could not be separated")
 
 
@@ -230,7 +242,7 @@ def _looks_right(rows: list[list[str]]) -> bool:
 
 def build_cells(
     words: list[Word], vlines: list[float], rotated: list[Box] | None = None
-) -> tuple[list[list[str]], list[list[bool]]]:
+) -> tuple[list[list[str]], list[list[bool]], list[tuple[float, float]]]:
     """Rows by baseline, columns by white-space lanes that (almost) no row crosses.
 
     A row that is a run of prose (a sub-table caption such as "(a) Results on X", a note)
@@ -247,29 +259,37 @@ def build_cells(
     ]
     rows = _cluster_rows([w for w in words if w not in sideways])
     if not rows:
-        return [], []
+        return [], [], []
     rows = _join_sideways(_join_row_spans(rows, h), sideways)
     gap = _gap(h)
     width = max(w.bbox[2] for w in words) - min(w.bbox[0] for w in words)
     texts: list[list[str]] = []
     bolds: list[list[bool]] = []
+    ys: list[tuple[float, float]] = []
     band: list[list[Word]] = []
     for row in [*rows, []]:
         if row and not _text_row(row, gap, width):
             band.append(row)
             continue
         if band:
-            t, b = _grid(band, h, gap, vlines, [w.bbox[2] for w in sideways])
+            t, b, y = _grid(band, h, gap, vlines, [w.bbox[2] for w in sideways])
             texts += t
             bolds += b
+            ys += y
             band = []
         if row:
             texts.append([" ".join(w.text for w in row)])
             bolds.append([_bold(row)])
+            ys.append(_extent(row))
     n = max(len(r) for r in texts)
     texts = [r + [""] * (n - len(r)) for r in texts]
     bolds = [r + [False] * (n - len(r)) for r in bolds]
-    return texts, bolds
+    return texts, bolds, ys
+
+
+def _extent(row: list[Word]) -> tuple[float, float]:
+    """Top and bottom of a row's ordinary words (sideways group names reach further)."""
+    return min(w.bbox[1] for w in row), max(w.bbox[3] for w in row)
 
 
 def _text_row(row: list[Word], gap: float, width: float) -> bool:
@@ -289,7 +309,7 @@ def _text_row(row: list[Word], gap: float, width: float) -> bool:
 
 def _grid(
     rows: list[list[Word]], h: float, gap: float, vlines: list[float], sideways: list[float]
-) -> tuple[list[list[str]], list[list[bool]]]:
+) -> tuple[list[list[str]], list[list[bool]], list[tuple[float, float]]]:
     bounds = _column_bounds(rows, h, vlines, sideways)
     grid: list[list[list[Word]]] = [[[] for _ in range(len(bounds) + 1)] for _ in rows]
     for i, row in enumerate(rows):
@@ -307,17 +327,21 @@ def _grid(
     keep = [j for j in range(len(bounds) + 1) if any(grid[i][j] for i in range(len(rows)))]
     texts: list[list[str]] = []
     bolds: list[list[bool]] = []
+    ys: list[tuple[float, float]] = []
     for i in range(len(rows)):
         cells = [sorted(grid[i][j], key=lambda w: w.bbox[0]) for j in keep]
         row_text = [" ".join(w.text for w in c) for c in cells]
         row_bold = [_bold(c) for c in cells]
+        top, bottom = _extent([w for w in rows[i] if not _vertical(w, h)] or rows[i])
         if texts and _continues_row(texts[-1], row_text):
             texts[-1] = [f"{a} {b}".strip() for a, b in zip(texts[-1], row_text, strict=True)]
             bolds[-1] = [a or b for a, b in zip(bolds[-1], row_bold, strict=True)]
+            ys[-1] = (min(ys[-1][0], top), max(ys[-1][1], bottom))
             continue
         texts.append(row_text)
         bolds.append(row_bold)
-    return texts, bolds
+        ys.append((top, bottom))
+    return texts, bolds, ys
 
 
 def _continues_row(above: list[str], row: list[str]) -> bool:
@@ -597,4 +621,11 @@ def _find_tables(page: pymupdf.Page, bbox: Box, words: list[Word], ruled: bool) 
         bold.append(flags)
     if not _looks_right(rows):
         return None
-    return TableGrid(tuple(best.bbox), rows, bold, method="find_tables")  # type: ignore[arg-type]
+    return TableGrid(
+        tuple(best.bbox),  # type: ignore[arg-type]
+        rows,
+        bold,
+        method="find_tables",
+        header_rows=0 if best.header.external else 1,
+        doubts=["read by PyMuPDF's find_tables: the word-based reading looked wrong"],
+    )

@@ -401,6 +401,59 @@ def test_multirow_and_rotated_group_labels_join_the_first_row_of_their_group(
         ["", "Independent", "MSE", "0.268"],
         ["", "", "MAE", "0.296"],
     ]
+    assert (table.reader, table.header_rows, table.blocks) == ("words", 2, [6])
+
+
+def test_header_rows_and_blocks_come_from_the_rules(tmp_path: Path) -> None:
+    """A two-line header closed by a rule, a rule between two size tiers, and a group label
+    centred on the second tier: the record says where the header ends and where each block
+    starts, and the centred label moves to its block's first row."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 72), "1 Introduction", fontsize=12, fontname="tibo")
+    page.insert_text((72, 92), "A sentence of body text to set the body size.", fontsize=10)
+    page.insert_text((72, 110), "Table 1: Accuracy of each model size.", fontsize=9)
+    page.draw_line((100, 118), (460, 118), width=0.8)
+    page.insert_text((120, 130), "Tier", fontsize=9)
+    page.insert_text((180, 130), "Method", fontsize=9)
+    page.insert_text((300, 130), "Acc.", fontsize=9)
+    page.insert_text((380, 130), "Params", fontsize=9)
+    page.insert_text((300, 141), "(%)", fontsize=9)
+    page.insert_text((380, 141), "(M)", fontsize=9)
+    page.draw_line((100, 146), (460, 146), width=0.5)
+    tiers = [
+        ["Small", ("Base-S", "70.1", "4.0"), ("Ours-S", "72.3", "4.1")],
+        [
+            "Large",
+            ("Base-L", "80.2", "40.0"),
+            ("Other-L", "80.9", "41.0"),
+            ("Ours-L", "82.0", "40.5"),
+        ],
+    ]
+    y = 158.0
+    for t, (name, *rows) in enumerate(tiers):
+        if t:
+            page.draw_line((100, y - 9), (460, y - 9), width=0.4)
+        page.insert_text((120, y + (len(rows) - 1) * 12 / 2), name, fontsize=9)  # centred
+        for method, acc, params in rows:
+            page.insert_text((180, y), method, fontsize=9)
+            page.insert_text((300, y), acc, fontsize=9)
+            page.insert_text((380, y), params, fontsize=9)
+            y += 12
+        y += 6
+    page.draw_line((100, y - 12), (460, y - 12), width=0.8)
+    page.insert_text((72, y + 20), "More body text follows the table here.", fontsize=10)
+    doc.save(tmp_path / "p.pdf")
+    (table,) = parse_pdf(tmp_path / "p.pdf").tables
+    assert table.rows[:2] == [["Tier", "Method", "Acc.", "Params"], ["", "", "(%)", "(M)"]]
+    assert [r[:2] for r in table.rows[2:]] == [
+        ["Small", "Base-S"],
+        ["", "Ours-S"],
+        ["Large", "Base-L"],
+        ["", "Other-L"],
+        ["", "Ours-L"],
+    ]
+    assert (table.header_rows, table.blocks, table.doubts) == (2, [4], [])
 
 
 def _words(y: float, items: list[tuple[float, str]], size: float = 8.0) -> list[Word]:
@@ -416,10 +469,10 @@ def test_a_row_of_names_set_close_is_a_header_and_a_line_of_prose_is_not() -> No
         for k in range(3)
         for w in _words(112 + 12 * k, [(104, "0.1"), (124, "0.2"), (144, "0.3"), (164, "0.4")])
     ]
-    rows, _ = build_cells(names + body, [])
+    rows, _, _ = build_cells(names + body, [])
     assert rows[0] == ["Alpha", "Beta", "Gamma", "Delta"]
     prose = _words(100, [(100, "(b)"), (114, "Results"), (144, "on"), (154, "the"), (168, "set")])
     listed = _words(100, [(100, "Canada:"), (130, "Alberta,"), (164, "Yukon,"), (190, "Nunavut")])
     for line in (prose, listed):
-        rows, _ = build_cells(line + body, [])
+        rows, _, _ = build_cells(line + body, [])
         assert rows[0][0] == " ".join(w.text for w in line) and not any(rows[0][1:])

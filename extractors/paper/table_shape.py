@@ -1,0 +1,183 @@
+"""A table's shape beyond its cells: header rows, the blocks of its body, and doubts.
+
+The reader knows what the cell strings no longer show: where the horizontal rules run.
+Booktabs tables put a rule under the header and between the blocks of the body (backbones,
+model sizes, datasets); a group-label row (a name alone on its line) or a label centred on
+several rows (LaTeX's multirow, joined to the group's first row) opens a block too. Drafting
+reads these from the record instead of guessing them from strings.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from dataclasses import dataclass, field
+
+from extractors.paper.graphics import Rule
+from extractors.paper.layout import Box
+
+_VALUE = re.compile(
+    r"^[(\[]?[-−–+]?(\d[\d,]*(\.\d+)?|\.\d+)\s*(%|[kKMBGT×x]|ms|s|h|min|[KMGT]i?B)?[)\]]?"
+    r"(\s*(±|\+/-)\s*[\d.]+%?)?[*†‡§⋆∗]*$"
+)
+_MARKS = {"✓", "✔", "✗", "✘", "×", "√", "○", "●", "◦", "•"}
+# Two or more decimals run together or in one label cell: "0.420.840.56", "GNNExp 0.42 0.84".
+_GLUED = re.compile(r"\d\.\d+\.\d|\d\.\d+\s+\d+\.\d+")
+
+
+@dataclass
+class Shape:
+    header_rows: int = 0  # 0: not known
+    blocks: list[int] = field(default_factory=list)  # first rows of the body's later blocks
+    doubts: list[str] = field(default_factory=list)
+    # Group labels centred on a ruled block, to move to the block's first row: row -> row.
+    moved: dict[int, int] = field(default_factory=dict)
+
+
+def is_value(cell: str) -> bool:
+    return bool(_VALUE.match(cell.strip()))
+
+
+def _data_row(row: list[str]) -> bool:
+    """Most filled cells after the first are numbers (marks and dashes aside)."""
+    filled = [c.strip() for c in row[1:] if c.strip() and c.strip() not in {"-", "–", "—"}]
+    values = [c for c in filled if is_value(c)]
+    if filled and all(set(c.split()) <= _MARKS for c in filled):
+        return True  # a row of check marks: which parts a variant has
+    return bool(values) and 2 * len(values) >= len(filled)
+
+
+def _interior_rules(rules: list[Rule], bbox: Box, ys: list[tuple[float, float]]) -> list[float]:
+    """y of rules across most of the table's width that lie between its first and last row."""
+    width = bbox[2] - bbox[0]
+    top, bottom = ys[0][1], ys[-1][0]
+    by_y: dict[int, list[Rule]] = {}
+    for r in rules:
+        if top - 0.5 < r.y < bottom + 0.5 and r.x1 > bbox[0] and r.x0 < bbox[2]:
+            k = next((y for y in by_y if abs(y - r.y) <= 1.0), round(r.y))
+            by_y.setdefault(k, []).append(r)
+    out = []
+    for y, segs in by_y.items():
+        # One unbroken run: a row of partial rules under spanning headers (booktabs'
+        # cmidrule) covers the width too, but with gaps between its pieces.
+        longest = run = 0.0
+        end = None
+        for s in sorted(segs, key=lambda s: s.x0):
+            a, b = max(s.x0, bbox[0]), min(s.x1, bbox[2])
+            if end is not None and a <= end + 1.5:
+                run += max(0.0, b - max(a, end))
+                end = max(end, b)
+            else:
+                run, end = b - a, b
+            longest = max(longest, run)
+        if longest >= 0.6 * width:
+            out.append(float(y))
+    return sorted(out)
+
+
+def table_shape(
+    rows: list[list[str]], ys: list[tuple[float, float]], rules: list[Rule], bbox: Box
+) -> Shape:
+    """Header rows and body blocks of a grid read from words (`ys`: each row's top, bottom)."""
+    shape = Shape()
+    if len(rows) < 2 or len(ys) != len(rows):
+        return shape
+    centres = [(a + b) / 2 for a, b in ys]
+    cuts = sorted({sum(1 for c in centres if c < y) for y in _interior_rules(rules, bbox, ys)})
+    cuts = [k for k in cuts if 0 < k < len(rows)]
+    leading = 0
+    while leading < len(rows) and not _data_row(rows[leading]):
+        leading += 1
+    if (
+        cuts
+        and cuts[0] <= max(leading, 1) + 3
+        and not any(_labelled_data(r) for r in rows[: cuts[0]])
+    ):
+        head = cuts[0]
+        # Title rows below the rule still belong to the header ("Metric | MSE | MAE …"
+        # under a rule that closes the method names); a name alone there opens a block.
+        while head < len(rows) - 1 and head < leading and _titles(rows[head]):
+            head += 1
+        shape.header_rows = head
+    elif 0 < leading < len(rows):
+        shape.header_rows = leading
+    else:
+        shape.header_rows = 1 if len(rows) > 1 else 0
+    head = shape.header_rows
+    body = len(rows) - head
+    starts = {k for k in cuts if k > head}
+    if len(starts) >= 0.6 * max(body - 1, 1) and body > 3:
+        starts = set()  # a rule under every row: a grid, not blocks
+    ruled = sorted(starts)
+    starts |= _label_rows(rows, head)
+    for k in sorted(_multirow_starts(rows, head)):
+        # A label centred on a ruled block names the block the rule opened.
+        opened = max((s for s in [head, *ruled] if s <= k), default=head)
+        closed = min((s for s in ruled if s > k), default=len(rows))
+        labels = [i for i in range(opened, closed) if rows[i][0].strip()]
+        if labels != [k]:
+            starts.add(k)
+        elif k != opened and not rows[opened][0].strip():
+            shape.moved[k] = opened
+    shape.blocks = _first_of_runs(rows, sorted(k for k in starts if head < k < len(rows)))
+    shape.doubts = _doubts(rows, head)
+    return shape
+
+
+def _first_of_runs(rows: list[list[str]], starts: list[int]) -> list[int]:
+    """Starts that open a block: not the title rows (a sub-table's own header, under its
+    rule) that follow another start before any data row."""
+    out: list[int] = []
+    for k in starts:
+        if out and not any(_data_row(rows[i]) for i in range(out[-1], k)):
+            continue
+        out.append(k)
+    return out
+
+
+def _titles(row: list[str]) -> bool:
+    return sum(1 for c in row if c.strip()) >= 2
+
+
+def _labelled_data(row: list[str]) -> bool:
+    """A body row: a name, then mostly numbers (a header's row of thresholds has no name)."""
+    return bool(row[0].strip()) and not is_value(row[0]) and _data_row(row)
+
+
+def _label_rows(rows: list[list[str]], head: int) -> set[int]:
+    """Rows holding a name alone (a group label) with data rows under them."""
+    out = set()
+    for i in range(head, len(rows) - 1):
+        filled = [c for c in rows[i] if c.strip()]
+        if len(filled) == 1 and not is_value(filled[0]) and _data_row(rows[i + 1]):
+            out.add(i)
+    return out
+
+
+def _multirow_starts(rows: list[list[str]], head: int) -> set[int]:
+    """Rows where a first-column group label starts, when a second label column names rows
+    under it ("Autoformer | 96", "" | 192, …)."""
+    body = rows[head:]
+    if len(body) < 3 or len(body[0]) < 3:
+        return set()
+    first = [r[0].strip() for r in body]
+    named = [any(c.strip() and not is_value(c) for c in r[1:3]) for r in body]
+    if all(first) or not all(n for c, n in zip(first, named, strict=True) if not c):
+        return set()
+    if sum(bool(c) for c in first) < 2 or any(is_value(c) for c in first if c):
+        return set()
+    return {head + i for i, c in enumerate(first) if c}
+
+
+def _doubts(rows: list[list[str]], head: int) -> list[str]:
+    out = []
+    glued = [r[0] for r in rows[head:] if r and _GLUED.search(r[0])]
+    if glued:
+        out.append(f"numbers inside row labels ({glued[0]!r})")
+    filled = [sum(1 for c in r if c.strip()) for r in rows[head:]]
+    if len(filled) >= 3:
+        typical = statistics.median(filled)
+        short = sum(1 for n in filled if 1 < n < typical / 2)
+        if short:
+            out.append(f"{short} body rows hold fewer than half the usual cells")
+    return out
