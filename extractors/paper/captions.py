@@ -110,6 +110,10 @@ def _caption_lines(order: list[Line], i: int, body: float) -> list[Line]:
             # A short centred caption that MuPDF glued to the paragraph under it.
             if prev.text.rstrip().endswith(".") and ln.bbox[0] < first.bbox[0] - 10:
                 break
+            # The table's header row that MuPDF glued to a caption set right above it:
+            # a caption ends where the table's first row begins.
+            if ln.gappy and not prev.gappy:
+                break
             lines.append(ln)
         elif close and aligned and abs(ln.size - first.size) < 0.6 and _continues(lines):
             lines.append(ln)

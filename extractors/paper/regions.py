@@ -140,6 +140,15 @@ def text_run(
         gap = frontier - ln.bbox[3] if direction < 0 else ln.bbox[1] - frontier
         if gap > 1.6 * max(ln.size, 6.0) + 4:
             break
+        # Prose in another type size after the rows (tables are set smaller than the body
+        # text around them): the float has ended.
+        if len(run) >= 2 and not ln.gappy and abs(ln.size - _median_size(run)) >= 0.8:
+            break
         run.append(ln)
         frontier = min(frontier, ln.bbox[1]) if direction < 0 else max(frontier, ln.bbox[3])
     return run
+
+
+def _median_size(lines: list[Line]) -> float:
+    sizes = sorted(ln.size for ln in lines)
+    return sizes[len(sizes) // 2]

@@ -182,6 +182,7 @@ def read_table(
         if any(contains(bbox, img, pad=2) or contains(img, bbox, pad=2) for img in g.images):
             return TableGrid(bbox, method="image", problem="the table is a picture (no OCR)")
         return TableGrid(bbox, method="none", problem="no text inside the table region")
+    words = [piece for w in words for piece in unglue(w)]
     vlines = _column_rules(g.vrules, bbox, words)
     rotated = [box for box, _ in ctx.page.rotated if contains(bbox, box, pad=2)]
     rows, bold, ys = build_cells(words, vlines, rotated)
@@ -201,6 +202,29 @@ def read_table(
         doubts = ["columns could not be told apart: most rows are one cell", *shape.doubts]
         return TableGrid(bbox, rows, bold, "lines", "", shape.header_rows, shape.blocks, doubts)
     return TableGrid(bbox, method="none", problem="cells could not be separated")
+
+
+def unglue(word: Word) -> list[Word]:
+    """Values the text layer ran together into one word ("0.420.840.56": three cells set
+    too tight for a space) as separate words, each with its share of the box. Only runs of
+    two or more decimals with the same number of places split; "1.2.3" stays one word."""
+    text = word.text
+    if text.count(".") < 2 or not text[:1].isdigit():
+        return [word]
+    for places in (1, 2, 3, 4):
+        parts = re.findall(rf"\d{{1,3}}\.\d{{{places}}}", text)
+        if len(parts) >= 2 and "".join(parts) == text:
+            break
+    else:
+        return [word]
+    x0, y0, x1, y1 = word.bbox
+    per = (x1 - x0) / len(text)
+    out, at = [], 0
+    for part in parts:
+        left = x0 + at * per
+        out.append(Word((left, y0, left + len(part) * per, y1), part, word.bold))
+        at += len(part)
+    return out
 
 
 def _column_rules(vrules: list[Box], bbox: Box, words: list[Word]) -> list[float]:

@@ -49,6 +49,9 @@ class Grid:
     # Each column's header cells, top to bottom ("GammaNet", "MSE"); rows' `parts` once
     # the grid is transposed.
     header_parts: list[list[str]] = field(default_factory=list)
+    # Each row's block (0, 1, …) as the table sets them apart by rules or group labels:
+    # model sizes, backbones, datasets. Empty when the body is one block or not known.
+    blocks: list[int] = field(default_factory=list)
 
 
 NUMERIC_CELL = re.compile(
@@ -94,7 +97,8 @@ def read_grid(table: Table) -> Grid | None:
     Label columns are the leading columns whose body cells are text ("Target model", "Method");
     a group label left empty under a vertically merged cell takes the value above it.
     """
-    rows = [[c.strip() for c in row] for row in table.rows if any(c.strip() for c in row)]
+    kept = [i for i, row in enumerate(table.rows) if any(c.strip() for c in row)]
+    rows = [[c.strip() for c in table.rows[i]] for i in kept]
     if len(rows) < 2 or max(len(r) for r in rows) < 2:
         return None
     width = max(len(r) for r in rows)
@@ -102,7 +106,13 @@ def read_grid(table: Table) -> Grid | None:
     bold = table.bold if len(table.bold) == len(table.rows) else []
     if bold:
         bold = [b for row, b in zip(table.rows, bold, strict=False) if any(c.strip() for c in row)]
+    # The block each row belongs to, as the table reader found them (rules, group labels).
+    block_of = [sum(1 for b in table.blocks if b <= i) for i in kept]
+    whole = rows
     rows, bold = _first_panel(rows, bold)
+    if rows is not whole and rows:
+        start = next(k for k, r in enumerate(whole) if r is rows[0])
+        block_of = block_of[start : start + len(rows)]
     rows, bold = _split_packed_columns(rows, bold)
     width = len(rows[0])
     n_head = 0
@@ -183,7 +193,30 @@ def read_grid(table: Table) -> Grid | None:
             for k in settings
         ),
         header_parts=header_parts,
+        blocks=_blocks(block_of[n_head:], len(values)),
     )
+
+
+def _blocks(block_of: list[int], rows: int) -> list[int]:
+    return block_of if len(block_of) == rows and len(set(block_of)) >= 2 else []
+
+
+FAMILY = re.compile(r"[A-Za-z][A-Za-z0-9]*")
+
+
+def family(label: str) -> str:
+    """A row name's first word, its size or variant suffix aside: "MSCAN" for "MSCAN-T",
+    "MiT" for "MiT-B0 [80]", "Swin" for "Swin-S"."""
+    m = FAMILY.match(plain(label.split(" / ")[-1]))
+    return m.group(0) if m else ""
+
+
+def tiers(grid: Grid, fam: str) -> set[int]:
+    """The blocks holding a row of family `fam`: several when the table sets model sizes
+    (or backbones) apart and repeats the same families in each."""
+    if not fam or len(grid.blocks) != len(grid.labels):
+        return set()
+    return {grid.blocks[i] for i, lab in enumerate(grid.labels) if family(lab) == fam}
 
 
 SUB_CAPTION = re.compile(r"^\((?:[a-h]|i{1,3}|iv|v)\)\s+\S")

@@ -55,6 +55,7 @@ from extractors.tasks.grids import (
     best_row,
     column_lower,
     column_name,
+    family,
     fold_metrics,
     is_metric,
     is_results_table,
@@ -63,6 +64,7 @@ from extractors.tasks.grids import (
     not_a_method,
     only_lower_metrics,
     read_grid,
+    tiers,
     transpose,
 )
 from extractors.tasks.phrasing import share
@@ -161,6 +163,10 @@ def comparison_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
     own |= {i for i, lab in enumerate(grid.labels) if not_a_method(lab)}
     # The same method in another block of the table (another dataset, size or section).
     own |= {i for i, lab in enumerate(grid.labels) if _row_name(lab) == _row_name(name)}
+    if len(tiers(grid, family(name))) >= 2:  # sizes set apart, each with its own rivals
+        other_blocks = {i for i, b in enumerate(grid.blocks) if b != grid.blocks[ours]}
+        if any(i not in own | other_blocks for i in range(len(grid.labels))):
+            own |= other_blocks
     rivals = Grid(
         grid.header,
         grid.labels,

@@ -222,9 +222,21 @@ def claim_question(claim: str, method: str = "") -> str | None:
         else:
             aux = "Do" if low == VERB[low] else "Does"  # a base form follows a plural subject
             head = f"{aux} {subj} {' '.join([*adverbs, VERB[low]])}".rstrip()
+            body = COORDINATED.sub(_base_form, body)  # "… and outperforms Y" -> "and outperform Y"
         question = f"{head} {body}".strip().rstrip(" ,;:.") + "?"
         return question if _safe(question, claim) else None
     return None
+
+
+COORDINATED = re.compile(r"\b(and|or|but also|but) (\w+s)\b")
+
+
+def _base_form(m: re.Match[str]) -> str:
+    """A second verb of the claim after "and", in the base form the question's "Does" needs;
+    only present-tense "-s" forms, which never read as adjectives ("reduced memory" does)."""
+    word = m[2].lower()
+    base = VERB.get(word)
+    return f"{m[1]} {base}" if base and base != word else m[0]
 
 
 COMPARE_VERBS = frozenset(

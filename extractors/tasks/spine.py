@@ -16,13 +16,23 @@ from expcurate.records import Table, TaskDraft
 from extractors.numbers import find_numbers
 from extractors.tasks.claims import Claim
 from extractors.tasks.context import OURS_LABEL
-from extractors.tasks.grids import COST, Grid, fold_metrics, is_metric, plain, transpose
+from extractors.tasks.grids import (
+    COST,
+    Grid,
+    family,
+    fold_metrics,
+    is_metric,
+    plain,
+    tiers,
+    transpose,
+)
 from extractors.tasks.phrasing import and_list, claim_question, clean_claim
 
 # Drafts that speak for the table as a whole (one per table), as opposed to one row's.
 WHOLE_TABLE = (":compare", ":best", ":sweep", ":factor")
 MAX_CLAIMS = 2
 MAX_ROWS = 4  # rows a finding names, shown with their cells
+MAX_TIER_ROWS = 12  # the same, when the named families repeat in each block (model sizes)
 MAX_CELLS = 6
 OWN_MARK = re.compile(r"\s*[(\[](?:ours|our method|this work|proposed)[)\]]|\*+$", re.I)
 # A finding that speaks of the paper's own row without its name ("our approach").
@@ -145,6 +155,13 @@ def lead_with_claims(
             design = draft.design_complexity.model_copy(deep=True)
             design.independent_variables = {"method": [named.labels[i] for i in rows]}
             update["design_complexity"] = design
+            if _tiered(named, rows) and draft.method.startswith("Train and evaluate "):
+                _, sep, tail = draft.method.partition(" and report ")
+                if sep:  # the rivals of every block, not only the focal row's
+                    update["method"] = (
+                        f"Train and evaluate, block by block as {label} sets them apart, "
+                        f"{_by_block(named, rows)}{sep}{tail}"
+                    )
             if named is not grid and len(rows) >= 2:  # the draft asked about the other axis
                 names = [named.labels[i] for i in rows]
                 design.dependent_variables = {"measured on": [h for h in named.header if h][:12]}
@@ -269,7 +286,26 @@ def claim_rows(grid: Grid, claims: list[Claim]) -> tuple[list[int], Grid]:
         rows = [i for h, i in scored if h == most][:MAX_ROWS]
         if most > top:  # the grid as read wins ties: it is the authors' orientation
             best, top = (rows, g), most
+    if not top:
+        return _tier_rows(grid, text), grid
     return best
+
+
+def _tier_rows(grid: Grid, text: str) -> list[int]:
+    """Rows of the families the finding names ("MSCAN … ConvNeXt … Swin Transformer"), when
+    the table sets sizes apart in blocks and the families recur in them: the finding holds
+    size by size, so each block's named rows ground it."""
+    named = {
+        fam
+        for lab in grid.labels
+        if len(fam := family(lab)) >= 3 and _compared(fam, text) and len(tiers(grid, fam)) >= 2
+    }
+    if len(named) < 2:
+        return []
+    rows = [
+        i for i, lab in enumerate(grid.labels) if family(lab) in named and not SUMMARY.search(lab)
+    ]
+    return rows[:MAX_TIER_ROWS]
 
 
 SETTING_WORDS = frozenset({"on", "in", "across", "for", "under", "at"})
@@ -336,8 +372,38 @@ def subject_row(grid: Grid, claims: list[Claim]) -> int | None:
     return rows[0] if len(rows) == 1 else None
 
 
+def _by_block(grid: Grid, rows: list[int]) -> str:
+    groups: dict[int, list[str]] = {}
+    for i in rows:
+        groups.setdefault(grid.blocks[i], []).append(grid.labels[i])
+    return "; ".join(f"({n}) {', '.join(names)}" for n, names in enumerate(groups.values(), 1))
+
+
+def _tiered(grid: Grid, rows: list[int]) -> bool:
+    """Are the rows model sizes set apart block by block, the same families in each: every
+    block holds two or more of them and two families recur across blocks?"""
+    if len(grid.blocks) != len(grid.labels):
+        return False
+    blocks: dict[int, set[str]] = {}
+    for i in rows:
+        blocks.setdefault(grid.blocks[i], set()).add(family(grid.labels[i]))
+    if len(blocks) < 2 or any(len(f) < 2 for f in blocks.values()):
+        return False
+    families = {f for fams in blocks.values() for f in fams}
+    return sum(1 for f in families if sum(f in fams for fams in blocks.values()) >= 2) >= 2
+
+
 def claim_cells(grid: Grid, rows: list[int]) -> str:
-    """The named rows' cells, as "row: column value, …" (cost columns last, a few each)."""
+    """The named rows' cells, as "row: column value, …" (cost columns last, a few each);
+    rows of several blocks (model sizes) block by block, "(1) …; (2) …"."""
+    if _tiered(grid, rows):
+        groups: dict[int, list[int]] = {}
+        for i in rows:
+            groups.setdefault(grid.blocks[i], []).append(i)
+        return " ".join(
+            f"({n}) {claim_cells(Grid(grid.header, grid.labels, grid.values, grid.bold), part)}"
+            for n, part in enumerate(groups.values(), 1)
+        )
     out = []
     for i in rows:
         pairs = [

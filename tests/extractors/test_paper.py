@@ -476,3 +476,49 @@ def test_a_row_of_names_set_close_is_a_header_and_a_line_of_prose_is_not() -> No
     for line in (prose, listed):
         rows, _, _ = build_cells(line + body, [])
         assert rows[0][0] == " ".join(w.text for w in line) and not any(rows[0][1:])
+
+
+def test_values_run_together_in_the_text_layer_come_apart() -> None:
+    from extractors.paper.tables import unglue
+
+    word = Word((200.0, 100.0, 248.0, 109.0), "0.420.840.56")
+    pieces = unglue(word)
+    assert [w.text for w in pieces] == ["0.42", "0.84", "0.56"]
+    assert pieces[0].bbox[0] == 200.0 and pieces[-1].bbox[2] == 248.0
+    for text in ["1.2.3", "12.5", "v1.2.3", "3.14.15"]:  # versions and single values stay
+        assert [w.text for w in unglue(Word((0, 0, 30, 9), text))] == [text]
+
+
+def test_a_label_with_glued_values_is_a_doubt_of_the_reading() -> None:
+    from extractors.paper.table_shape import table_shape
+
+    rows = [["Method", "A", "B"], ["Base", "0.51", "0.62"], ["GNNExp 0.42 0.84", "", ""]]
+    ys = [(100.0, 108.0), (112.0, 120.0), (124.0, 132.0)]
+    shape = table_shape(rows, ys, [], (90.0, 95.0, 300.0, 140.0))
+    assert shape.header_rows == 1
+    assert shape.doubts[0] == "numbers inside row labels ('GNNExp 0.42 0.84')"
+
+
+def test_a_caption_ends_where_the_table_under_it_begins(tmp_path: Path) -> None:
+    """A caption with no full stop set right above an unruled table: MuPDF puts both in one
+    text block. The caption stops at the header row, the rows stop at the prose after."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 72), "1 Introduction", fontsize=12, fontname="tibo")
+    page.insert_text((72, 92), "A sentence of body text to set the body size.", fontsize=10)
+    page.insert_text(
+        (100, 120), "Table 1: Models and fixed settings used in experiments", fontsize=9
+    )
+    rows = [["Model", "Layers", "Hidden", "Sequence"], ["Small", "12", "768", "1024"]]
+    rows.append(["Large", "24", "1024", "2048"])
+    y = 131
+    for row in rows:
+        for x, cell in zip([100, 200, 280, 360], row, strict=True):
+            page.insert_text((x, y), cell, fontsize=9)
+        y += 11
+    page.insert_text((72, y + 20), "More body text follows the table here.", fontsize=10)
+    doc.save(tmp_path / "p.pdf")
+    (table,) = parse_pdf(tmp_path / "p.pdf").tables
+    assert table.caption == "Table 1: Models and fixed settings used in experiments"
+    assert table.rows == rows
+    assert (table.reader, table.header_rows) == ("words", 1)

@@ -270,3 +270,48 @@ def test_a_best_task_read_across_the_wrong_axis_is_turned_to_the_rows_the_findin
     assert task.design_complexity.dependent_variables == {
         "measured on": ["Lakes", "Roads", "Hills"]
     }
+
+
+# Model sizes set apart by rules (no label names the blocks): the reader records where each
+# block starts, and the same families recur in every block.
+TIERS = [
+    ["Method", "Params (M)", "Acc. (%)"],
+    ["Mix-B0", "3.7", "70.5"],
+    ["Cnv-T", "4.1", "73.0"],
+    ["SageNet-T", "4.2", "75.9"],
+    ["Mix-B1", "14.0", "78.7"],
+    ["Cnv-S", "13.9", "80.0"],
+    ["SageNet-S", "14.0", "81.2"],
+]
+
+
+def _tiers(text: str = "") -> ParsedPaper:
+    table = Table(
+        label="Table 3",
+        caption="Table 3: Classification on the validation set.",
+        page=3,
+        rows=TIERS,
+        header_rows=1,
+        blocks=[4],
+    )
+    return _paper(table, text=text, abstract="We propose SageNet, a classifier.")
+
+
+def test_rows_of_another_block_are_never_rivals_when_sizes_are_set_apart() -> None:
+    grid = read_grid(_tiers().tables[0])
+    assert grid is not None and grid.blocks == [0, 0, 0, 1, 1, 1]
+    (task,) = draft(_tiers()).tasks
+    rivals = task.method.split("compared methods (")[1].split(")")[0]
+    assert rivals == "Mix-B1, Cnv-S"  # the focal SageNet-S's own block, not Mix-B0's
+    assert "Mix-B0" not in task.expected_outcome
+
+
+def test_a_finding_about_families_is_grounded_block_by_block() -> None:
+    text = "As shown in Table 3, SageNet outperforms Mix and Cnv at every model size."
+    (task,) = draft(_tiers(text)).tasks
+    assert "(1) Mix-B0: Acc. (%) 70.5" in task.expected_outcome
+    assert "(2) Mix-B1: Acc. (%) 78.7" in task.expected_outcome
+    assert task.method.startswith(
+        "Train and evaluate, block by block as Table 3 sets them apart, "
+        "(1) Mix-B0, Cnv-T, SageNet-T; (2) Mix-B1, Cnv-S, SageNet-S and report"
+    )
