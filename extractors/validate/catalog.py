@@ -52,6 +52,10 @@ _CHECKS: tuple[Check, ...] = (
     Check("mixed_blocks", Severity.warning, "task",
           "The compared rows come from several groups of the table (datasets, model sizes, "
           "backbones, settings): a method is only a rival of the rows in its own group."),
+    Check("table_reading", Severity.warning, "paper",
+          "The table reader was unsure of the cited table's cells (numbers inside row labels, "
+          "rows with half their cells missing, a fallback reader): check the task's rows and "
+          "numbers against the table's crop."),
     Check("label_numbers", Severity.warning, "task",
           "Numbers are run into a method's name, a sign that table cells were glued together: "
           "check the row against the crop."),

@@ -244,6 +244,21 @@ def check_figure_is_plot(fields: TaskFields, paper: ParsedPaper) -> list[Flag]:
     return []
 
 
+def check_table_reading(fields: TaskFields, paper: ParsedPaper) -> list[Flag]:
+    """The doubts the table reader recorded about a table the task cites."""
+    out = []
+    for ev in fields.evidence:
+        table = (
+            next((t for t in paper.tables if t.label == ev.label), None)
+            if ev.kind == "table"
+            else None
+        )
+        if table is not None and table.doubts:
+            doubts = "; ".join(table.doubts)
+            out.append(flag("table_reading", Severity.warning, f"{ev.label}: {doubts}"))
+    return out
+
+
 def check_draft_semantics(fields: TaskFields, paper: ParsedPaper | None) -> list[Flag]:
     flags = (
         check_meta_outcome(fields)
@@ -255,5 +270,5 @@ def check_draft_semantics(fields: TaskFields, paper: ParsedPaper | None) -> list
         + check_direction(fields)
     )
     if paper is not None:
-        flags += check_figure_is_plot(fields, paper)
+        flags += check_figure_is_plot(fields, paper) + check_table_reading(fields, paper)
     return flags

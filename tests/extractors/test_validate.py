@@ -82,7 +82,17 @@ def _paper() -> ParsedPaper:
     return ParsedPaper(
         title="A paper",
         sections=[Section(number="4", title="Results", text="We reach 81.23 and 77.45.")],
-        tables=[Table(label="Table 2", caption="Main results", page=3, rows=[["a", "81.23"]])],
+        tables=[
+            Table(label="Table 2", caption="Main results", page=3, rows=[["a", "81.23"]]),
+            Table(
+                label="Table 5",
+                caption="Ablations",
+                page=4,
+                rows=[["a 81.23 77.45", ""]],
+                reader="words",
+                doubts=["numbers inside row labels ('a 81.23 77.45')"],
+            ),
+        ],
         figures=[Figure(label="Figure 1", caption="Figure 1: Overview of the framework.", page=2)],
     )
 
@@ -213,6 +223,7 @@ CASES: dict[str, tuple[Run, dict[str, object]]] = {
         },
     ),
     "figure_not_plot": (_draft, {"evidence": [Evidence(kind="figure", label="Figure 1")]}),
+    "table_reading": (_draft, {"evidence": [Evidence(kind="table", label="Table 5")]}),
     "masking": (
         lambda t, root: masking_flags(mask_task(root, "HEAD", masked_paths(t))),
         {"mask_also": ["pkg/never-there.py"]},
