@@ -60,17 +60,16 @@ def _interior_rules(rules: list[Rule], bbox: Box, ys: list[tuple[float, float]])
     for y, segs in by_y.items():
         # One unbroken run: a row of partial rules under spanning headers (booktabs'
         # cmidrule) covers the width too, but with gaps between its pieces.
-        longest = run = 0.0
-        end = None
+        # It must also reach the table's left side: a rule that leaves the label columns
+        # out (cmidrule{3-8}) runs under a group's rows, not between the groups.
+        runs: list[list[float]] = []
         for s in sorted(segs, key=lambda s: s.x0):
             a, b = max(s.x0, bbox[0]), min(s.x1, bbox[2])
-            if end is not None and a <= end + 1.5:
-                run += max(0.0, b - max(a, end))
-                end = max(end, b)
+            if runs and a <= runs[-1][1] + 1.5:
+                runs[-1][1] = max(runs[-1][1], b)
             else:
-                run, end = b - a, b
-            longest = max(longest, run)
-        if longest >= 0.6 * width:
+                runs.append([a, b])
+        if any(b - a >= 0.6 * width and a <= bbox[0] + 0.15 * width for a, b in runs):
             out.append(float(y))
     return sorted(out)
 

@@ -461,10 +461,13 @@ def _join_row_spans(rows: list[list[Word]], h: float) -> list[list[Word]]:
         row = out[k]
         top = min(w.bbox[1] for w in row)
         bottom = max(w.bbox[3] for w in row)
-        spans = (
-            not any(_PLAIN.match(w.text) for w in row)
-            and centres[k - 1] + 0.5 * h - top >= 0.25 * h
-            and bottom - (centres[k + 1] - 0.5 * h) >= 0.25 * h
+        above = centres[k - 1] + 0.5 * h - top  # overlap with the row above
+        below = bottom - (centres[k + 1] - 0.5 * h)  # and with the row below
+        # Overlapping both, or one with the other just a hair away (a rule between the
+        # group's rows pushes them apart): a group heading on its own line does neither.
+        spans = not any(_PLAIN.match(w.text) for w in row) and (
+            (above >= 0.25 * h and below >= 0.25 * h)
+            or (max(above, below) >= 0.25 * h and min(above, below) >= -0.5 * h)
         )
         if spans:
             first = k - 1

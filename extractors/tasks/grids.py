@@ -136,7 +136,7 @@ def read_grid(table: Table) -> Grid | None:
         numbered = [i for i, c in enumerate(column) if cell_number(c) and not CITATION.fullmatch(c)]
         if _cycles(column):
             settings.add(n_label)
-        elif any(any(body[i][n_label + 1 :]) for i in numbered):
+        elif any(any(body[i][n_label + 1 :]) for i in numbered) and not _names_next(body, n_label):
             break
         n_label += 1
     if settings:
@@ -194,6 +194,18 @@ def read_grid(table: Table) -> Grid | None:
         ),
         header_parts=header_parts,
         blocks=_blocks(block_of[n_head:], len(values)),
+    )
+
+
+def _names_next(body: list[list[str]], k: int) -> bool:
+    """Is column k a group's attribute ("406M" beside "bart-large", in the group's first row)
+    followed by a column of names? Its cells are sizes, not results."""
+    right = [r[k + 1] for r in body if k + 1 < len(r) and r[k + 1]]
+    mine = [r[k] for r in body if r[k]]
+    return (
+        len(right) >= 0.8 * len(body)
+        and not any(cell_number(c) for c in right)
+        and all(len(c) <= 8 for c in mine)
     )
 
 

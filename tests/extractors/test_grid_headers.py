@@ -79,3 +79,24 @@ def test_one_metric_in_two_settings_over_two_columns_names_both() -> None:
         ]
     )
     assert grid.header == ["GFLOPs", "mIoU (SS)", "mIoU (MS)"]
+
+
+def test_a_groups_size_beside_its_name_in_the_groups_first_row_is_a_label() -> None:
+    """ "406M" beside "bart-large" on the group's first row (LaTeX multirow) is the group's
+    attribute, not a result: the method names in the next column make it stub."""
+    grid = _grid(
+        [
+            ["Backbone", "Size", "Method", "best", "oot"],
+            ["bart-large", "406M", "GeneSis", "19.2", "45.7"],
+            ["", "", "GeneSis+WN", "20.6", "50.0"],
+            ["gpt2-medium", "345M", "PromptSub", "21.4", "50.5"],
+            ["", "", "PromptSub+", "21.5", "51.1"],
+        ]
+    )
+    assert grid.header == ["best", "oot"]
+    assert grid.labels == [
+        "bart-large / 406M / GeneSis",
+        "bart-large / 406M / GeneSis+WN",
+        "gpt2-medium / 345M / PromptSub",
+        "gpt2-medium / 345M / PromptSub+",
+    ]
