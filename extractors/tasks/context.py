@@ -9,6 +9,7 @@ figure drafter (`figures`) both build on it.
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from expcurate.records import (
     Figure,
@@ -130,7 +131,7 @@ def proposed_method(paper: ParsedPaper) -> str:
     """
     head = paper.title.split(":", 1)[0].strip()
     if ":" in paper.title and 1 <= len(head.split()) <= 3:
-        return head
+        return _as_written(head, paper)
     for sentence in sentences(paper.abstract):
         if not PROPOSE.search(sentence):
             continue
@@ -144,6 +145,17 @@ def proposed_method(paper: ParsedPaper) -> str:
                 if m.group(1) not in GENERIC and m.group(1).rstrip("s") not in GENERIC:
                     return m.group(1)
     return ""
+
+
+def _as_written(name: str, paper: ParsedPaper) -> str:
+    """A name a title sets in capitals ("TIMESNET") as the paper's text spells it
+    ("TimesNet"), when the text spells it otherwise more often."""
+    if not name.isupper() or len(name) < 5:
+        return name
+    text = " ".join(s.text for s in paper.sections[:12])
+    spellings = Counter(re.findall(rf"\b{re.escape(name)}\b", text, re.I))
+    best, count = max(spellings.items(), key=lambda kv: kv[1], default=(name, 0))
+    return best if count > spellings.get(name, 0) else name
 
 
 OURS_LABEL = re.compile(
@@ -285,7 +297,7 @@ def lower_first(text: str) -> str:
 
 # The end of a caption's first sentence: "… of MSCA. Top-1 means …" ends after "MSCA".
 SENTENCE_END = re.compile(
-    r"(?<=[a-z0-9)])\.\s|(?<![A-Z]\.)(?<!\b(?:al|vs|eg|ie|No|Eq))(?<=[A-Z]{2})\.\s+(?=[A-Z][a-z])"
+    r"(?<=[a-z0-9)])(?<!\bvs)(?<!\bal)(?<!\be\.g)(?<!\bi\.e)(?<!\bcf)(?<!\bresp)\.\s|(?<![A-Z]\.)(?<!\b(?:al|vs|eg|ie|No|Eq))(?<=[A-Z]{2})\.\s+(?=[A-Z][a-z])"
 )
 
 

@@ -441,6 +441,8 @@ def _spread(row: list[str], n_label: int = 1) -> list[str]:
     width = len(cells) - n_label
     if not placed or len(placed) == width:
         return cells
+    if len(placed) == 1 and width >= 3 and abs(placed[0] - (n_label + len(cells) - 1) / 2) <= 1:
+        return cells[:n_label] + [cells[placed[0]]] * width  # one title centred over them all
     if 1 < len(placed) < width and width % len(placed) == 0:
         share = width // len(placed)
         if all(n_label + k * share <= j < n_label + (k + 1) * share for k, j in enumerate(placed)):

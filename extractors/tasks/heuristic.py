@@ -498,10 +498,16 @@ def sweep_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
         varied[column_var] = names
         names = [measure]
     topic = topic_of(table.caption)
+    # Whose setting it is, when neither the caption nor the column names say.
+    of = (
+        f" of {ctx.method}"
+        if ctx.method and ctx.method.lower() not in f"{topic} {shown}".lower()
+        else ""
+    )
     return [
         TaskDraft(
             key=f"{table.label.lower().replace(' ', '-')}:sweep",
-            question=f"How does {shown} change as {row_var} varies ({', '.join(settings[:6])}) "
+            question=f"How does {shown}{of} change as {row_var} varies ({', '.join(settings[:6])}) "
             f"in {table.label} ({topic}), and which {row_var} is best?",
             method=method_text(
                 ctx, table, f"Run every setting of {row_var} in {table.label} and report {shown}."

@@ -186,6 +186,9 @@ def claim_question(claim: str, method: str = "") -> str | None:
     text = _without_numbers(clean_claim(claim, method))
     text = re.sub(r"^we\b", method or "the proposed method", text, flags=re.I)
     text = re.sub(r"\b[Oo]ur (?:proposed |new )?(?=[A-Z])", "", text)  # "our X" -> "X"
+    if method:  # "our method" -> "TimesNet"; "our design" -> "TimesNet's design"
+        text = OUR_METHOD.sub(method, text)
+        text = OUR_PART.sub(lambda m: f"{method}'s {m[1]}", text)
     text = re.sub(r"\b(these|those)\b", "the", text, flags=re.I)
     words = text.rstrip(".!").split()
     if len(words) < 4:
@@ -228,6 +231,13 @@ def claim_question(claim: str, method: str = "") -> str | None:
     return None
 
 
+OUR_METHOD = re.compile(
+    r"\b[Oo]ur (?:proposed |new |full )?(?:method|approach|model|framework|system)\b(?!s)"
+)
+OUR_PART = re.compile(
+    r"\b[Oo]ur (?:proposed |new )?(design|module|architecture|strategy|mechanism|"
+    r"component|encoder|decoder|attention|loss|objective)\b"
+)
 COORDINATED = re.compile(r"\b(and|or|but also|but) (\w+s)\b")
 
 

@@ -348,7 +348,7 @@ def test_a_sweep_states_how_each_measure_moves_and_keeps_cost_apart() -> None:
         rows=[["Layers", "Params", "Val Acc (%)"], ["8", "0.9", "51.2"], ["16", "1.3", "70.4"],
               ["32", "1.8", "80.1"]],
     )  # fmt: skip
-    paper = ParsedPaper(title="Layers", abstract="We propose LayerNet.", tables=[table])
+    paper = ParsedPaper(title="Layers", abstract="We propose LayerNet, an adapter.", tables=[table])
     (task,) = draft(paper).tasks
     assert task.key == "table-4:sweep"
     assert task.expected_outcome == (
@@ -356,7 +356,8 @@ def test_a_sweep_states_how_each_measure_moves_and_keeps_cost_apart() -> None:
         "Cost: Params rises from 0.9 at Layers 8 to 1.8 at Layers 32."
     )
     assert task.design_complexity.independent_variables == {"Layers": ["8", "16", "32"]}
-    assert "How does Val Acc (%) change as Layers varies (8, 16, 32)" in task.question
+    # whose layers: the caption does not say, so the question names the method
+    assert "How does Val Acc (%) of LayerNet change as Layers varies (8, 16, 32)" in task.question
 
 
 def test_constants_come_from_what_the_paper_fixes_not_from_schedules_or_definitions() -> None:

@@ -1,0 +1,48 @@
+"""Questions in the paper's terms: the method's own name, whole caption topics, titles."""
+
+from __future__ import annotations
+
+from expcurate.records import ParsedPaper, Section, Table
+from extractors.tasks.context import proposed_method, topic_of
+from extractors.tasks.grids import read_grid
+from extractors.tasks.phrasing import claim_question
+
+
+def test_our_method_and_our_design_take_the_methods_name() -> None:
+    q = claim_question("Our design in adaptive aggregation performs the best.", "GateMix")
+    assert q is not None and q.startswith("Does GateMix's design in adaptive aggregation")
+    q = claim_question("Our method outperforms all baselines on ETTh1.", "GateMix")
+    assert q is not None and "GateMix" in q and "our" not in q.lower().split()
+
+
+def test_a_name_a_title_sets_in_capitals_is_spelt_as_the_text_spells_it() -> None:
+    text = "GateMix mixes gates. We train GateMix on ETTh1, and GateMix wins. GATEMIX once."
+    paper = ParsedPaper(
+        title="GATEMIX: GATED MIXING FOR SERIES",
+        sections=[Section(number="1", title="Introduction", text=text)],
+    )
+    assert proposed_method(paper) == "GateMix"
+    assert proposed_method(ParsedPaper(title="GATEMIX: GATED MIXING FOR SERIES")) == "GATEMIX"
+
+
+def test_a_caption_topic_runs_past_abbreviations() -> None:
+    assert topic_of("Table 6. Loss Values vs. Validation Accuracy.") == (
+        "Loss Values vs. Validation Accuracy"
+    )
+    assert topic_of("Table 3: Accuracy on ImageNet. Bold is best.") == "Accuracy on ImageNet"
+
+
+def test_one_title_centred_over_all_value_columns_names_each_of_them() -> None:
+    rows = [
+        ["", "", "MSVD", "", ""],
+        ["Models", "B@4", "R", "M", "C"],
+        ["RecNet", "52.3", "69.8", "34.1", "80.3"],
+        ["RMN", "54.6", "73.4", "36.5", "94.4"],
+    ]
+    grid = read_grid(Table(label="Table 2", caption="Results.", page=1, rows=rows))
+    assert grid is not None
+    assert grid.header == ["MSVD B@4", "MSVD R", "MSVD M", "MSVD C"]
+    left = [["", "Abl.", "", "", "", ""], ["Models", "A", "B", "C", "D", "E"]]
+    left += [["X", "1.0", "2.0", "3.0", "4.0", "5.0"], ["Y", "1.5", "2.5", "3.5", "4.5", "5.5"]]
+    grid = read_grid(Table(label="Table 3", caption="Results.", page=1, rows=left))
+    assert grid is not None and grid.header[-1] == "E"  # a title off-centre spans no further
