@@ -113,6 +113,7 @@ def read_grid(table: Table) -> Grid | None:
     if rows is not whole and rows:
         start = next(k for k, r in enumerate(whole) if r is rows[0])
         block_of = block_of[start : start + len(rows)]
+    rows, bold = _first_side(rows, bold)
     rows, bold = _split_packed_columns(rows, bold)
     width = len(rows[0])
     n_head = 0
@@ -245,6 +246,31 @@ def _first_panel(
         return rows, bold
     start, end = (0, marks[0]) if marks[0] >= 3 else (marks[0] + 1, (marks[1:] or [len(rows)])[0])
     return rows[start:end], bold[start:end] if bold else []
+
+
+def _first_side(
+    rows: list[list[str]], bold: list[list[bool]]
+) -> tuple[list[list[str]], list[list[bool]]]:
+    """The left table of two set side by side under one caption ("0-shot" | "0-shot + CoT"):
+    a column of names after a column of values starts the second one, whose rows are other
+    rows (the same method under another setting), never more columns of the first."""
+    body = [r for r in rows[1:] if any(cell_number(c) for c in r)]
+    if len(body) < 2:
+        return rows, bold
+
+    def names(j: int) -> bool:
+        cells = [r[j] for r in body]
+        return sum(bool(c) and not cell_number(c) for c in cells) >= 0.8 * len(cells)
+
+    def values(j: int) -> bool:
+        return sum(bool(cell_number(r[j])) for r in body) >= 0.8 * len(body)
+
+    if not names(0):
+        return rows, bold
+    for j in range(2, len(rows[0]) - 1):
+        if names(j) and values(j - 1) and values(j + 1):
+            return [r[:j] for r in rows], [b[:j] for b in bold] if bold else []
+    return rows, bold
 
 
 def _spread_over(head: list[list[str]], k: int, n_label: int) -> list[str]:

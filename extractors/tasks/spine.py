@@ -32,6 +32,7 @@ from extractors.tasks.phrasing import and_list, claim_question, clean_claim
 WHOLE_TABLE = (":compare", ":best", ":sweep", ":factor")
 MAX_CLAIMS = 2
 MAX_ROWS = 4  # rows a finding names, shown with their cells
+ABBREVIATED = re.compile(r"([A-Za-z][A-Za-z-]{2,})\.")
 MAX_TIER_ROWS = 12  # the same, when the named families repeat in each block (model sizes)
 MAX_CELLS = 6
 OWN_MARK = re.compile(r"\s*[(\[](?:ours|our method|this work|proposed)[)\]]|\*+$", re.I)
@@ -150,7 +151,10 @@ def lead_with_claims(
         # The rows the finding names ground it better than the reader's own comparison,
         # which may run blocks of the table together (a factor task compares within blocks).
         rows, named = claim_rows(grid, lead)
-        if len(rows) >= 2 or (rows and not _about(draft, lead)):
+        # Rows that are all one method's variants ground no comparison with its rivals.
+        families = {family(named.labels[i]) for i in rows}
+        variants = len(rows) >= 2 and len(families) == 1 and "" not in families
+        if (len(rows) >= 2 and not variants) or (rows and not _about(draft, lead)):
             grounding = claim_cells(named, rows)
             design = draft.design_complexity.model_copy(deep=True)
             design.independent_variables = {"method": [named.labels[i] for i in rows]}
@@ -280,6 +284,9 @@ def claim_rows(grid: Grid, claims: list[Claim]) -> tuple[list[int], Grid]:
                 hits = 1
             if not hits and OURS_LABEL.search(lab) and OUR_WORDS.search(text):
                 hits = 1
+            if not hits and (short := ABBREVIATED.fullmatch(lab.split(" / ")[-1].strip())):
+                # "FED." and "Auto." in a crowded header stand for FEDformer and Autoformer
+                hits = int(bool(re.search(rf"\b{re.escape(short[1].lower())}\w{{2,}}", text)))
             if hits and not SUMMARY.search(lab) and not is_metric(lab):
                 scored.append((hits, i))
         most = max((h for h, _ in scored), default=0)

@@ -181,3 +181,35 @@ def test_a_row_called_ours_is_the_method_and_named_in_the_question() -> None:
     assert task.question.startswith(
         "How does GM (Ours) compare with Baseline, Other on ETT, Weather"
     )
+
+
+ABBREVIATED = Table(
+    label="Table 5",
+    caption="Table 5: Anomaly detection (F1, higher is better).",
+    page=5,
+    section="4 Results",
+    rows=[
+        ["Method", "SMD", "MSL", "Avg F1"],
+        ["Lin.", "80.1", "75.0", "77.6"],
+        ["Trans.", "84.0", "78.5", "81.3"],
+        ["Autoformer", "85.1", "79.0", "82.1"],
+        ["GM (Conv)", "85.8", "85.1", "85.5"],
+        ["GM (MLP)", "85.1", "84.2", "84.7"],
+    ],
+)
+
+
+def test_a_finding_naming_rivals_that_the_table_abbreviates_is_grounded_by_them() -> None:
+    """ "Trans." stands for Transformer; the two GM rows are one method's variants, and alone
+    they would ground no comparison at all."""
+    text = "As Table 5 shows, GM still outperforms the Transformer in anomaly detection."
+    (task,) = [t for t in draft(_paper(text, [ABBREVIATED])).tasks if t.key.startswith("table-5")]
+    methods = task.design_complexity.independent_variables["method"]
+    assert "Trans." in methods and "Lin." not in methods
+    assert "Trans.: SMD 84.0" in task.expected_outcome
+
+
+def test_one_methods_variants_alone_leave_the_drafts_own_comparison() -> None:
+    text = "As Table 5 shows, GM (Conv) and GM (MLP) both do well in anomaly detection."
+    (task,) = [t for t in draft(_paper(text, [ABBREVIATED])).tasks if t.key.startswith("table-5")]
+    assert "Autoformer" in task.expected_outcome  # the strongest rival, from the draft itself

@@ -100,3 +100,18 @@ def test_a_groups_size_beside_its_name_in_the_groups_first_row_is_a_label() -> N
         "gpt2-medium / 345M / PromptSub",
         "gpt2-medium / 345M / PromptSub+",
     ]
+
+
+def test_of_two_tables_side_by_side_the_left_one_is_read() -> None:
+    """ "0-shot" | "0-shot + CoT": the second table's rows are the same methods under another
+    setting, not more columns of the first."""
+    grid = _grid(
+        [
+            ["0-shot", "All", "NLP", "0-shot", "All", "NLP"],
+            ["Base", "41.6", "53.8", "Base + CoT", "70.4", "73.7"],
+            ["Ours", "59.5", "70.9", "Ours + CoT", "78.6", "75.8"],
+        ]
+    )
+    assert grid.header == ["All", "NLP"]
+    assert grid.labels == ["Base", "Ours"]
+    assert grid.values == [["41.6", "53.8"], ["59.5", "70.9"]]
