@@ -76,6 +76,7 @@ from extractors.tasks.spine import (
     subject_row,
     table_numbers,
 )
+from extractors.tasks.transfer import transfer_tasks
 
 ABLATION_ROW = re.compile(r"^\s*(w/o|w\.o\.|without|\+|-\s|–|no\s|remove|replace|only)", re.I)
 
@@ -640,7 +641,7 @@ def _table_drafts(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
         ABLATION_CAPTION.search(table.caption)
         or sum(bool(ABLATION_ROW.search(lab)) for lab in grid.labels) >= 2
     )
-    drafts = factor_tasks(ctx, table, grid)
+    drafts = transfer_tasks(ctx, table, grid) or factor_tasks(ctx, table, grid)
     drafts = drafts or (ablation_tasks(ctx, table, grid) if is_ablation else [])
     drafts = drafts or (sweep_tasks(ctx, table, grid) if is_sweep(grid) else [])
     return drafts or comparison_tasks(ctx, table, grid)

@@ -155,6 +155,12 @@ CLAUSE_WORDS = frozenset(
 )
 
 
+# A table's legend run into the paragraph by the text layer: two or more "ABBR: Title
+# Words" in a row ("ZS: Zero Shot Prompting FS∗: Best Performance among Few Shot …").
+_LEGEND_ITEM = r"\b[A-Z][A-Za-z]{0,3}[∗*†]?: [A-Z][\w-]*(?: (?:[A-Z][\w-]*+(?![:∗*†])|among|of|the|and|with|for))*"
+LEGEND = re.compile(rf"(?:{_LEGEND_ITEM}\s*){{2,}}")
+
+
 def clean_claim(text: str, method: str = "") -> str:
     """The claim without its opener, citations and table pointers; "our method" named."""
     text = re.sub(r"\s+", " ", text).strip()
@@ -166,6 +172,7 @@ def clean_claim(text: str, method: str = "") -> str:
     for _ in range(3):  # openers stack: "Moreover, as shown in Table 2, we observe that …"
         text = OPENER.sub("", text, count=1).strip()
     text = CITE.sub("", LABEL_REF.sub("", text))
+    text = LEGEND.sub(" ", text)
     if method:
         text = OURS.sub(method, text)
     return re.sub(r"\s+([,.;:])", r"\1", re.sub(r"\s{2,}", " ", text)).strip(" ,;")

@@ -29,7 +29,7 @@ from extractors.tasks.grids import (
 from extractors.tasks.phrasing import and_list, claim_question, clean_claim
 
 # Drafts that speak for the table as a whole (one per table), as opposed to one row's.
-WHOLE_TABLE = (":compare", ":best", ":sweep", ":factor")
+WHOLE_TABLE = (":compare", ":best", ":sweep", ":factor", ":transfer")
 MAX_CLAIMS = 2
 MAX_ROWS = 4  # rows a finding names, shown with their cells
 ABBREVIATED = re.compile(r"([A-Za-z][A-Za-z-]{2,})\.")
@@ -147,7 +147,7 @@ def lead_with_claims(
     label = draft.evidence[0].label if draft.evidence else ""
     grounding = draft.expected_outcome
     update: dict[str, object] = {}
-    if grid is not None and whole and not draft.key.endswith(":factor"):
+    if grid is not None and whole and not draft.key.endswith((":factor", ":transfer")):
         # The rows the finding names ground it better than the reader's own comparison,
         # which may run blocks of the table together (a factor task compares within blocks).
         rows, named = claim_rows(grid, lead)

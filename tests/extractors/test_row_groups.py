@@ -315,3 +315,33 @@ def test_a_finding_about_families_is_grounded_block_by_block() -> None:
         "Train and evaluate, block by block as Table 3 sets them apart, "
         "(1) Mix-B0, Cnv-T, SageNet-T; (2) Mix-B1, Cnv-S, SageNet-S and report"
     )
+
+
+def test_a_transfer_table_asks_whether_training_on_the_test_dataset_does_best() -> None:
+    """Rows are the datasets a model was fine-tuned on, columns the datasets it was tested on:
+    the rows are not rival methods; the task asks about the diagonal."""
+    rows = [
+        ["Test Dataset", "Alpha", "", "Beta", "Gamma"],
+        ["", "ACC (↑)", "F1 (↑)", "MAE (↓)", "ACC (↑)"],
+        ["Finetune Dataset", "", "", "", ""],
+        ["Alpha", "71.0", "60.2", "0.90", "50.0"],
+        ["Beta", "65.0", "58.1", "0.45", "52.5"],
+        ["Gamma", "66.2", "57.0", "0.80", "61.0"],
+    ]
+    table = Table(
+        label="Table 4",
+        caption="Table 4: Cross-dataset results of NetX-7b fine-tuned on a single dataset.",
+        page=3,
+        rows=rows,
+    )
+    (task,) = draft(_paper(table)).tasks
+    assert task.key == "table-4:transfer"
+    assert task.design_complexity.independent_variables == {
+        "trained on": ["Alpha", "Beta", "Gamma"],
+        "tested on": ["Alpha", "Beta", "Gamma"],
+    }
+    assert task.question.startswith("When NetX-7b is trained on one of Alpha, Beta and Gamma")
+    assert task.expected_outcome == (
+        "Trained on the test dataset itself, NetX-7b is best on all of the columns whose "
+        "dataset it was also trained on."
+    )
