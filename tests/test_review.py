@@ -92,3 +92,82 @@ def test_curating_a_failed_paper_again_retries_the_failed_stage(store: Store) ->
     assert store.require_paper("p").status == "pending"
     assert review.due_stages(store, "p") == [Stage.parse]
     assert [r.status for r in store.runs("p") if r.stage == "parse"] == ["failed"]
+
+
+def test_a_decision_names_the_revision_seen_and_a_stale_one_is_refused(store: Store) -> None:
+    """Reviewer A opened revision 1; B saved revision 2; A's plain Approve is refused, and
+    A's decision on revision 2 is recorded as such."""
+    from expcurate.store import ConcurrentEditError
+
+    store.upsert_paper("p")
+    _finish(store, "p", Stage.tasks)
+    tid = _task(store, "p", "a", Stage.tasks)
+    theirs = TaskFields(key="a", question="Their question?", method="m", expected_outcome="o")
+    store.edit_task(tid, theirs, reviewer="bob", expected_head=1)
+    with pytest.raises(
+        ConcurrentEditError,
+        match=r"changed by reviewer:bob \(revision 2\) after you opened revision 1",
+    ):
+        review.decide_task(store, tid, "approve", "ann", expected_head=1)
+    assert store.require_task(tid).status == "awaiting_review"
+    assert store.reviews(task_id=tid) == []
+    review.decide_task(store, tid, "approve", "ann", expected_head=2)
+    (rec,) = store.reviews(task_id=tid)
+    assert (rec.decision, rec.reviewer, rec.revision) == ("approve", "ann", 2)
+
+
+def test_a_decision_on_a_task_decided_meanwhile_is_refused(store: Store) -> None:
+    from expcurate.store import ConcurrentEditError
+
+    store.upsert_paper("p")
+    _finish(store, "p", Stage.tasks)
+    tid = _task(store, "p", "a", Stage.tasks)
+    _task(store, "p", "b", Stage.tasks)  # keeps the stage open
+    review.decide_task(store, tid, "reject", "bob", reason="wrong table", expected_head=1)
+    with pytest.raises((ConcurrentEditError, review.ReviewError)):
+        review.decide_task(store, tid, "approve", "ann", expected_head=1)
+    assert store.require_task(tid).status == "rejected"
+    with pytest.raises(ConcurrentEditError, match="was rejected by someone else"):
+        store.decide(tid, expected_head=1, status="approved", review={"decision": "approve"})
+
+
+def test_of_many_saves_and_decisions_at_once_exactly_one_wins(store: Store) -> None:
+    """Eight threads save on revision 1, then eight decide on the winner's revision: one save
+    and one decision land; every other gets the friendly conflict, never a database error."""
+    import threading
+
+    from expcurate.store import ConcurrentEditError
+
+    store.upsert_paper("p")
+    _finish(store, "p", Stage.tasks)
+    tid = _task(store, "p", "a", Stage.tasks)
+    _task(store, "p", "b", Stage.tasks)
+    outcomes: list[str] = []
+    gate = threading.Barrier(8)
+
+    def save(n: int) -> None:
+        mine = TaskFields(key="a", question=f"Question {n}?", method="m", expected_outcome="o")
+        gate.wait()
+        try:
+            store.edit_task(tid, mine, reviewer=f"r{n}", expected_head=1)
+            outcomes.append("saved")
+        except ConcurrentEditError:
+            outcomes.append("conflict")
+
+    def decide(n: int) -> None:
+        gate.wait()
+        try:
+            review.decide_task(store, tid, "approve", f"r{n}", expected_head=2, _advance=False)
+            outcomes.append("decided")
+        except (ConcurrentEditError, review.ReviewError):
+            outcomes.append("conflict")
+
+    for work in (save, decide):
+        threads = [threading.Thread(target=work, args=(n,)) for n in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert sorted(outcomes) == ["conflict"] * 14 + ["decided", "saved"]
+    assert store.require_task(tid).head == 2
+    assert [r.revision for r in store.reviews(task_id=tid)] == [2]

@@ -363,8 +363,7 @@ def decide_item(
             return _conflict(task_id, base_head, store.revision(task_id, task.head), edited=edited)
         outcome = review.decide_task(
             store, task_id, "approve" if decision == "approve_with_edits" else decision,
-            actor.username, reason=reason.strip(), fields=edit,
-            expected_head=base_head if edit is not None else None,
+            actor.username, reason=reason.strip(), fields=edit, expected_head=base_head,
         )  # fmt: skip
     except ConcurrentEditError as exc:
         return _conflict(task_id, base_head, exc.current)

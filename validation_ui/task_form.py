@@ -34,6 +34,7 @@ from validation_ui.editing import (
 
 DRAFTS_KEY = "expcurate_drafts"
 CONFLICTS_KEY = "expcurate_conflicts"
+SEEN_KEY = "expcurate_seen"  # task -> the revision the reviewer was shown
 FILTER_KEY = "expcurate_filter"
 
 
@@ -44,6 +45,13 @@ def _drafts() -> dict[int, dict[str, Any]]:
 
 def _conflicts() -> dict[int, int]:
     value: dict[int, int] = st.session_state.setdefault(CONFLICTS_KEY, {})
+    return value
+
+
+def _seen() -> dict[int, int]:
+    """The revision each task was shown at: a decision names it, and a rerun (every click
+    is one) must not quietly move it to whatever was saved since."""
+    value: dict[int, int] = st.session_state.setdefault(SEEN_KEY, {})
     return value
 
 
@@ -104,7 +112,8 @@ def _read_only(fields: TaskFields) -> None:
     for name in TEXT_FIELDS:
         if form.text[name]:
             st.markdown(f"**{field_title(name)}**")
-            st.write(form.text[name])
+            # as text: a "# heading" or "**" in a task field is the task's, not the page's
+            st.code(form.text[name], language="text", wrap_lines=True)
     st.markdown("**Design variables**")
     st.dataframe(pd.DataFrame(form.variables, columns=["kind", "name", "value"]), hide_index=True)
     for name in LIST_FIELDS:
@@ -156,8 +165,11 @@ def _after_decision(
         # reloads at their revision for a fresh look.
         if result.conflict is not None and tid in _drafts():
             _conflicts()[tid] = result.conflict.number
+        elif result.conflict is not None:
+            _seen().pop(tid, None)
         st.rerun()
     _conflicts().pop(tid, None)
+    _seen().pop(tid, None)
     if decision == "skip":  # a skipped task keeps its unsaved edit for later
         common.skipped().add(ref)
     else:
@@ -197,6 +209,7 @@ def _conflict_panel(tid: int, base_fields: TaskFields, mine: TaskFields | None) 
         if c2.button("Discard my edit, load theirs", key=f"discard-{tid}"):
             _drafts().pop(tid, None)
             _conflicts().pop(tid, None)
+            _seen().pop(tid, None)
             st.rerun()
 
 
@@ -206,7 +219,8 @@ def render(item: logic.QueueItem, actor: logic.Actor) -> None:
     assert task.id is not None
     tid = task.id
     draft = _drafts().get(tid)
-    base = int(draft["base"]) if draft else task.head
+    base = int(draft["base"]) if draft else _seen().get(tid, task.head)
+    _seen()[tid] = base
     base_fields = TaskFields.model_validate(store.revision(tid, base).fields)
     art = ev.load_artifacts(store, settings, task.paper_id)
     for problem in art.problems:
@@ -218,7 +232,18 @@ def render(item: logic.QueueItem, actor: logic.Actor) -> None:
             f"Revision {task.head} was saved since you started editing revision {base}; "
             "your edit is kept here. Saving will show you their version first."
         )
+    elif not draft and base != task.head:
+        author = store.revision(tid, task.head).author
+        st.warning(
+            f"Revision {task.head} was saved by {author} since you opened revision {base}, "
+            "which is what you see here: a decision on it would be refused."
+        )
+        if st.button(f"Show revision {task.head}", key=f"reload-{tid}"):
+            _seen().pop(tid, None)
+            st.rerun()
     editable = logic.can(actor.role, "review") and task.status == TaskStatus.awaiting_review
+    if draft and not editable and task.status != TaskStatus.awaiting_review:
+        _decided_meanwhile(tid, task.status, EditForm.from_dict(draft["form"]))
     # Setup items cite code, which needs the width; drafts cite crops, which fit narrower.
     left, right = st.columns([3, 2] if task.stage == "tasks" else [1, 1], gap="large")
     parsed: ParsedEdit | None = None
@@ -250,6 +275,29 @@ def render(item: logic.QueueItem, actor: logic.Actor) -> None:
         _actions(tid, item.ref, base, parsed, actor, dirty=tid in _drafts())
     if logic.can(actor.role, "review"):
         _override(tid, actor)
+
+
+def _decided_meanwhile(tid: int, status: str, form: EditForm) -> None:
+    """Someone decided the task while this reviewer had an unsaved edit: say so and keep
+    the edit's text on the page to copy, instead of dropping it with the form."""
+    last = next(
+        (r for r in reversed(common.store().reviews(task_id=tid)) if r.decision != "skip"), None
+    )
+    who = f" by {last.reviewer} ({last.created_at:%Y-%m-%d %H:%M} UTC)" if last else ""
+    st.error(
+        f"This task was {status}{who} while you were editing it, so your unsaved edit cannot "
+        "be saved here. Its text is kept below to copy; to change the task now, reopen it "
+        "through its stage."
+    )
+    with st.expander("Your unsaved edit", expanded=True):
+        for name, text in form.text.items():
+            if text:
+                st.markdown(f"**{field_title(name)}**")
+                st.code(text, language="text", wrap_lines=True)
+        for name, text in form.lists.items():
+            if text:
+                st.markdown(f"**{field_title(name)}**")
+                st.code(text, language="text", wrap_lines=True)
 
 
 def _override(tid: int, actor: logic.Actor) -> None:
@@ -292,6 +340,7 @@ def _actions(
         common.flash(result.message, result.level)
         if result.ok:
             _drafts().pop(tid, None)
+            _seen().pop(tid, None)  # the reviewer's own revision is what they see next
         elif result.conflict is not None:
             _conflicts()[tid] = result.conflict.number
         st.rerun()

@@ -204,7 +204,11 @@ def decide_task(
     expected_head: int | None = None,
     _advance: bool = True,
 ) -> Outcome:
-    """Record a reviewer's decision on one task (and their edit, if any)."""
+    """Record a reviewer's decision on one task (and their edit, if any).
+
+    `expected_head` is the revision the reviewer saw: a decision is refused with
+    `ConcurrentEditError` when the task has a newer revision or was decided meanwhile (None:
+    the current revision, for callers that show none, such as the command line)."""
     if decision not in DECISIONS:
         raise ReviewError(f"unknown decision {decision!r}; use one of {', '.join(DECISIONS)}")
     task = store.require_task(task_id)
@@ -218,25 +222,25 @@ def decide_task(
     if fields is not None:
         if expected_head is None:
             raise ReviewError("an edit must say which revision it was made on (expected_head)")
-        store.edit_task(task_id, fields, reviewer=reviewer, expected_head=expected_head)
+        rev = store.edit_task(task_id, fields, reviewer=reviewer, expected_head=expected_head)
+        expected_head = rev.number  # the decision is on the edit just saved
         if decision == "approve":
             decision = "approve_with_edits"
     elif decision == "approve_with_edits":
         raise ReviewError("approve_with_edits needs the edited fields")
-    task = store.require_task(task_id)
-    store.add_review(
-        paper_id=task.paper_id,
-        stage=task.stage,
-        task_id=task_id,
-        revision=task.head,
-        decision=decision,
-        reason=reason,
-        reviewer=reviewer,
-    )
-    if decision in ("approve", "approve_with_edits"):
-        store.set_task_status(task_id, TaskStatus.approved)
-    elif decision == "reject":
-        store.set_task_status(task_id, TaskStatus.rejected)
+    seen = task.head if expected_head is None else expected_head
+    record = {
+        "paper_id": task.paper_id,
+        "stage": task.stage,
+        "decision": decision,
+        "reason": reason,
+        "reviewer": reviewer,
+    }
+    if decision == "skip":  # no decision on the task: nothing to refuse
+        store.add_review(task_id=task_id, revision=seen, **record)
+    else:
+        status = TaskStatus.rejected if decision == "reject" else TaskStatus.approved
+        store.decide(task_id, expected_head=seen, status=status, review=record)
     if not _advance:
         return Outcome(paper_id=task.paper_id, stage=stage.value)
     return _after(store, task.paper_id, stage)

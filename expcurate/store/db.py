@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from sqlalchemy import event, inspect, text
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Connection, CursorResult, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, SQLModel, col, create_engine, select
 
@@ -446,26 +446,97 @@ class Store(UserStore):
         expected_head: int,
         note: str = "",
     ) -> TaskRevision:
-        """Append a reviewer's revision, refusing it if someone saved in between."""
+        """Append a reviewer's revision, refusing it if someone saved in between.
+
+        The head moves by a conditional update (`… WHERE head = expected`), so of two saves
+        on one revision exactly one wins on SQLite and PostgreSQL alike; the other gets
+        `ConcurrentEditError`, never a database error."""
+        try:
+            with self.session() as s:
+                task = _existing(s, Task, task_id, f"no task {task_id} in the store")
+                if not self._claim_head(s, task_id, expected_head):
+                    raise _Lost
+                s.refresh(task)
+                rev = TaskRevision(
+                    task_id=task_id,
+                    number=expected_head + 1,
+                    author=f"reviewer:{reviewer}",
+                    kind="reviewer",
+                    stage=task.stage,
+                    base=expected_head,
+                    fields=fields.model_copy(update={"key": task.key}).model_dump(mode="json"),
+                    note=note,
+                )
+                s.add(rev)
+                return rev
+        except (IntegrityError, _Lost):  # another save moved the head (or took the number)
+            raise self._conflict(task_id, expected_head) from None
+
+    def _claim_head(self, s: Session, task_id: int, expected_head: int, **also: Any) -> bool:
+        """Move the task's head from `expected_head` to the next revision (and set `also`),
+        only if it is still there: the database decides who saved first."""
+        table = Task.__table__  # type: ignore[attr-defined]
+        done = s.execute(
+            table.update()
+            .where(table.c.id == task_id, table.c.head == expected_head)
+            .values(head=expected_head + 1, updated_at=utcnow(), **also)
+        )
+        return bool(cast(CursorResult[Any], done).rowcount)
+
+    def _conflict(self, task_id: int, expected_head: int) -> ConcurrentEditError:
         with self.session() as s:
             task = _existing(s, Task, task_id, f"no task {task_id} in the store")
-            if task.head != expected_head:
-                current = s.exec(
-                    select(TaskRevision).where(
-                        TaskRevision.task_id == task_id, TaskRevision.number == task.head
-                    )
-                ).one()
-                raise ConcurrentEditError(task_id, expected_head, current)
-            fields = fields.model_copy(update={"key": task.key})
-            return self._append(
-                s,
-                task,
-                fields,
-                author=f"reviewer:{reviewer}",
-                kind="reviewer",
-                base=expected_head,
-                note=note,
+            current = s.exec(
+                select(TaskRevision).where(
+                    TaskRevision.task_id == task_id, TaskRevision.number == task.head
+                )
+            ).one()
+            return ConcurrentEditError(task_id, expected_head, current, status=task.status)
+
+    def decide(
+        self,
+        task_id: int,
+        *,
+        expected_head: int,
+        status: str | None,
+        review: dict[str, Any],
+    ) -> Review:
+        """Record a decision on the revision the reviewer saw: refused (`ConcurrentEditError`)
+        when the task has moved on since (a new revision, or another reviewer's decision),
+        decided atomically so that of two decisions at once one wins."""
+        table = Task.__table__  # type: ignore[attr-defined]
+        try:
+            return self._decide(table, task_id, expected_head, status, review)
+        except _Lost:
+            raise self._conflict(task_id, expected_head) from None
+
+    def _decide(
+        self,
+        table: Any,
+        task_id: int,
+        expected_head: int,
+        status: str | None,
+        review: dict[str, Any],
+    ) -> Review:
+        with self.session() as s:
+            _existing(s, Task, task_id, f"no task {task_id} in the store")
+            changes: dict[str, Any] = {"updated_at": utcnow()}
+            if status is not None:
+                changes["status"] = status
+            done = s.execute(
+                table.update()
+                .where(
+                    table.c.id == task_id,
+                    table.c.head == expected_head,
+                    table.c.status == TaskStatus.awaiting_review,
+                )
+                .values(**changes)
             )
+            if not cast(CursorResult[Any], done).rowcount:
+                raise _Lost
+            row = Review(task_id=task_id, revision=expected_head, **review)
+            s.add(row)
+            return row
 
     def set_flags(self, task_id: int, flags: Sequence[Flag]) -> Task:
         """Replace a task's validator flags, leaving its fields and status alone."""
@@ -529,6 +600,10 @@ class Store(UserStore):
                 setattr(found, name, value)
             s.add(found)
             return found
+
+
+class _Lost(Exception):
+    """A conditional update matched no row: someone else moved the task first."""
 
 
 def _existing(s: Session, row: type[R], key: object, missing: str) -> R:

@@ -12,14 +12,24 @@ class StoreError(RuntimeError):
 class ConcurrentEditError(StoreError):
     """Someone saved the task since the editor loaded it: the edit is refused, not merged."""
 
-    def __init__(self, task_id: int, expected: int, current: TaskRevision) -> None:
+    def __init__(
+        self, task_id: int, expected: int, current: TaskRevision, status: str = ""
+    ) -> None:
         self.task_id = task_id
         self.expected = expected
         self.current = current
-        super().__init__(
-            f"task {task_id} was changed by {current.author} (revision {current.number}) "
-            f"after you opened revision {expected}; reload it and apply your edit again"
-        )
+        self.status = status
+        if current.number != expected:
+            message = (
+                f"task {task_id} was changed by {current.author} (revision {current.number}) "
+                f"after you opened revision {expected}; reload it and apply your edit again"
+            )
+        else:  # same revision, but someone decided it meanwhile
+            message = (
+                f"task {task_id} was {status} by someone else after you opened revision "
+                f"{expected}; reload it to see the decision"
+            )
+        super().__init__(message)
 
 
 class LeaseHeld(StoreError):

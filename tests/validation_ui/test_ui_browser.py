@@ -22,6 +22,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from ui_helpers import PAPER, PASSWORD, ROOT, copy_data
@@ -92,8 +93,23 @@ def _stop_group(pid: int, grace_s: float) -> None:
 
 @pytest.fixture
 def app(tmp_path: Path, phase1_template: Path) -> Iterator[tuple[str, Path, list[int]]]:
-    data = copy_data(phase1_template, tmp_path / "data")
-    Store(f"sqlite:///{data / 'expcurate.db'}").add_user("rita", PASSWORD, "reviewer")
+    with _serve(tmp_path, phase1_template, ["rita"]) as served:
+        yield served
+
+
+@pytest.fixture
+def drafted_app(tmp_path: Path, drafted_template: Path) -> Iterator[tuple[str, Path, list[int]]]:
+    with _serve(tmp_path, drafted_template, ["rita", "bob"]) as served:
+        yield served
+
+
+@contextlib.contextmanager
+def _serve(
+    tmp_path: Path, template: Path, reviewers: list[str]
+) -> Iterator[tuple[str, Path, list[int]]]:
+    data = copy_data(template, tmp_path / "data")
+    for name in reviewers:
+        Store(f"sqlite:///{data / 'expcurate.db'}").add_user(name, PASSWORD, "reviewer")
     port = _free_port()
     url = f"http://127.0.0.1:{port}"
     log = tmp_path / "ui.log"
@@ -251,3 +267,82 @@ def test_review_in_a_real_browser(app: tuple[str, Path, list[int]], tmp_path: Pa
     for name in ("queue", "checkpoint", "item", "history", "paper"):
         assert (shots / f"{name}.png").stat().st_size > 10_000
     assert time.monotonic() - started < 180
+
+
+def test_two_reviewers_decide_only_what_they_saw(
+    drafted_app: tuple[str, Path, list[int]], tmp_path: Path
+) -> None:
+    """Rita opens a task; Bob saves an edit of it; Rita's plain Approve is refused and her
+    page moves to Bob's revision. Then Rita edits another task while Bob approves it: her
+    page says so and keeps her text."""
+    url, data, _ = drafted_app
+    expect = sync_api.expect
+    expect.set_options(timeout=STEP_MS)
+    store = Store(f"sqlite:///{data / 'expcurate.db'}")
+    first, second = [t.id for t in store.tasks(PAPER)][:2]
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        rita = _signed_in(browser, url, "rita")
+        bob = _signed_in(browser, url, "bob")
+
+        _open(rita, url, first)
+        _open(bob, url, first)
+        question = bob.get_by_label("Question", exact=True)
+        question.fill("Which baseline does GateMix beat on ETTh1, as Bob reads Table 1?")
+        question.blur()
+        expect(bob.get_by_role("button", name="Approve with edits")).to_be_visible()
+        _settle(bob)
+        bob.get_by_role("button", name="Save edits").click()
+        expect(bob.get_by_text(re.compile(rf"Saved revision 2 of task {first}"))).to_be_visible()
+
+        _settle(rita)
+        rita.get_by_role("button", name="Approve", exact=True).click()
+        expect(rita.get_by_text(re.compile(r"after you opened revision 1"))).to_be_visible()
+        expect(rita.get_by_label("Question", exact=True)).to_have_value(
+            re.compile("as Bob reads Table 1")
+        )
+        assert store.require_task(first).status == "awaiting_review"
+        assert store.reviews(task_id=first) == []
+
+        _open(rita, url, second)
+        mine = rita.get_by_label("Question", exact=True)
+        mine.fill("Rita's unsaved question about the ablation?")
+        mine.blur()
+        # her edit is held once the page knows it (the button says so), before Bob acts
+        expect(rita.get_by_role("button", name="Approve with edits")).to_be_visible()
+        _settle(rita)
+        _open(bob, url, second)
+        bob.get_by_role("button", name="Approve", exact=True).click()
+        expect(bob.get_by_text(f"Approved task {second}")).to_be_visible()
+        rita.get_by_label("Reason (required to reject)").fill("a rerun")
+        rita.get_by_label("Reason (required to reject)").press("Enter")
+        expect(
+            rita.get_by_text(re.compile(r"was approved by bob .* while you were editing"))
+        ).to_be_visible()
+        expect(rita.get_by_text("Rita's unsaved question about the ablation?")).to_be_visible()
+        browser.close()
+    assert [(r.reviewer, r.revision) for r in store.reviews(task_id=second)] == [("bob", 1)]
+
+
+def _signed_in(browser: Any, url: str, name: str) -> Any:
+    """A page of its own browser context (its own cookie jar), signed in as `name`."""
+    page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+    page.set_default_timeout(STEP_MS)
+    page.goto(url)
+    page.get_by_label("Username").fill(name)
+    page.get_by_role("textbox", name="Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    sync_api.expect(page.get_by_role("heading", name="Review queue")).to_be_visible()
+    _settle(page)
+    page.wait_for_function("() => document.cookie.includes('expcurate_sign_in=')")
+    return page
+
+
+def _open(page: Any, url: str, task_id: int | None) -> None:
+    page.goto(f"{url}/item?item=task:{task_id}")
+    sync_api.expect(page.get_by_text(re.compile(rf"Task {task_id} · "))).to_be_visible()
+    _settle(page)
+
+
+def _settle(page: Any) -> None:
+    page.wait_for_function(IDLE_JS)

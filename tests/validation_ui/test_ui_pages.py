@@ -326,3 +326,22 @@ def test_a_stage_a_killed_process_left_running_is_recovered_on_the_paper_page(
     assert "Due and not running: setup." in [i.value for i in at.info]
     at.button(key="start-due").click().run()
     assert launches == [PAPER]
+
+
+def test_a_link_to_an_item_that_does_not_exist_says_so(drafted: Store) -> None:
+    at = _open(_app(drafted), "item", item="task:300")
+    assert "There is no task 300 in this store." in _text(at)
+    assert "Nothing awaits review" not in _text(at)
+
+
+def test_task_fields_read_only_are_text_not_markdown(drafted: Store) -> None:
+    """A question holding "# Heading" shows as that text to a viewer, not as a heading."""
+    tid = drafted.tasks(PAPER)[0].id
+    assert tid is not None
+    fields = drafted.fields(drafted.require_task(tid)).model_copy(
+        update={"question": "# Does X beat Y?"}
+    )
+    drafted.edit_task(tid, fields, reviewer="ann", expected_head=1)
+    at = _open(_app(drafted, "curator"), "item", item=f"task:{tid}")
+    assert any(c.value == "# Does X beat Y?" for c in at.code)
+    assert not any("Does X beat Y?" in h.value for h in at.markdown if h.value.startswith("#"))

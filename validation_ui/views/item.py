@@ -76,7 +76,12 @@ def _checkpoint(item: logic.QueueItem) -> None:
 item = _pick()
 if item is None:
     st.title("Review item")
-    st.info("Nothing awaits review. New items appear in the queue when a stage finishes.")
+    asked = st.query_params.get("item") or st.session_state.get(common.ITEM_KEY)
+    if asked:  # a link to an item that does not exist (a typo, a deleted store)
+        st.error(f"There is no {str(asked).replace(':', ' ')} in this store.")
+        st.session_state.pop(common.ITEM_KEY, None)
+    else:
+        st.info("Nothing awaits review. New items appear in the queue when a stage finishes.")
     st.page_link(common.PAGES["queue"], label="Back to the queue")
     st.stop()
 st.session_state[common.ITEM_KEY] = item.ref
