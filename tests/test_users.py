@@ -132,3 +132,45 @@ def test_a_sign_in_token_outlives_the_session_until_it_expires_or_is_closed(
     store.open_sign_in("ann", hours=1)  # opening a sign-in sweeps out the expired ones
     with store.session() as s:
         assert len(s.exec(select(SignIn)).all()) == 1
+
+
+def test_wrong_passwords_are_throttled_per_account_and_per_address(store: Store) -> None:
+    from datetime import timedelta
+
+    from sqlmodel import select
+
+    from expcurate.store.auth import FAILURE_WINDOW, SignInRefused
+    from expcurate.store.rows import SignInFailure, utcnow
+
+    store.add_user("ann", "correct horse battery", "reviewer")
+    store.add_user("ben", "correct horse battery", "reviewer")
+    for _ in range(4):
+        with pytest.raises(SignInRefused, match="Wrong username or password"):
+            store.sign_in_user("ann", "guess", "10.0.0.7")
+    assert store.sign_in_user("ann", "correct horse battery", "10.0.0.7").username == "ann"
+    for _ in range(5):  # the right password cleared the count; five more lock the account
+        with pytest.raises(SignInRefused):
+            store.sign_in_user("ann", "guess", "10.0.0.8")
+    with pytest.raises(SignInRefused, match="for 'ann': try again in 15 minute"):
+        store.sign_in_user("ann", "correct horse battery", "10.0.0.9")
+    assert store.sign_in_user("ben", "correct horse battery", "10.0.0.9").username == "ben"
+    for n in range(20):  # one address guessing across accounts
+        with pytest.raises(SignInRefused):
+            store.sign_in_user(f"nobody{n}", "guess", "10.0.0.66")
+    with pytest.raises(SignInRefused, match="from your address"):
+        store.sign_in_user("ben", "correct horse battery", "10.0.0.66")
+    with store.session() as s:  # once the failures age out, the account opens again
+        for f in s.exec(select(SignInFailure)):
+            f.at = utcnow() - FAILURE_WINDOW - timedelta(seconds=1)
+            s.add(f)
+    assert store.sign_in_user("ann", "correct horse battery", "10.0.0.66").username == "ann"
+
+
+def test_a_password_reset_ends_every_sign_in_of_that_user(store: Store) -> None:
+    store.add_user("ann", "correct horse battery", "reviewer")
+    store.add_user("ben", "correct horse battery", "reviewer")
+    tokens = [store.open_sign_in("ann", 1), store.open_sign_in("ann", 1)]
+    other = store.open_sign_in("ben", 1)
+    store.add_user("ann", "another good password", "reviewer", replace=True)
+    assert [store.signed_in_user(t) for t in tokens] == [None, None]
+    assert store.signed_in_user(other) is not None

@@ -13,6 +13,7 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 import streamlit as st
 
+from expcurate.store.auth import SignInRefused
 from validation_ui import common
 from validation_ui.logic import can
 
@@ -31,9 +32,10 @@ def sign_in_page() -> None:
         password = st.text_input("Password", type="password")
         submitted = st.form_submit_button("Sign in", type="primary")
     if submitted:
-        user = store.verify_user(username.strip(), password)
-        if user is None:
-            st.error("Wrong username or password.")
+        try:
+            user = store.sign_in_user(username.strip(), password, common.client_address())
+        except SignInRefused as exc:
+            st.error(str(exc))
         else:
             common.sign_in(user.username)
             st.rerun()

@@ -48,17 +48,15 @@ def current_actor() -> Actor | None:
     A new browser session (a page reload, a second tab) picks up the sign-in from the
     cookie `sign_in` set, as long as it has not expired or been signed out.
     """
-    data = st.session_state.get(USER_KEY)
-    if not data:
-        token = _cookie()
-        user = store().signed_in_user(token) if token else None
-        if user is None:
-            return None
-        data = st.session_state[USER_KEY] = {"username": user.username, "token": token}
-    user = store().get_user(str(data.get("username", "")))
+    data = st.session_state.get(USER_KEY) or {"token": _cookie()}
+    # Checked on every rerun, not once per tab: signing out (here or in another tab), a
+    # password reset or a removed user ends this session at its next click.
+    token = str(data.get("token", ""))
+    user = store().signed_in_user(token) if token else None
     if user is None:
         st.session_state.pop(USER_KEY, None)
         return None
+    st.session_state[USER_KEY] = {"username": user.username, "token": token}
     return Actor(user.username, user.role)
 
 
@@ -101,7 +99,28 @@ def keep_signed_in() -> None:
     token = str(data.get("token", ""))
     if token and _cookie() != token:
         seconds = int(get_settings().sign_in_hours * 3600)
-        _set_cookie(f"{COOKIE}={token}; path=/; max-age={seconds}; samesite=strict")
+        secure = "; secure" if _https() else ""
+        _set_cookie(f"{COOKIE}={token}; path=/; max-age={seconds}; samesite=strict{secure}")
+
+
+def _https() -> bool:
+    """Served over TLS (directly, or by a reverse proxy that says so): the cookie is then
+    marked Secure, so a browser never sends it over plain HTTP."""
+    headers: Any = st.context.headers or {}
+    proto = str(headers.get("X-Forwarded-Proto", "")).split(",")[0].strip().lower()
+    return proto == "https" or str(getattr(st.context, "url", "") or "").startswith("https:")
+
+
+def client_address() -> str:
+    """The browser's address, for sign-in throttling ("" when unknown). X-Forwarded-For is
+    believed only from a proxy on this machine (a loopback connection): from anyone else it
+    is whatever the client chose to send."""
+    direct = str(getattr(st.context, "ip_address", "") or "")
+    if direct and direct not in ("127.0.0.1", "::1"):
+        return direct
+    headers: Any = st.context.headers or {}
+    forwarded = str(headers.get("X-Forwarded-For", "")).split(",")[-1].strip()
+    return forwarded or direct
 
 
 def forget_sign_in() -> None:

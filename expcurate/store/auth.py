@@ -13,15 +13,22 @@ import secrets
 from contextlib import AbstractContextManager
 from datetime import UTC, datetime, timedelta
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col, delete, select
 
 from expcurate.store.errors import StoreError
-from expcurate.store.rows import ROLES, SignIn, User, utcnow
+from expcurate.store.rows import ROLES, SignIn, SignInFailure, User, utcnow
 
 USERNAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$")
 MIN_PASSWORD = 8
 # scrypt cost: about 50 ms and 16 MiB per check, enough to make guessing slow.
 _SCRYPT_N, _SCRYPT_R, _SCRYPT_P = 2**14, 8, 1
+# Wrong passwords allowed within FAILURE_WINDOW, per account and per network address.
+ACCOUNT_FAILURES, ADDRESS_FAILURES = 5, 20
+FAILURE_WINDOW = timedelta(minutes=15)
+
+
+class SignInRefused(StoreError):
+    """A sign-in that is refused: a wrong password, or too many of them lately."""
 
 
 class UserStore:
@@ -51,6 +58,8 @@ class UserStore:
             user.password_hash = hash_password(password)
             user.role = role
             s.add(user)
+            # A new password ends every sign-in made with the old one.
+            s.exec(delete(SignIn).where(col(SignIn.username) == username))  # type: ignore[call-overload]
             return user
 
     def get_user(self, username: str) -> User | None:
@@ -97,6 +106,43 @@ class UserStore:
                 s.delete(sign_in)
                 s.commit()
 
+    def sign_in_user(self, username: str, password: str, address: str = "") -> User:
+        """The user, if the password is right and neither the account nor the address
+        (`address`: the client's, "" if unknown) has had too many wrong ones lately; raises
+        `SignInRefused` saying which. A right password clears the account's failures."""
+        now = utcnow()
+        since = now - FAILURE_WINDOW
+        with self.session() as s:
+            s.exec(delete(SignInFailure).where(col(SignInFailure.at) < since))  # type: ignore[call-overload]
+            recent = list(s.exec(select(SignInFailure).where(col(SignInFailure.at) >= since)))
+        mine = [f.at for f in recent if f.username == username]
+        near = [f.at for f in recent if address and f.address == address]
+        for failures, limit, what in (
+            (mine, ACCOUNT_FAILURES, f"for {username!r}"),
+            (near, ADDRESS_FAILURES, "from your address"),
+        ):
+            if len(failures) >= limit:
+                wait = _aware(min(failures)) + FAILURE_WINDOW - now
+                minutes = max(1, int(wait.total_seconds() // 60) + 1)
+                raise SignInRefused(
+                    f"Too many wrong passwords {what}: try again in {minutes} minute(s)."
+                )
+        user = self.verify_user(username, password)
+        with self.session() as s:
+            if user is None:
+                s.add(SignInFailure(username=username, address=address, at=now))
+            else:
+                s.exec(delete(SignInFailure).where(col(SignInFailure.username) == username))  # type: ignore[call-overload]
+        if user is None:
+            raise SignInRefused("Wrong username or password.")
+        return user
+
+    def close_sign_ins(self, username: str) -> int:
+        """End every sign-in of a user (signing out everywhere); returns how many."""
+        with self.session() as s:
+            done = s.exec(delete(SignIn).where(col(SignIn.username) == username))  # type: ignore[call-overload]
+            return int(done.rowcount or 0)
+
     def verify_user(self, username: str, password: str) -> User | None:
         """The user if the password matches, else None (same work either way)."""
         user = self.get_user(username)
@@ -113,12 +159,6 @@ def _token_hash(token: str) -> str:
 def _aware(moment: datetime) -> datetime:
     """SQLite hands datetimes back without their time zone; they were stored in UTC."""
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-
-
-USERNAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$")
-MIN_PASSWORD = 8
-# scrypt cost: about 50 ms and 16 MiB per check, enough to make guessing slow.
-_SCRYPT_N, _SCRYPT_R, _SCRYPT_P = 2**14, 8, 1
 
 
 def _scrypt(password: str, salt: bytes, n: int, r: int, p: int) -> bytes:

@@ -15,7 +15,7 @@ from sqlmodel import Field, SQLModel
 
 from expcurate.records import Flag, PaperStatus, RunStatus, TaskStatus
 
-SCHEMA_VERSION = 3  # 2: stage run leases; 3: a paper remembers auto-approval
+SCHEMA_VERSION = 4  # 2: stage run leases; 3: a paper remembers auto-approval; 4: sign-in failures
 
 
 def utcnow() -> datetime:
@@ -138,6 +138,16 @@ class SignIn(SQLModel, table=True):
     username: str = Field(index=True)
     created_at: datetime = Field(default_factory=utcnow)
     expires_at: datetime
+
+
+class SignInFailure(SQLModel, table=True):
+    """A wrong password, kept for a while: too many for one account or from one address in a
+    short time refuse further sign-ins there until they age out."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    username: str = Field(index=True)
+    address: str = Field(default="", index=True)
+    at: datetime = Field(default_factory=utcnow, index=True)
 
 
 class Release(SQLModel, table=True):

@@ -298,6 +298,7 @@ def test_two_reviewers_decide_only_what_they_saw(
         _settle(rita)
         rita.get_by_role("button", name="Approve", exact=True).click()
         expect(rita.get_by_text(re.compile(r"after you opened revision 1"))).to_be_visible()
+        _settle(rita)  # the form of revision 1 is replaced by revision 2's
         expect(rita.get_by_label("Question", exact=True)).to_have_value(
             re.compile("as Bob reads Table 1")
         )

@@ -40,8 +40,11 @@ def _users(store: Store) -> None:
 def _app(store: Store, role: str | None = "reviewer") -> AppTest:
     _users(store)
     at = AppTest.from_file(str(APP), default_timeout=30)
-    if role is not None:
-        at.session_state["expcurate_user"] = {"username": role}
+    if role is not None:  # signed in as the app signs people in: a live sign-in token
+        at.session_state["expcurate_user"] = {
+            "username": role,
+            "token": store.open_sign_in(role, 1),
+        }
     return at.run()
 
 
@@ -92,6 +95,40 @@ def test_wrong_password_is_refused_and_right_one_signs_in(drafted: Store) -> Non
     assert [t.value for t in at.title] == ["Review queue"]
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["tasks"] == "5" and metrics["ingest"] == "0"
+
+
+def test_too_many_wrong_passwords_lock_the_account_even_for_the_right_one(
+    drafted: Store,
+) -> None:
+    at = _app(drafted, role=None)
+    at.text_input[0].set_value("reviewer")
+    for _ in range(5):
+        at.text_input[1].set_value("not the password")
+        at.button[0].click().run()
+    at.text_input[1].set_value(PASSWORD)
+    at.button[0].click().run()
+    (error,) = [e.value for e in at.error]
+    assert error.startswith("Too many wrong passwords for 'reviewer': try again in 15 minute")
+    assert "expcurate_user" not in at.session_state
+
+
+def test_signing_out_ends_the_other_tabs_and_a_password_reset_every_sign_in(
+    drafted: Store,
+) -> None:
+    """Two tabs share one sign-in: signing out in one signs the other out at its next click;
+    a password reset ends every sign-in made with the old password."""
+    one, two = _app(drafted), _app(drafted)
+    two.session_state["expcurate_user"] = dict(one.session_state["expcurate_user"])
+    two.run()
+    assert [t.value for t in two.title] == ["Review queue"]
+    one.button(key="sign-out").click().run()
+    two.run()
+    assert [t.value for t in two.title] == ["ExpCurate review"]
+    three = _app(drafted)
+    assert [t.value for t in three.title] == ["Review queue"]
+    drafted.add_user("reviewer", "a brand new password", "reviewer", replace=True)
+    three.run()
+    assert [t.value for t in three.title] == ["ExpCurate review"]
 
 
 def test_a_page_run_without_a_user_shows_nothing(drafted: Store) -> None:
