@@ -33,6 +33,7 @@ from extractors.tasks.grids import (
     lower_is_better,
     not_a_method,
     only_lower_metrics,
+    question_measures,
 )
 from extractors.tasks.phrasing import and_list, share
 
@@ -214,10 +215,10 @@ def _on(metrics: list[str]) -> str:
     """ " on mIoU (SS) and mIoU (MS)": what a question asks about, when the columns say."""
     # the measure itself where a column names it last ("SetA 12.5% MSE" -> "MSE")
     short = [m.split()[-1] if is_metric(m.split()[-1]) else m for m in metrics if m.strip()]
-    named = [m for m in dict.fromkeys(short) if not m.startswith("column ")][:3]
+    named, more = question_measures(short)
     if not named:
         return ""
-    return " on " + and_list(named)
+    return " on " + (", ".join(named) + " and the other columns" if more else and_list(named))
 
 
 def _cell(grid: Grid, row: int | None, col: int) -> tuple[float, str] | None:

@@ -210,6 +210,26 @@ def _names_next(body: list[list[str]], k: int) -> bool:
     )
 
 
+# A column that sums the others up: asked about first when a question cannot name them all.
+SUMMARY_COLUMN = re.compile(
+    r"^(?:avg\.?|average|mean|overall|all|total)\b|\b(?:avg\.?|average|mean|overall)\W*$", re.I
+)
+
+
+def question_measures(
+    headers: list[str], most: int = 3, *, costs: bool = False
+) -> tuple[list[str], bool]:
+    """The columns a question names, and whether it leaves some out: scored columns, not
+    cost ones (Params and FLOPs are what a method pays) unless the table is about cost
+    (`costs`), and a summary column ("Avg.") first when not all fit: findings rest on it."""
+    named = [h for h in dict.fromkeys(headers) if h and not h.startswith("column ")]
+    scored = named if costs else [h for h in named if not COST.search(h)] or named
+    if len(scored) <= most + 1:  # "and the other columns" would stand for one name
+        return scored, False
+    summary = [h for h in scored if SUMMARY_COLUMN.search(h)]
+    return (summary + [h for h in scored if h not in summary])[:most], True
+
+
 def _blocks(block_of: list[int], rows: int) -> list[int]:
     return block_of if len(block_of) == rows and len(set(block_of)) >= 2 else []
 

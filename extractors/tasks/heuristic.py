@@ -63,11 +63,12 @@ from extractors.tasks.grids import (
     lower_is_better,
     not_a_method,
     only_lower_metrics,
+    question_measures,
     read_grid,
     tiers,
     transpose,
 )
-from extractors.tasks.phrasing import share
+from extractors.tasks.phrasing import and_list, share
 from extractors.tasks.spine import (
     claim_task,
     fits_table,
@@ -218,8 +219,10 @@ def comparison_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
         else ""
     )
     outcome = f"{verdict} of {table.label}. " + "; ".join(shown) + more + "."
-    rival_names = ", ".join(baselines[:4]) + (
-        " and the other baselines" if len(baselines) > 4 else ""
+    rival_names = (
+        ", ".join(baselines[:4]) + " and the other baselines"
+        if len(baselines) > 4
+        else and_list(baselines)
     )
     # Named columns only, and none whose name holds a decimal (a threshold reads as a result).
     measures = [
@@ -229,7 +232,8 @@ def comparison_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
         and not any("." in n for n in find_numbers(m))
         and not re.search(r"\s\d+$", m)
     ]
-    on = ", ".join(measures[:3]) + (" and the other columns" if len(measures) > 3 else "")
+    listed, cut = question_measures(measures, costs=efficiency)
+    on = ", ".join(listed) + " and the other columns" if cut else and_list(listed)
     question = (
         f"How does {called(name, ctx.method)} compare with {rival_names}"
         f"{f' on {on}' if on else ''} in {table.label} ({topic_of(table.caption)})?"
@@ -286,10 +290,9 @@ def ablation_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
         for name, dataset in caption_constants(table.caption).items()
         if name.endswith(" measured on")
     ]
-    named = [h for h in grid.header if h and not COST.search(h)][:3]
-    measured = (
-        f" on {' and '.join(where)}" if where else (f" on {', '.join(named)}" if named else "")
-    )
+    named, cut = question_measures(grid.header)
+    listed = ", ".join(named) + " and the other columns" if cut else and_list(named)
+    measured = f" on {' and '.join(where)}" if where else (f" on {listed}" if named else "")
     table_lower = lower_is_better(table.caption) or only_lower_metrics(table)
     scored = [
         c for c in range(len(grid.header)) if c < len(grid.values[full]) and grid.values[full][c]

@@ -179,7 +179,7 @@ def test_a_row_called_ours_is_the_method_and_named_in_the_question() -> None:
     )
     (task,) = draft(_paper("We train every model for 10 epochs.", [table])).tasks
     assert task.question.startswith(
-        "How does GM (Ours) compare with Baseline, Other on ETT, Weather"
+        "How does GM (Ours) compare with Baseline and Other on ETT and Weather"
     )
 
 

@@ -46,3 +46,23 @@ def test_one_title_centred_over_all_value_columns_names_each_of_them() -> None:
     left += [["X", "1.0", "2.0", "3.0", "4.0", "5.0"], ["Y", "1.5", "2.5", "3.5", "4.5", "5.5"]]
     grid = read_grid(Table(label="Table 3", caption="Results.", page=1, rows=left))
     assert grid is not None and grid.header[-1] == "E"  # a title off-centre spans no further
+
+
+def test_a_question_names_the_average_first_and_leaves_cost_out() -> None:
+    from extractors.tasks.grids import question_measures
+
+    heads = ["GPQA", "Formula", "TheoremQA", "HumanEval", "Avg."]
+    assert question_measures(heads) == (["Avg.", "GPQA", "Formula"], True)
+    assert question_measures(["Params. (M)", "GFLOPs", "mIoU (SS)", "mIoU (MS)"]) == (
+        ["mIoU (SS)", "mIoU (MS)"],
+        False,
+    )
+    assert question_measures(["Params (M)", "Memory (GB)", "MSE"], costs=True) == (
+        ["Params (M)", "Memory (GB)", "MSE"],
+        False,
+    )
+    # one more than fits is named rather than called "the other columns"
+    assert question_measures(["AUROC", "AUPR", "FPR95", "ACC95"]) == (
+        ["AUROC", "AUPR", "FPR95", "ACC95"],
+        False,
+    )

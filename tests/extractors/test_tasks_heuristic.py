@@ -56,7 +56,7 @@ def test_packed_columns_are_split_and_the_named_method_compared() -> None:
         tables=[table],
     )
     (task,) = draft(paper).tasks
-    assert task.question.startswith("How does GM (ours) compare with Baseline on ETT, Weather")
+    assert task.question.startswith("How does GM (ours) compare with Baseline on ETT and Weather")
     assert "0.41" in task.expected_outcome and "0.45" in task.expected_outcome
     assert "0.41" not in task.question
 
@@ -155,7 +155,7 @@ def test_check_mark_ablation_rows_are_named_by_the_components_they_leave_out() -
     assert "75.9" in tasks[0].expected_outcome and "74.7" in tasks[0].expected_outcome
     assert (
         "How does each variant ('w/o Branch B'; 'w/o Gate') compare with the full model "
-        "(Branch A, Branch B, Gate) on Top-1, mIoU in Table 6" in tasks[0].question
+        "(Branch A, Branch B, Gate) on Top-1 and mIoU in Table 6" in tasks[0].question
     )
     components = tasks[0].design_complexity.independent_variables["component"]
     assert components == [grid.labels[2], *grid.labels[:2]]
@@ -335,7 +335,7 @@ def test_bold_gathered_in_a_column_makes_the_columns_the_methods() -> None:
     )
     paper = ParsedPaper(title="Links", abstract="A study of link prediction.", tables=[table])
     (task,) = draft(paper).tasks
-    assert task.question.startswith("How does Ours-2 compare with MF, SEAL on USAir")
+    assert task.question.startswith("How does Ours-2 compare with MF and SEAL on USAir")
     assert task.expected_outcome.startswith("Ours-2 is best on 3 of 4 reported columns")
     assert "USAir: Ours-2 98.10 vs. SEAL 97.09" in task.expected_outcome
 
