@@ -32,6 +32,12 @@ from extractors.tasks.phrasing import and_list, claim_question, clean_claim
 WHOLE_TABLE = (":compare", ":best", ":sweep", ":factor", ":transfer")
 MAX_CLAIMS = 2
 MAX_ROWS = 4  # rows a finding names, shown with their cells
+# A finding that concedes where the method falls short: true, but not what a table shows first.
+CONCESSION = re.compile(
+    r"\b(?:fail\w*|worse|limitation\w*|drawbacks?|underperform\w*|lags? behind|"
+    r"cases where (?:the )?baselines? (?:is|are|performs?) better|falls? short)\b",
+    re.I,
+)
 ABBREVIATED = re.compile(r"([A-Za-z][A-Za-z-]{2,})\.")
 MAX_TIER_ROWS = 12  # the same, when the named families repeat in each block (model sizes)
 MAX_CELLS = 6
@@ -131,8 +137,8 @@ def lead_with_claims(
     shared = whole and not lead
     if shared:
         lead = findings(claims)
-    if whole:  # a finding about the row the task compares comes first
-        lead.sort(key=lambda c: not _about(draft, [c]))
+    if whole:  # a finding about the row the task compares comes first, a concession last
+        lead.sort(key=lambda c: (not _about(draft, [c]), bool(CONCESSION.search(c.text))))
     if not whole:  # one row's task: only findings about that row
         row = _words(
             " ".join(

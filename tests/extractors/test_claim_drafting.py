@@ -213,3 +213,14 @@ def test_one_methods_variants_alone_leave_the_drafts_own_comparison() -> None:
     text = "As Table 5 shows, GM (Conv) and GM (MLP) both do well in anomaly detection."
     (task,) = [t for t in draft(_paper(text, [ABBREVIATED])).tasks if t.key.startswith("table-5")]
     assert "Autoformer" in task.expected_outcome  # the strongest rival, from the draft itself
+
+
+def test_a_concession_does_not_lead_the_outcome() -> None:
+    text = (
+        "As Table 2 shows, the baseline is better than GM-S on Weather in several cases, "
+        "where GM-S is worse. "
+        "In Table 2, GM-L outperforms Baseline and Other on ETT by a wide margin."
+    )
+    (task,) = [t for t in draft(_paper(text, [RESULTS])).tasks if t.key.startswith("table-2")]
+    assert task.expected_outcome.startswith("GM-L outperforms Baseline and Other on ETT")
+    assert "The baseline is better than GM-S on Weather" in task.expected_outcome
