@@ -108,6 +108,10 @@ def table_shape(
     if len(starts) >= 0.6 * max(body - 1, 1) and body > 3:
         starts = set()  # a rule under every row: a grid, not blocks
     ruled = sorted(starts)
+    centred = _centred_labels(rows, head)
+    if centred:  # labels set beside the middle of their groups go to each group's first row
+        rows = apply_moves([list(r) for r in rows], [], centred)[0]
+        shape.moved.update(centred)
     starts |= _label_rows(rows, head)
     for k in sorted(_multirow_starts(rows, head)):
         # A label centred on a ruled block names the block the rule opened.
@@ -121,6 +125,84 @@ def table_shape(
     shape.blocks = _first_of_runs(rows, sorted(k for k in starts if head < k < len(rows)))
     shape.doubts = _doubts(rows, head)
     return shape
+
+
+def apply_moves(
+    rows: list[list[str]], bold: list[list[bool]], moved: dict[int, int]
+) -> tuple[list[list[str]], list[list[bool]]]:
+    """First-column labels moved to the row they belong to (`moved`: row -> row); the
+    lines of a label broken over several rows are joined in order."""
+    targets: dict[int, list[int]] = {}
+    for src, dst in sorted(moved.items()):
+        targets.setdefault(dst, []).append(src)
+    for dst, srcs in targets.items():
+        text = " ".join(rows[i][0] for i in srcs if rows[i][0].strip())
+        strong = any(bold[i][0] for i in srcs) if bold else False
+        for i in srcs:
+            rows[i][0] = ""
+            if bold:
+                bold[i][0] = False
+        rows[dst][0] = text
+        if bold:
+            bold[dst][0] = strong
+    return rows, bold
+
+
+def _centred_labels(rows: list[list[str]], head: int) -> dict[int, int]:
+    """Group labels set beside the middle of equal groups of rows (LaTeX multirow without
+    rules), possibly broken over two lines or on a line of their own between two rows of
+    the group: each label's lines -> its group's first row.
+
+    The groups are the named rows taken g at a time (up to the first row that is neither
+    named nor a label alone, such as a stacked sub-table's caption), g being rows / labels;
+    each label must sit in the middle of its own group."""
+    if not rows or len(rows[0]) < 3:
+        return {}
+    named: list[int] = []  # rows naming a method or setting beside the label column
+    at: list[tuple[float, int]] = []  # (position among the named rows, row) of label lines
+    for i in range(head, len(rows)):
+        row = rows[i]
+        # a label on a line of its own: a short name, not a stacked sub-table's caption
+        alone = (
+            bool(row[0].strip())
+            and not any(c.strip() for c in row[1:])
+            and len(row[0].split()) <= 4
+            and not re.match(r"\(\w{1,3}\)", row[0].strip())
+        )
+        if any(c.strip() and not is_value(c) for c in row[1:3]):
+            named.append(i)
+            position = len(named) - 1.0
+        elif alone and named:
+            position = len(named) - 0.5  # between the rows above and below it
+        else:
+            break
+        cell = row[0].strip()
+        if cell:
+            if is_value(cell):
+                return {}
+            at.append((position, i))
+    runs: list[list[tuple[float, int]]] = []
+    for pos, i in at:
+        if runs and pos - runs[-1][-1][0] <= 1.0:
+            runs[-1].append((pos, i))
+        else:
+            runs.append([(pos, i)])
+    if len(runs) < 2 or len(named) % len(runs):
+        return {}
+    g = len(named) // len(runs)
+    if g < 2:
+        return {}
+    moved: dict[int, int] = {}
+    for n, run in enumerate(runs):
+        first = n * g
+        centre = sum(p for p, _ in run) / len(run)
+        inside = first - 0.5 <= run[0][0] and run[-1][0] < first + g
+        if not inside or abs(centre - (first + (g - 1) / 2)) > 0.51:
+            return {}
+        moved.update({i: named[first] for _, i in run})
+    if all(src == dst for src, dst in moved.items()):
+        return {}
+    return moved
 
 
 def _first_of_runs(rows: list[list[str]], starts: list[int]) -> list[int]:
@@ -160,7 +242,8 @@ def _multirow_starts(rows: list[list[str]], head: int) -> set[int]:
     if len(body) < 3 or len(body[0]) < 3:
         return set()
     first = [r[0].strip() for r in body]
-    named = [any(c.strip() and not is_value(c) for c in r[1:3]) for r in body]
+    # rows left empty (a label's own line, once the label moved up) are no one's
+    named = [any(c.strip() and not is_value(c) for c in r[1:3]) or not any(r) for r in body]
     if all(first) or not all(n for c, n in zip(first, named, strict=True) if not c):
         return set()
     if sum(bool(c) for c in first) < 2 or any(is_value(c) for c in first if c):

@@ -19,7 +19,7 @@ from extractors.paper.captions import Caption
 from extractors.paper.graphics import Graphics, Rule
 from extractors.paper.layout import Box, Word, contains, union, x_overlap
 from extractors.paper.regions import PageContext, reach, text_run
-from extractors.paper.table_shape import table_shape
+from extractors.paper.table_shape import apply_moves, table_shape
 
 
 @dataclass
@@ -188,9 +188,7 @@ def read_table(
     rows, bold, ys = build_cells(words, vlines, rotated)
     if _looks_right(rows):
         shape = table_shape(rows, ys, g.rules, bbox)
-        for src, dst in shape.moved.items():  # a group label goes to its block's first row
-            rows[dst][0], rows[src][0] = rows[src][0], ""
-            bold[dst][0], bold[src][0] = bold[src][0], False
+        rows, bold = apply_moves(rows, bold, shape.moved)  # group labels to their first row
         return TableGrid(
             bbox, rows, bold, "words", "", shape.header_rows, shape.blocks, shape.doubts
         )

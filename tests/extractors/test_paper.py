@@ -522,3 +522,28 @@ def test_a_caption_ends_where_the_table_under_it_begins(tmp_path: Path) -> None:
     assert table.caption == "Table 1: Models and fixed settings used in experiments"
     assert table.rows == rows
     assert (table.reader, table.header_rows) == ("words", 1)
+
+
+def test_group_labels_beside_the_middle_of_their_rows_move_to_the_first_row() -> None:
+    """A label broken over two lines beside the middle of a four-row group, and one on a
+    line of its own between two rows of the next group: both go to their group's first row,
+    whole, and each group is a block."""
+    from extractors.paper.table_shape import apply_moves, table_shape
+
+    rows = [
+        ["Model", "Method", "Acc", "F1"],
+        ["", "Base", "1.0", "2.0"],
+        ["Small", "Prior", "1.1", "2.1"],
+        ["Instruct", "Mix", "1.2", "2.2"],
+        ["", "Ours", "1.3", "2.3"],
+        ["", "Base", "3.0", "4.0"],
+        ["", "Prior", "3.1", "4.1"],
+        ["Large-V3", "", "", ""],
+        ["", "Mix", "3.2", "4.2"],
+        ["", "Ours", "3.3", "4.3"],
+    ]
+    ys = [(float(10 * i), float(10 * i + 8)) for i in range(len(rows))]
+    shape = table_shape(rows, ys, [], (0.0, 0.0, 300.0, 100.0))
+    fixed, _ = apply_moves([list(r) for r in rows], [], shape.moved)
+    assert [r[0] for r in fixed] == ["Model", "Small Instruct", "", "", "", "Large-V3"] + [""] * 4
+    assert (shape.header_rows, shape.blocks) == (1, [5])
