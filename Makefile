@@ -55,6 +55,9 @@ bench-tables: setup ## Score table readers (ours, find_tables, pdfplumber) again
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python benchmarks/table_structure.py --crops data/bench-tables
 
+bench-review: setup ## Time the review app's page logic on a store of 10,000 tasks over 1,000 papers
+	$(BIN)/python benchmarks/review_scale.py
+
 bench-draft: setup ## Draft tasks for every corpus PDF and report coverage and grounding
 	$(BIN)/python benchmarks/draft_coverage.py
 

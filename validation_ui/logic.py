@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from expcurate.curation import review
 from expcurate.records import FIRST_PHASE, STAGE_ORDER, Flag, Stage, TaskFields, TaskStatus
 from expcurate.store import ConcurrentEditError, Store, StoreError
-from expcurate.store.rows import StageRun, Task, TaskRevision
+from expcurate.store.rows import Task, TaskRevision
 
 Launch = Callable[[str], str]
 Level = Literal["success", "info", "warning", "error"]
@@ -75,37 +75,27 @@ class QueueItem:
         return {f.severity.value for f in self.flags}
 
 
-def _run_flags(run: StageRun) -> tuple[Flag, ...]:
+def _run_flags(errors: list[dict[str, Any]]) -> tuple[Flag, ...]:
     """A first-phase run's recorded errors, shown and filtered like a task's flags."""
     return tuple(
         Flag(check=e.get("category", "error"), severity=e.get("severity", "error"),
              message=e.get("message", ""))
-        for e in run.errors
+        for e in errors
     )  # fmt: skip
 
 
 def build_queue(store: Store) -> list[QueueItem]:
-    """Every reviewable item, in paper order, then stage order, then position in the paper."""
+    """Every reviewable item, in paper order, then stage order, then position in the paper.
+
+    Three queries, however large the store, reading only the columns a queue row shows."""
     items: list[QueueItem] = []
-    first = {s.value for s in FIRST_PHASE}
-    papers = [p.id for p in store.papers()]
-    tasks_by_paper: dict[str, list[Task]] = {}
-    for task in store.tasks():
-        tasks_by_paper.setdefault(task.paper_id, []).append(task)
-    for pid in papers:
-        for stage, run in sorted(
-            store.current_runs(pid).items(), key=lambda kv: STAGE_ORDER.index(Stage(kv[0]))
-        ):
-            if stage in first and run.id is not None:
-                items.append(
-                    QueueItem("checkpoint", run.id, pid, stage, run.status, flags=_run_flags(run))
-                )
-        for task in tasks_by_paper.get(pid, []):
-            if task.id is not None:
-                items.append(
-                    QueueItem("task", task.id, pid, task.stage, task.status, task.position,
-                              tuple(task.flag_list()))
-                )  # fmt: skip
+    papers = store.paper_ids()
+    for rid, pid, stage, status, errors in store.checkpoint_summaries(
+        [s.value for s in FIRST_PHASE]
+    ):
+        items.append(QueueItem("checkpoint", rid, pid, stage, status, flags=_run_flags(errors)))
+    for tid, pid, stage, status, position, flags in store.task_summaries():
+        items.append(QueueItem("task", tid, pid, stage, status, position, _flags(flags)))
     order = {s.value: i for i, s in enumerate(STAGE_ORDER)}
     rank = {pid: i for i, pid in enumerate(papers)}
     items.sort(
@@ -117,6 +107,24 @@ def build_queue(store: Store) -> list[QueueItem]:
         )
     )
     return items
+
+
+_FLAGS: dict[str, Flag] = {}
+
+
+def _flags(raw: list[dict[str, Any]]) -> tuple[Flag, ...]:
+    """Stored flags as records, each distinct one validated once per process (thousands
+    of tasks share a handful of messages)."""
+    out = []
+    for f in raw:
+        key = repr(f)  # as stored; the same validator writes the same dict the same way
+        flag = _FLAGS.get(key)
+        if flag is None:
+            if len(_FLAGS) > 50_000:
+                _FLAGS.clear()
+            flag = _FLAGS[key] = Flag.model_validate(f)
+        out.append(flag)
+    return tuple(out)
 
 
 def _promise(item: QueueItem) -> int:
@@ -168,6 +176,14 @@ def stage_counts(
     return counts
 
 
+def paper_task_counts(tasks: Iterable[Task]) -> dict[str, int]:
+    """One paper's tasks per stage, every status (the paper page; no queue built)."""
+    counts = {s.value: 0 for s in STAGE_ORDER}
+    for task in tasks:
+        counts[task.stage] = counts.get(task.stage, 0) + 1
+    return counts
+
+
 def flag_checks(items: Iterable[QueueItem]) -> list[str]:
     return sorted({f.check for it in items for f in it.flags if f.check})
 
@@ -199,9 +215,18 @@ def next_item(
 
 
 def item_title(store: Store, item: QueueItem) -> str:
-    if item.kind == "checkpoint":
-        return f"{item.stage} checkpoint"
-    return store.fields(store.require_task(item.id)).question or "(no question)"
+    return item_titles(store, [item])[item.ref]
+
+
+def item_titles(store: Store, items: Sequence[QueueItem]) -> dict[str, str]:
+    """What each item is about (a task's question), for a page of the queue in one query."""
+    questions = store.questions([it.id for it in items if it.kind == "task"])
+    return {
+        it.ref: f"{it.stage} checkpoint"
+        if it.kind == "checkpoint"
+        else questions.get(it.id) or "(no question)"
+        for it in items
+    }
 
 
 def find_item(store: Store, ref: str) -> QueueItem | None:
@@ -220,7 +245,7 @@ def find_item(store: Store, ref: str) -> QueueItem | None:
         if run is None or run.id is None:
             return None
         return QueueItem("checkpoint", run.id, run.paper_id, run.stage, run.status,
-                         flags=_run_flags(run))  # fmt: skip
+                         flags=_run_flags(run.errors))  # fmt: skip
     return None
 
 

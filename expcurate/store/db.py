@@ -276,6 +276,40 @@ class Store(UserStore):
             )
             return {r.stage: r for r in runs}
 
+    def checkpoint_summaries(
+        self, stages: Sequence[str]
+    ) -> list[tuple[int, str, str, str, list[dict[str, Any]]]]:
+        """(id, paper, stage, status, errors) of the current runs of `stages`, every paper at
+        once, as plain tuples (the queue's checkpoints)."""
+        table = StageRun.__table__  # type: ignore[attr-defined]
+        c = table.c
+        with self.session() as s:
+            rows = s.execute(
+                table.select()
+                .with_only_columns(c.id, c.paper_id, c.stage, c.status, c.errors)
+                .where(c.current, c.stage.in_(list(stages)))
+                .order_by(c.id)
+            )
+            return [(r[0], r[1], r[2], r[3], r[4] or []) for r in rows]
+
+    def paper_ids(self) -> list[str]:
+        """Every paper's id, in the order `papers()` gives them."""
+        with self.session() as s:
+            return list(s.exec(select(Paper.id).order_by(col(Paper.created_at), col(Paper.id))))
+
+    def questions(self, task_ids: Sequence[int]) -> dict[int, str]:
+        """Each task's question at its head revision, in one query (for lists of tasks)."""
+        if not task_ids:
+            return {}
+        with self.session() as s:
+            rows = s.exec(
+                select(TaskRevision.task_id, TaskRevision.fields)
+                .join(Task, col(Task.id) == col(TaskRevision.task_id))
+                .where(col(TaskRevision.task_id).in_(list(task_ids)))
+                .where(col(TaskRevision.number) == col(Task.head))
+            )
+            return {tid: str((fields or {}).get("question", "")) for tid, fields in rows}
+
     def runs(self, paper_id: str | None = None) -> list[StageRun]:
         with self.session() as s:
             q = select(StageRun).order_by(col(StageRun.id))
@@ -311,6 +345,19 @@ class Store(UserStore):
             if status is not None:
                 q = q.where(Task.status == status)
             return list(s.exec(q))
+
+    def task_summaries(self) -> list[tuple[int, str, str, str, int, list[dict[str, Any]]]]:
+        """(id, paper, stage, status, position, flags) of every task, as plain tuples: the
+        queue needs these columns of thousands of tasks, not their ORM objects."""
+        table = Task.__table__  # type: ignore[attr-defined]
+        c = table.c
+        with self.session() as s:
+            rows = s.execute(
+                table.select()
+                .with_only_columns(c.id, c.paper_id, c.stage, c.status, c.position, c.flags)
+                .order_by(c.paper_id, c.position, c.id)
+            )
+            return [(r[0], r[1], r[2], r[3], r[4], r[5] or []) for r in rows]
 
     def get_task(self, task_id: int) -> Task | None:
         with self.session() as s:

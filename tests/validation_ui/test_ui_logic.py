@@ -369,3 +369,31 @@ def test_queue_puts_clean_drafts_of_a_stage_before_flagged_ones(store: Store) ->
         )  # fmt: skip
     items = [i for i in logic.build_queue(store) if i.kind == "task"]
     assert [i.position for i in items] == [2, 3, 1, 0]
+
+
+def test_the_queue_and_its_titles_take_the_same_statements_however_many_papers(
+    tmp_path: Path,
+) -> None:
+    """Three queries build the queue and one names a page of it: a store ten times larger
+    sends the same statements (the benchmark, benchmarks/review_scale.py, times them)."""
+    import sys
+
+    from sqlalchemy import event
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    from review_scale import fill
+
+    counts = []
+    for n in (2, 20):
+        store = Store(f"sqlite:///{tmp_path / f's{n}.db'}")
+        fill(store, n, 3)
+        seen: list[str] = []
+        event.listen(store.engine, "before_cursor_execute", lambda *a, seen=seen: seen.append(a[2]))
+        items = logic.build_queue(store)
+        page = items[:50]
+        titles = logic.item_titles(store, page)
+        assert len(items) == n * 6  # five runs (three of them checkpoints) and three tasks
+        task = next(it for it in page if it.kind == "task")
+        assert titles[task.ref].startswith("Does method")
+        counts.append(len(seen))
+    assert counts[0] == counts[1]

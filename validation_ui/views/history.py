@@ -10,12 +10,12 @@ from validation_ui.editing import field_diff
 
 actor, store = common.page("History")
 
-tasks = store.tasks()
+tasks = store.task_summaries()  # (id, paper, stage, status, position, flags)
 common.stop_if_empty(tasks, "No tasks yet.")
-ids = [t.id for t in tasks if t.id is not None]
+ids = [t[0] for t in tasks]
 wanted = st.query_params.get("task")
 default = int(wanted) if wanted and wanted.isdigit() and int(wanted) in ids else ids[0]
-labels = {t.id: f"{t.id} · {t.paper_id} · {t.stage} · {t.status}" for t in tasks}
+labels = {t[0]: f"{t[0]} · {t[1]} · {t[2]} · {t[3]}" for t in tasks}
 tid = st.selectbox(
     "Task", ids, index=ids.index(default), format_func=lambda i: labels[i], key="hist-task"
 )

@@ -90,17 +90,16 @@ if due and not running:
         st.rerun()
 
 st.markdown("#### Tasks")
-counts = logic.stage_counts(
-    [it for it in logic.build_queue(store) if it.paper_id == pid and it.kind == "task"], "all"
-)
+counts = logic.paper_task_counts(tasks)
 st.caption(" · ".join(f"{stage}: {n}" for stage, n in counts.items() if n) or "No tasks yet.")
+questions = store.questions([t.id for t in tasks if t.id is not None])
 for task in tasks:
     cols = st.columns([1, 1, 2, 8])
     if cols[0].button("Open", key=f"paper-open-{task.id}"):
         common.open_item(f"task:{task.id}")
     cols[1].write(task.stage)
     cols[2].write(task.status)
-    cols[3].write(shorten(store.fields(task).question, 150, placeholder=" …"))
+    cols[3].write(shorten(questions.get(task.id or 0, ""), 150, placeholder=" …"))
 
 logs = ev.advance_logs(common.settings(), pid)
 if logs:

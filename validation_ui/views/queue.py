@@ -74,7 +74,9 @@ def _listing() -> None:
         return
     pages = max(1, -(-len(fresh) // PAGE_SIZE))
     page = st.number_input("Page", 1, pages, 1, key="q-page") if pages > 1 else 1
-    for it in fresh[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]:
+    rows = fresh[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
+    titles = logic.item_titles(common.store(), rows)
+    for it in rows:
         cols = st.columns([1, 1, 1, 2, 1, 6])
         if cols[0].button("Open", key=f"open-{it.ref}"):
             common.open_item(it.ref)
@@ -83,7 +85,7 @@ def _listing() -> None:
         cols[3].write(it.status + (" · skipped" if it.ref in common.skipped() else ""))
         sev = it.severities()
         cols[4].write("⛔" if "error" in sev else "⚠️" if "warning" in sev else "✓")
-        cols[5].write(shorten(logic.item_title(common.store(), it), 150, placeholder=" …"))
+        cols[5].write(shorten(titles[it.ref], 150, placeholder=" …"))
 
 
 _listing()
