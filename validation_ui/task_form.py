@@ -137,7 +137,15 @@ def _evidence(fields: TaskFields, task: Task, art: ev.PaperArtifacts) -> None:
     elif view == "Code":
         if not fields.requirements and not fields.source:
             st.caption("No setup yet: the setup stage fills source files and requirements.")
-        widgets.code_views(ev.requirement_code(fields.requirements, art.repo))
+        if art.repo is None and fields.requirements:  # once, not once per step
+            st.info(
+                "The repository is not available here (an imported task, or its snapshot "
+                "was removed): the steps are listed without their code."
+            )
+            for req in fields.requirements:
+                st.markdown(req)
+        else:
+            widgets.code_views(ev.requirement_code(fields.requirements, art.repo))
         for path in fields.source:
             if art.repo is not None:
                 with st.expander(f"source: {path}"):

@@ -76,6 +76,9 @@ def _listing() -> None:
     page = st.number_input("Page", 1, pages, 1, key="q-page") if pages > 1 else 1
     rows = fresh[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
     titles = logic.item_titles(common.store(), rows)
+    head = st.columns([1, 1, 1, 2, 1, 6])
+    for col, name in zip(head, ["", "paper", "stage", "status", "flags", "question"], strict=True):
+        col.caption(f"**{name}**" if name else "")
     for it in rows:
         cols = st.columns([1, 1, 1, 2, 1, 6])
         if cols[0].button("Open", key=f"open-{it.ref}"):
