@@ -133,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
             store.require_paper(pid)
             store.current_runs(pid)
             tasks = store.tasks(pid)
-            logic.paper_task_counts(tasks)
+            logic.stage_counts(tasks, "all")
             store.questions([t.id for t in tasks if t.id is not None])
 
         def history() -> None:

@@ -91,19 +91,19 @@ def _row_similarity(a: list[str], b: list[str]) -> float:
     return hit / max(len(ca), len(cb))
 
 
-def align_rows(truth: list[list[str]], pred: list[list[str]]) -> dict[int, int]:
-    """Truth row -> predicted row, in order, maximising cell overlap (rows with none stay apart)."""
-    n, m = len(truth), len(pred)
-    sim = [[_row_similarity(t, p) for p in pred] for t in truth]
+def _monotone(gain: list[list[float]]) -> dict[int, int]:
+    """The order-keeping matching of rows i to columns j with the largest total gain (only
+    pairs with a positive gain match): the alignment of two sequences, by dynamic program."""
+    n, m = len(gain), len(gain[0]) if gain else 0
     best = [[0.0] * (m + 1) for _ in range(n + 1)]
     for i in range(n - 1, -1, -1):
         for j in range(m - 1, -1, -1):
-            take = sim[i][j] + best[i + 1][j + 1] if sim[i][j] > 0 else 0.0
+            take = gain[i][j] + best[i + 1][j + 1] if gain[i][j] > 0 else 0.0
             best[i][j] = max(take, best[i + 1][j], best[i][j + 1])
     out: dict[int, int] = {}
     i = j = 0
     while i < n and j < m:
-        if sim[i][j] > 0 and abs(best[i][j] - (sim[i][j] + best[i + 1][j + 1])) < 1e-9:
+        if gain[i][j] > 0 and abs(best[i][j] - (gain[i][j] + best[i + 1][j + 1])) < 1e-9:
             out[i] = j
             i, j = i + 1, j + 1
         elif best[i + 1][j] >= best[i][j + 1]:
@@ -113,36 +113,24 @@ def align_rows(truth: list[list[str]], pred: list[list[str]]) -> dict[int, int]:
     return out
 
 
+def align_rows(truth: list[list[str]], pred: list[list[str]]) -> dict[int, int]:
+    """Truth row -> predicted row, in order, maximising cell overlap (rows with none stay apart)."""
+    return _monotone([[_row_similarity(t, p) for p in pred] for t in truth])
+
+
 def align_columns(
     truth: list[list[str]], pred: list[list[str]], pairs: dict[int, int]
 ) -> dict[int, int]:
     """Truth column -> predicted column, in order, maximising equal cells over matched rows."""
     n = max((len(r) for r in truth), default=0)
     m = max((len(r) for r in pred), default=0)
-    agree = [[0] * m for _ in range(n)]
+    agree = [[0.0] * m for _ in range(n)]
     for ti, pi in pairs.items():
-        t, p = truth[ti], pred[pi]
-        for a, tc in enumerate(t):
-            if not norm(tc):
-                continue
-            for b, pc in enumerate(p):
-                if norm(tc) == norm(pc):
-                    agree[a][b] += 1
-    best = [[0] * (m + 1) for _ in range(n + 1)]
-    for a in range(n - 1, -1, -1):
-        for b in range(m - 1, -1, -1):
-            best[a][b] = max(agree[a][b] + best[a + 1][b + 1], best[a + 1][b], best[a][b + 1])
-    out: dict[int, int] = {}
-    a = b = 0
-    while a < n and b < m:
-        if agree[a][b] and best[a][b] == agree[a][b] + best[a + 1][b + 1]:
-            out[a] = b
-            a, b = a + 1, b + 1
-        elif best[a + 1][b] >= best[a][b + 1]:
-            a += 1
-        else:
-            b += 1
-    return out
+        for a, tc in enumerate(truth[ti]):
+            if norm(tc):
+                for b, pc in enumerate(pred[pi]):
+                    agree[a][b] += norm(tc) == norm(pc)
+    return _monotone(agree)
 
 
 def score(truth: Truth, read: Read, reader: str) -> Score:

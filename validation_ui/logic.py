@@ -166,21 +166,14 @@ def filter_queue(items: Iterable[QueueItem], f: QueueFilter) -> list[QueueItem]:
 
 
 def stage_counts(
-    items: Iterable[QueueItem], status: str = TaskStatus.awaiting_review
+    items: Iterable[QueueItem | Task], status: str = TaskStatus.awaiting_review
 ) -> dict[str, int]:
-    """Items per stage (every stage listed, zeros included, in pipeline order)."""
+    """Queue items or tasks per stage (every stage listed, zeros included, in pipeline
+    order), of `status` or, with "all", of any status."""
     counts = {s.value: 0 for s in STAGE_ORDER}
     for it in items:
         if status == "all" or it.status == status:
             counts[it.stage] = counts.get(it.stage, 0) + 1
-    return counts
-
-
-def paper_task_counts(tasks: Iterable[Task]) -> dict[str, int]:
-    """One paper's tasks per stage, every status (the paper page; no queue built)."""
-    counts = {s.value: 0 for s in STAGE_ORDER}
-    for task in tasks:
-        counts[task.stage] = counts.get(task.stage, 0) + 1
     return counts
 
 
@@ -212,10 +205,6 @@ def next_item(
         if later:
             return later[0]
     return fresh[0]
-
-
-def item_title(store: Store, item: QueueItem) -> str:
-    return item_titles(store, [item])[item.ref]
 
 
 def item_titles(store: Store, items: Sequence[QueueItem]) -> dict[str, str]:

@@ -108,16 +108,20 @@ def _edit_widgets(tid: int, base: int, seed: EditForm, setup_open: bool) -> Edit
 
 
 def _read_only(fields: TaskFields) -> None:
-    form = form_from_fields(fields)
+    _show_form(form_from_fields(fields))
+
+
+def _show_form(form: EditForm) -> None:
+    """A task's fields (or a reviewer's unsaved edit of them) as text to read or copy."""
     for name in TEXT_FIELDS:
-        if form.text[name]:
+        if form.text.get(name):
             st.markdown(f"**{field_title(name)}**")
             # as text: a "# heading" or "**" in a task field is the task's, not the page's
             st.code(form.text[name], language="text", wrap_lines=True)
     st.markdown("**Design variables**")
     st.dataframe(pd.DataFrame(form.variables, columns=["kind", "name", "value"]), hide_index=True)
     for name in LIST_FIELDS:
-        if form.lists[name]:
+        if form.lists.get(name):
             st.markdown(f"**{field_title(name)}**")
             st.code(form.lists[name], language="text", wrap_lines=True)
 
@@ -298,14 +302,7 @@ def _decided_meanwhile(tid: int, status: str, form: EditForm) -> None:
         "through its stage."
     )
     with st.expander("Your unsaved edit", expanded=True):
-        for name, text in form.text.items():
-            if text:
-                st.markdown(f"**{field_title(name)}**")
-                st.code(text, language="text", wrap_lines=True)
-        for name, text in form.lists.items():
-            if text:
-                st.markdown(f"**{field_title(name)}**")
-                st.code(text, language="text", wrap_lines=True)
+        _show_form(form)
 
 
 def _override(tid: int, actor: logic.Actor) -> None:

@@ -137,12 +137,6 @@ class UserStore:
             raise SignInRefused("Wrong username or password.")
         return user
 
-    def close_sign_ins(self, username: str) -> int:
-        """End every sign-in of a user (signing out everywhere); returns how many."""
-        with self.session() as s:
-            done = s.exec(delete(SignIn).where(col(SignIn.username) == username))  # type: ignore[call-overload]
-            return int(done.rowcount or 0)
-
     def verify_user(self, username: str, password: str) -> User | None:
         """The user if the password matches, else None (same work either way)."""
         user = self.get_user(username)

@@ -501,9 +501,8 @@ class Store(UserStore):
         try:
             with self.session() as s:
                 task = _existing(s, Task, task_id, f"no task {task_id} in the store")
-                if not self._claim_head(s, task_id, expected_head):
+                if not _update_if_head(s, task_id, expected_head, head=expected_head + 1):
                     raise _Lost
-                s.refresh(task)
                 rev = TaskRevision(
                     task_id=task_id,
                     number=expected_head + 1,
@@ -519,17 +518,6 @@ class Store(UserStore):
         except (IntegrityError, _Lost):  # another save moved the head (or took the number)
             raise self._conflict(task_id, expected_head) from None
 
-    def _claim_head(self, s: Session, task_id: int, expected_head: int, **also: Any) -> bool:
-        """Move the task's head from `expected_head` to the next revision (and set `also`),
-        only if it is still there: the database decides who saved first."""
-        table = Task.__table__  # type: ignore[attr-defined]
-        done = s.execute(
-            table.update()
-            .where(table.c.id == task_id, table.c.head == expected_head)
-            .values(head=expected_head + 1, updated_at=utcnow(), **also)
-        )
-        return bool(cast(CursorResult[Any], done).rowcount)
-
     def _conflict(self, task_id: int, expected_head: int) -> ConcurrentEditError:
         with self.session() as s:
             task = _existing(s, Task, task_id, f"no task {task_id} in the store")
@@ -541,49 +529,23 @@ class Store(UserStore):
             return ConcurrentEditError(task_id, expected_head, current, status=task.status)
 
     def decide(
-        self,
-        task_id: int,
-        *,
-        expected_head: int,
-        status: str | None,
-        review: dict[str, Any],
+        self, task_id: int, *, expected_head: int, status: str, review: dict[str, Any]
     ) -> Review:
         """Record a decision on the revision the reviewer saw: refused (`ConcurrentEditError`)
         when the task has moved on since (a new revision, or another reviewer's decision),
         decided atomically so that of two decisions at once one wins."""
-        table = Task.__table__  # type: ignore[attr-defined]
         try:
-            return self._decide(table, task_id, expected_head, status, review)
+            with self.session() as s:
+                _existing(s, Task, task_id, f"no task {task_id} in the store")
+                if not _update_if_head(
+                    s, task_id, expected_head, status=status, awaiting=TaskStatus.awaiting_review
+                ):
+                    raise _Lost
+                row = Review(task_id=task_id, revision=expected_head, **review)
+                s.add(row)
+                return row
         except _Lost:
             raise self._conflict(task_id, expected_head) from None
-
-    def _decide(
-        self,
-        table: Any,
-        task_id: int,
-        expected_head: int,
-        status: str | None,
-        review: dict[str, Any],
-    ) -> Review:
-        with self.session() as s:
-            _existing(s, Task, task_id, f"no task {task_id} in the store")
-            changes: dict[str, Any] = {"updated_at": utcnow()}
-            if status is not None:
-                changes["status"] = status
-            done = s.execute(
-                table.update()
-                .where(
-                    table.c.id == task_id,
-                    table.c.head == expected_head,
-                    table.c.status == TaskStatus.awaiting_review,
-                )
-                .values(**changes)
-            )
-            if not cast(CursorResult[Any], done).rowcount:
-                raise _Lost
-            row = Review(task_id=task_id, revision=expected_head, **review)
-            s.add(row)
-            return row
 
     def set_flags(self, task_id: int, flags: Sequence[Flag]) -> Task:
         """Replace a task's validator flags, leaving its fields and status alone."""
@@ -651,6 +613,19 @@ class Store(UserStore):
 
 class _Lost(Exception):
     """A conditional update matched no row: someone else moved the task first."""
+
+
+def _update_if_head(
+    s: Session, task_id: int, seen: int, *, awaiting: str = "", **values: Any
+) -> bool:
+    """Set `values` on the task only while its head is still `seen` (and, with `awaiting`,
+    its status still that): the database decides who saved or decided first."""
+    table = Task.__table__  # type: ignore[attr-defined]
+    where = [table.c.id == task_id, table.c.head == seen]
+    if awaiting:
+        where.append(table.c.status == awaiting)
+    done = s.execute(table.update().where(*where).values(updated_at=utcnow(), **values))
+    return bool(cast(CursorResult[Any], done).rowcount)
 
 
 def _existing(s: Session, row: type[R], key: object, missing: str) -> R:

@@ -385,11 +385,19 @@ def subject_row(grid: Grid, claims: list[Claim]) -> int | None:
     return rows[0] if len(rows) == 1 else None
 
 
-def _by_block(grid: Grid, rows: list[int]) -> str:
-    groups: dict[int, list[str]] = {}
+def _per_block(grid: Grid, rows: list[int]) -> list[list[int]]:
+    """The rows grouped by the table block each sits in, blocks in order of first use."""
+    groups: dict[int, list[int]] = {}
     for i in rows:
-        groups.setdefault(grid.blocks[i], []).append(grid.labels[i])
-    return "; ".join(f"({n}) {', '.join(names)}" for n, names in enumerate(groups.values(), 1))
+        groups.setdefault(grid.blocks[i], []).append(i)
+    return list(groups.values())
+
+
+def _by_block(grid: Grid, rows: list[int]) -> str:
+    return "; ".join(
+        f"({n}) {', '.join(grid.labels[i] for i in part)}"
+        for n, part in enumerate(_per_block(grid, rows), 1)
+    )
 
 
 def _tiered(grid: Grid, rows: list[int]) -> bool:
@@ -397,26 +405,24 @@ def _tiered(grid: Grid, rows: list[int]) -> bool:
     block holds two or more of them and two families recur across blocks?"""
     if len(grid.blocks) != len(grid.labels):
         return False
-    blocks: dict[int, set[str]] = {}
-    for i in rows:
-        blocks.setdefault(grid.blocks[i], set()).add(family(grid.labels[i]))
-    if len(blocks) < 2 or any(len(f) < 2 for f in blocks.values()):
+    blocks = [{family(grid.labels[i]) for i in part} for part in _per_block(grid, rows)]
+    if len(blocks) < 2 or any(len(f) < 2 for f in blocks):
         return False
-    families = {f for fams in blocks.values() for f in fams}
-    return sum(1 for f in families if sum(f in fams for fams in blocks.values()) >= 2) >= 2
+    families = set().union(*blocks)
+    return sum(1 for f in families if sum(f in fams for fams in blocks) >= 2) >= 2
 
 
 def claim_cells(grid: Grid, rows: list[int]) -> str:
     """The named rows' cells, as "row: column value, …" (cost columns last, a few each);
     rows of several blocks (model sizes) block by block, "(1) …; (2) …"."""
     if _tiered(grid, rows):
-        groups: dict[int, list[int]] = {}
-        for i in rows:
-            groups.setdefault(grid.blocks[i], []).append(i)
         return " ".join(
-            f"({n}) {claim_cells(Grid(grid.header, grid.labels, grid.values, grid.bold), part)}"
-            for n, part in enumerate(groups.values(), 1)
+            f"({n}) {_row_cells(grid, part)}" for n, part in enumerate(_per_block(grid, rows), 1)
         )
+    return _row_cells(grid, rows)
+
+
+def _row_cells(grid: Grid, rows: list[int]) -> str:
     out = []
     for i in rows:
         pairs = [

@@ -28,12 +28,16 @@ def _key(text: str) -> str:
     return re.sub(r"[^a-z0-9]", "", plain(text).lower())
 
 
-def transfer_rows(table: Table, grid: Grid) -> tuple[list[int], dict[int, str]]:
+def _name(label: str) -> str:
+    return label.split(" / ")[-1]  # the row's own name, its group aside
+
+
+def transfer_rows(grid: Grid) -> tuple[list[int], dict[int, str]]:
     """Rows named after a test dataset (the columns' groups), and each column's group."""
     groups = {
         j: parts[0] for j, parts in enumerate(grid.header_parts) if parts and parts[0].strip()
     }
-    labels = {_key(lab.split(" / ")[-1]): lab.split(" / ")[-1] for lab in grid.labels}
+    labels = {_key(_name(lab)): _name(lab) for lab in grid.labels}
     # A dataset whose name the header split over two spans ("AW" | "FB" for "AW FB").
     order = list(dict.fromkeys(groups.values()))
     for a, b in itertools.pairwise(order):
@@ -42,17 +46,16 @@ def transfer_rows(table: Table, grid: Grid) -> tuple[list[int], dict[int, str]]:
             groups = {j: joined if g in (a, b) else g for j, g in groups.items()}
     names = {_key(g) for g in groups.values()}
     rows = [
-        i
-        for i, lab in enumerate(grid.labels)
-        if _key(lab.split(" / ")[-1]) in names and any(grid.values[i])
+        i for i, lab in enumerate(grid.labels) if _key(_name(lab)) in names and any(grid.values[i])
     ]
     return rows, groups
 
 
-def is_transfer(table: Table, grid: Grid) -> bool:
+def is_transfer(table: Table, grid: Grid, rows: list[int], groups: dict[int, str]) -> bool:
+    """The stub or caption says what the rows were trained on, and two or more rows are
+    named after two or more of the columns' datasets."""
     stub = " ".join(table.rows[0][:1] + [r[0] for r in table.rows[1:3]]) if table.rows else ""
-    rows, groups = transfer_rows(table, grid)
-    matched = {_key(grid.labels[i].split(" / ")[-1]) for i in rows}
+    matched = {_key(_name(grid.labels[i])) for i in rows}
     return (
         bool(TRAINED_ON.search(stub) or TRAINED_ON.search(table.caption))
         and len(matched) >= 2
@@ -62,15 +65,17 @@ def is_transfer(table: Table, grid: Grid) -> bool:
 
 def transfer_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
     """One task: is each test dataset's best model the one trained on it?"""
-    if not grid.header_parts or not is_transfer(table, grid):
+    if not grid.header_parts:
         return []
-    rows, groups = transfer_rows(table, grid)
+    rows, groups = transfer_rows(grid)
+    if not is_transfer(table, grid, rows, groups):
+        return []
     table_lower = lower_is_better(table.caption)
     own = diagonal = 0
     lines: list[str] = []
     for col, group in groups.items():
         key = _key(group)
-        if not any(_key(grid.labels[i].split(" / ")[-1]) == key for i in rows):
+        if not any(_key(_name(grid.labels[i])) == key for i in rows):
             continue  # no model trained on this test dataset: nothing on the diagonal
         cells = [
             (value, i)
@@ -83,7 +88,7 @@ def transfer_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
             continue
         lower = column_lower(grid.header[col], table_lower)
         _, best = (min if lower else max)(cells)
-        name = grid.labels[best].split(" / ")[-1]
+        name = _name(grid.labels[best])
         own += 1
         hit = _key(name) == key
         diagonal += hit
@@ -93,7 +98,7 @@ def transfer_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
             )
     if own < 2:
         return []
-    trained = list(dict.fromkeys(grid.labels[i].split(" / ")[-1] for i in rows))
+    trained = list(dict.fromkeys(_name(grid.labels[i]) for i in rows))
     tested = list(dict.fromkeys(groups.values()))
     found = MODEL.search(table.caption)
     model = found.group(1) if found else "the model"

@@ -90,7 +90,7 @@ if due and not running:
         st.rerun()
 
 st.markdown("#### Tasks")
-counts = logic.paper_task_counts(tasks)
+counts = logic.stage_counts(tasks, "all")  # this paper's own, no queue built
 st.caption(" · ".join(f"{stage}: {n}" for stage, n in counts.items() if n) or "No tasks yet.")
 questions = store.questions([t.id for t in tasks if t.id is not None])
 for task in tasks:
