@@ -26,7 +26,7 @@ COST = re.compile(
     r"\b(params|parameters|[gtm]?flops|macs|time|memory|latency|cost|storage|size)\b", re.I
 )
 HIGHER_BETTER = re.compile(
-    r"\b(acc|accuracy|f1|auc|auroc|aupr|auprc|bleu|rouge|map|iou|miou|recall|precision|"
+    r"\b(acc\d*|accuracy|f1|auc|auroc|aupr|auprc|bleu|rouge|map|iou|miou|recall|precision|"
     r"score|success|win|psnr|ssim|nmi|ari|meteor|cider|spice)\b|↑|"
     # ranking metrics at a cut-off: "NDCG@5", "NDCG5", "Hit@10", "R@1", "Pass@1", "Top-1 Acc"
     r"\b(?:(?:ndcg|hits?|mrr|pass|recall|precision)(?:@?\d+)?|[rp]@\d+|top-?\d+)\b",
@@ -606,6 +606,29 @@ def not_a_method(label: str) -> bool:
     """A summary, reference or header row ("Average", "Gain", "Human", "Oracle", "column 3"):
     never a method to compare with, nor the paper's own."""
     return bool(NOT_A_METHOD.search(label))
+
+
+# What a caption says a table measures ("F1-score", "precision", "BLEU"): words too general to
+# name a measure alone ("score", "win", "success") and cost words left out.
+CAPTION_METRIC = re.compile(
+    r"\b(?:acc(?:uracy)?|f1|auc|auroc|aupr|bleu(?:-\d)?|rouge(?:-\w)?|meteor|cider|spice|"
+    r"m?iou|map|psnr|ssim|nmi|ari|precision|recall|ndcg(?:@\d+)?|mrr|hits?@\d+|"
+    r"mse|mae|rmse|mape|smape|perplexity|ppl|fid|wer|cer|error rate)\b",
+    re.I,
+)
+
+
+SAME_METRIC = {"perplexity": "ppl", "accuracy": "acc"}
+
+
+def caption_metrics(caption: str, most: int = 4) -> list[str]:
+    """The metrics a caption names, in its order and spelling, once each; none when it names
+    more than `most` (a legend of every abbreviation is no answer to "measured by")."""
+    out: dict[str, str] = {}
+    for m in CAPTION_METRIC.finditer(caption):
+        word = m.group(0).lower()
+        out.setdefault(SAME_METRIC.get(word, word), m.group(0))
+    return list(out.values()) if len(out) <= most else []
 
 
 def is_metric(text: str) -> bool:

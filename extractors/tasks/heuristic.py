@@ -54,6 +54,7 @@ from extractors.tasks.grids import (
     Grid,
     best_row,
     column_lower,
+    caption_metrics,
     column_name,
     family,
     fold_metrics,
@@ -609,6 +610,7 @@ def draft(paper: ParsedPaper) -> DraftSet:
         if grid is not None and not is_results_table(table, grid):
             continue
         drafts = _table_drafts(ctx, table, grid) if grid is not None else []
+        drafts = [_caption_metric(d, table.caption) for d in drafts]
         topic = topic_of(table.caption)
         drafts = [lead_with_claims(d, claims, ctx.method, grid, ctx.used, topic) for d in drafts]
         if not drafts and headline:
@@ -740,6 +742,29 @@ def _with_setting(draft: TaskDraft, setting: str, label: str) -> TaskDraft:
         return draft
     question = draft.question.replace(marker, f" on {setting}{marker}", 1)
     return draft.model_copy(update={"question": question})
+
+
+def _caption_metric(draft: TaskDraft, caption: str) -> TaskDraft:
+    """A draft whose columns mostly name no metric (datasets, settings) measures what the caption
+    says ("F1-score for each dataset"): that is its `metric`, and its comparison question
+    names it."""
+    measured = draft.design_complexity.dependent_variables
+    flat = [m for v in measured.values() if isinstance(v, list) for m in v if isinstance(m, str)]
+    metrics = caption_metrics(caption)
+    if not metrics or sum(map(is_metric, flat)) >= len(flat) / 2:
+        return draft
+    design = draft.design_complexity.model_copy(deep=True)
+    design.dependent_variables["metric"] = metrics
+    question = draft.question
+    marker = f" in {draft.evidence[0].label} (" if draft.evidence else ""
+    said_already = any(
+        re.search(rf"(?<!\w){re.escape(m.lower())}(?!\w)", question.lower()) for m in metrics
+    )
+    if marker and marker in question and question.startswith("How does ") and not said_already:
+        head = question.split(marker, 1)[0]
+        said = f" ({and_list(metrics)})" if " on " in head else f" on {and_list(metrics)}"
+        question = question.replace(marker, said + marker, 1)
+    return draft.model_copy(update={"design_complexity": design, "question": question})
 
 
 def _claim_only(ctx: Context, table: Table, claims: list[Claim]) -> list[TaskDraft]:

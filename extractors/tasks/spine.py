@@ -23,6 +23,7 @@ from extractors.tasks.grids import (
     fold_metrics,
     is_metric,
     plain,
+    question_measures,
     tiers,
     transpose,
 )
@@ -174,13 +175,21 @@ def lead_with_claims(
                     )
             if named is not grid and len(rows) >= 2:  # the draft asked about the other axis
                 names = [named.labels[i] for i in rows]
+                metric = draft.design_complexity.dependent_variables.get("metric")
                 design.dependent_variables = {"measured on": [h for h in named.header if h][:12]}
+                if isinstance(metric, list):
+                    design.dependent_variables["metric"] = metric
                 method_text = draft.method
                 first, dot, rest = method_text.partition(". Follow the protocol")
                 if first.startswith("Run each of:"):
                     update["method"] = f"Run each of: {', '.join(names)}{dot}{rest}"
+                listed, cut = question_measures([h for h in named.header if h])
+                on = ", ".join(listed) + " and the other columns" if cut else and_list(listed)
+                if on and isinstance(metric, list):
+                    on += f" ({and_list(metric)})"
                 update["question"] = (
-                    f"How do {and_list(names)} compare in {label}{f' ({topic})' if topic else ''}?"
+                    f"How do {and_list(names)} compare{f' on {on}' if on else ''} in {label}"
+                    f"{f' ({topic})' if topic else ''}?"
                 )
         elif not _about(draft, lead):
             grounding = ""  # the reader compared other rows than the finding speaks of
@@ -191,9 +200,13 @@ def lead_with_claims(
     if whole and not shared:
         question = claim_question(lead[0].text, method)
         if question and not _leaks(question, draft.expected_outcome) and well_formed(question):
+            measured = draft.design_complexity.dependent_variables
             measures = [
                 m
-                for v in draft.design_complexity.dependent_variables.values()
+                for v in (
+                    [measured["metric"]] if isinstance(measured.get("metric"), list) else
+                    measured.values()
+                )
                 if isinstance(v, list)
                 for m in v
                 if isinstance(m, str)
@@ -470,13 +483,14 @@ def with_setting(
     if question is None:
         return question
     added = []
-    asked = question.lower()
-    named = measure_names(measures or [])
-    if named and not any(m.lower() in asked for m in named):
-        added.append(f"measured by {and_list(named)}")
-    if topic and (
+    setting = bool(topic) and bool(
         ANAPHORA.search(question) or len(question.split()) < 12 or _names_missing(question, topic)
-    ):
+    )
+    asked = f"{question} {topic if setting else ''}".lower()
+    named = measure_names(measures or [])
+    if named and not any(re.search(rf"(?<!\w){re.escape(m.lower())}(?!\w)", asked) for m in named):
+        added.append(f"measured by {and_list(named)}")
+    if setting:
         added.append(f"setting of {label}: {topic[0].lower() + topic[1:]}")
     if not added:
         return question
@@ -488,6 +502,8 @@ def measure_names(headers: list[str], most: int = 4) -> list[str]:
     names ("ETTh1 MSE" is MSE) and without cost columns; at most `most`, or none when the
     columns name no metric at all (datasets as columns)."""
     out: list[str] = []
+    # "P" and "R" beside "F1" are precision and recall
+    pr = any(h.split()[-1:] == ["F1"] for h in headers if h)
     for head in headers:
         if not head or COST.search(head):
             continue
@@ -496,7 +512,8 @@ def measure_names(headers: list[str], most: int = 4) -> list[str]:
             (
                 tail
                 for i in reversed(range(len(words)))
-                if re.search(r"[A-Za-z]", tail := " ".join(words[i:])) and is_metric(tail)
+                if re.search(r"[A-Za-z]", tail := " ".join(words[i:]))
+                and (is_metric(tail) or (pr and tail in ("P", "R")))
             ),
             "",
         )

@@ -224,3 +224,37 @@ def test_a_concession_does_not_lead_the_outcome() -> None:
     (task,) = [t for t in draft(_paper(text, [RESULTS])).tasks if t.key.startswith("table-2")]
     assert task.expected_outcome.startswith("GM-L outperforms Baseline and Other on ETT")
     assert "The baseline is better than GM-S on Weather" in task.expected_outcome
+
+
+def test_a_table_of_datasets_is_measured_by_what_its_caption_names() -> None:
+    """Columns that are datasets name no metric; the caption's F1-score is what the question
+    asks about, and the draft records it as the metric."""
+    table = Table(
+        label="Table 5",
+        caption="Table 5: Anomaly detection. We report the F1-score for each dataset.",
+        page=4,
+        section="4 Results",
+        rows=[
+            ["Method", "SMD", "MSL", "SWaT"],
+            ["Baseline", "81.2", "77.0", "90.1"],
+            ["GM", "85.1", "80.3", "92.4"],
+        ],
+    )
+    claim = "As Table 5 shows, GM outperforms the baseline on anomaly detection."
+    (task,) = draft(_paper(claim, [table])).tasks
+    assert task.design_complexity.dependent_variables["metric"] == ["F1"]
+    assert "measured by F1" in task.question
+    # the claim-less draft names it beside the columns
+    (plain,) = draft(_paper("We train every model for 10 epochs.", [table])).tasks
+    assert "SMD, MSL and SWaT (F1) in Table 5" in plain.question
+
+
+def test_precision_and_recall_beside_f1_are_measures_a_question_names() -> None:
+    from extractors.tasks.spine import measure_names, with_setting
+
+    heads = ["SMD P", "SMD R", "SMD F1", "MSL P", "MSL R", "MSL F1"]
+    assert measure_names(heads) == ["P", "R", "F1"]
+    assert measure_names(["SMD P", "SMD Q"]) == []  # a lone "P" is not a metric
+    # one letter inside a word ("perform") does not count as naming the measure
+    q = with_setting("Does GM perform the best overall on all the data?", "Table 9", "", heads)
+    assert q == "Does GM perform the best overall on all the data (measured by P, R and F1)?"

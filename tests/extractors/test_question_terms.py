@@ -66,3 +66,18 @@ def test_a_question_names_the_average_first_and_leaves_cost_out() -> None:
         ["AUROC", "AUPR", "FPR95", "ACC95"],
         False,
     )
+
+
+def test_caption_metrics_are_named_once_each_and_never_a_whole_legend() -> None:
+    from extractors.tasks.grids import caption_metrics
+
+    assert caption_metrics("Perplexity (PPL) and Hit@5 on Wiki.") == ["Perplexity", "Hit@5"]
+    assert caption_metrics("B@4, R, M and C denote BLEU-4, ROUGE, METEOR and CIDEr.") == [
+        "BLEU-4",
+        "ROUGE",
+        "METEOR",
+        "CIDEr",
+    ]
+    legend = "Accuracy, F1, AUC, BLEU and MSE of every model."
+    assert caption_metrics(legend) == []  # five: a legend, not what one table measures
+    assert caption_metrics("Results on ETTh1 with 3 seeds.") == []
