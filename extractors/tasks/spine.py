@@ -204,8 +204,9 @@ def lead_with_claims(
             measures = [
                 m
                 for v in (
-                    [measured["metric"]] if isinstance(measured.get("metric"), list) else
-                    measured.values()
+                    [measured["metric"]]
+                    if isinstance(measured.get("metric"), list)
+                    else measured.values()
                 )
                 if isinstance(v, list)
                 for m in v
