@@ -21,13 +21,14 @@ from extractors.tasks.claims import (
     Claim,
 )
 from extractors.tasks.context import (
+    SENTENCE_END,
     Context,
     clean_title,
     lower_first,
     method_text,
     topic_of,
 )
-from extractors.tasks.phrasing import claim_question, trend_variable
+from extractors.tasks.phrasing import and_list, claim_question, trend_variable
 from extractors.tasks.spine import (
     claim_text,
     findings,
@@ -130,21 +131,27 @@ def figure_tasks(ctx: Context, figure: Figure) -> list[TaskDraft]:
         independent[x.label] = x.ticks
     elif var:
         independent[var] = f"the values plotted in {figure.label}"
+    elif m := X_IN_CAPTION.search(figure.caption):  # "In each iteration (x-axis), …"
+        independent[m.group(1)] = f"the values plotted in {figure.label}"
     series = [s for s in legend if len(s) <= 30 and not find_numbers(s)]
     if 2 <= len(series) <= MAX_SERIES:
         independent["series"] = series
-    # The y axis the finding names; else the one every panel shares; else what the caption,
-    # then the finding, says is measured.
+    # The y axis the finding names; else the one every panel shares; else what the caption's
+    # subject, the rest of the caption ("mean success rate over 10 seeds"), then the finding
+    # says is measured.
     shared = {a.label for a in figure.axes if a.orientation == "y" and a.label}
     measured = (
         y.label
         if y
         else shared.pop()
         if len(shared) == 1
-        else _measured(topic)
-        if MEASURED.search(topic)
-        else _measured(" ".join(c.text for c in said))
+        else next(
+            (_measured(t) for t in (topic, figure.caption) if MEASURED.search(SPREAD.sub(" ", t))),
+            _measured(" ".join(c.text for c in said)),
+        )
     )
+    if "series" not in independent and len(defined := caption_series(figure.caption)) >= 2:
+        independent["series"] = defined
     return [
         TaskDraft(
             key=f"{figure.label.lower().replace(' ', '-')}:trend",
@@ -170,9 +177,17 @@ MEASURED = re.compile(
 )
 
 
+X_IN_CAPTION = re.compile(
+    r"\b(?:each |every |the |number of )?([a-z][\w-]*(?: [a-z][\w-]*)?) \((?:on the )?x-axis\)",
+    re.I,
+)
+# How a plot shows spread, not what it measures: "mean and standard error of success rate".
+SPREAD = re.compile(r"\bstandard (?:error|deviation)s?\b|\bstd\b", re.I)
+
+
 def _measured(text: str) -> str:
     """The quantity a finding or caption speaks of ("return", "accuracy")."""
-    m = MEASURED.search(text)
+    m = MEASURED.search(SPREAD.sub(" ", text))
     return m.group(1).lower() if m else "the plotted quantity"
 
 
@@ -202,9 +217,33 @@ def _figure_question(ctx: Context, figure: Figure, said: list[Claim], y: str) ->
     var = next((v for c in said if (v := trend_variable(c.text))), None)
     if var:
         return f"In {figure.label} ({topic}), how does {y or 'the result'} change with {var}?"
+    defined = caption_series(figure.caption)
+    if len(defined) >= 2:
+        measured = lower_first(y) if y else _measured(figure.caption)
+        return f"In {figure.label} ({topic}), how do {and_list(defined)} compare on {measured}?"
     if ctx.method and any(ctx.method.lower() in c.text.lower() for c in said):
         return f"In {figure.label} ({topic}), how does {ctx.method} compare with the alternatives?"
     return None
+
+
+# A name the caption defines after its first sentence: "TRICE-I: only train by …", "Ours-S
+# denotes …".
+DEFINED = re.compile(
+    r"(?:^|[.;]\s+)([A-Z][\w+-]*(?: [\w+-]+)?)(?::\s| denotes | means | refers to )"
+)
+
+
+def caption_series(caption: str) -> list[str]:
+    """The compared settings a caption defines one by one after its subject ("TRICE-I: only
+    stage I. TRICE-II: only stage II. TRICE-ALL: both."), in order, once each."""
+    rest = SENTENCE_END.split(re.sub(r"^(?:Figure|Fig\.)\s*\S+\s*[:.]?\s*", "", caption), 1)
+    if len(rest) < 2:
+        return []
+    names = [m.group(1) for m in DEFINED.finditer(rest[1])]
+    return list(dict.fromkeys(n for n in names if len(n) <= 30 and not PANEL_NAME.match(n)))
+
+
+PANEL_NAME = re.compile(r"(?:left|right|top|bottom|middle|upper|lower|inset)\b", re.I)
 
 
 def _topic_says_not(figure: Figure) -> bool:

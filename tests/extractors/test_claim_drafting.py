@@ -258,3 +258,37 @@ def test_precision_and_recall_beside_f1_are_measures_a_question_names() -> None:
     # one letter inside a word ("perform") does not count as naming the measure
     q = with_setting("Does GM perform the best overall on all the data?", "Table 9", "", heads)
     assert q == "Does GM perform the best overall on all the data (measured by P, R and F1)?"
+
+
+def test_a_plot_without_readable_axes_takes_its_variables_from_the_caption() -> None:
+    """A raster plot: the caption defines the compared stages and says what the x axis and
+    the measure are; the spread it shows ("standard error") is not the measure."""
+    figure = Figure(
+        label="Figure 3",
+        caption=(
+            "Figure 3: Performance of GM at different training stages. In each iteration "
+            "(x-axis), the policy is updated; mean and standard error of success rate are shown. "
+            "GM-I: only stage one. GM-II: only stage two. GM-ALL: both stages."
+        ),
+        page=5,
+        kind="raster",
+        section="4 Results",
+    )
+    text = "As Figure 3 shows, training with both stages is much more stable than stage two alone."
+    (task,) = draft(_paper(text, figures=[figure])).tasks
+    design = task.design_complexity
+    assert design.independent_variables == {
+        "iteration": "the values plotted in Figure 3",
+        "series": ["GM-I", "GM-II", "GM-ALL"],
+    }
+    assert list(design.dependent_variables) == ["success rate"]
+
+
+def test_caption_series_leaves_panels_out() -> None:
+    from extractors.tasks.figures import caption_series
+
+    assert caption_series("Figure 2: Loss curves. Left: training. Right: validation.") == []
+    assert caption_series("Figure 2: Loss curves. A-1 denotes one seed. A-3 means three.") == [
+        "A-1",
+        "A-3",
+    ]
