@@ -49,7 +49,21 @@ class Settings(BaseSettings):
     api_key: str = Field(
         "", repr=False, description="API key for the model (else the provider's own variable)."
     )
-    llm_timeout_s: float = Field(60.0, description="Seconds before one model request times out.")
+    llm_timeout_s: float = Field(
+        60.0,
+        description="Seconds before one model request times out; a request that times out is "
+        "retried once asking for half as many tokens, then the stage says the model is too slow.",
+    )
+    llm_max_tokens: int = Field(
+        4096,
+        description="Most tokens one answer may have (lower it for a slow local model: on CPU "
+        "each token costs time).",
+    )
+    llm_json_mode: bool | None = Field(
+        None,
+        description="Ask the server for JSON answers (response_format); default on, and off by "
+        "itself for a server that rejects the parameter.",
+    )
     llm_max_retries: int = Field(
         3, description="Retries of a model request on 429, timeouts and connection errors."
     )

@@ -133,7 +133,11 @@ def setup(
     commit: Annotated[str, typer.Option("--commit", help="Pin this commit (default: HEAD).")] = "",
     model: Annotated[
         str | None,
-        typer.Option("--model", envvar="EXPCURATE_MODEL", help="'heuristic' or a litellm model."),
+        typer.Option(
+            "--model",
+            help="'heuristic' or a litellm model (default: EXPCURATE_SETUP_MODEL, else "
+            "EXPCURATE_MODEL), the same agent as the pipeline's setup stage.",
+        ),
     ] = None,
     data_dir: Annotated[
         Path | None,
@@ -143,7 +147,7 @@ def setup(
     """Recover each task's setup in the repository; same tasks, same order, setup filled."""
     from extractors.agent import recover_setups
 
-    settings = common.configure(model=model, data_dir=data_dir)
+    settings = common.configure(data_dir=data_dir)
     if not tasks.is_file():
         common.fail(f"tasks file not found: {tasks}")
     try:
@@ -151,7 +155,7 @@ def setup(
     except (ValueError, json.JSONDecodeError) as exc:
         common.fail(f"cannot read {tasks}: {str(exc).splitlines()[0]}")
     root, sha, index = common.open_repo(repo, commit, settings)
-    model = settings.stage_model("setup")
+    model = model or settings.stage_model("setup")
     result = recover_setups([f.draft() for f in drafts], index, root, settings, model=model)
     if result.status == Status.failed:
         common.fail("; ".join(e.message for e in result.errors) or "setup recovery failed")

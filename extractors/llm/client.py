@@ -14,6 +14,7 @@ import base64
 import hashlib
 import json
 import os
+import re
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -111,8 +112,10 @@ class LLMClient:
         self.warnings: list[str] = []
         self.provider = self._check_prerequisites()
         self.can_see = self._supports(vision, "supports_vision")
-        # JSON mode is left off for custom servers: several local servers reject the parameter.
-        self.json_mode = json_mode if json_mode is not None else not self.api_base
+        # JSON mode on unless set off: llama.cpp, Ollama, vLLM and the hosted providers take
+        # it; a server that rejects the parameter turns it off for the rest of the run.
+        self.json_mode = json_mode if json_mode is not None else True
+        self.json_mode_set = json_mode is not None
 
     # ------------------------------------------------------------------ setup
 
@@ -301,7 +304,17 @@ class LLMClient:
     def _request(self, convo: list[dict[str, Any]], purpose: str, repair: int) -> str:
         """One answer from the model, with retries on transient errors; returns its text."""
         extra = {"response_format": {"type": "json_object"}} if self.json_mode else {}
-        response = self._send(convo, purpose, repair, extra)
+        try:
+            response = self._send(convo, purpose, repair, extra)
+        except LLMError as e:
+            if not extra or self.json_mode_set or not JSON_MODE_REFUSED.search(str(e)):
+                raise
+            self.json_mode = False  # this server does not take it: ask in the prompt alone
+            self._warn(
+                f"{self.model} refused JSON mode (response_format); answers are asked for in the "
+                "prompt only (set EXPCURATE_LLM_JSON_MODE=false to skip the first try)"
+            )
+            response = self._send(convo, purpose, repair, {})
         try:
             content = response.choices[0].message.content
         except (AttributeError, IndexError):
@@ -351,12 +364,20 @@ class LLMClient:
         kwargs.update(extra)
 
         last: Exception | None = None
+        timeouts = 0
         for attempt in range(self.max_retries + 1):
             if attempt:
                 time.sleep(self.backoff_s * 2 ** (attempt - 1))
             started = time.perf_counter()
             try:
                 response = litellm.completion(**kwargs)
+            except litellm.Timeout as e:
+                # The same request would time out again: ask for a shorter answer, once.
+                last, timeouts = e, timeouts + 1
+                if timeouts > 1 or not kwargs.get("max_tokens"):
+                    break
+                kwargs["max_tokens"] = max(256, int(kwargs["max_tokens"]) // 2)
+                continue
             except transient as e:
                 last = e
                 continue
@@ -392,15 +413,31 @@ class LLMClient:
                 purpose=purpose,
                 model=self.model,
                 error=_short(last),
-                attempts=self.max_retries + 1,
+                attempts=attempt + 1,
                 repair=repair,
             )
         )
-        hint = f"; is the server at {self.api_base} running?" if self.api_base else ""
         raise LLMUnavailable(
-            f"{self.model} still failing after {self.max_retries + 1} attempts "
-            f"({type(last).__name__}: {_short(last)}){hint}"
+            f"{self.model} still failing after {attempt + 1} attempts "
+            f"({type(last).__name__}: {_short(last)}){self._hint(last)}"
         ) from last
+
+    def _hint(self, error: Exception) -> str:
+        """What the curator can do about a provider that kept failing, by what went wrong."""
+        litellm = _litellm()
+        if isinstance(error, litellm.Timeout):
+            return (
+                f"; each answer took longer than {self.timeout_s:g} s, even asking for half as "
+                "many tokens: raise EXPCURATE_LLM_TIMEOUT_S or lower EXPCURATE_LLM_MAX_TOKENS"
+            )
+        if isinstance(error, litellm.RateLimitError):
+            return "; the provider is rate-limiting: wait, or lower the number of papers at once"
+        if isinstance(error, (litellm.InternalServerError, litellm.ServiceUnavailableError)):
+            where = f"the server at {self.api_base}" if self.api_base else "the provider"
+            return f"; {where} answered with an error: see its log"
+        if self.api_base:
+            return f"; is the server at {self.api_base} running?"
+        return "; check the network connection to the provider"
 
     def _account(
         self, response: Any, latency: float, purpose: str, attempt: int, repair: int
@@ -469,6 +506,10 @@ class LLMClient:
             self.warnings.append(message)
 
 
+# How servers say they do not take `response_format` (vLLM, older llama.cpp, LM Studio, …).
+JSON_MODE_REFUSED = re.compile(r"response_format|json_object|json mode", re.I)
+
+
 def _excerpt(text: str, limit: int = 600) -> str:
     """The opening of a long answer, marked as cut by us."""
     return text if len(text) <= limit else text[:limit] + " […answer shortened…]"
@@ -495,4 +536,6 @@ def make_client(settings: Settings, model: str | None = None) -> LLMClient | Non
         timeout_s=settings.llm_timeout_s,
         max_retries=settings.llm_max_retries,
         vision=settings.vision,
+        json_mode=settings.llm_json_mode,
+        max_tokens=settings.llm_max_tokens,
     )

@@ -70,7 +70,7 @@ def test_valid_answer_is_validated_and_costed_from_reported_usage(
     assert fake.auth == ["Bearer sk-test"]
     body = fake.requests[0]
     assert body["model"] == "fake-model"
-    assert "response_format" not in body  # no JSON mode for custom servers
+    assert body["response_format"] == {"type": "json_object"}  # llama.cpp and Ollama take it
     system = body["messages"][0]
     assert system["role"] == "system" and '"score"' in system["content"]
     usage = client.usage
@@ -138,6 +138,44 @@ def test_hang_past_the_timeout_is_retried(fake: FakeLLM, tmp_path: Path) -> None
     assert ask(client) == Answer(**GOOD)
     assert time.monotonic() - started < 2.5
     assert len(fake.requests) == 2
+
+
+def test_a_timeout_is_retried_once_asking_for_fewer_tokens_then_explained(
+    fake: FakeLLM, tmp_path: Path
+) -> None:
+    """The identical request would time out again: the retry asks for half the tokens, and a
+    second timeout ends the call with what to change, not with 'is the server running?'."""
+    fake.push(*[Reply(json.dumps(GOOD), delay_s=1.5)] * 2)
+    client = make(fake, tmp_path, timeout_s=0.5, max_tokens=2048, max_retries=3)
+    with pytest.raises(LLMUnavailable) as info:
+        ask(client)
+    assert [r["max_tokens"] for r in fake.requests] == [2048, 1024]
+    assert "EXPCURATE_LLM_TIMEOUT_S" in str(info.value) and "running" not in str(info.value)
+
+
+def test_a_server_error_is_not_called_a_server_that_is_down(fake: FakeLLM, tmp_path: Path) -> None:
+    fake.push(*[Reply(status=500, content="<html>boom</html>")] * 2)
+    with pytest.raises(LLMUnavailable) as info:
+        ask(make(fake, tmp_path, max_retries=1))
+    assert "answered with an error" in str(info.value)
+    assert "running?" not in str(info.value)
+
+
+def test_a_server_that_refuses_json_mode_is_asked_without_it(fake: FakeLLM, tmp_path: Path) -> None:
+    fake.push(
+        Reply(status=400, content="'response_format' is not supported by this server"),
+        json_reply(GOOD),
+        json_reply(GOOD),
+    )
+    client = make(fake, tmp_path)
+    assert ask(client) == Answer(**GOOD)
+    assert ask(client, "Another.") == Answer(**GOOD)
+    assert ["response_format" in r for r in fake.requests] == [True, False, False]
+    assert any("refused JSON mode" in w for w in client.warnings)
+    # set explicitly, the setting is kept and the refusal is the error
+    fake.push(Reply(status=400, content="'response_format' is not supported"))
+    with pytest.raises(LLMError, match="refused the request"):
+        ask(make(fake, tmp_path / "b", json_mode=True), "Third.")
 
 
 def test_retries_are_bounded(fake: FakeLLM, tmp_path: Path) -> None:
