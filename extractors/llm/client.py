@@ -18,7 +18,7 @@ import re
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -56,6 +56,11 @@ def _litellm() -> Any:
     return litellm
 
 
+# How answers are held to JSON: the server enforces the schema (llama.cpp, Ollama, vLLM and
+# OpenAI take `json_schema`), or only JSON (`json_object`), or only the prompt asks ("off").
+JsonMode = Literal["schema", "object", "off"]
+
+
 class CallRecord(BaseModel):
     """One model request (or cache hit), for the per-call log."""
 
@@ -90,7 +95,7 @@ class LLMClient:
         max_repairs: int = 2,
         backoff_s: float = 1.0,
         vision: bool | None = None,
-        json_mode: bool | None = None,
+        json_mode: JsonMode | None = None,
         max_tokens: int | None = 4096,
         temperature: float = 0.0,
     ) -> None:
@@ -112,9 +117,10 @@ class LLMClient:
         self.warnings: list[str] = []
         self.provider = self._check_prerequisites()
         self.can_see = self._supports(vision, "supports_vision")
-        # JSON mode on unless set off: llama.cpp, Ollama, vLLM and the hosted providers take
-        # it; a server that rejects the parameter turns it off for the rest of the run.
-        self.json_mode = json_mode if json_mode is not None else True
+        # Structured answers unless set off: a custom server (llama.cpp, Ollama, vLLM) is held
+        # to the schema itself, a hosted provider to JSON; a server that rejects the parameter
+        # steps down (schema, object, off) for the rest of the run.
+        self.json_mode: JsonMode = json_mode or ("schema" if self.api_base else "object")
         self.json_mode_set = json_mode is not None
 
     # ------------------------------------------------------------------ setup
@@ -187,7 +193,7 @@ class LLMClient:
         convo = self._attach_images(convo, [data for _, data in pictures])
         problem = ""
         for repair in range(self.max_repairs + 1):
-            content = self._request(convo, purpose, repair)
+            content = self._request(convo, purpose, repair, schema.__name__, json_schema)
             try:
                 if self.log and self.log[-1].truncated:
                     raise AnswerFormatError("the answer was cut off")  # even when it parses
@@ -301,20 +307,35 @@ class LLMClient:
 
     # ------------------------------------------------------------------ transport
 
-    def _request(self, convo: list[dict[str, Any]], purpose: str, repair: int) -> str:
+    def _request(
+        self,
+        convo: list[dict[str, Any]],
+        purpose: str,
+        repair: int,
+        name: str,
+        json_schema: dict[str, Any],
+    ) -> str:
         """One answer from the model, with retries on transient errors; returns its text."""
-        extra = {"response_format": {"type": "json_object"}} if self.json_mode else {}
-        try:
-            response = self._send(convo, purpose, repair, extra)
-        except LLMError as e:
-            if not extra or self.json_mode_set or not JSON_MODE_REFUSED.search(str(e)):
-                raise
-            self.json_mode = False  # this server does not take it: ask in the prompt alone
-            self._warn(
-                f"{self.model} refused JSON mode (response_format); answers are asked for in the "
-                "prompt only (set EXPCURATE_LLM_JSON_MODE=false to skip the first try)"
-            )
-            response = self._send(convo, purpose, repair, {})
+        while True:
+            extra: dict[str, Any] = {}
+            if self.json_mode == "schema":
+                schema_format = {"name": name, "schema": json_schema}
+                extra["response_format"] = {"type": "json_schema", "json_schema": schema_format}
+            elif self.json_mode == "object":
+                extra["response_format"] = {"type": "json_object"}
+            try:
+                response = self._send(convo, purpose, repair, extra)
+                break
+            except LLMError as e:
+                if not extra or self.json_mode_set or not JSON_MODE_REFUSED.search(str(e)):
+                    raise
+                refused = self.json_mode
+                self.json_mode = "object" if refused == "schema" else "off"
+                self._warn(
+                    f"{self.model} refused response_format {refused!r}; asking with "
+                    f"{self.json_mode!r} instead (set EXPCURATE_LLM_JSON_MODE={self.json_mode} "
+                    "to skip the first try)"
+                )
         try:
             content = response.choices[0].message.content
         except (AttributeError, IndexError):
@@ -507,7 +528,7 @@ class LLMClient:
 
 
 # How servers say they do not take `response_format` (vLLM, older llama.cpp, LM Studio, …).
-JSON_MODE_REFUSED = re.compile(r"response_format|json_object|json mode", re.I)
+JSON_MODE_REFUSED = re.compile(r"response_format|json_object|json_schema|json mode", re.I)
 
 
 def _excerpt(text: str, limit: int = 600) -> str:

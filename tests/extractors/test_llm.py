@@ -70,7 +70,9 @@ def test_valid_answer_is_validated_and_costed_from_reported_usage(
     assert fake.auth == ["Bearer sk-test"]
     body = fake.requests[0]
     assert body["model"] == "fake-model"
-    assert body["response_format"] == {"type": "json_object"}  # llama.cpp and Ollama take it
+    # a custom server (llama.cpp, Ollama, vLLM) is held to the answer's own schema
+    assert body["response_format"]["type"] == "json_schema"
+    assert body["response_format"]["json_schema"]["schema"]["required"] == ["label", "score"]
     system = body["messages"][0]
     assert system["role"] == "system" and '"score"' in system["content"]
     usage = client.usage
@@ -161,8 +163,10 @@ def test_a_server_error_is_not_called_a_server_that_is_down(fake: FakeLLM, tmp_p
     assert "running?" not in str(info.value)
 
 
-def test_a_server_that_refuses_json_mode_is_asked_without_it(fake: FakeLLM, tmp_path: Path) -> None:
+def test_a_server_that_refuses_json_mode_steps_down(fake: FakeLLM, tmp_path: Path) -> None:
+    """Schema refused: JSON object; that refused too: the prompt alone, for the rest of the run."""
     fake.push(
+        Reply(status=400, content="'response_format' json_schema is not supported"),
         Reply(status=400, content="'response_format' is not supported by this server"),
         json_reply(GOOD),
         json_reply(GOOD),
@@ -170,12 +174,13 @@ def test_a_server_that_refuses_json_mode_is_asked_without_it(fake: FakeLLM, tmp_
     client = make(fake, tmp_path)
     assert ask(client) == Answer(**GOOD)
     assert ask(client, "Another.") == Answer(**GOOD)
-    assert ["response_format" in r for r in fake.requests] == [True, False, False]
-    assert any("refused JSON mode" in w for w in client.warnings)
+    formats = [r.get("response_format", {}).get("type") for r in fake.requests]
+    assert formats == ["json_schema", "json_object", None, None]
+    assert any("refused response_format 'schema'" in w for w in client.warnings)
     # set explicitly, the setting is kept and the refusal is the error
     fake.push(Reply(status=400, content="'response_format' is not supported"))
     with pytest.raises(LLMError, match="refused the request"):
-        ask(make(fake, tmp_path / "b", json_mode=True), "Third.")
+        ask(make(fake, tmp_path / "b", json_mode="object"), "Third.")
 
 
 def test_retries_are_bounded(fake: FakeLLM, tmp_path: Path) -> None:
@@ -324,7 +329,7 @@ def test_prompt_version_follows_file_content(tmp_path: Path) -> None:
 
 def test_json_mode_is_requested_when_enabled(fake: FakeLLM, tmp_path: Path) -> None:
     fake.push(json_reply(GOOD))
-    ask(make(fake, tmp_path, json_mode=True))
+    ask(make(fake, tmp_path, json_mode="object"))
     assert fake.requests[0]["response_format"] == {"type": "json_object"}
 
 
