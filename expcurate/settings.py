@@ -46,6 +46,11 @@ class Settings(BaseSettings):
         400_000, description="Tokens an LLM setup agent may use per task."
     )
     budget_usd: float = Field(5.0, description="Most a paper may spend on model calls.")
+    setup_time_budget_s: float = Field(
+        3600.0,
+        description="Seconds the setup stage may take for one paper; the tasks it has not "
+        "reached by then get a no_answer saying so and the stage is partial.",
+    )
     api_key: str = Field(
         "", repr=False, description="API key for the model (else the provider's own variable)."
     )

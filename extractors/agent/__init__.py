@@ -10,6 +10,7 @@ picks one from the settings. `recover_setup` is the one-task shortcut of the heu
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -104,8 +105,24 @@ def recover_setups(
         result.status = Status.failed
         return result
     done = 0
+    started = time.monotonic()
     try:
         for i, task in enumerate(tasks):
+            if time.monotonic() - started >= settings.setup_time_budget_s:
+                why = (
+                    f"not reached: the setup stage's time budget of "
+                    f"{settings.setup_time_budget_s:g} s (EXPCURATE_SETUP_TIME_BUDGET_S) was spent"
+                )
+                for j in range(i, len(tasks)):
+                    result.setups[tasks[j].key] = Setup(no_answer=why)
+                    if on_setup is not None:
+                        on_setup(j, result.setups[tasks[j].key])
+                result.add_error(
+                    "setup",
+                    "time_budget",
+                    f"{why} after {done} of {len(tasks)} tasks",
+                )
+                break
             setup = agent.recover(task, max_steps=settings.agent_max_steps)
             result.setups[task.key] = setup
             if on_setup is not None:

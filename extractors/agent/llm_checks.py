@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from expcurate.records import REF_RE, STEP_RE, EntryPoint, RepoIndex, Setup
+from extractors.validate.repo_checks import UNSAFE
 
 from .llm_tools import SubmitArgs
 from .policy import scrub, validate_references
@@ -33,8 +34,10 @@ class Review:
     problems: list[str] = field(default_factory=list)
     bad_requirements: set[int] = field(default_factory=set)  # 0-based
     bad_paths: set[str] = field(default_factory=set)
-    bad_commands: set[int] = field(default_factory=set)  # line numbers in usage, 0-based
+    # line numbers in usage (0-based) of commands to drop, with why
+    bad_commands: dict[int, str] = field(default_factory=dict)
     unlabeled: set[int] = field(default_factory=set)  # fixed by numbering, not dropped
+    unsafe_instructions: bool = False  # agent instructions no experiment needs: dropped
     warnings: list[str] = field(default_factory=list)  # problems that are kept, not dropped
 
     @property
@@ -62,12 +65,15 @@ class Review:
         if self.bad_commands:
             lines = s.usage_instructions.splitlines()
             notes += [
-                f"dropped command naming a missing file: {lines[i][:160]}"
-                for i in sorted(self.bad_commands)
+                f"dropped command {why}: {lines[i][:160]}"
+                for i, why in sorted(self.bad_commands.items())
             ]
             s.usage_instructions = "\n".join(
                 ln for i, ln in enumerate(lines) if i not in self.bad_commands
             )
+        if self.unsafe_instructions:
+            notes.append(f"dropped agent instructions: {s.agent_instructions[:160]}")
+            s.agent_instructions = ""
         notes += [f"kept despite: {w}" for w in self.warnings]
         if s.source and s.no_answer:
             notes.append(f"kept the source and dropped no_answer ({s.no_answer[:120]})")
@@ -124,11 +130,23 @@ def review(args: SubmitArgs, index: RepoIndex, root: Path) -> Review:
         )
     entries = {e.path: e for e in index.entry_points}
     for i, line in enumerate(setup.usage_instructions.splitlines()):
+        if found := UNSAFE.search(line):
+            out.bad_commands[i] = "no experiment needs"
+            out.problems.append(
+                f"command {line[:120]!r} asks for something no experiment needs "
+                f"({found.group(0)!r}): run the repository's own scripts only"
+            )
+            continue
         missing, unknown = check_command(line, known, entries)
         if missing:
-            out.bad_commands.add(i)
+            out.bad_commands[i] = "naming a missing file"
             out.problems.append(f"command {line[:120]!r} runs {missing}, which does not exist")
         out.warnings += [f"command {line[:120]!r}: {u}" for u in unknown]
+    if found := UNSAFE.search(setup.agent_instructions):
+        out.unsafe_instructions = True
+        out.problems.append(
+            f"agent_instructions ask for something no experiment needs ({found.group(0)!r})"
+        )
     out.problems += out.warnings
     return out
 

@@ -171,10 +171,19 @@ def classify_sections(paper: ParsedPaper, client: LLMClient, result: DraftSet) -
     except LLMError as e:
         result.add_error("tasks", "classify", f"{e}; sections were classified by rule instead")
         return rule_kinds(paper)
+    labelled = [label for label in answer.sections if 0 <= label.id < len(paper.sections)]
+    if not labelled:  # `{"sections": []}` validates, but must not make every section "other"
+        result.add_error(
+            "tasks",
+            "classify",
+            f"the model labelled none of the {len(paper.sections)} sections; they were "
+            "classified by rule",
+            severity=Severity.warning,
+        )
+        return rule_kinds(paper)
     kinds = ["other"] * len(paper.sections)
-    for label in answer.sections:
-        if 0 <= label.id < len(kinds):
-            kinds[label.id] = label.kind
+    for label in labelled:
+        kinds[label.id] = label.kind
     return kinds
 
 

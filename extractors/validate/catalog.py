@@ -103,7 +103,8 @@ _CHECKS: tuple[Check, ...] = (
           "A file to mask is not in the repository at the pinned commit, so the task cannot be "
           "built."),
     Check("setup_found", Severity.error, "task",
-          "The setup has neither source files nor a no_answer reason."),
+          "The setup has neither source files nor a no_answer reason, or source files with "
+          "no requirement steps."),
     Check("instructions_leak_masked", Severity.error, "task",
           "The agent instructions name a masked file, which points the agent at the answer."),
     Check("masking", Severity.error, "checkout",

@@ -176,6 +176,15 @@ def check_requirements(fields: TaskFields, tree: RepoTree | None) -> list[Flag]:
 
 
 def check_setup_found(fields: TaskFields) -> list[Flag]:
+    if fields.source and not fields.no_answer.strip() and not fields.requirements:
+        return [
+            flag(
+                "setup_found",
+                Severity.error,
+                "source files but no requirement steps: the setup says what to run, not how it "
+                "is built",
+            )
+        ]
     if fields.source or fields.no_answer.strip():
         return []
     return [flag("setup_found", Severity.error, "no source files and no no_answer reason")]

@@ -262,6 +262,16 @@ def test_unusable_classification_falls_back_to_rules(tmp_path: Path) -> None:
     assert [t.key for t in result.tasks] == ["sec-4.1:1", "sec-4.2:1", "sec-4.2:2"]
 
 
+def test_an_empty_classification_leaves_the_sections_to_the_rules(tmp_path: Path) -> None:
+    """`{"sections": []}` validates, but it must not make every results section "other"."""
+    routes = standard_routes(**{"Sections:\n[0]": [json_reply({"sections": []})]})
+    with serve(Router(routes)) as fake:
+        result = draft_with_llm(make_paper(), client_for(fake, tmp_path))
+    assert [(e.category, e.severity) for e in result.errors] == [("classify", Severity.warning)]
+    assert "labelled none of the 5 sections" in result.errors[0].message
+    assert [t.key for t in result.tasks] == ["sec-4.1:1", "sec-4.2:1", "sec-4.2:2"]
+
+
 def test_unreachable_provider_fails_the_stage_quickly(tmp_path: Path) -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -456,3 +456,14 @@ def test_unsafe_instructions_are_told_from_ordinary_ones(text: str, unsafe: bool
 
     flags = check_unsafe_commands(_task(usage_instructions=text))
     assert bool(flags) is unsafe, flags
+
+
+def test_a_setup_with_files_but_no_steps_is_not_a_setup(repo: Path) -> None:
+    """Source files alone say what to run, not how it is built: an error, as no setup is."""
+    bare = _task(requirements=[])
+    flags = [f for f in _setup(bare, repo) if f.check == "setup_found"]
+    assert [f.severity for f in flags] == [Severity.error]
+    assert "no requirement steps" in flags[0].message
+    assert not [f for f in _setup(_task(), repo) if f.check == "setup_found"]
+    answered_none = _task(source=[], masked_source=[], requirements=[], no_answer="not in repo")
+    assert not [f for f in _setup(answered_none, repo) if f.check == "setup_found"]
