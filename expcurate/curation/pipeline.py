@@ -423,7 +423,7 @@ def _approved_at(store: Store, paper_id: str, stage: Stage) -> list[tuple[int, T
 def run_setup(store: Store, settings: Settings, paper_id: str) -> StageRun:
     from extractors.agent import prompt_version, recover_setups
     from extractors.validate import as_tree, validate_setup
-    from extractors.validate.repo_checks import check_model_fallback
+    from extractors.validate.repo_checks import check_command_flags, check_model_fallback
 
     runs = store.current_runs(paper_id)
     ingest = ingest_of(store, settings, paper_id)
@@ -447,7 +447,7 @@ def run_setup(store: Store, settings: Settings, paper_id: str) -> StageRun:
             task_id, fields = approved[i]
             new = fields.with_setup(setup)
             flags = validate_setup(new, tree)
-            flags += check_model_fallback(setup, model)
+            flags += check_model_fallback(setup, model) + check_command_flags(setup)
             _checkpoint_task(store, settings, task_id, new, Stage.setup, flags, model)
 
         drafts = [f.draft() for _, f in approved]

@@ -43,6 +43,12 @@ LAST_CALL = (
     "if nothing in the repository implements the experiment."
 )
 NUDGE = "Use the tools to look at the repository, or call submit with your answer."
+# Said when a whole conversation had prose and no tool call: the usual cause is a server that
+# leaves the tools out of the prompt, not a model that chose not to use them.
+NO_TOOL_CALLS = (
+    "; the model made no tool call at all: check that the server passes tools to it (llama.cpp "
+    "needs --jinja and a chat template with tools; some models have none)"
+)
 REPAIR = (
     "This submission has problems:\n{problems}\nFix them and call submit again with the whole "
     "answer. This is the only repair turn: items still wrong after it are dropped."
@@ -66,6 +72,7 @@ class _Run:
     grace: int = 0  # submit-only turns granted after the step budget
     pending: Review | None = None  # a submission sent back for repair
     result: Setup | None = None
+    calls: int = 0  # tool calls the model made, well-formed or not
 
 
 class LLMSetupAgent:
@@ -110,6 +117,8 @@ class LLMSetupAgent:
         run = _Run(task, steps, self._opening(task, steps))
         try:
             setup, reason = self._converse(run)
+            if setup is None and not run.calls:
+                reason += NO_TOOL_CALLS
             if setup is None:
                 self._issue(task, "agent_budget", reason, Severity.warning)
         except (BudgetExceeded, LLMUnavailable) as e:
@@ -177,6 +186,7 @@ class LLMSetupAgent:
             for n, call in enumerate(turn.tool_calls):
                 call.id = call.id or f"call_{run.steps}_{n}"  # some servers send none
             run.messages.append(turn.message())
+            run.calls += len(turn.tool_calls)
             if not turn.tool_calls:
                 run.steps += 1
                 run.trace.append(trace_entry("(none)", {}, "no tool call; asked to use the tools"))

@@ -73,6 +73,10 @@ _CHECKS: tuple[Check, ...] = (
           "The model asked for did not write this setup (its budget was spent, the provider "
           "failed, or its answers were unusable): the heuristic policy's setup stands in. "
           "Check it before approving, or retry the stage."),
+    Check("command_flags", Severity.warning, "task",
+          "A usage command passes a flag that its script's argument parser does not define "
+          "(the model's setup kept it): run the script's --help or read its parser, and fix "
+          "the command before approving."),
     Check("unsafe_command", Severity.error, "task",
           "The usage or agent instructions ask for something no experiment needs (deleting "
           "files, sudo, running a downloaded script, writing to system paths, reading keys or "

@@ -264,6 +264,21 @@ def check_model_fallback(setup: Setup, model: str) -> list[Flag]:
     ]
 
 
+def check_command_flags(setup: Setup) -> list[Flag]:
+    """Commands a model's setup kept though the script's parser does not define a flag they
+    pass (the agent's review notes them): the reviewer checks them before approving."""
+    kept = [
+        line.removeprefix("kept despite: ")
+        for call in setup.trace
+        if call.tool == "validate"
+        for line in call.result.splitlines()
+        if line.startswith("kept despite: command ")
+    ]
+    if not kept:
+        return []
+    return [flag("command_flags", Severity.warning, "; ".join(k[:200] for k in kept[:5]))]
+
+
 def check_instructions(fields: TaskFields) -> list[Flag]:
     text = fields.agent_instructions
     named = []

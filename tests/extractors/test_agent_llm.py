@@ -291,6 +291,10 @@ def test_references_still_invalid_after_the_repair_are_dropped_with_a_note(
     assert "dropped requirement with an invalid reference: Step 2: Train with AdamW" in notes
     assert "dropped command naming a missing file: python run_all.py" in notes
     assert "--bogus is not a flag of train.py" in notes
+    from extractors.validate.repo_checks import check_command_flags
+
+    (kept,) = check_command_flags(setup)  # the reviewer sees it as a flag, not only in notes
+    assert kept.check == "command_flags" and "--bogus" in kept.message
 
 
 def test_a_hostile_submission_is_sent_back_and_what_stays_unsafe_is_dropped(
@@ -347,6 +351,19 @@ def test_step_budget_ends_with_a_last_call_then_falls_back_to_the_heuristic(
     heuristic = SetupAgent(index, root).recover(TASK)
     assert setup.source == heuristic.source and setup.requirements == heuristic.requirements
     assert [(i.category, i.severity) for i in agent.issues] == [("agent_budget", Severity.warning)]
+
+
+def test_a_model_that_never_calls_a_tool_is_told_apart_from_one_out_of_steps(
+    fake: FakeLLM, demo: tuple[Path, RepoIndex]
+) -> None:
+    """Prose only, turn after turn (a chat template without tools): the fallback says to check
+    that the server passes the tools, not only that the steps ran out."""
+    fake.push(*[Reply("I think the answer is in train.py.")] * 4)
+    agent = agent_for(demo, client_for(fake), max_steps=2)
+    setup = agent.recover(TASK)
+    marker = next(c for c in setup.trace if c.tool == "fallback")
+    assert "made no tool call at all" in marker.result and "--jinja" in marker.result
+    assert "made no tool call" in agent.issues[0].message
 
 
 def test_last_call_submission_is_accepted(fake: FakeLLM, demo: tuple[Path, RepoIndex]) -> None:

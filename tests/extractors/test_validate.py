@@ -38,7 +38,7 @@ from extractors.validate import (
     validate_task,
 )
 from extractors.validate.catalog import flag
-from extractors.validate.repo_checks import check_model_fallback
+from extractors.validate.repo_checks import check_command_flags, check_model_fallback
 
 ROOT = Path(__file__).resolve().parents[2]
 TRAIN = "\n".join(
@@ -166,6 +166,12 @@ CASES: dict[str, tuple[Run, dict[str, object]]] = {
             "openai/gpt-x",
         ),
         {"no_answer": "fell back"},
+    ),
+    "command_flags": (
+        lambda t, root: check_command_flags(
+            Setup(trace=[ToolCall(tool="validate", result=t.no_answer)] if t.no_answer else [])
+        ),
+        {"no_answer": "kept despite: command 'python train.py --bogus 1': --bogus is not a flag"},
     ),
     "unsafe_command": (
         _setup,
