@@ -30,6 +30,8 @@ class Reply:
     delay_s: float = 0.0  # sleep before answering (a hang past the client's timeout)
     finish_reason: str = "stop"  # "length" for an answer cut off at max_tokens
     tool_calls: list[dict[str, Any]] | None = None  # OpenAI wire format, see `tool_reply`
+    raw: str | None = None  # a body sent as it is (an HTML page from a proxy), as text/html
+    no_choices: bool = False  # a well-formed response with `"choices": []`
 
 
 _CALL_IDS = itertools.count(1)
@@ -107,6 +109,9 @@ class FakeLLM:
                 reply = fake._next(body)
                 if reply.delay_s:
                     time.sleep(reply.delay_s)
+                if reply.raw is not None:
+                    self._send_raw(reply.status, reply.raw)
+                    return
                 if reply.status != 200:
                     error = {"message": reply.content or "error", "type": "fake", "code": None}
                     self._send(reply.status, {"error": error})
@@ -122,7 +127,9 @@ class FakeLLM:
                         "object": "chat.completion",
                         "created": 0,
                         "model": body.get("model", "fake-model"),
-                        "choices": [
+                        "choices": []
+                        if reply.no_choices
+                        else [
                             {
                                 "index": 0,
                                 "message": message,
@@ -137,11 +144,20 @@ class FakeLLM:
                     },
                 )
 
-            def _send(self, status: int, payload: dict[str, Any]) -> None:
-                data = json.dumps(payload).encode()
+            def _send_raw(self, status: int, text: str) -> None:
+                self._send(status, {}, text.encode(), "text/html")
+
+            def _send(
+                self,
+                status: int,
+                payload: dict[str, Any],
+                data: bytes = b"",
+                kind: str = "application/json",
+            ) -> None:
+                data = data or json.dumps(payload).encode()
                 try:
                     self.send_response(status)
-                    self.send_header("content-type", "application/json")
+                    self.send_header("content-type", kind)
                     self.send_header("content-length", str(len(data)))
                     self.end_headers()
                     self.wfile.write(data)

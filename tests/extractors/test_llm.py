@@ -183,6 +183,33 @@ def test_a_server_that_refuses_json_mode_steps_down(fake: FakeLLM, tmp_path: Pat
         ask(make(fake, tmp_path / "b", json_mode="object"), "Third.")
 
 
+def test_an_html_page_in_place_of_an_answer_is_a_clear_error(fake: FakeLLM, tmp_path: Path) -> None:
+    """A proxy's login page with status 200: no crash, no valid answer made of it."""
+    fake.push(*[Reply(raw="<html><body>Sign in</body></html>")] * 6)
+    with pytest.raises((LLMError, LLMUnavailable)) as info:
+        ask(make(fake, tmp_path, max_retries=1, max_repairs=1))
+    assert "running?" not in str(info.value)
+
+
+def test_an_empty_choices_list_is_one_bad_answer_not_two_repairs_each(
+    fake: FakeLLM, tmp_path: Path
+) -> None:
+    fake.push(Reply(no_choices=True), json_reply(GOOD))
+    client = make(fake, tmp_path, max_repairs=2)
+    assert ask(client) == Answer(**GOOD)
+    assert len(fake.requests) == 2 and [r.repair for r in client.log] == [0, 1]
+
+
+def test_a_prompt_over_the_context_is_refused_once_with_the_servers_reason(
+    fake: FakeLLM, tmp_path: Path
+) -> None:
+    message = "request (6031 tokens) exceeds the available context size (2048 tokens)"
+    fake.push(Reply(status=400, content=message))
+    with pytest.raises(LLMError, match="exceeds the available context size"):
+        ask(make(fake, tmp_path))
+    assert len(fake.requests) == 1  # the same prompt would not fit the next time either
+
+
 def test_retries_are_bounded(fake: FakeLLM, tmp_path: Path) -> None:
     fake.push(*[Reply(status=429, content="slow down")] * 3)
     client = make(fake, tmp_path, max_retries=1)
