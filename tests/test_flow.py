@@ -33,18 +33,21 @@ def _published(data: Path, release: str) -> tuple[Path, ExpBenchFile, dict[str, 
     return files[0], ExpBenchFile.model_validate_json(files[0].read_text()), entry
 
 
-def test_sample_paper_end_to_end(tmp_path: Path, prefect_harness: None) -> None:
-    """Auto-approved run of the sample: every EXP-Bench field filled, every reference valid,
-    a second run adds nothing, and re-exporting gives the same bytes."""
+@pytest.mark.databases
+def test_sample_paper_end_to_end(tmp_path: Path, prefect_harness: None, db_url: str) -> None:
+    """Auto-approved run of the sample, on SQLite and on PostgreSQL: every EXP-Bench field
+    filled, every reference valid, a second run adds nothing, and re-exporting gives the same
+    bytes."""
     data = tmp_path / "data"
-    _run("batch", str(SAMPLE_LIST), "--auto-approve", "--data-dir", str(data))
-    store = Store(f"sqlite:///{data / 'expcurate.db'}")
+    on = ["--data-dir", str(data), *(["--db-url", db_url] if db_url else [])]
+    _run("batch", str(SAMPLE_LIST), "--auto-approve", *on)
+    store = Store(db_url or f"sqlite:///{data / 'expcurate.db'}")
     paper = store.papers()[0]
     assert paper.status == "ready", paper.error
     assert re.fullmatch(r"[0-9a-f]{40}", paper.commit)
     repo_root = next((data / "clones").iterdir())
 
-    _run("export", "--release", "r1", "--data-dir", str(data))
+    _run("export", "--release", "r1", *on)
     path, published, entry = _published(data, "r1")
     assert path.parent.name == entry["id"] == paper.id
     assert {"id", "title", "pdf_url", "code_url"} <= set(entry)
@@ -73,11 +76,11 @@ def test_sample_paper_end_to_end(tmp_path: Path, prefect_harness: None) -> None:
 
     tasks_before = len(store.tasks())
     revisions_before = sum(len(store.revisions(t.id)) for t in store.tasks() if t.id)
-    _run("batch", str(SAMPLE_LIST), "--auto-approve", "--data-dir", str(data))
+    _run("batch", str(SAMPLE_LIST), "--auto-approve", *on)
     assert len(store.tasks()) == tasks_before
     assert sum(len(store.revisions(t.id)) for t in store.tasks() if t.id) == revisions_before
 
-    _run("export", "--release", "r2", "--data-dir", str(data))
+    _run("export", "--release", "r2", *on)
     assert path.read_bytes() == _published(data, "r2")[0].read_bytes()
     m1 = json.loads((data / "published" / "r1" / "manifest.json").read_text())
     m2 = json.loads((data / "published" / "r2" / "manifest.json").read_text())

@@ -19,6 +19,8 @@ from expcurate.store.errors import LeaseHeld, LeaseLost
 from expcurate.store.lease import HOST, owner_gone, this_process
 from expcurate.store.rows import utcnow
 
+pytestmark = pytest.mark.databases
+
 
 def _dead_pid() -> int:
     proc = subprocess.Popen([sys.executable, "-c", "pass"])

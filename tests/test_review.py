@@ -8,6 +8,8 @@ from expcurate.curation import review
 from expcurate.records import PaperListEntry, Stage, StageResult, TaskFields
 from expcurate.store import Store
 
+pytestmark = pytest.mark.databases
+
 
 def _finish(store: Store, paper: str, stage: Stage, status: str = "awaiting_review") -> int:
     run = store.start_run(paper, stage.value)

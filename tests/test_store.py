@@ -10,6 +10,8 @@ from hypothesis import strategies as st
 from expcurate.records import DesignComplexity, ExpBenchTask, Flag, Severity, TaskFields
 from expcurate.store import ConcurrentEditError, Store
 
+pytestmark = pytest.mark.databases
+
 
 def _fields(key: str = "table-1:compare", **kw: object) -> TaskFields:
     base = dict(
@@ -59,6 +61,41 @@ def test_concurrent_edit_is_refused_not_overwritten(store: Store) -> None:
     assert head.question == "Does A beat B on X?"
 
 
+def test_many_saves_of_one_revision_at_once_land_exactly_one(store: Store) -> None:
+    """Twenty reviewers saving the same revision at the same moment, each on its own
+    connection: one save lands, nineteen are told who won, none fails otherwise."""
+    import threading
+
+    store.upsert_paper("p1")
+    task = store.put_machine_task("p1", _fields(), stage="tasks", author="machine:heuristic")
+    assert task.id is not None
+    task_id = task.id
+    url = str(store.engine.url.render_as_string(hide_password=False))
+    start = threading.Barrier(20)
+    outcomes: list[str] = []
+
+    def save(n: int) -> None:
+        mine = Store(url)
+        start.wait()
+        try:
+            mine.edit_task(
+                task_id, _fields(question=f"Edit {n}?"), reviewer=f"r{n}", expected_head=1
+            )
+            outcomes.append("saved")
+        except ConcurrentEditError:
+            outcomes.append("conflict")
+        except Exception as e:  # an IntegrityError or a deadlock would be a bug
+            outcomes.append(type(e).__name__)
+
+    threads = [threading.Thread(target=save, args=(n,)) for n in range(20)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(outcomes) == ["conflict"] * 19 + ["saved"]
+    assert len(store.revisions(task_id)) == 2
+
+
 def test_reextraction_keeps_reviewer_edits(store: Store) -> None:
     """A field the reviewer changed keeps their value when the machine re-drafts the task;
     fields they did not touch take the new machine value."""
@@ -106,3 +143,17 @@ def test_task_fields_json_round_trip(
     assert TaskFields.model_validate_json(fields.model_dump_json()) == fields
     published = fields.published()
     assert ExpBenchTask.model_validate_json(published.model_dump_json()) == published
+
+
+def test_a_postgresql_url_without_its_driver_is_one_clear_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import sys
+
+    from expcurate.store import StoreError
+
+    monkeypatch.setitem(sys.modules, "psycopg", None)  # as if the extra were not installed
+    with pytest.raises(StoreError, match=r"driver 'psycopg'.*expcurate\[postgres\]"):
+        Store("postgresql+psycopg://pg@127.0.0.1:1/nowhere")
+    with pytest.raises(StoreError, match="not one SQLAlchemy reads"):
+        Store("nonsense://x")

@@ -10,6 +10,8 @@ from typer.testing import CliRunner
 from expcurate.cli import app
 from expcurate.store import Store, StoreError, check_password, hash_password
 
+pytestmark = pytest.mark.databases
+
 runner = CliRunner()
 
 

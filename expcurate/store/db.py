@@ -13,7 +13,7 @@ from typing import Any, TypeVar, cast
 
 from sqlalchemy import event, inspect, text
 from sqlalchemy.engine import Connection, CursorResult, Engine
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import ArgumentError, IntegrityError
 from sqlmodel import Session, SQLModel, col, create_engine, select
 
 from expcurate.records import Flag, RunStatus, StageResult, TaskFields, TaskStatus
@@ -70,7 +70,15 @@ class Store(UserStore):
             if path and path != ":memory:":
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
-        self.engine: Engine = create_engine(url, **kwargs)
+        try:
+            self.engine: Engine = create_engine(url, **kwargs)
+        except ModuleNotFoundError as e:  # a PostgreSQL URL without its driver
+            extra = " (pip install 'expcurate[postgres]')" if url.startswith("postgres") else ""
+            raise StoreError(
+                f"the store URL needs the database driver {e.name!r}, which is not installed{extra}"
+            ) from e
+        except ArgumentError as e:
+            raise StoreError(f"the store URL {url!r} is not one SQLAlchemy reads: {e}") from e
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
             event.listen(self.engine, "begin", _sqlite_begin)

@@ -15,6 +15,8 @@ from expcurate.store import Store, StoreError
 from validation_ui import logic, overview
 from validation_ui.logic import Actor, QueueFilter
 
+pytestmark = pytest.mark.databases
+
 RITA = Actor("rita", "reviewer")
 OMAR = Actor("omar", "reviewer")
 CURT = Actor("curt", "curator")
