@@ -7,6 +7,7 @@ from the `postgres` extra) `missing()` says why and the PostgreSQL variants are 
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import importlib.util
 import os
@@ -85,10 +86,8 @@ class Cluster:
     def stop(self) -> None:
         pg_ctl = binary("pg_ctl")
         if pg_ctl and self.data.exists():
-            try:
+            with contextlib.suppress(subprocess.CalledProcessError):
                 self._run(pg_ctl, "-D", str(self.data), "-m", "immediate", "stop")
-            except subprocess.CalledProcessError:
-                pass
         shutil.rmtree(self.base, ignore_errors=True)
 
     def url(self, database: str) -> str:
