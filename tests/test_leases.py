@@ -91,6 +91,7 @@ def test_a_schema_1_store_is_upgraded_and_keeps_its_runs(tmp_path: Path) -> None
     db = sqlite3.connect(path)  # make it look like a store written by schema 1
     db.executescript(
         """
+        DROP TABLE alembic_version;
         DROP INDEX one_running_run;
         ALTER TABLE stagerun DROP COLUMN owner;
         ALTER TABLE stagerun DROP COLUMN heartbeat_at;

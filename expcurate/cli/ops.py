@@ -1,4 +1,4 @@
-"""Operator commands: serving the flows to a Prefect server."""
+"""Operator commands: serving the flows to a Prefect server, the store's schema."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from expcurate.cli import common
+from expcurate.cli.options import DataDir, DbUrl
 
 
 def serve(
@@ -28,5 +29,40 @@ def serve(
     serve_forever(limit=limit)
 
 
+db_app = typer.Typer(
+    help="The store's schema: which revision it is at, and upgrading it.", no_args_is_help=True
+)
+
+
+@db_app.command("current")
+def db_current(data_dir: DataDir = None, db_url: DbUrl = None) -> None:
+    """Say which schema revision the store is at, without changing it."""
+    from sqlmodel import create_engine
+
+    from expcurate.store.migrations import current, head
+
+    settings = common.configure(data_dir=data_dir, db_url=db_url)
+    engine = create_engine(settings.database_url())
+    try:
+        with engine.connect() as conn:
+            revision = current(conn)
+    finally:
+        engine.dispose()
+    newest = head()
+    said = revision or "none (a new store, or one from before migrations)"
+    state = "newest" if revision == newest else f"newest is {newest}; run `expcurate db upgrade`"
+    common.console.print(f"{said} ({state})")
+
+
+@db_app.command("upgrade")
+def db_upgrade(data_dir: DataDir = None, db_url: DbUrl = None) -> None:
+    """Bring the store to the newest schema revision (every command also does it on start)."""
+    from expcurate.store.migrations import head
+
+    common.configured_store(data_dir, db_url)  # opening the store upgrades it
+    common.console.print(f"the store is at schema revision {head()} (newest)")
+
+
 def register(app: typer.Typer) -> None:
     app.command()(serve)
+    app.add_typer(db_app, name="db")

@@ -6,13 +6,14 @@ and never write SQL themselves.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
-from sqlalchemy import event, inspect, text
-from sqlalchemy.engine import Connection, CursorResult, Engine
+from sqlalchemy import event
+from sqlalchemy.engine import CursorResult, Engine
 from sqlalchemy.exc import ArgumentError, IntegrityError
 from sqlmodel import Session, SQLModel, col, create_engine, select
 
@@ -22,9 +23,6 @@ from expcurate.store.auth import UserStore
 from expcurate.store.errors import ConcurrentEditError, LeaseHeld, LeaseLost, StoreError
 from expcurate.store.lease import describe, this_process
 from expcurate.store.rows import (
-    ONE_RUNNING_RUN,
-    SCHEMA_VERSION,
-    Meta,
     Paper,
     Release,
     Review,
@@ -85,28 +83,16 @@ class Store(UserStore):
         self._migrate()
 
     def _migrate(self) -> None:
-        """Create missing tables and record the schema version.
+        """Bring the schema to the newest revision (`expcurate.store.migrations`), saying so
+        in one line when an existing store was upgraded."""
+        from expcurate.store.migrations import upgrade
 
-        Version 1 is the first schema; later versions add their ALTERs here, keyed on the
-        stored version, so an old data dir keeps working.
-        """
-        SQLModel.metadata.create_all(self.engine)
-        with self.session() as s:
-            meta = s.get(Meta, "schema_version")
-            if meta is None:
-                s.add(Meta(key="schema_version", value=str(SCHEMA_VERSION)))
-            elif int(meta.value) > SCHEMA_VERSION:
-                raise StoreError(
-                    f"the store at {self.url} has schema {meta.value}, newer than this "
-                    f"ExpCurate ({SCHEMA_VERSION}); upgrade ExpCurate"
-                )
-            elif int(meta.value) < SCHEMA_VERSION:
-                conn = s.connection()
-                if int(meta.value) < 2:
-                    _add_leases(conn)
-                _add_column(conn, "paper", "auto_approve BOOLEAN NOT NULL DEFAULT FALSE")
-                meta.value = str(SCHEMA_VERSION)
-                s.add(meta)
+        done = upgrade(self.engine, self.url)
+        if done.changed:
+            print(
+                f"expcurate: upgraded the store from schema {done.before} to {done.after}",
+                file=sys.stderr,
+            )
 
     def checkpoint(self) -> None:
         """Fold SQLite's write-ahead log into the database file (before copying the file)."""
@@ -669,30 +655,3 @@ def _merge(
         if base.get(name) != value:  # the reviewer touched it
             merged[name] = value
     return merged
-
-
-def _add_column(conn: Connection, table: str, column: str) -> None:
-    """ALTER TABLE … ADD COLUMN, unless the column is there already (a half-done upgrade)."""
-    if column.split()[0] not in {c["name"] for c in inspect(conn).get_columns(table)}:
-        conn.exec_driver_sql(f"ALTER TABLE {table} ADD COLUMN {column}")
-
-
-def _add_leases(conn: Connection) -> None:
-    """Schema 1 -> 2: stage runs get an owner and a heartbeat, and at most one may run per
-    paper and stage. Runs left running by an older version are interrupted but the newest of
-    each stage, which the next run's recovery judges like any other."""
-    _add_column(conn, "stagerun", "owner VARCHAR NOT NULL DEFAULT ''")
-    _add_column(conn, "stagerun", "heartbeat_at TIMESTAMP")
-    conn.execute(
-        text(
-            "UPDATE stagerun SET status = :interrupted, current = :no WHERE status = :running "
-            "AND id NOT IN (SELECT max(id) FROM stagerun WHERE status = :running "
-            "GROUP BY paper_id, stage)"
-        ),
-        {"interrupted": RunStatus.interrupted.value, "running": RunStatus.running.value,
-         "no": False},
-    )  # fmt: skip
-    conn.exec_driver_sql(
-        f"CREATE UNIQUE INDEX IF NOT EXISTS {ONE_RUNNING_RUN} ON stagerun (paper_id, stage) "
-        "WHERE status = 'running'"
-    )
