@@ -8,11 +8,13 @@ keeps clearing checkpoints. No flow ever waits for a human; a review just calls 
 from __future__ import annotations
 
 import logging
+import os
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
-from prefect import flow, get_run_logger
+from prefect import flow, get_run_logger, task
 from prefect.states import Failed, State
 from prefect.task_runners import ThreadPoolTaskRunner
 
@@ -28,7 +30,7 @@ from expcurate.curation.services import (
 )
 from expcurate.curation.signals import keep_stopping_cleanly
 from expcurate.records import PaperListEntry, PaperStatus, Stage
-from expcurate.settings import get_settings, override_settings
+from expcurate.settings import Settings, get_settings, override_settings, set_settings
 from expcurate.store import Store
 from expcurate.store.errors import LeaseHeld
 from expcurate.store.lease import describe
@@ -153,16 +155,116 @@ def _summary_or(store: Store, paper_id: str, reason: str) -> PaperSummary:
     return summarize(store, paper_id)
 
 
+@task(name="curate-in-process", task_run_name="curate-{entry.id}")
+def curate_in_process(
+    entry: PaperListEntry,
+    settings: dict[str, Any],
+    model: str | None = None,
+    auto_approve: bool | None = None,
+) -> dict[str, Any]:
+    """One paper in a worker process of a parallel batch: the batch's settings (flags
+    included) are laid down first, as the process starts with none of them."""
+    # The module's own flow, imported here: this function arrives by value (cloudpickle), and
+    # the flow its globals would name cannot resolve its parameters' annotations.
+    import flows.curate as here
+
+    try:
+        set_settings(Settings.model_validate(settings))
+        state = here.curate_paper(entry, model=model, auto_approve=auto_approve, return_state=True)
+        return here.paper_result(state).model_dump(mode="json")
+    except Exception as exc:  # an exception may not survive the trip back: its text does
+        raise RuntimeError(f"{type(exc).__name__}: {exc}\n{traceback.format_exc()}") from None
+
+
+@contextmanager
+def _api_for_workers() -> Iterator[None]:
+    """Worker processes join this process's Prefect API (the temporary server when none is
+    configured) instead of each starting its own; the variable is restored afterwards."""
+    from prefect.client.orchestration import get_client
+
+    before = os.environ.get("PREFECT_API_URL")
+    with get_client(sync_client=True) as client:
+        os.environ["PREFECT_API_URL"] = str(client.api_url)
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop("PREFECT_API_URL", None)
+        else:
+            os.environ["PREFECT_API_URL"] = before
+
+
+# Who hears each paper's summary of a batch as it ends (the CLI's progress bar). Not a flow
+# parameter: a callable would have to travel to the worker processes with the flow's context.
+_LISTENERS: list[Callable[[PaperSummary], None]] = []
+
+
+@contextmanager
+def reporting(on_paper: Callable[[PaperSummary], None]) -> Iterator[None]:
+    """`on_paper` hears each paper's summary of a batch run in this process, as it ends."""
+    _LISTENERS.append(on_paper)
+    try:
+        yield
+    finally:
+        _LISTENERS.remove(on_paper)
+
+
+def _report(summary: PaperSummary) -> None:
+    for listener in list(_LISTENERS):
+        listener(summary)
+
+
+def _fan_out(
+    entries: list[PaperListEntry],
+    workers: int,
+    model: str | None,
+    auto_approve: bool | None,
+) -> list[PaperSummary]:
+    """Papers on `workers` processes through Prefect's process pool, reported as each ends;
+    the results in the list's order."""
+    from prefect.futures import as_completed
+    from prefect.task_runners import ProcessPoolTaskRunner
+
+    settings = get_settings().model_dump(mode="json")
+    done: dict[str, PaperSummary] = {}
+    with _api_for_workers(), ProcessPoolTaskRunner(max_workers=workers) as runner:
+        futures = {
+            runner.submit(
+                curate_in_process,
+                parameters={
+                    "entry": entry,
+                    "settings": settings,
+                    "model": model,
+                    "auto_approve": auto_approve,
+                },
+            ): entry
+            for entry in entries
+        }
+        by_id = {id(future): entry for future, entry in futures.items()}
+        for future in as_completed(list(futures)):
+            entry = by_id[id(future)]
+            try:
+                summary = PaperSummary.model_validate(future.result())
+            except Exception as exc:  # a worker that crashed or died: this paper fails
+                summary = _crashed(open_store(get_settings()), entry.id, exc)
+            done[entry.id] = summary
+            _report(summary)
+    return [done[e.id] for e in entries if e.id in done]
+
+
 @flow(name="curate-batch")
 def curate_batch(
     entries: list[PaperListEntry],
     model: str | None = None,
     auto_approve: bool | None = None,
-    on_paper: Callable[[PaperSummary], None] | None = None,
+    workers: int = 1,
 ) -> list[PaperSummary]:
     """Curate each paper of a list; one paper failing never stops the others.
 
-    `on_paper` hears each paper's summary as soon as it is done (the CLI prints progress)."""
+    Each paper's summary is reported as soon as it is done (see `reporting`). With `workers`
+    > 1 the papers run side by side in that many processes (Prefect's process pool)."""
+    if workers > 1 and len(entries) > 1:
+        return _fan_out(entries, min(workers, len(entries)), model, auto_approve)
     results = []
     for entry in entries:
         try:
@@ -172,6 +274,5 @@ def curate_batch(
         except Exception as exc:  # curate_paper records bad input itself; this is a bug
             summary = _crashed(open_store(get_settings()), entry.id, exc)
         results.append(summary)
-        if on_paper is not None:
-            on_paper(summary)
+        _report(summary)
     return results

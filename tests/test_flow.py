@@ -197,6 +197,41 @@ def test_batch_records_a_bad_id_and_a_missing_pdf_and_goes_on(
     assert not (data.parent / "escape").exists()
 
 
+def test_papers_run_side_by_side_with_workers_and_end_as_one_by_one(
+    tmp_path: Path, sample_repo: Path, prefect_harness: None
+) -> None:
+    """`batch --workers 2`: each paper in its own process, a bad one failed with its reason,
+    progress reported per paper, and the same tasks as the sequential batch of the same list."""
+    corrupt = tmp_path / "corrupt.pdf"
+    corrupt.write_bytes(b"%PDF-1.7\n" + b"\x00garbage" * 50)
+    good = ROOT / "data" / "sample" / "paper.pdf"
+    papers = tmp_path / "papers.jsonl"
+    papers.write_text(
+        "".join(
+            json.dumps({"id": pid, "title": pid, "pdf_url": str(pdf), "code_url": str(sample_repo)})
+            + "\n"
+            for pid, pdf in (("one", good), ("broken", corrupt), ("two", good))
+        )
+    )
+
+    def tasks_of(data: Path) -> list[tuple[str, str, str]]:
+        store = Store(f"sqlite:///{data / 'expcurate.db'}")
+        return sorted((t.paper_id, t.key, store.fields(t).model_dump_json()) for t in store.tasks())
+
+    parallel = tmp_path / "parallel"
+    out = _run(
+        "batch", str(papers), "--auto-approve", "--workers", "2", "--data-dir", str(parallel)
+    )
+    assert "3 papers, 1 failed" in out and "Traceback" not in out
+    for line in ("one: ready", "two: ready", "broken: failed"):
+        assert line in out
+    store = Store(f"sqlite:///{parallel / 'expcurate.db'}")
+    assert [p.status for p in store.papers() if p.id != "broken"] == ["ready", "ready"]
+    sequential = tmp_path / "sequential"
+    _run("batch", str(papers), "--auto-approve", "--data-dir", str(sequential))
+    assert tasks_of(parallel) == tasks_of(sequential) != []
+
+
 def test_a_flow_run_without_the_cli_admits_papers_the_same_way(
     tmp_path: Path, sample_repo: Path, prefect_harness: None
 ) -> None:

@@ -134,6 +134,15 @@ def batch(
     auto_approve: AutoApprove = None,
     data_dir: DataDir = None,
     db_url: DbUrl = None,
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers",
+            min=1,
+            envvar="EXPCURATE_WORKERS",
+            help="Papers run side by side, each in its own process (about one per core).",
+        ),
+    ] = 1,
 ) -> None:
     """Extract every paper of a list; one failing paper never stops the others."""
     from rich.progress import Progress
@@ -141,7 +150,7 @@ def batch(
     configure(model=model, auto_approve=auto_approve, data_dir=data_dir, db_url=db_url)
     entries = read_paper_list(papers)
     quiet_prefect()
-    from flows.curate import curate_batch
+    from flows.curate import curate_batch, reporting
 
     with Progress(console=console) as progress:
         bar = progress.add_task("papers", total=len(entries))
@@ -153,7 +162,8 @@ def batch(
             progress.console.print(line, highlight=False)
             progress.advance(bar)
 
-        summaries = curate_batch(entries, on_paper=done)
+        with reporting(done):
+            summaries = curate_batch(entries, workers=workers)
     failed = sum(s.status == PaperStatus.failed for s in summaries)
     console.print(f"{len(entries)} papers, {failed} failed")
     if failed == len(entries) and entries:
