@@ -24,8 +24,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: setup ## Run the whole pipeline on the bundled sample and publish its tasks
-	$(BIN)/python -m expcurate batch data/sample/sample.jsonl --auto-approve
-	$(BIN)/python -m expcurate export --release sample
+	$(BIN)/python -m expcurate demo
 	$(BIN)/python -m expcurate status
 	@echo "Published tasks: data/published/sample/ (EXP-Bench layout)."
 	@echo "Review them in the browser: make ui   (or: .venv/bin/expcurate ui --port 8501)"

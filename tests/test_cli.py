@@ -155,3 +155,18 @@ def test_a_temporary_prefect_server_that_does_not_start_is_one_line(tmp_path: Pa
     assert "Traceback" not in done.stdout + done.stderr
     assert done.stderr.startswith("error: Timed out while attempting to connect to ephemeral")
     assert "Nothing was lost: run the same command again" in done.stderr
+
+
+def test_version_and_the_demo_from_wherever_the_sample_is(
+    tmp_path: Path, prefect_harness: None
+) -> None:
+    from expcurate.cli.papers import sample_dir
+
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0 and result.output.startswith("expcurate ")
+    assert sample_dir() is not None  # data/sample of this checkout (expcurate/sample in a wheel)
+    data = tmp_path / "data"
+    result = runner.invoke(app, ["demo", "--data-dir", str(data)])
+    assert result.exit_code == 0, result.output
+    assert "1 papers, 0 failed" in result.output
+    assert list((data / "published" / "sample").glob("outputs/logs/*/*/*_complete_final.json"))

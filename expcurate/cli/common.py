@@ -29,6 +29,29 @@ app = typer.Typer(
 console = Console()
 err = Console(stderr=True)
 
+
+def _print_version(asked: bool) -> None:
+    if asked:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            console.print(f"expcurate {version('expcurate')}")
+        except PackageNotFoundError:  # run from a checkout that was never installed
+            from expcurate.settings import PIPELINE_VERSION
+
+            console.print(f"expcurate {PIPELINE_VERSION} (not installed)")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(
+        False, "--version", callback=_print_version, is_eager=True, help="Print the version."
+    ),
+) -> None:
+    """ExpCurate: turn a paper and its code into reviewed EXP-Bench-style tasks."""
+
+
 BAD_INPUT = 2
 STATUS_MARK: dict[str, str] = {
     RunStatus.approved: "ok",

@@ -170,6 +170,37 @@ def batch(
         raise typer.Exit(BAD_INPUT)
 
 
+def sample_dir() -> Path | None:
+    """The bundled sample (a paper and its repository): inside the installed package, or
+    `data/sample` of a checkout."""
+    here = Path(__file__).resolve().parents[1]  # the expcurate package
+    for candidate in (here / "sample", here.parent / "data" / "sample"):
+        if (candidate / "paper.pdf").is_file() and (candidate / "repo").is_dir():
+            return candidate
+    return None
+
+
+@app.command()
+def demo(
+    data_dir: DataDir = None,
+    db_url: DbUrl = None,
+) -> None:
+    """Curate the bundled sample paper end to end (auto-approved) and publish it as release
+    'sample': what `make demo` runs, from an installed wheel too."""
+    import tempfile
+
+    sample = sample_dir()
+    if sample is None:
+        fail("the bundled sample is not in this installation (data/sample)")
+    entry = json.loads((sample / "sample.jsonl").read_text().splitlines()[0])
+    entry.update(pdf_url=str(sample / "paper.pdf"), code_url=str(sample / "repo"))
+    with tempfile.TemporaryDirectory(prefix="expcurate-demo-") as tmp:
+        papers = Path(tmp) / "sample.jsonl"
+        papers.write_text(json.dumps(entry) + "\n")
+        batch(papers, auto_approve=True, data_dir=data_dir, db_url=db_url)
+    export_cmd(release="sample", data_dir=data_dir, db_url=db_url)
+
+
 @app.command()
 def status(
     paper: Annotated[str | None, typer.Option("--paper", help="Show one paper's tasks.")] = None,
