@@ -6,6 +6,7 @@ import pytest
 
 from expcurate.curation import review
 from expcurate.records import PaperListEntry, Stage, StageResult, TaskFields
+from expcurate.settings import Settings
 from expcurate.store import Store
 
 pytestmark = pytest.mark.databases
@@ -173,3 +174,37 @@ def test_of_many_saves_and_decisions_at_once_exactly_one_wins(store: Store) -> N
     assert sorted(outcomes) == ["conflict"] * 14 + ["decided", "saved"]
     assert store.require_task(tid).head == 2
     assert [r.revision for r in store.reviews(task_id=tid)] == [2]
+
+
+def test_the_cli_approval_honours_the_prefect_launcher(
+    store: Store, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With EXPCURATE_LAUNCHER=prefect and a server, `expcurate approve` asks for the
+    deployment run like the review app; without a server it runs the stage itself."""
+    from typer.testing import CliRunner
+
+    import flows.launcher
+    from expcurate.cli import app
+
+    modes: list[str | None] = []
+    monkeypatch.setattr(
+        flows.launcher, "start_next", lambda pid, s, mode=None: modes.append(mode) or "x"
+    )
+    store.upsert_paper("p")
+    _finish(store, "p", Stage.ingest, "approved")
+    _finish(store, "p", Stage.parse, "approved")
+    _finish(store, "p", Stage.mine)
+    on = ["--data-dir", str(settings.data_dir), "--db-url", settings.database_url()]
+    monkeypatch.setenv("EXPCURATE_LAUNCHER", "prefect")
+    monkeypatch.setenv("PREFECT_API_URL", "http://127.0.0.1:9/api")
+    result = CliRunner().invoke(app, ["approve", "--paper", "p", "--stage", "mine", *on])
+    assert result.exit_code == 0, result.output
+    assert modes == ["prefect"] and "started tasks for p" in result.output
+    monkeypatch.delenv("PREFECT_API_URL")
+    store.upsert_paper("q")
+    for stage in (Stage.ingest, Stage.parse):
+        _finish(store, "q", stage, "approved")
+    _finish(store, "q", Stage.mine)
+    result = CliRunner().invoke(app, ["approve", "--paper", "q", "--stage", "mine", *on])
+    assert result.exit_code == 0, result.output
+    assert modes == ["prefect", "inline"]

@@ -249,7 +249,12 @@ def _advance(paper_id: str, settings: Settings, due: list[Stage], background: bo
         return
     from flows.launcher import start_next
 
-    mode = "background" if background else "inline"
+    # A configured Prefect server runs it as a deployment, as the review app's approvals do;
+    # else this command runs it (or a detached process, with --background).
+    if settings.launcher == "prefect" and os.environ.get("PREFECT_API_URL"):
+        mode = "prefect"
+    else:
+        mode = "background" if background else "inline"
     quiet_prefect()
     how = start_next(paper_id, settings, mode=mode)
     console.print(f"started {', '.join(s.value for s in due)} for {paper_id} ({how})")
