@@ -10,7 +10,7 @@ export PREFECT_SERVER_ANALYTICS_ENABLED := false
 export PREFECT_LOGGING_LEVEL ?= WARNING
 
 .DEFAULT_GOAL := help
-.PHONY: help setup demo test check fix ui bench-batch bench-parse bench-draft bench-llm-cost bench-audit bench-setup bench-heldout bench-rubric clean
+.PHONY: help setup demo test check fix ui bench-batch bench-engine bench-parse bench-draft bench-llm-cost bench-audit bench-setup bench-heldout bench-rubric clean
 
 help: ## Show the targets
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  %-12s %s\n", $$1, $$2}'
@@ -68,6 +68,9 @@ bench-review: setup ## Time the review app's page logic on a store of 10,000 tas
 
 bench-batch: setup ## Papers in parallel: batch --workers 1, 2, 4 on 20 copies of the sample (papers/min, speed-up)
 	$(BIN)/python benchmarks/batch_scale.py
+
+bench-engine: setup ## What orchestration adds to extract on the sample: no server, a temporary Prefect server, the stage runners alone
+	$(BIN)/python benchmarks/engine_overhead.py
 
 bench-draft: setup ## Draft tasks for every corpus PDF and report coverage and grounding
 	$(BIN)/python benchmarks/draft_coverage.py

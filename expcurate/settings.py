@@ -28,6 +28,12 @@ class Settings(BaseSettings):
     setup_model: str = Field("", description="Model of the setup stage (default: model).")
     api_base: str = Field("", description="Base URL of an OpenAI-compatible server.")
     auto_approve: bool = Field(False, description="Pass a checkpoint when validators are clean.")
+    engine: Literal["auto", "prefect", "local"] = Field(
+        "auto",
+        description="How commands run the flows: 'prefect' as Prefect flow runs (a temporary "
+        "server when none is configured), 'local' in-process without Prefect's API, 'auto' "
+        "Prefect when a server is configured (PREFECT_API_URL or a profile), else local.",
+    )
     launcher: Literal["inline", "background", "prefect"] = Field(
         "background",
         description="How approving a stage's last item starts the next stage.",

@@ -7,10 +7,13 @@ keeps clearing checkpoints. No flow ever waits for a human; a review just calls 
 
 from __future__ import annotations
 
+import concurrent.futures
 import logging
 import os
+import time
 import traceback
 from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any
 
@@ -95,7 +98,9 @@ def advance_paper(paper_id: str) -> PaperSummary | State[Any]:
             if not due:
                 break
             log.info("paper %s: running %s", paper_id, ", ".join(s.value for s in due))
-            if len(due) == 1:
+            if not in_flow_run():
+                run_stages_locally([s.value for s in due], paper_id)
+            elif len(due) == 1:
                 run_stage(due[0].value, paper_id)
             else:
                 futures = [run_stage.submit(s.value, paper_id) for s in due]
@@ -132,7 +137,7 @@ def curate_paper(
             _logger().info("paper %s not curated: %s", paper.id, problem)
             return _ended(_summary_or(store, paper.id, problem))
         try:
-            return _ended(paper_result(advance_paper(paper.id, return_state=True)))
+            return _ended(advance(paper.id))
         except Exception as exc:
             return _ended(_crashed(store, paper.id, exc))
 
@@ -264,15 +269,146 @@ def curate_batch(
     Each paper's summary is reported as soon as it is done (see `reporting`). With `workers`
     > 1 the papers run side by side in that many processes (Prefect's process pool)."""
     if workers > 1 and len(entries) > 1:
-        return _fan_out(entries, min(workers, len(entries)), model, auto_approve)
+        fan_out = _fan_out if in_flow_run() else _fan_out_locally
+        return fan_out(entries, min(workers, len(entries)), model, auto_approve)
     results = []
     for entry in entries:
         try:
-            summary = paper_result(
-                curate_paper(entry, model=model, auto_approve=auto_approve, return_state=True)
-            )
+            summary = curate(entry, model=model, auto_approve=auto_approve)
         except Exception as exc:  # curate_paper records bad input itself; this is a bug
             summary = _crashed(open_store(get_settings()), entry.id, exc)
         results.append(summary)
         _report(summary)
     return results
+
+
+# ------------------------------------------------------------------ without a Prefect API
+#
+# With no Prefect server configured, starting a temporary one costs every command seconds
+# (more than the sample's stages take). The same flow code then runs in this process: the
+# flows' bodies (`.fn`), the stages on threads with the task's retries, a batch's papers on a
+# plain process pool. A configured server (PREFECT_API_URL, a profile, a test harness), or
+# EXPCURATE_ENGINE=prefect, keeps Prefect's flow runs, UI, retries and deployments.
+
+
+def orchestrated() -> bool:
+    """Do commands run as Prefect flow runs (see the comment above)?"""
+    engine = get_settings().engine
+    if engine != "auto":
+        return engine == "prefect"
+    from prefect.settings import get_current_settings
+
+    return bool(get_current_settings().api.url)
+
+
+def in_flow_run() -> bool:
+    from prefect.context import FlowRunContext
+
+    return FlowRunContext.get() is not None
+
+
+def _summary(value: PaperSummary | State[Any]) -> PaperSummary:
+    """A flow body's return value as a summary (a failed paper comes back as a Failed state
+    carrying it)."""
+    if isinstance(value, PaperSummary):
+        return value
+    if isinstance(value.data, PaperSummary):
+        return value.data
+    return paper_result(value)
+
+
+def advance(paper_id: str) -> PaperSummary:
+    """`advance_paper`: a flow run when orchestrated (or already inside one), else in-process."""
+    if in_flow_run() or orchestrated():
+        return paper_result(advance_paper(paper_id, return_state=True))
+    return _summary(advance_paper.fn(paper_id))
+
+
+def curate(
+    entry: PaperListEntry, model: str | None = None, auto_approve: bool | None = None
+) -> PaperSummary:
+    """`curate_paper`, the same way as `advance`."""
+    if in_flow_run() or orchestrated():
+        state = curate_paper(entry, model=model, auto_approve=auto_approve, return_state=True)
+        return paper_result(state)
+    return _summary(curate_paper.fn(entry, model=model, auto_approve=auto_approve))
+
+
+def batch(entries: list[PaperListEntry], workers: int = 1) -> list[PaperSummary]:
+    """`curate_batch`, the same way as `advance`."""
+    if orchestrated():
+        return curate_batch(entries, workers=workers)
+    return curate_batch.fn(entries, workers=workers)
+
+
+RETRY_DELAYS_S = (1.0, 5.0)  # as `run_stage`'s own retries
+
+
+def _stage_with_retries(stage: str, paper_id: str) -> None:
+    from flows.stages import TRANSIENT
+
+    for delay in (*RETRY_DELAYS_S, None):
+        try:
+            run_stage.fn(stage, paper_id)
+            return
+        except TRANSIENT:
+            if delay is None:
+                raise
+            time.sleep(delay)
+
+
+def run_stages_locally(stages: list[str], paper_id: str) -> None:
+    """The due stages side by side on threads (parse beside mine), as the flow's task runner
+    would; the first failure is raised once all have ended."""
+    if len(stages) == 1:
+        _stage_with_retries(stages[0], paper_id)
+        return
+    with ThreadPoolExecutor(max_workers=len(stages)) as pool:
+        futures = [pool.submit(_stage_with_retries, s, paper_id) for s in stages]
+    for future in futures:
+        future.result()
+
+
+def _paper_in_process(
+    entry: dict[str, Any],
+    settings: dict[str, Any],
+    model: str | None,
+    auto_approve: bool | None,
+) -> dict[str, Any]:
+    """One paper of a parallel batch in a worker process of the plain pool."""
+    set_settings(Settings.model_validate(settings))
+    try:
+        summary = curate(PaperListEntry.model_validate(entry), model, auto_approve)
+    except Exception as exc:  # an exception may not survive the trip back: its text does
+        raise RuntimeError(f"{type(exc).__name__}: {exc}\n{traceback.format_exc()}") from None
+    return summary.model_dump(mode="json")
+
+
+def _fan_out_locally(
+    entries: list[PaperListEntry],
+    workers: int,
+    model: str | None,
+    auto_approve: bool | None,
+) -> list[PaperSummary]:
+    """`_fan_out` without Prefect: a process pool of `workers` (spawned, as Prefect's is)."""
+    import multiprocessing
+
+    settings = get_settings().model_dump(mode="json")
+    done: dict[str, PaperSummary] = {}
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        futures = {
+            pool.submit(
+                _paper_in_process, entry.model_dump(mode="json"), settings, model, auto_approve
+            ): entry
+            for entry in entries
+        }
+        for future in concurrent.futures.as_completed(futures):
+            entry = futures[future]
+            try:
+                summary = PaperSummary.model_validate(future.result())
+            except Exception as exc:  # a worker that crashed or died: this paper fails
+                summary = _crashed(open_store(get_settings()), entry.id, exc)
+            done[entry.id] = summary
+            _report(summary)
+    return [done[e.id] for e in entries if e.id in done]

@@ -27,9 +27,9 @@ def start_next(paper_id: str, settings: Settings, mode: str | None = None) -> st
         run = run_deployment(DEPLOYMENT, parameters={"paper_id": paper_id}, timeout=0)
         return f"Prefect flow run {getattr(run, 'id', '?')}"
     if mode == "inline":
-        from flows.curate import advance_paper  # a sibling flow module
+        from flows.curate import advance  # a sibling flow module
 
-        advance_paper(paper_id, return_state=True)  # a failed paper is in the store too
+        advance(paper_id)  # a failed paper is in the store too
         return "finished"
     logs = settings.resolved_data_dir() / "logs"
     logs.mkdir(parents=True, exist_ok=True)

@@ -144,7 +144,7 @@ def test_a_temporary_prefect_server_that_does_not_start_is_one_line(tmp_path: Pa
 
     root = Path(__file__).resolve().parents[1]
     env = {k: v for k, v in os.environ.items() if not k.startswith(("EXPCURATE_", "PREFECT_API"))}
-    env |= {"LITELLM_LOCAL_MODEL_COST_MAP": "True",
+    env |= {"LITELLM_LOCAL_MODEL_COST_MAP": "True", "EXPCURATE_ENGINE": "prefect",
             "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS": "1"}  # fmt: skip
     done = subprocess.run(
         [sys.executable, "-m", "expcurate", "extract", "--pdf", str(root / "data/sample/paper.pdf"),

@@ -89,10 +89,10 @@ def extract(
     if problem:
         fail(f"paper {pid} failed at ingest: {problem}")
     quiet_prefect()
-    from flows.curate import curate_paper, paper_result
+    from flows.curate import curate
 
     with console.status(f"curating {pid} …"):
-        summary = paper_result(curate_paper(entry, return_state=True))
+        summary = curate(entry)
     _print_summary(summary)
     if summary.status == PaperStatus.failed:
         fail(f"paper {pid} failed at {summary.stage}: {summary.error}")
@@ -150,7 +150,8 @@ def batch(
     configure(model=model, auto_approve=auto_approve, data_dir=data_dir, db_url=db_url)
     entries = read_paper_list(papers)
     quiet_prefect()
-    from flows.curate import curate_batch, reporting
+    from flows.curate import batch as run_batch
+    from flows.curate import reporting
 
     with Progress(console=console) as progress:
         bar = progress.add_task("papers", total=len(entries))
@@ -163,7 +164,7 @@ def batch(
             progress.advance(bar)
 
         with reporting(done):
-            summaries = curate_batch(entries, workers=workers)
+            summaries = run_batch(entries, workers=workers)
     failed = sum(s.status == PaperStatus.failed for s in summaries)
     console.print(f"{len(entries)} papers, {failed} failed")
     if failed == len(entries) and entries:
@@ -340,9 +341,9 @@ def advance(
     _, store = configured_store(data_dir, db_url)
     store.require_paper(paper_id)  # an unknown paper is one line, before the engine starts
     quiet_prefect()
-    from flows.curate import advance_paper, paper_result
+    from flows.curate import advance as run_advance
 
-    _print_summary(paper_result(advance_paper(paper_id, return_state=True)))
+    _print_summary(run_advance(paper_id))
 
 
 @app.command("export")

@@ -8,11 +8,14 @@ so that the same content always gives the same sha.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import os
 import re
 import shutil
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import git
@@ -98,13 +101,14 @@ def _resolve_url(
             "or file://, or pass a local path"
         )
     dest = clones_dir / f"{_slug(url)}-{_short_hash(url)}"
-    repo = _open_cached(dest)
-    if repo is None:
-        _clone(url, dest, timeout=timeout)
-        repo = git.Repo(dest)
-    elif update or (commit and _rev(repo, commit) is None):
-        _fetch(repo, url, timeout=timeout)
-    return _checkout(repo, commit, url, default_ref="origin/HEAD" if update else "HEAD")
+    with _locked(dest):
+        repo = _open_cached(dest)
+        if repo is None:
+            _clone(url, dest, timeout=timeout)
+            repo = git.Repo(dest)
+        elif update or (commit and _rev(repo, commit) is None):
+            _fetch(repo, url, timeout=timeout)
+        return _checkout(repo, commit, url, default_ref="origin/HEAD" if update else "HEAD")
 
 
 def _resolve_local_git(path: Path, commit: str | None, clones_dir: Path) -> tuple[Path, str]:
@@ -120,19 +124,28 @@ def _resolve_local_git(path: Path, commit: str | None, clones_dir: Path) -> tupl
             f"commit {commit!r} is not in {path}; check the sha or branch name (git log)"
         )
     dest = clones_dir / f"{_slug(str(path))}-{_short_hash(str(path))}"
-    repo = _open_cached(dest)
-    if repo is None:
-        _clone(str(path), dest, timeout=600.0)
-        repo = git.Repo(dest)
-    elif _rev(repo, wanted) is None:
-        _fetch(repo, str(path), timeout=600.0)
-    sha = _rev(source_repo, wanted)
-    return _checkout(repo, sha, str(path), default_ref="HEAD")
+    with _locked(dest):
+        repo = _open_cached(dest)
+        if repo is None:
+            _clone(str(path), dest, timeout=600.0)
+            repo = git.Repo(dest)
+        elif _rev(repo, wanted) is None:
+            _fetch(repo, str(path), timeout=600.0)
+        sha = _rev(source_repo, wanted)
+        return _checkout(repo, sha, str(path), default_ref="HEAD")
 
 
 def _resolve_folder(path: Path, commit: str | None, clones_dir: Path) -> tuple[Path, str]:
-    """Copy a plain folder and commit it once, with a stable identity, so it can be pinned."""
+    """Copy a plain folder and commit it once, with a stable identity, so it can be pinned.
+    A snapshot already there with the same commit is kept (another paper may be reading it)."""
     dest = clones_dir / f"{_slug(str(path))}-{_short_hash(str(path))}"
+    with _locked(dest):
+        return _snapshot_folder(path, commit, clones_dir, dest)
+
+
+def _snapshot_folder(
+    path: Path, commit: str | None, clones_dir: Path, dest: Path
+) -> tuple[Path, str]:
     tmp = Path(tempfile.mkdtemp(prefix=".copy-", dir=clones_dir))
     work = tmp / "repo"
     try:
@@ -151,9 +164,13 @@ def _resolve_folder(path: Path, commit: str | None, clones_dir: Path) -> tuple[P
                 f"folder {path} pins to commit {sha[:12]}, not the requested {commit}; "
                 "a plain folder has one commit, so drop --commit or pass a git repository"
             )
-        if dest.exists():
-            shutil.rmtree(dest)
-        work.rename(dest)
+        cached = _open_cached(dest)
+        if cached is not None and _rev(cached, sha) == sha:
+            pass  # the same snapshot: keep it as it is
+        else:
+            if dest.exists():
+                shutil.rmtree(dest)
+            work.rename(dest)
     except git.GitCommandError as exc:
         raise RepoLoadError(f"could not snapshot folder {path}: {_git_reason(exc)}") from exc
     finally:
@@ -164,6 +181,19 @@ def _resolve_folder(path: Path, commit: str | None, clones_dir: Path) -> tuple[P
 
 
 # ------------------------------------------------------------------ git helpers
+
+
+@contextlib.contextmanager
+def _locked(dest: Path) -> Iterator[None]:
+    """One process at a time prepares a cached checkout (papers of a parallel batch may share
+    a repository); the lock is the OS's, so a killed holder releases it."""
+    lock = dest.parent / f".{dest.name}.lock"
+    with lock.open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def _open_cached(dest: Path) -> git.Repo | None:

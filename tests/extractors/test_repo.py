@@ -239,7 +239,8 @@ def test_unresolvable_url_fails_fast_without_traceback_text(tmp_path: Path) -> N
     message = str(err.value)
     assert message.startswith("could not clone https://invalid.invalid/x.git")
     assert "Traceback" not in message and "\n" not in message
-    assert not list((tmp_path / "clones").iterdir())  # no half-made cache entry
+    left = [p for p in (tmp_path / "clones").iterdir() if p.suffix != ".lock"]
+    assert not left  # no half-made cache entry (a lock file is none)
 
 
 def test_unsupported_url_scheme_is_refused(tmp_path: Path) -> None:
@@ -336,3 +337,40 @@ def test_repository_code_with_invalid_escapes_parses_without_printing_warnings()
         code = "import argparse\n" + r'PATTERN = "\d+"' + "\nN = 1if True else 2\n"
         info = analyze_python("old.py", code)
     assert not info.error and [i.module for i in info.imports] == ["argparse"]
+
+
+def test_papers_sharing_a_folder_snapshot_it_once_and_keep_each_others_checkout(
+    tmp_path: Path,
+) -> None:
+    """Two processes resolving the same plain folder at once (a parallel batch): both get the
+    same commit, and the second does not replace the checkout the first is reading."""
+    import subprocess
+    import sys
+
+    folder = tmp_path / "code"
+    folder.mkdir()
+    (folder / "train.py").write_text("print('train')\n")
+    clones = tmp_path / "clones"
+    script = (
+        "import sys; from extractors.repo import resolve_repo;"
+        "root, sha = resolve_repo(sys.argv[1], None, sys.argv[2]); print(sha)"
+    )
+    root = Path(__file__).resolve().parents[2]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", script, str(folder), str(clones)],
+            cwd=root,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(4)
+    ]
+    shas = {p.communicate(timeout=120)[0].strip() for p in procs}
+    assert all(p.returncode == 0 for p in procs)
+    assert len(shas) == 1
+    (checkout,) = [p for p in clones.iterdir() if p.is_dir() and not p.name.startswith(".")]
+    marker = checkout / ".git" / "reader-was-here"
+    marker.write_text("x")  # a reader's view of the checkout survives another resolve
+    again = resolve_repo(str(folder), None, clones)
+    assert again == (checkout, shas.pop()) and marker.exists()
