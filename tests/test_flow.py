@@ -48,7 +48,7 @@ def test_sample_paper_end_to_end(tmp_path: Path, prefect_harness: None, db_url: 
     paper = store.papers()[0]
     assert paper.status == "ready", paper.error
     assert re.fullmatch(r"[0-9a-f]{40}", paper.commit)
-    repo_root = next((data / "clones").iterdir())
+    repo_root = next(p for p in (data / "clones").iterdir() if p.is_dir())
 
     _run("export", "--release", "r1", *on)
     path, published, entry = _published(data, "r1")
