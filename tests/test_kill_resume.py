@@ -46,13 +46,15 @@ def api_url(prefect_harness: None) -> str:
 
 
 def _start(args: list[str], data: Path, api_url: str, pause: str = "") -> subprocess.Popen[str]:
+    """The command against the session's Prefect API, or with `api_url` "" without any (the
+    flows then run in the command's own process)."""
     env = {
-        **{k: v for k, v in os.environ.items() if not k.startswith("EXPCURATE_")},
+        **{k: v for k, v in os.environ.items() if not k.startswith(("EXPCURATE_", "PREFECT_API"))},
         "LITELLM_LOCAL_MODEL_COST_MAP": "True",
-        "PREFECT_API_URL": api_url,
         "EXPCURATE_DATA_DIR": str(data),
         "EXPCURATE_PAUSE_AT": pause,
     }
+    env |= {"PREFECT_API_URL": api_url} if api_url else {"EXPCURATE_ENGINE": "local"}
     return subprocess.Popen(
         [sys.executable, "-m", "expcurate", *args],
         cwd=ROOT,
@@ -152,6 +154,20 @@ def test_killed_at_any_stage_the_same_command_resumes_to_the_same_tasks(
         assert f"the {point} run was interrupted" in " ".join(out.split())
     state = _state(data)
     assert state == reference
+    assert _integrity(data) == "ok"
+
+
+@pytest.mark.parametrize("point", ["parse", "tasks", "before-setup"])
+def test_without_a_prefect_server_a_kill_resumes_to_the_same_tasks_too(
+    point: str, reference: dict[str, Any], sample_repo_module: Path, tmp_path: Path
+) -> None:
+    """The in-process engine (no Prefect API): killed and rerun, it reaches the state the
+    Prefect flow runs reached uninterrupted."""
+    data = tmp_path / "data"
+    _kill_at(_start(_extract(sample_repo_module), data, "", pause=point), data, point)
+    out = _finish(_start(_extract(sample_repo_module), data, ""))
+    assert f"{PAPER}: ready at package" in out
+    assert _state(data) == reference
     assert _integrity(data) == "ok"
 
 
