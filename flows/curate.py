@@ -248,13 +248,19 @@ def _fan_out(
         by_id = {id(future): entry for future, entry in futures.items()}
         for future in as_completed(list(futures)):
             entry = by_id[id(future)]
-            try:
-                summary = PaperSummary.model_validate(future.result())
-            except Exception as exc:  # a worker that crashed or died: this paper fails
-                summary = _crashed(open_store(get_settings()), entry.id, exc)
-            done[entry.id] = summary
-            _report(summary)
+            done[entry.id] = _from_worker(entry, future.result)
     return [done[e.id] for e in entries if e.id in done]
+
+
+def _from_worker(entry: PaperListEntry, result: Callable[[], Any]) -> PaperSummary:
+    """A paper's summary as its worker sent it back, reported; a worker that crashed or died
+    fails its paper, and the batch goes on."""
+    try:
+        summary = PaperSummary.model_validate(result())
+    except Exception as exc:
+        summary = _crashed(open_store(get_settings()), entry.id, exc)
+    _report(summary)
+    return summary
 
 
 @flow(name="curate-batch")
@@ -405,10 +411,5 @@ def _fan_out_locally(
         }
         for future in concurrent.futures.as_completed(futures):
             entry = futures[future]
-            try:
-                summary = PaperSummary.model_validate(future.result())
-            except Exception as exc:  # a worker that crashed or died: this paper fails
-                summary = _crashed(open_store(get_settings()), entry.id, exc)
-            done[entry.id] = summary
-            _report(summary)
+            done[entry.id] = _from_worker(entry, future.result)
     return [done[e.id] for e in entries if e.id in done]
