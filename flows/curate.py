@@ -169,16 +169,11 @@ def curate_in_process(
 ) -> dict[str, Any]:
     """One paper in a worker process of a parallel batch: the batch's settings (flags
     included) are laid down first, as the process starts with none of them."""
-    # The module's own flow, imported here: this function arrives by value (cloudpickle), and
+    # The module's own code, imported here: this function arrives by value (cloudpickle), and
     # the flow its globals would name cannot resolve its parameters' annotations.
     import flows.curate as here
 
-    try:
-        set_settings(Settings.model_validate(settings))
-        state = here.curate_paper(entry, model=model, auto_approve=auto_approve, return_state=True)
-        return here.paper_result(state).model_dump(mode="json")
-    except Exception as exc:  # an exception may not survive the trip back: its text does
-        raise RuntimeError(f"{type(exc).__name__}: {exc}\n{traceback.format_exc()}") from None
+    return here._paper_in_process(entry.model_dump(mode="json"), settings, model, auto_approve)
 
 
 @contextmanager
@@ -323,9 +318,13 @@ def _summary(value: PaperSummary | State[Any]) -> PaperSummary:
     return paper_result(value)
 
 
+def _as_flow_runs() -> bool:
+    return in_flow_run() or orchestrated()
+
+
 def advance(paper_id: str) -> PaperSummary:
     """`advance_paper`: a flow run when orchestrated (or already inside one), else in-process."""
-    if in_flow_run() or orchestrated():
+    if _as_flow_runs():
         return paper_result(advance_paper(paper_id, return_state=True))
     return _summary(advance_paper.fn(paper_id))
 
@@ -334,7 +333,7 @@ def curate(
     entry: PaperListEntry, model: str | None = None, auto_approve: bool | None = None
 ) -> PaperSummary:
     """`curate_paper`, the same way as `advance`."""
-    if in_flow_run() or orchestrated():
+    if _as_flow_runs():
         state = curate_paper(entry, model=model, auto_approve=auto_approve, return_state=True)
         return paper_result(state)
     return _summary(curate_paper.fn(entry, model=model, auto_approve=auto_approve))
@@ -347,13 +346,13 @@ def batch(entries: list[PaperListEntry], workers: int = 1) -> list[PaperSummary]
     return curate_batch.fn(entries, workers=workers)
 
 
-RETRY_DELAYS_S = (1.0, 5.0)  # as `run_stage`'s own retries
-
-
 def _stage_with_retries(stage: str, paper_id: str) -> None:
+    """`run_stage` with the retries its Prefect task declares (transient errors only)."""
     from flows.stages import TRANSIENT
 
-    for delay in (*RETRY_DELAYS_S, None):
+    declared = run_stage.retry_delay_seconds
+    delays = list(declared) if isinstance(declared, list) else [declared or 0] * run_stage.retries
+    for delay in (*delays[: run_stage.retries], None):
         try:
             run_stage.fn(stage, paper_id)
             return

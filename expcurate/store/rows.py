@@ -15,8 +15,6 @@ from sqlmodel import Field, SQLModel
 
 from expcurate.records import Flag, PaperStatus, RunStatus, TaskStatus
 
-SCHEMA_VERSION = 4  # 2: stage run leases; 3: a paper remembers auto-approval; 4: sign-in failures
-
 
 def utcnow() -> datetime:
     return datetime.now(UTC)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from expcurate.records import REF_RE, STEP_RE, EntryPoint, RepoIndex, Setup
-from extractors.validate.repo_checks import UNSAFE
+from extractors.validate.repo_checks import KEPT_DESPITE, UNSAFE
 
 from .llm_tools import SubmitArgs
 from .policy import scrub, validate_references
@@ -74,7 +74,7 @@ class Review:
         if self.unsafe_instructions:
             notes.append(f"dropped agent instructions: {s.agent_instructions[:160]}")
             s.agent_instructions = ""
-        notes += [f"kept despite: {w}" for w in self.warnings]
+        notes += [f"{KEPT_DESPITE}{w}" for w in self.warnings]
         if s.source and s.no_answer:
             notes.append(f"kept the source and dropped no_answer ({s.no_answer[:120]})")
             s.no_answer = ""

@@ -69,7 +69,7 @@ from extractors.tasks.grids import (
     tiers,
     transpose,
 )
-from extractors.tasks.phrasing import and_list, share
+from extractors.tasks.phrasing import and_list, names_any, share
 from extractors.tasks.spine import (
     claim_task,
     fits_table,
@@ -757,9 +757,7 @@ def _caption_metric(draft: TaskDraft, caption: str) -> TaskDraft:
     design.dependent_variables["metric"] = metrics
     question = draft.question
     marker = f" in {draft.evidence[0].label} (" if draft.evidence else ""
-    said_already = any(
-        re.search(rf"(?<!\w){re.escape(m.lower())}(?!\w)", question.lower()) for m in metrics
-    )
+    said_already = names_any(question, metrics)
     if marker and marker in question and question.startswith("How does ") and not said_already:
         head = question.split(marker, 1)[0]
         said = f" ({and_list(metrics)})" if " on " in head else f" on {and_list(metrics)}"

@@ -428,6 +428,13 @@ def trend_variable(claim: str) -> str | None:
     return var if var.lower().startswith(("the ", "a ", "an ")) else f"the {var}"
 
 
+def names_any(text: str, words: list[str]) -> bool:
+    """Does `text` name one of `words` as a whole word, any case ("F1" in "the F1 score", not
+    "P" inside "perform")?"""
+    low = text.lower()
+    return any(re.search(rf"(?<!\w){re.escape(w.lower())}(?!\w)", low) for w in words)
+
+
 def and_list(items: list[str]) -> str:
     """ "A", "A and B", "A, B and C"."""
     return ", ".join(items[:-1]) + f" and {items[-1]}" if len(items) > 1 else "".join(items)

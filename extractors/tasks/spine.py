@@ -27,7 +27,7 @@ from extractors.tasks.grids import (
     tiers,
     transpose,
 )
-from extractors.tasks.phrasing import and_list, claim_question, clean_claim
+from extractors.tasks.phrasing import and_list, claim_question, clean_claim, names_any
 
 # Drafts that speak for the table as a whole (one per table), as opposed to one row's.
 WHOLE_TABLE = (":compare", ":best", ":sweep", ":factor", ":transfer")
@@ -489,7 +489,7 @@ def with_setting(
     )
     asked = f"{question} {topic if setting else ''}".lower()
     named = measure_names(measures or [])
-    if named and not any(re.search(rf"(?<!\w){re.escape(m.lower())}(?!\w)", asked) for m in named):
+    if named and not names_any(asked, named):
         added.append(f"measured by {and_list(named)}")
     if setting:
         added.append(f"setting of {label}: {topic[0].lower() + topic[1:]}")

@@ -264,15 +264,19 @@ def check_model_fallback(setup: Setup, model: str) -> list[Flag]:
     ]
 
 
+# How the setup agent's review notes a problem it kept (extractors/agent/llm_checks.py).
+KEPT_DESPITE = "kept despite: "
+
+
 def check_command_flags(setup: Setup) -> list[Flag]:
     """Commands a model's setup kept though the script's parser does not define a flag they
     pass (the agent's review notes them): the reviewer checks them before approving."""
     kept = [
-        line.removeprefix("kept despite: ")
+        line.removeprefix(KEPT_DESPITE)
         for call in setup.trace
         if call.tool == "validate"
         for line in call.result.splitlines()
-        if line.startswith("kept despite: command ")
+        if line.startswith(f"{KEPT_DESPITE}command ")
     ]
     if not kept:
         return []

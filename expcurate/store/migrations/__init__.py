@@ -43,7 +43,7 @@ class Upgrade:
         return self.before is not None and self.before != self.after
 
 
-def _config(connection: Connection, location: Path) -> Config:
+def _config(location: Path, connection: Connection | None = None) -> Config:
     cfg = Config()
     cfg.set_main_option("script_location", str(location))
     cfg.attributes["connection"] = connection
@@ -52,9 +52,7 @@ def _config(connection: Connection, location: Path) -> Config:
 
 def head(location: Path = HERE) -> str:
     """The newest revision this code knows."""
-    cfg = Config()
-    cfg.set_main_option("script_location", str(location))
-    found = ScriptDirectory.from_config(cfg).get_current_head()
+    found = ScriptDirectory.from_config(_config(location)).get_current_head()
     assert found is not None
     return found
 
@@ -67,7 +65,7 @@ def current(connection: Connection) -> str | None:
 def upgrade(engine: Engine, where: str, location: Path = HERE) -> Upgrade:
     """Bring the store to the newest revision; `where` names it in messages."""
     with engine.begin() as conn:
-        cfg = _config(conn, location)
+        cfg = _config(location, conn)
         script = ScriptDirectory.from_config(cfg)
         newest = script.get_current_head()
         assert newest is not None
@@ -81,10 +79,13 @@ def upgrade(engine: Engine, where: str, location: Path = HERE) -> Upgrade:
         if before is None and "paper" in inspect(conn).get_table_names():
             to_baseline(conn, where)  # a store from before Alembic
             command.stamp(cfg, BASELINE)
-            before = BASELINE
+            before, stamped = BASELINE, True
+        else:
+            stamped = False
         if before != newest:
             command.upgrade(cfg, "head")
-        _write_version(conn, newest)
+        if stamped or before != newest:  # an open that changed nothing writes nothing
+            _write_version(conn, newest)
     return Upgrade(before, newest)
 
 

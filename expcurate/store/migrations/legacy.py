@@ -9,11 +9,13 @@ from sqlmodel import SQLModel
 
 from expcurate.records import RunStatus
 from expcurate.store.errors import StoreError
+from expcurate.store.rows import ONE_RUNNING_RUN
 
 BASELINE = "0004"
-LEGACY_VERSION = 4  # the last `schema_version` written without Alembic
-ONE_RUNNING_RUN = "one_running_run"
-# The tables of schema 4; one missing from an older store is created as the baseline has it.
+# The last `schema_version` written without Alembic (2: stage run leases; 3: a paper remembers
+# auto-approval; 4: sign-in failures).
+LEGACY_VERSION = 4
+# The tables of schema 4; one missing from an older store is created from the models.
 TABLES = (
     "meta", "paper", "release", "signin", "signinfailure", "user", "stagerun", "task",
     "review", "taskrevision",
