@@ -38,6 +38,18 @@ class Settings(BaseSettings):
         "background",
         description="How approving a stage's last item starts the next stage.",
     )
+    cpu_slots: int | None = Field(
+        None,
+        ge=0,
+        description="Stages that compute (parse, mine, package, offline drafting) running at "
+        "once across every process and worker; default: this machine's cores, 0: no limit.",
+    )
+    llm_slots: int = Field(
+        4,
+        ge=0,
+        description="Stages calling a model running at once across every process and worker "
+        "(a provider's rate limit, a local server's threads); 0: no limit.",
+    )
     max_file_bytes: int = Field(1_000_000, description="Repo files above this are not read.")
     max_repo_files: int = Field(50_000, description="Stop inventorying a repo after this many.")
     max_pdf_pages: int = Field(400, description="Pages beyond this are not parsed.")

@@ -37,6 +37,7 @@ from expcurate.settings import Settings, get_settings, override_settings, set_se
 from expcurate.store import Store
 from expcurate.store.errors import LeaseHeld
 from expcurate.store.lease import describe
+from flows.limits import in_flow_run
 from flows.stages import run_stage
 
 MAX_ROUNDS = 12  # more stages than exist: a guard against a scheduling loop, never reached
@@ -300,12 +301,6 @@ def orchestrated() -> bool:
     from prefect.settings import get_current_settings
 
     return bool(get_current_settings().api.url)
-
-
-def in_flow_run() -> bool:
-    from prefect.context import FlowRunContext
-
-    return FlowRunContext.get() is not None
 
 
 def _summary(value: PaperSummary | State[Any]) -> PaperSummary:

@@ -2,7 +2,7 @@
 
 Caching lives in the store (a run with the same inputs hash is reused), so Prefect's own
 result cache is off; Prefect adds retries on transient failures, concurrency, and the run
-history an operator watches.
+history an operator watches. Each stage holds a slot of its kind while it runs (`flows.limits`).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from expcurate.curation.pipeline import RUNNERS
 from expcurate.curation.services import open_store
 from expcurate.records import RunStatus, Stage
 from expcurate.settings import get_settings
+from flows.limits import stage_slot
 
 TRANSIENT = (TimeoutError, ConnectionError, OperationalError, sqlite3.OperationalError)
 
@@ -52,7 +53,8 @@ class StageSummary(BaseModel):
 def run_stage(stage: str, paper_id: str) -> StageSummary:
     """Run one stage for one paper; returns a small summary of the stage run."""
     settings = get_settings()
-    run = RUNNERS[Stage(stage)](open_store(settings), settings, paper_id)
+    with stage_slot(settings, Stage(stage)):
+        run = RUNNERS[Stage(stage)](open_store(settings), settings, paper_id)
     return StageSummary(
         stage=Stage(stage), run_id=run.id, status=RunStatus(run.status), items=run.items
     )
