@@ -3,6 +3,7 @@ global concurrency limits inside flow runs."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import signal
@@ -10,7 +11,7 @@ import subprocess
 import sys
 import threading
 import time
-from contextlib import ExitStack
+from contextlib import ExitStack, suppress
 from pathlib import Path
 
 import pytest
@@ -119,7 +120,7 @@ def test_one_cpu_slot_runs_one_computing_stage_at_a_time_across_worker_processes
         if run.stage != Stage.ingest.value
     )
     assert {r[2] for r in computing} == {"one", "two"} and len(computing) == 10
-    for before, after in zip(computing, computing[1:], strict=False):
+    for before, after in itertools.pairwise(computing):
         assert before[1] is not None and before[1] <= after[0], (before, after)
 
 
@@ -138,10 +139,8 @@ def test_inside_flow_runs_the_slots_are_prefect_limits_made_from_the_settings(
 
     with get_client(sync_client=True) as client:
         for kind in ("cpu", "llm"):
-            try:
+            with suppress(Exception):
                 client.delete_global_concurrency_limit_by_name(limit_name(kind))
-            except Exception:
-                pass
     with override_settings(
         data_dir=tmp_path / "data", db_url="", engine="prefect", cpu_slots=1, auto_approve=True
     ):
