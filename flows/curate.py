@@ -37,6 +37,7 @@ from expcurate.settings import Settings, get_settings, override_settings, set_se
 from expcurate.store import Store
 from expcurate.store.errors import LeaseHeld
 from expcurate.store.lease import describe
+from flows.launcher import prefect_server
 from flows.limits import in_flow_run
 from flows.stages import run_stage
 
@@ -298,9 +299,7 @@ def orchestrated() -> bool:
     engine = get_settings().engine
     if engine != "auto":
         return engine == "prefect"
-    from prefect.settings import get_current_settings
-
-    return bool(get_current_settings().api.url)
+    return bool(prefect_server())
 
 
 def _summary(value: PaperSummary | State[Any]) -> PaperSummary:

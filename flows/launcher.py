@@ -18,10 +18,18 @@ from expcurate.settings import Settings
 DEPLOYMENT = "advance-paper/advance"
 
 
+def prefect_server() -> str:
+    """The Prefect API this process is configured for (PREFECT_API_URL, a profile, a test
+    harness), or "" when there is none."""
+    from prefect.settings import get_current_settings
+
+    return str(get_current_settings().api.url or "")
+
+
 def start_next(paper_id: str, settings: Settings, mode: str | None = None) -> str:
     """Start `advance_paper` for the paper; returns how it was started, for the user."""
     mode = mode or settings.launcher
-    if mode == "prefect" and os.environ.get("PREFECT_API_URL"):
+    if mode == "prefect" and prefect_server():
         from prefect.deployments import run_deployment
 
         run = run_deployment(DEPLOYMENT, parameters={"paper_id": paper_id}, timeout=0)

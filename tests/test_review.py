@@ -196,11 +196,12 @@ def test_the_cli_approval_honours_the_prefect_launcher(
     _finish(store, "p", Stage.mine)
     on = ["--data-dir", str(settings.data_dir), "--db-url", settings.database_url()]
     monkeypatch.setenv("EXPCURATE_LAUNCHER", "prefect")
-    monkeypatch.setenv("PREFECT_API_URL", "http://127.0.0.1:9/api")
+    server = ["http://127.0.0.1:9/api"]  # a server configured (env or profile), then none
+    monkeypatch.setattr(flows.launcher, "prefect_server", lambda: server[0])
     result = CliRunner().invoke(app, ["approve", "--paper", "p", "--stage", "mine", *on])
     assert result.exit_code == 0, result.output
     assert modes == ["prefect"] and "started tasks for p" in result.output
-    monkeypatch.delenv("PREFECT_API_URL")
+    server[0] = ""
     store.upsert_paper("q")
     for stage in (Stage.ingest, Stage.parse):
         _finish(store, "q", stage, "approved")

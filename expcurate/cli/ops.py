@@ -1,14 +1,23 @@
-"""Operator commands: serving the flows to a Prefect server, the store's schema."""
+"""Operator commands: serving or deploying the flows to a Prefect server, the store's schema."""
 
 from __future__ import annotations
 
-import os
 from typing import Annotated
 
 import typer
 
 from expcurate.cli import common
 from expcurate.cli.options import DataDir, DbUrl
+
+
+def _need_server(command: str) -> None:
+    from flows.launcher import prefect_server
+
+    if not prefect_server():
+        common.fail(
+            f"{command} needs a Prefect server: run `prefect server start` and set "
+            "PREFECT_API_URL (e.g. http://127.0.0.1:4200/api); then set EXPCURATE_LAUNCHER=prefect"
+        )
 
 
 def serve(
@@ -19,14 +28,35 @@ def serve(
     """Serve the curate, batch and advance deployments to the Prefect server (PREFECT_API_URL)."""
 
     common.configure()
-    if not os.environ.get("PREFECT_API_URL"):
-        common.fail(
-            "serve needs a Prefect server: run `prefect server start` and set PREFECT_API_URL "
-            "(e.g. http://127.0.0.1:4200/api); then set EXPCURATE_LAUNCHER=prefect"
-        )
+    _need_server("serve")
     from flows.serve import serve_forever
 
     serve_forever(limit=limit)
+
+
+def deploy(
+    pool: Annotated[
+        str, typer.Option("--pool", help="The process work pool (created when missing).")
+    ] = "expcurate",
+) -> None:
+    """Put the curate, batch and advance deployments on a work pool, for workers to run.
+
+    Then start workers with `prefect worker start --pool NAME` wherever ExpCurate is installed
+    with the same EXPCURATE_DB_URL and EXPCURATE_DATA_DIR; each takes flow runs in its own
+    processes. The stage concurrency limits are set from EXPCURATE_CPU_SLOTS and
+    EXPCURATE_LLM_SLOTS."""
+    common.configure()
+    _need_server("deploy")
+    from flows.serve import deploy_to_pool
+
+    created, names, limits = deploy_to_pool(pool)
+    say = common.console.print
+    say(f"work pool {pool}: {'created' if created else 'exists'} (process)")
+    for name in names:
+        say(f"deployment {name} on {pool}")
+    shown = ", ".join(f"{k} {v or 'off'}" for k, v in sorted(limits.items()))
+    say(f"concurrency limits: {shown}")
+    say(f"next: `prefect worker start --pool {pool}` on each machine that should run papers")
 
 
 db_app = typer.Typer(
@@ -65,4 +95,5 @@ def db_upgrade(data_dir: DataDir = None, db_url: DbUrl = None) -> None:
 
 def register(app: typer.Typer) -> None:
     app.command()(serve)
+    app.command()(deploy)
     app.add_typer(db_app, name="db")

@@ -248,11 +248,11 @@ def status(
 def _advance(paper_id: str, settings: Settings, due: list[Stage], background: bool) -> None:
     if not due:
         return
-    from flows.launcher import start_next
+    from flows.launcher import prefect_server, start_next
 
     # A configured Prefect server runs it as a deployment, as the review app's approvals do;
     # else this command runs it (or a detached process, with --background).
-    if settings.launcher == "prefect" and os.environ.get("PREFECT_API_URL"):
+    if settings.launcher == "prefect" and prefect_server():
         mode = "prefect"
     else:
         mode = "background" if background else "inline"
