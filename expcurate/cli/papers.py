@@ -150,8 +150,8 @@ def batch(
     configure(model=model, auto_approve=auto_approve, data_dir=data_dir, db_url=db_url)
     entries = read_paper_list(papers)
     quiet_prefect()
+    from flows.curate import EngineUnavailable, reporting
     from flows.curate import batch as run_batch
-    from flows.curate import reporting
 
     with Progress(console=console) as progress:
         bar = progress.add_task("papers", total=len(entries))
@@ -164,7 +164,10 @@ def batch(
             progress.advance(bar)
 
         with reporting(done):
-            summaries = run_batch(entries, workers=workers)
+            try:
+                summaries = run_batch(entries, workers=workers)
+            except EngineUnavailable as exc:
+                fail(str(exc))
     failed = sum(s.status == PaperStatus.failed for s in summaries)
     console.print(f"{len(entries)} papers, {failed} failed")
     if failed == len(entries) and entries:
