@@ -1,12 +1,13 @@
 """Papers in parallel: `expcurate batch --workers N` on N copies of the bundled sample.
 
 Writes a paper list of PAPERS copies of the sample paper (each its own id, the same PDF and
-repository), then runs `expcurate batch --auto-approve` on it with each worker count in a
+repository), or with --corpus DIR of the corpus's PDFs in turn (with the sample's repository),
+then runs `expcurate batch --auto-approve` on it with each worker count in a
 fresh data dir, as a user would from the shell (the temporary Prefect server included), and
 prints papers per minute and the speed-up against one worker, measured in the same run. It
 also checks that every run ends with the same tasks.
 
-    python benchmarks/batch_scale.py [--papers 20] [--workers 1 2 4]
+    python benchmarks/batch_scale.py [--papers 20] [--workers 1 2 4] [--corpus DIR]
 """
 
 from __future__ import annotations
@@ -26,15 +27,20 @@ sys.path.insert(0, str(REPO))
 SAMPLE = REPO / "data" / "sample"
 
 
-def paper_list(folder: Path, papers: int) -> Path:
+def paper_list(folder: Path, papers: int, corpus: Path | None = None) -> Path:
+    """PAPERS entries: copies of the sample, or the corpus's PDFs in turn (each with the
+    sample's repository, so only the papers differ)."""
     path = folder / "papers.jsonl"
+    pdfs = sorted(corpus.glob("*/paper.pdf")) if corpus else [SAMPLE / "paper.pdf"]
+    if not pdfs:
+        raise SystemExit(f"no */paper.pdf under {corpus}")
     lines = [
         json.dumps(
             {
                 "id": f"9{n:04d}",
                 "conference": "neurips2099",
-                "title": f"Sample copy {n}",
-                "pdf_url": str(SAMPLE / "paper.pdf"),
+                "title": f"Paper {n}",
+                "pdf_url": str(pdfs[n % len(pdfs)]),
                 "code_url": str(SAMPLE / "repo"),
             }
         )
@@ -69,11 +75,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--papers", type=int, default=20)
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2, 4])
+    parser.add_argument(
+        "--corpus", type=Path, help="draw the papers from this folder's */paper.pdf in turn"
+    )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="expcurate-batch-") as tmp:
         folder = Path(tmp)
-        papers_file = paper_list(folder, args.papers)
-        print(f"{args.papers} copies of the sample paper, {os.cpu_count()} cores")
+        papers_file = paper_list(folder, args.papers, args.corpus)
+        what = f"corpus PDFs from {args.corpus}" if args.corpus else "copies of the sample paper"
+        print(f"{args.papers} papers ({what}), {os.cpu_count()} cores")
         print(f"{'workers':>7} {'seconds':>8} {'papers/min':>10} {'speed-up':>8}  tasks")
         base = 0.0
         seen: set[tuple[int, str, int]] = set()

@@ -2,8 +2,8 @@
 
 `parse_pdf` stops itself at its deadline, but a single MuPDF call can still run long or
 allocate gigabytes on a hostile file, and no in-process check can interrupt that. The child
-(`python -m extractors.paper._child`) caps its own address space with RLIMIT_AS and gets
-the same deadline; the parent kills it at the deadline plus a grace period. Whatever happens
+(`python -m extractors._parse_child`, which runs `extractors.paper._child`) caps its own
+address space with RLIMIT_AS and gets the same deadline; the parent kills it at the deadline plus a grace period. Whatever happens
 in the child, the parent returns a `ParsedPaper` (a killed or out-of-memory child gives
 status `failed` with `time_limit` / `memory_limit`) or raises `PaperLoadError` exactly as
 `parse_pdf` would, so the batch goes on.
@@ -27,7 +27,7 @@ from extractors.paper.limits import IMAGE_SHARE, STAGE, is_memory_failure
 
 log = logging.getLogger(__name__)
 
-CHILD_MODULE = "extractors.paper._child"
+CHILD_MODULE = "extractors._parse_child"  # runs extractors.paper._child
 
 
 def parse_pdf_isolated(
