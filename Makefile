@@ -66,8 +66,9 @@ bench-tables: setup ## Score table readers (ours, find_tables, pdfplumber) again
 bench-review: setup ## Time the review app's page logic on a store of 10,000 tasks over 1,000 papers
 	$(BIN)/python benchmarks/review_scale.py
 
-bench-batch: setup ## Papers in parallel: batch --workers 1, 2, 4 on 20 copies of the sample (papers/min, speed-up)
+bench-batch: setup ## Papers in parallel: batch --workers 1, 2, 4 on 20 copies of the sample and 20 corpus papers (papers/min, speed-up)
 	$(BIN)/python benchmarks/batch_scale.py
+	@if [ -d ../shared/corpus ]; then $(BIN)/python benchmarks/batch_scale.py --corpus ../shared/corpus; fi
 
 bench-engine: setup ## What orchestration adds to extract on the sample: no server, a temporary Prefect server, the stage runners alone
 	$(BIN)/python benchmarks/engine_overhead.py

@@ -1,0 +1,169 @@
+"""Carry `file:first-last` references from one commit of a repository to another.
+
+A task cites line ranges of the code at the commit it was curated at. When the code moves on,
+each range is carried through git's own diff between the two commits (renames found by git,
+lines shifted by the hunks above them): a range none of whose lines changed is carried to its
+new place; a range with a changed, inserted or deleted line inside it, or in a file that is
+gone, cannot be carried blindly and comes back `changed` or `gone` with the old code and the
+best guess of the new, for a reviewer to look at side by side.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+import git
+
+from expcurate.records import Reference
+
+CarryStatus = Literal["same", "moved", "changed", "gone"]
+_HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+MAX_SHOWN_LINES = 40
+
+
+@dataclass(frozen=True)
+class Hunk:
+    """Old lines `old_start`..+`old_len` became new lines `new_start`..+`new_len` (git's -U0
+    header: a length of 0 means an insertion after, or a deletion before, the start line)."""
+
+    old_start: int
+    old_len: int
+    new_start: int
+    new_len: int
+
+
+@dataclass
+class FileChange:
+    """What the diff did to one file of the old commit."""
+
+    new_path: str | None  # None: deleted
+    hunks: list[Hunk] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Carried:
+    """One reference carried to the new commit."""
+
+    old: Reference
+    new: Reference | None  # None when the file is gone
+    status: CarryStatus
+    old_code: str = ""
+    new_code: str = ""
+
+    @property
+    def clean(self) -> bool:
+        return self.status in ("same", "moved")
+
+
+class CodeDiff:
+    """The diff between two commits of one repository, read once, for carrying references."""
+
+    def __init__(self, repo: git.Repo, old: str, new: str) -> None:
+        self.repo, self.old, self.new = repo, old, new
+        self.changes: dict[str, FileChange] = {} if old == new else _read_diff(repo, old, new)
+
+    def carry(self, ref: Reference) -> Carried:
+        change = self.changes.get(ref.path)
+        if change is None:  # untouched: the same lines at the same place
+            return Carried(ref, ref, "same")
+        old_code = self._code(self.old, ref.path, ref.first, ref.last)
+        if change.new_path is None:
+            return Carried(ref, None, "gone", old_code=old_code)
+        first, last, touched = _map_range(change.hunks, ref.first, ref.last)
+        new = Reference(change.new_path, first, max(first, last))
+        if touched:
+            new_code = self._code(self.new, new.path, new.first, new.last)
+            return Carried(ref, new, "changed", old_code=old_code, new_code=new_code)
+        status: CarryStatus = "same" if new == ref else "moved"
+        return Carried(ref, new, status)
+
+    def _code(self, commit: str, path: str, first: int, last: int) -> str:
+        try:
+            text = self.repo.git.show(f"{commit}:{path}")
+        except git.GitCommandError:
+            return ""
+        lines = text.splitlines()[max(first - 1, 0) : last]
+        shown = lines[:MAX_SHOWN_LINES]
+        more = len(lines) - len(shown)
+        return "\n".join(shown) + (f"\n… {more} more lines" if more > 0 else "")
+
+
+def _read_diff(repo: git.Repo, old: str, new: str) -> dict[str, FileChange]:
+    """Per old path: where it went and the hunks (`git diff -M -U0`, renames included)."""
+    out = repo.git.diff(
+        "--no-color", "--no-ext-diff", "-M", "-U0", "--src-prefix=a/", "--dst-prefix=b/", old, new
+    )
+    changes: dict[str, FileChange] = {}
+    current: FileChange | None = None
+    old_path: str | None = None
+    for line in out.splitlines():
+        if line.startswith("diff --git "):
+            current, old_path = None, None
+            continue
+        if line.startswith("rename from "):
+            old_path = _unquote(line[len("rename from ") :])
+            continue
+        if line.startswith("rename to ") and old_path is not None:
+            current = changes[old_path] = FileChange(_unquote(line[len("rename to ") :]))
+            continue
+        if line.startswith("--- "):
+            name = _unquote(line[4:])
+            old_path = name[2:] if name.startswith("a/") else None  # /dev/null: a new file
+            continue
+        if line.startswith("+++ ") and old_path is not None:
+            name = _unquote(line[4:])
+            target = name[2:] if name.startswith("b/") else None  # /dev/null: deleted
+            current = changes.setdefault(old_path, FileChange(target))
+            current.new_path = target
+            continue
+        match = _HUNK.match(line)
+        if match and current is not None:
+            a, b, c, d = match.groups()
+            current.hunks.append(
+                Hunk(int(a), 1 if b is None else int(b), int(c), 1 if d is None else int(d))
+            )
+    return changes
+
+
+def _unquote(name: str) -> str:
+    """A path as git prints it in a diff: a tab after names with spaces, C-style quotes
+    around names with special characters."""
+    name = name.rstrip("\t")
+    if len(name) >= 2 and name[0] == name[-1] == '"':
+        raw = name[1:-1].encode("latin-1", "backslashreplace").decode("unicode_escape")
+        return raw.encode("latin-1").decode("utf-8", "replace")
+    return name
+
+
+def _map_range(hunks: list[Hunk], first: int, last: int) -> tuple[int, int, bool]:
+    """The old range's new place, and whether any hunk touches it (a changed or deleted line
+    inside it, or lines inserted between its first and last line)."""
+    touched = False
+    for hunk in hunks:
+        if hunk.old_len == 0:  # inserted after old line old_start
+            if first <= hunk.old_start < last:
+                touched = True
+        elif hunk.old_start <= last and hunk.old_start + hunk.old_len - 1 >= first:
+            touched = True
+    return _map_line(hunks, first, start=True), _map_line(hunks, last, start=False), touched
+
+
+def _map_line(hunks: list[Hunk], line: int, *, start: bool) -> int:
+    """Where old line `line` is in the new file: shifted by every hunk before it; inside a
+    hunk, the start (or the end) of what replaced it."""
+    shift = 0
+    for hunk in hunks:
+        if hunk.old_len == 0:
+            if hunk.old_start < line:
+                shift += hunk.new_len
+            continue
+        end = hunk.old_start + hunk.old_len - 1
+        if end < line:
+            shift += hunk.new_len - hunk.old_len
+        elif hunk.old_start <= line:  # inside a changed block
+            if hunk.new_len == 0:
+                return max(hunk.new_start, 1)
+            return hunk.new_start if start else hunk.new_start + hunk.new_len - 1
+    return line + shift
