@@ -55,6 +55,16 @@ class Settings(BaseSettings):
         description="Stages calling a model running at once across every process and worker "
         "(a provider's rate limit, a local server's threads); 0: no limit.",
     )
+    slots_scope: Literal["machine", "team"] = Field(
+        "machine",
+        description="Where the slots are counted: 'machine', lock files in the data dir shared "
+        "by this machine's processes (a killed holder's slot is free at once); 'team', Prefect "
+        "global concurrency limits shared by every worker of the server (a killed holder's "
+        "slot comes back when its lease expires, slot_lease_s).",
+    )
+    slot_lease_s: float = Field(
+        60.0, gt=0, description="Lease of a team slot; renewed while its stage runs."
+    )
     max_file_bytes: int = Field(1_000_000, description="Repo files above this are not read.")
     max_repo_files: int = Field(50_000, description="Stop inventorying a repo after this many.")
     max_pdf_pages: int = Field(400, description="Pages beyond this are not parsed.")

@@ -37,8 +37,7 @@ from expcurate.settings import Settings, get_settings, override_settings, set_se
 from expcurate.store import Store
 from expcurate.store.errors import LeaseHeld
 from expcurate.store.lease import describe
-from flows.launcher import prefect_server
-from flows.limits import in_flow_run
+from flows.engine import in_flow_run, prefect_server
 from flows.stages import run_stage
 
 MAX_ROUNDS = 12  # more stages than exist: a guard against a scheduling loop, never reached

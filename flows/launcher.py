@@ -14,16 +14,9 @@ import threading
 from datetime import UTC, datetime
 
 from expcurate.settings import Settings
+from flows.engine import prefect_server
 
 DEPLOYMENT = "advance-paper/advance"
-
-
-def prefect_server() -> str:
-    """The Prefect API this process is configured for (PREFECT_API_URL, a profile, a test
-    harness), or "" when there is none."""
-    from prefect.settings import get_current_settings
-
-    return str(get_current_settings().api.url or "")
 
 
 def start_next(paper_id: str, settings: Settings, mode: str | None = None) -> str:

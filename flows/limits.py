@@ -11,11 +11,13 @@ are bounded apart, whatever the number of papers or workers:
 Ingest (downloads, clones) takes no slot. A stage holds its slot while it runs and gives it
 back when it ends, however it ends.
 
-Inside a Prefect flow run the slots are Prefect global concurrency limits named
-`expcurate-cpu` and `expcurate-llm`, shared by every worker of the team and shown in the UI
-(`expcurate deploy` sets them from the settings; a run creates a missing one). Without a
-Prefect API they are lock files under the data dir, shared by every process on this machine;
-the operating system frees a killed process's slot.
+By default (`EXPCURATE_SLOTS_SCOPE=machine`) the slots are lock files under the data dir,
+shared by every process on this machine, whichever engine runs the flows; the operating system
+frees a killed process's slot at once. With `team`, inside Prefect flow runs they are Prefect
+global concurrency limits named `expcurate-cpu` and `expcurate-llm`, shared by every worker of
+the server and shown in its UI (`expcurate deploy` sets them from the settings; a run creates
+a missing one); a killed worker's slot comes back only when its lease expires
+(`EXPCURATE_SLOT_LEASE_S`), since nothing else can tell the server it died.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from typing import Literal
 
 from expcurate.records import Stage
 from expcurate.settings import Settings
+from flows.engine import in_flow_run
 
 Kind = Literal["cpu", "llm"]
 KINDS: tuple[Kind, ...] = ("cpu", "llm")
@@ -59,12 +62,6 @@ def stage_kind(settings: Settings, stage: Stage) -> Kind | None:
     return "cpu"
 
 
-def in_flow_run() -> bool:
-    from prefect.context import FlowRunContext
-
-    return FlowRunContext.get() is not None
-
-
 @contextmanager
 def stage_slot(settings: Settings, stage: Stage) -> Iterator[None]:
     """Hold a slot of the stage's kind while the body runs (Prefect's limit in a flow run,
@@ -73,7 +70,7 @@ def stage_slot(settings: Settings, stage: Stage) -> Iterator[None]:
     if kind is None or slots(settings, kind) <= 0:
         yield
         return
-    if in_flow_run():
+    if settings.slots_scope == "team" and in_flow_run():
         with prefect_slot(settings, kind):
             yield
         return
@@ -112,7 +109,7 @@ def prefect_slot(settings: Settings, kind: Kind) -> Iterator[None]:
     from prefect.concurrency.sync import concurrency
 
     ensure_limits(settings, only=(kind,))
-    with concurrency(limit_name(kind), occupy=1, strict=True):
+    with concurrency(limit_name(kind), occupy=1, strict=True, lease_duration=settings.slot_lease_s):
         yield
 
 

@@ -125,11 +125,12 @@ def test_one_cpu_slot_runs_one_computing_stage_at_a_time_across_worker_processes
 
 
 @pytest.mark.prefect
-def test_inside_flow_runs_the_slots_are_prefect_limits_made_from_the_settings(
+def test_team_slots_inside_flow_runs_are_prefect_limits_made_from_the_settings(
     tmp_path: Path, sample_repo: Path, prefect_harness: None
 ) -> None:
-    """A flow run creates the missing global concurrency limits from the settings, holds a
-    slot per stage and gives every one back; `update` sets them to the settings' values."""
+    """With EXPCURATE_SLOTS_SCOPE=team a flow run creates the missing global concurrency
+    limits from the settings, holds a slot per stage and gives every one back; `update` sets
+    them to the settings' values."""
     from prefect.client.orchestration import get_client
     from prefect.exceptions import ObjectNotFound
 
@@ -142,7 +143,12 @@ def test_inside_flow_runs_the_slots_are_prefect_limits_made_from_the_settings(
             with suppress(Exception):
                 client.delete_global_concurrency_limit_by_name(limit_name(kind))
     with override_settings(
-        data_dir=tmp_path / "data", db_url="", engine="prefect", cpu_slots=1, auto_approve=True
+        data_dir=tmp_path / "data",
+        db_url="",
+        engine="prefect",
+        cpu_slots=1,
+        auto_approve=True,
+        slots_scope="team",
     ):
         entry = PaperListEntry(id="p", pdf_url=str(ROOT / "data/sample/paper.pdf"),
                                code_url=str(sample_repo))  # fmt: skip

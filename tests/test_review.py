@@ -183,6 +183,7 @@ def test_the_cli_approval_honours_the_prefect_launcher(
     deployment run like the review app; without a server it runs the stage itself."""
     from typer.testing import CliRunner
 
+    import flows.engine
     import flows.launcher
     from expcurate.cli import app
 
@@ -197,7 +198,7 @@ def test_the_cli_approval_honours_the_prefect_launcher(
     on = ["--data-dir", str(settings.data_dir), "--db-url", settings.database_url()]
     monkeypatch.setenv("EXPCURATE_LAUNCHER", "prefect")
     server = ["http://127.0.0.1:9/api"]  # a server configured (env or profile), then none
-    monkeypatch.setattr(flows.launcher, "prefect_server", lambda: server[0])
+    monkeypatch.setattr(flows.engine, "prefect_server", lambda: server[0])
     result = CliRunner().invoke(app, ["approve", "--paper", "p", "--stage", "mine", *on])
     assert result.exit_code == 0, result.output
     assert modes == ["prefect"] and "started tasks for p" in result.output

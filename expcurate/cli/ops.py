@@ -11,7 +11,7 @@ from expcurate.cli.options import DataDir, DbUrl
 
 
 def _need_server(command: str) -> None:
-    from flows.launcher import prefect_server
+    from flows.engine import prefect_server
 
     if not prefect_server():
         common.fail(

@@ -251,7 +251,8 @@ def status(
 def _advance(paper_id: str, settings: Settings, due: list[Stage], background: bool) -> None:
     if not due:
         return
-    from flows.launcher import prefect_server, start_next
+    from flows.engine import prefect_server
+    from flows.launcher import start_next
 
     # A configured Prefect server runs it as a deployment, as the review app's approvals do;
     # else this command runs it (or a detached process, with --background).

@@ -217,6 +217,8 @@ def walk(
                 kept_dirs.append(d)
         dirnames[:] = kept_dirs
         for name in sorted([*filenames, *linked_dirs]):
+            if name == ".git":  # a worktree's or submodule's pointer to its repository
+                continue
             if count >= max_files:
                 return
             count += 1

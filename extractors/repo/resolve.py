@@ -271,13 +271,32 @@ def _checkout(
     if sha is None:
         raise RepoLoadError(f"commit {wanted!r} is not in {source}; check the sha or branch name")
     try:
-        repo.git.checkout("--detach", "--force", "--quiet", sha)
-        repo.git.clean("-ffdxq")
+        return _worktree(repo, sha), sha
     except git.GitCommandError as exc:
         raise RepoLoadError(
             f"could not check out {sha[:12]} of {source}: {_git_reason(exc)}"
         ) from exc
-    return Path(repo.working_tree_dir or ""), sha
+
+
+def _worktree(repo: git.Repo, sha: str) -> Path:
+    """The commit's own worktree beside the cached clone (`NAME@SHA12`), made once and reset
+    to the commit on every use: papers pinned to different commits of one repository, and a
+    re-extraction moving a paper to a new commit, never move each other's files."""
+    home = Path(repo.git_dir).parent
+    tree = home.parent / f"{home.name}@{sha[:12]}"
+    if tree.exists():
+        try:
+            here = git.Repo(tree)
+            if here.head.is_valid() and here.head.commit.hexsha == sha:
+                here.git.reset("--hard", "--quiet", sha)
+                here.git.clean("-ffdxq")
+                return tree
+        except (git.InvalidGitRepositoryError, git.NoSuchPathError, ValueError):
+            pass
+        shutil.rmtree(tree, ignore_errors=True)
+    repo.git.worktree("prune")
+    repo.git.worktree("add", "--detach", "--force", "--quiet", str(tree), sha)
+    return tree
 
 
 def _git_reason(exc: git.GitCommandError) -> str:
