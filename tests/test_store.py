@@ -119,6 +119,47 @@ def test_reextraction_keeps_reviewer_edits(store: Store) -> None:
     assert store.revisions(task.id)[-1].base == 3
 
 
+def test_a_field_both_sides_changed_is_a_conflict_for_the_reviewer(store: Store) -> None:
+    """The reviewer's value is kept, the task goes back to review, and a merge_conflict flag
+    shows both values side by side."""
+    store.upsert_paper("p1")
+    task = store.put_machine_task("p1", _fields(), stage="tasks", author="machine:heuristic")
+    assert task.id is not None
+    store.edit_task(task.id, _fields(method="Reviewer's method."), reviewer="ann", expected_head=1)
+    again = store.put_machine_task(
+        "p1",
+        _fields(method="Machine's new method."),
+        stage="tasks",
+        author="machine:heuristic",
+        status="approved",
+    )
+    assert store.fields(again).method == "Reviewer's method."
+    assert again.status == "awaiting_review"
+    (clash,) = [f for f in again.flag_list() if f.check == "merge_conflict"]
+    assert clash.severity == Severity.error and clash.paths == ["method"]
+    assert "Reviewer's method." in clash.message and "Machine's new method." in clash.message
+    assert "both changed: method" in store.revisions(task.id)[-1].note
+
+
+def test_the_same_draft_again_leaves_a_task_that_moved_on_alone(store: Store) -> None:
+    """A stage rerun (a re-extraction) whose output for a task equals what that stage wrote
+    before leaves the task at its later stage with its decision."""
+    store.upsert_paper("p1")
+    task = store.put_machine_task("p1", _fields(), stage="tasks", author="machine:heuristic")
+    assert task.id is not None
+    with_setup = _fields(source=["train.py"], requirements=["Step 1: run (train.py:1-5)"])
+    store.put_machine_task(
+        "p1", with_setup, stage="package", author="machine:heuristic", status="approved"
+    )
+    heads = len(store.revisions(task.id))
+    again = store.put_machine_task(
+        "p1", _fields(), stage="tasks", author="machine:heuristic", status="awaiting_review"
+    )
+    assert (again.stage, again.status) == ("package", "approved")
+    assert len(store.revisions(task.id)) == heads
+    assert store.fields(again).source == ["train.py"]
+
+
 text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40)
 
 

@@ -2,19 +2,19 @@
 
 Commands live by audience: `papers` (extract, batch, review and release), `stages` (one
 extractor on files), `package` (import, masking, overrides), `usage` (usage tasks), `ops`
-(serving flows). Each registers on the one Typer app of `common`.
+(serving flows), `upkeep` (re-extraction). Each registers on the one Typer app of `common`.
 """
 
 from __future__ import annotations
 
-from expcurate.cli import ops, package, papers, stages, usage
+from expcurate.cli import ops, package, papers, stages, upkeep, usage
 from expcurate.cli.common import BAD_INPUT, app, err
 from expcurate.curation.publish import PublishError
 from expcurate.curation.signals import stop_cleanly_on_signals
 from expcurate.settings import get_settings
 from expcurate.store.errors import StoreError
 
-for _module in (stages, package, usage, ops):
+for _module in (stages, package, usage, upkeep, ops):
     _module.register(app)
 
 

@@ -241,9 +241,24 @@ def decide_task(
     else:
         status = TaskStatus.rejected if decision == "reject" else TaskStatus.approved
         store.decide(task_id, expected_head=seen, status=status, review=record)
+        if status == TaskStatus.approved:
+            _settle(store, task_id)
     if not _advance:
         return Outcome(paper_id=task.paper_id, stage=stage.value)
     return _after(store, task.paper_id, stage)
+
+
+# Flags that ask a reviewer to choose, not the task to change: approving the task is the
+# choice (a merge's two values, a reference the code moved under), so they go with it.
+SETTLED_BY_APPROVAL = frozenset({"merge_conflict", "reference_drift"})
+
+
+def _settle(store: Store, task_id: int) -> None:
+    task = store.require_task(task_id)
+    flags = task.flag_list()
+    kept = [f for f in flags if f.check not in SETTLED_BY_APPROVAL]
+    if len(kept) != len(flags):
+        store.set_flags(task_id, kept)
 
 
 def retry_stage(store: Store, paper_id: str, stage: Stage, curator: str) -> list[Stage]:

@@ -133,6 +133,7 @@ class TaskStatus(StrEnum):
     awaiting_review = "awaiting_review"
     approved = "approved"
     rejected = "rejected"
+    retired = "retired"  # no longer drafted from the paper: kept with its history, unpublished
 
 
 class PaperStatus(StrEnum):

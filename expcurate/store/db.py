@@ -6,6 +6,7 @@ and never write SQL themselves.
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -17,7 +18,7 @@ from sqlalchemy.engine import CursorResult, Engine
 from sqlalchemy.exc import ArgumentError, IntegrityError
 from sqlmodel import Session, SQLModel, col, create_engine, select
 
-from expcurate.records import Flag, RunStatus, StageResult, TaskFields, TaskStatus
+from expcurate.records import Flag, RunStatus, Severity, StageResult, TaskFields, TaskStatus
 from expcurate.records.task import BOOKKEEPING_FIELDS
 from expcurate.store.auth import UserStore
 from expcurate.store.errors import ConcurrentEditError, LeaseHeld, LeaseLost, StoreError
@@ -447,23 +448,27 @@ class Store(UserStore):
                     )
                 )
                 head = revs[-1]
+                incoming = fields.model_dump(mode="json")
+                # What the reviewer started from at this stage: the machine's last output here.
+                at_stage = [r for r in revs if r.kind == "machine" and r.stage == stage]
                 last_machine = next((r for r in reversed(revs) if r.kind == "machine"), head)
-                same_stage = task.stage == stage
-                if same_stage and _comparable(last_machine.fields) == _comparable(
-                    fields.model_dump(mode="json")
-                ):
+                base = at_stage[-1] if at_stage else last_machine
+                if at_stage and _comparable(base.fields) == _comparable(incoming):
+                    # The same machine output as before: nothing to merge, the task keeps
+                    # its stage and its decision (a rerun, or a re-extraction that changed
+                    # nothing for this task).
                     task.position = position
                     s.add(task)
                     return task
-                merged = _merge(
-                    base=last_machine.fields,
-                    current=head.fields,
-                    incoming=fields.model_dump(mode="json"),
-                )
+                merged = _merge(base=base.fields, current=head.fields, incoming=incoming)
+                clashes = _conflicts(base=base.fields, current=head.fields, incoming=incoming)
                 task.stage = stage
                 task.position = position
                 self._append(s, task, fields, author=author, kind="machine", base=head.number)
-                if merged != fields.model_dump(mode="json"):
+                if merged != incoming:
+                    note = "kept reviewer edits over new machine output"
+                    if clashes:
+                        note += f"; both changed: {', '.join(sorted(clashes))}"
                     self._append(
                         s,
                         task,
@@ -471,8 +476,39 @@ class Store(UserStore):
                         author=author,
                         kind="merge",
                         base=task.head,
-                        note="kept reviewer edits over new machine output",
+                        note=note,
                     )
+                if clashes:  # a reviewer decides between the two
+                    status = TaskStatus.awaiting_review
+                    flags = [*flags, *(_conflict_flag(n, v) for n, v in sorted(clashes.items()))]
+            task.status = status
+            task.flags = _flag_json(flags)
+            s.add(task)
+            return task
+
+    def put_revision(
+        self,
+        task_id: int,
+        fields: TaskFields,
+        *,
+        author: str,
+        kind: str,
+        note: str,
+        status: str,
+        flags: Sequence[Flag],
+    ) -> Task:
+        """Append a revision the machine made of the task's current fields (references carried
+        to a new commit, say), with the task's new decision and flags; fields equal to the
+        head add no revision."""
+        with self.session() as s:
+            task = _existing(s, Task, task_id, f"no task {task_id} in the store")
+            head = s.exec(
+                select(TaskRevision).where(
+                    TaskRevision.task_id == task_id, TaskRevision.number == task.head
+                )
+            ).one()
+            if head.fields != fields.model_dump(mode="json"):
+                self._append(s, task, fields, author=author, kind=kind, base=task.head, note=note)
             task.status = status
             task.flags = _flag_json(flags)
             s.add(task)
@@ -642,6 +678,38 @@ def _id(task: Task) -> int:
 
 def _comparable(fields: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in fields.items() if k not in MERGE_EXCLUDE}
+
+
+def _conflicts(
+    base: dict[str, Any], current: dict[str, Any], incoming: dict[str, Any]
+) -> dict[str, tuple[Any, Any]]:
+    """Fields the reviewer and the new machine output both changed, differently: by name,
+    (the reviewer's value, the machine's new value)."""
+    return {
+        name: (value, incoming.get(name))
+        for name, value in current.items()
+        if name not in MERGE_EXCLUDE
+        and base.get(name) != value
+        and base.get(name) != incoming.get(name)
+        and incoming.get(name) != value
+    }
+
+
+def _conflict_flag(name: str, values: tuple[Any, Any]) -> Flag:
+    """A field both sides changed, for the review app to show side by side."""
+    reviewer, machine = (
+        v if isinstance(v, str) else json.dumps(v, indent=1, ensure_ascii=False) for v in values
+    )
+    return Flag(
+        check="merge_conflict",
+        severity=Severity.error,
+        message=(
+            f"{name}: a reviewer edited it and the new machine output changed it too; the "
+            f"reviewer's value is kept. Decide between them:\n--- reviewer\n{reviewer}\n"
+            f"--- machine, new\n{machine}"
+        ),
+        paths=[name],
+    )
 
 
 def _merge(

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 import git
 
-from expcurate.records import Reference
+from expcurate.records import Reference, TaskFields
+from expcurate.records.refs import repo_path
 
 CarryStatus = Literal["same", "moved", "changed", "gone"]
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
@@ -62,6 +63,7 @@ class CodeDiff:
 
     def __init__(self, repo: git.Repo, old: str, new: str) -> None:
         self.repo, self.old, self.new = repo, old, new
+        self._seen: dict[str, bool] = {}  # does a path exist at the new commit
         self.changes: dict[str, FileChange] = {} if old == new else _read_diff(repo, old, new)
 
     def carry(self, ref: Reference) -> Carried:
@@ -78,6 +80,32 @@ class CodeDiff:
             return Carried(ref, new, "changed", old_code=old_code, new_code=new_code)
         status: CarryStatus = "same" if new == ref else "moved"
         return Carried(ref, new, status)
+
+    def moved_path(self, path: str) -> str | None:
+        """Where a file or folder of the old commit is at the new one; None when gone."""
+        change = self.changes.get(path.rstrip("/"))
+        if change is not None:
+            return change.new_path
+        return path if self._exists(self.new, path.rstrip("/")) else None
+
+    def rename_paths(self, text: str) -> str:
+        """`text` with every renamed file's old path, written as a whole path, replaced by
+        its new one (`python train.py` -> `python tools/train.py`)."""
+        for old, change in self.changes.items():
+            if change.new_path is None or change.new_path == old or old not in text:
+                continue
+            pattern = re.compile(r"(?<![\w/.-])" + re.escape(old) + r"(?![\w/-])")
+            text = pattern.sub(change.new_path.replace("\\", "\\\\"), text)
+        return text
+
+    def _exists(self, commit: str, path: str) -> bool:
+        if path not in self._seen:
+            try:
+                self.repo.git.cat_file("-e", f"{commit}:{path}")
+                self._seen[path] = True
+            except git.GitCommandError:
+                self._seen[path] = False
+        return self._seen[path]
 
     def _code(self, commit: str, path: str, first: int, last: int) -> str:
         try:
@@ -167,3 +195,87 @@ def _map_line(hunks: list[Hunk], line: int, *, start: bool) -> int:
                 return max(hunk.new_start, 1)
             return hunk.new_start if start else hunk.new_start + hunk.new_len - 1
     return line + shift
+
+
+# ------------------------------------------------------------------ a task's references
+
+# One `path:first-last` inside a step's parentheses, alone or in a list: `(a.py:1-3, b.py:9)`.
+_CITED = re.compile(r"(?<=[(,;])(\s*)([^\s:(),;]+):(\d+)(?:(\s*-\s*)(\d+))?(?=\s*[),;])")
+
+
+@dataclass(frozen=True)
+class Drift:
+    """A reference that could not be carried: what a reviewer must look at, and its paths."""
+
+    message: str
+    paths: tuple[str, ...]
+
+
+def cited(step: str) -> list[Reference]:
+    """Every `path:first-last` a step cites, as written but for EXP-Bench's `/workspace/`."""
+    return [_reference(m) for m in _CITED.finditer(step)]
+
+
+def _reference(m: re.Match[str]) -> Reference:
+    first = int(m.group(3))
+    return Reference(repo_path(m.group(2)), first, int(m.group(5) or first))
+
+
+def carry_task(fields: TaskFields, diff: CodeDiff) -> tuple[TaskFields, list[Drift]]:
+    """The task's setup at the new commit: requirement ranges, source and masked paths and
+    script paths in the instructions carried through the diff, and a drift for each range
+    whose lines changed or vanished and each path that is gone."""
+    drifts: list[Drift] = []
+    steps = []
+    for number, step in enumerate(fields.requirements, 1):
+
+        def moved(m: re.Match[str], number: int = number) -> str:
+            carried = diff.carry(_reference(m))
+            if not carried.clean:
+                drifts.append(_drift(number, carried, diff))
+            new = carried.new
+            if new is None or new == carried.old:
+                return m.group(0)
+            prefix = m.group(2)[: len(m.group(2)) - len(carried.old.path)]  # /workspace/
+            text = f"{m.group(1)}{prefix}{new.path}:{new.first}"
+            if m.group(5) is not None or new.last != new.first:
+                text += f"{m.group(4) or '-'}{new.last}"
+            return text
+
+        steps.append(_CITED.sub(moved, step))
+    changes: dict[str, Any] = {"requirements": steps}
+    for name in ("source", "masked_source", "mask_also"):
+        paths = []
+        for path in getattr(fields, name):
+            there = diff.moved_path(repo_path(path))
+            if there is None:
+                drifts.append(
+                    Drift(
+                        f"{name} names {path}, which is not in the repository at "
+                        f"{diff.new[:12]} (it was at {diff.old[:12]})",
+                        (path,),
+                    )
+                )
+                paths.append(path)
+            else:
+                paths.append(there)
+        changes[name] = paths
+    for name in ("usage_instructions", "agent_instructions"):
+        changes[name] = diff.rename_paths(getattr(fields, name))
+    return fields.model_copy(update=changes), drifts
+
+
+def _drift(number: int, carried: Carried, diff: CodeDiff) -> Drift:
+    old = carried.old
+    where = f"{old.path}:{old.first}-{old.last}"
+    if carried.new is None:
+        what = f"the file is gone at {diff.new[:12]}"
+    else:
+        new = carried.new
+        what = f"those lines changed at {diff.new[:12]} (now {new.path}:{new.first}-{new.last})"
+    message = (
+        f"requirement {number} cites {where} at {diff.old[:12]}; {what}. Compare, then fix "
+        f"the step:\n--- at {diff.old[:12]}\n{carried.old_code}\n--- at {diff.new[:12]}\n"
+        f"{carried.new_code or '(nothing)'}"
+    )
+    return Drift(message, (old.path,))

@@ -14,7 +14,9 @@ from expcurate.records import Flag, Severity
 
 # "checkout": the repository's objects at the pinned commit, which only the package stage
 # reads (to build the masking patches); validate_task never runs or skips such a check.
-Needs = Literal["task", "paper", "repo", "siblings", "checkout"]
+# "curation": raised by the curation steps themselves (a merge, a re-extraction), never by
+# validate_task.
+Needs = Literal["task", "paper", "repo", "siblings", "checkout", "curation"]
 
 
 @dataclass(frozen=True)
@@ -115,6 +117,14 @@ _CHECKS: tuple[Check, ...] = (
           "The package stage could not build the patches that hide the masked files (a path "
           "not at the pinned commit, no checkout, no commit): published as is, the task would "
           "give the agent its answer. Fix masked_source / mask_also, or override with a reason."),
+    Check("merge_conflict", Severity.error, "curation",
+          "A reviewer edited this field and the new machine output (a rerun or a "
+          "re-extraction) changed it too. The reviewer's value is kept; compare the two in the "
+          "message, edit the field to the right one, then approve: the approval settles it."),
+    Check("reference_drift", Severity.error, "curation",
+          "Re-extraction moved the repository to a new commit and this reference could not be "
+          "carried: lines it cites changed or vanished, or a file is gone. The message shows "
+          "the old and the new code; fix the step or path, then approve: the approval settles it."),
     Check("leakage", Severity.warning, "repo",
           "A file the agent will see (docs, notebooks, logs, results, configs) holds the "
           "expected numbers or a copy of masked code; mask it too or accept it with a reason."),

@@ -1,0 +1,282 @@
+"""Re-extraction: bring a curated paper to its repository's new commit (or its new PDF, or a
+new pipeline or model) without losing a reviewer's work.
+
+`reextract_paper` reruns exactly the stages whose inputs changed, in order, through the same
+stage runners (which reuse a finished run with the same inputs, so nothing changed means
+nothing rerun):
+
+- ingest, with the paper pinned to the target commit; parse and mine when the PDF, the
+  parser or miner version, or the commit changed. A rerun stage whose last run was approved
+  and whose new run is clean keeps the approval (recorded as a review by `reextract`).
+- tasks, when the parsed paper, the drafting model or its prompt version changed. A task
+  whose new draft equals the draft the reviewer started from is left alone, approval and
+  all; a changed draft is merged field by field with the reviewer's edits and goes back to
+  review; a task no longer drafted is retired (kept with its history, never published).
+  When any draft changed, the setup and package stages run again for those tasks once they
+  are approved.
+- when the code moved, every task's references are carried to the new commit through git's
+  diff (`extractors.repo.carry`): requirement ranges, source and masked paths, script paths
+  in the instructions. A task whose references all carried keeps its approval; one with a
+  range whose lines changed or vanished goes back to review with a `reference_drift` flag
+  showing the old and new code.
+"""
+
+from __future__ import annotations
+
+import git
+from pydantic import BaseModel, Field
+
+from expcurate.curation.pipeline import RUNNERS, ingest_of, load_artifact
+from expcurate.curation.review import IMPORTED_MODEL, refresh_paper_status
+from expcurate.records import (
+    IngestResult,
+    PaperStatus,
+    RunStatus,
+    Severity,
+    Stage,
+    TaskStatus,
+)
+from expcurate.settings import Settings
+from expcurate.store import Store
+from expcurate.store.rows import StageRun
+
+REVIEWER = "reextract"
+
+
+class PaperReextract(BaseModel):
+    """What re-extraction found and did for one paper."""
+
+    paper_id: str
+    changed: list[str] = Field(default_factory=list)  # what changed, in words
+    rerun: list[str] = Field(default_factory=list)  # stages rerun
+    carried: int = 0  # tasks whose references moved with the code, approval kept
+    flagged: dict[int, str] = Field(default_factory=dict)  # task -> why it is back in review
+    redrafted: list[int] = Field(default_factory=list)  # drafts changed: back in review
+    retired: list[int] = Field(default_factory=list)  # no longer drafted
+    awaiting: str = ""  # the stage now waiting for a reviewer, if any
+    error: str = ""  # why the paper could not be re-extracted (nothing was changed)
+
+    def line(self) -> str:
+        if self.error:
+            return f"{self.paper_id}: not re-extracted: {self.error}"
+        if not self.changed:
+            return f"{self.paper_id}: nothing changed; nothing rerun"
+        parts = [", ".join(self.changed)]
+        parts.append(f"reran {', '.join(self.rerun)}" if self.rerun else "nothing rerun")
+        if self.carried:
+            parts.append(f"{self.carried} task(s) carried to the new code, approval kept")
+        if self.flagged:
+            parts.append(f"{len(self.flagged)} task(s) back to review for drifted references")
+        if self.redrafted:
+            parts.append(f"{len(self.redrafted)} draft(s) changed, back to review")
+        if self.retired:
+            parts.append(f"{len(self.retired)} task(s) retired")
+        if self.awaiting:
+            parts.append(f"awaiting review at {self.awaiting}")
+        return f"{self.paper_id}: " + "; ".join(parts)
+
+
+def reextract_paper(
+    store: Store,
+    settings: Settings,
+    paper_id: str,
+    *,
+    commit: str | None = None,
+) -> PaperReextract:
+    """Bring the paper to `commit` (default: the newest commit of the tracked branch) and to
+    the current PDF, pipeline and models, rerunning only what changed. See the module."""
+    from extractors.repo import RepoLoadError, resolve_repo
+
+    report = PaperReextract(paper_id=paper_id)
+    paper = store.require_paper(paper_id)
+    before = store.current_runs(paper_id)
+    problem = _refusal(store, paper_id, paper.status, paper.model, before)
+    if problem:
+        report.error = problem
+        return report
+    old = ingest_of(store, settings, paper_id)
+    try:
+        _, target = resolve_repo(
+            paper.repo_source, commit or None, settings.clones_dir, update=commit is None
+        )
+    except RepoLoadError as exc:
+        report.error = str(exc)  # the curated version stays as it is
+        return report
+    if target != old.commit:
+        report.changed.append(f"code {old.commit[:12]} → {target[:12]}")
+        store.upsert_paper(paper_id, requested_commit=target)
+
+    for stage in (Stage.ingest, Stage.parse, Stage.mine):
+        run = RUNNERS[stage](store, settings, paper_id)
+        if not _rerun(report, stage, run, before.get(stage.value)):
+            continue
+        if run.status == RunStatus.failed:
+            report.error = f"{stage.value} failed: {store.require_paper(paper_id).error}"
+            return report
+        _keep_approval(store, paper_id, stage, run, before.get(stage.value))
+    new = ingest_of(store, settings, paper_id)
+    if new.pdf_sha256 != old.pdf_sha256:
+        report.changed.append("the paper's PDF")
+    if Stage.tasks.value in before and _all_approved(store, paper_id, (Stage.parse,)):
+        _redraft(store, settings, paper_id, before, report)
+    if new.commit != old.commit:
+        _carry(store, settings, paper_id, old, new, report)
+    refresh_paper_status(store, paper_id)
+    paper = store.require_paper(paper_id)
+    if paper.status == PaperStatus.awaiting_review:
+        report.awaiting = paper.stage
+    return report
+
+
+def _refusal(
+    store: Store, paper_id: str, status: str, model: str, runs: dict[str, StageRun]
+) -> str:
+    if model == IMPORTED_MODEL:
+        return "an imported paper has no extraction to redo"
+    if Stage.ingest.value not in runs:
+        return "never extracted; run `expcurate extract` first"
+    if status == PaperStatus.failed:
+        return "the paper failed; fix it and `expcurate retry` it first"
+    held = store.running_runs(paper_id)
+    if held:
+        return f"its {held[0].stage} stage is running now; try again when it ends"
+    return ""
+
+
+def _rerun(report: PaperReextract, stage: Stage, run: StageRun, before: StageRun | None) -> bool:
+    """Record a stage the runner ran again (not its cached run)."""
+    if before is not None and run.id == before.id:
+        return False
+    report.rerun.append(stage.value)
+    return True
+
+
+def _keep_approval(
+    store: Store, paper_id: str, stage: Stage, run: StageRun, before: StageRun | None
+) -> None:
+    """A first-phase stage rerun cleanly keeps the approval its last run had: re-extraction
+    does not ask a reviewer to look again at provenance or an index that merely followed the
+    code. A partial run (errors) waits for a reviewer as usual."""
+    if before is None or before.status != RunStatus.approved or run.id is None:
+        return
+    if run.status != RunStatus.awaiting_review or run.errors:
+        return
+    store.set_run_status(run.id, RunStatus.approved)
+    store.add_review(
+        paper_id=paper_id,
+        stage=stage.value,
+        stage_run_id=run.id,
+        decision="approved",
+        reason=f"re-extraction: clean rerun of a stage approved in run {before.id}",
+        reviewer=REVIEWER,
+    )
+    refresh_paper_status(store, paper_id)
+
+
+def _all_approved(store: Store, paper_id: str, stages: tuple[Stage, ...]) -> bool:
+    runs = store.current_runs(paper_id)
+    return all(s.value in runs and runs[s.value].status == RunStatus.approved for s in stages)
+
+
+def _redraft(
+    store: Store,
+    settings: Settings,
+    paper_id: str,
+    before: dict[str, StageRun],
+    report: PaperReextract,
+) -> None:
+    """Draft the tasks again when their inputs changed; see the module for what happens to
+    each task."""
+    from expcurate.records import DraftSet, TaskFields
+
+    heads = {t.id: t.head for t in store.tasks(paper_id)}
+    run = RUNNERS[Stage.tasks](store, settings, paper_id)
+    if not _rerun(report, Stage.tasks, run, before.get(Stage.tasks.value)):
+        return
+    if run.status == RunStatus.failed:
+        report.error = f"tasks failed: {store.require_paper(paper_id).error}"
+        return
+    if before[Stage.tasks.value].model != run.model:
+        report.changed.append(f"tasks model {before[Stage.tasks.value].model} → {run.model}")
+    elif before[Stage.tasks.value].prompt_version != run.prompt_version:
+        report.changed.append("drafting prompt")
+    drafted = {TaskFields.from_draft(d).key for d in load_artifact(settings, run, DraftSet).tasks}
+    for task in store.tasks(paper_id):
+        assert task.id is not None
+        if task.key not in drafted:
+            if task.status != TaskStatus.retired:
+                store.set_task_status(task.id, TaskStatus.retired)
+                report.retired.append(task.id)
+        elif heads.get(task.id) != task.head:
+            report.redrafted.append(task.id)
+    if report.redrafted:  # setup and package run again for them once they are approved
+        runs = store.current_runs(paper_id)
+        for stage in (Stage.setup, Stage.package):
+            later = runs.get(stage.value)
+            if later is not None and later.id is not None:
+                store.retire_run(later.id)
+
+
+def _carry(
+    store: Store,
+    settings: Settings,
+    paper_id: str,
+    old: IngestResult,
+    new: IngestResult,
+    report: PaperReextract,
+) -> None:
+    """Carry every live task's references from the old commit to the new one."""
+    from extractors.repo.carry import CodeDiff, Drift, carry_task
+    from extractors.validate.catalog import flag
+
+    repo = git.Repo(new.repo_path)
+    try:
+        diff: CodeDiff | None = CodeDiff(repo, old.commit, new.commit)
+    except git.GitCommandError:  # the old commit is not in this clone any more
+        diff = None
+    note = f"references carried from {old.commit[:12]} to {new.commit[:12]}"
+    reopened: set[str] = set()
+    for task in store.tasks(paper_id):
+        assert task.id is not None
+        if task.status in (TaskStatus.retired, TaskStatus.rejected):
+            continue
+        fields = store.fields(task)
+        if not (fields.requirements or fields.source or fields.masked_source):
+            continue  # no setup yet: the setup stage will search the new code
+        drifts: list[Drift]
+        if diff is None:
+            carried = fields
+            drifts = [
+                Drift(
+                    f"the code moved from {old.commit[:12]} to {new.commit[:12]}, but the old "
+                    "commit is not in the repository any more, so no reference could be "
+                    "carried; check each against the new code",
+                    (),
+                )
+            ]
+        else:
+            carried, drifts = carry_task(fields, diff)
+        kept = [f for f in task.flag_list() if f.check != "reference_drift"]
+        flags = kept + [
+            flag("reference_drift", Severity.error, d.message, list(d.paths)) for d in drifts
+        ]
+        status = TaskStatus.awaiting_review if drifts else task.status
+        store.put_revision(
+            task.id,
+            carried,
+            author="machine:reextract",
+            kind="carry",
+            note=note,
+            status=status,
+            flags=flags,
+        )
+        if drifts:
+            report.flagged[task.id] = drifts[0].message.split(". Compare", 1)[0]
+            reopened.add(task.stage)
+        elif carried != fields:
+            report.carried += 1
+    runs = store.current_runs(paper_id)
+    for stage in reopened:  # the stage's checkpoint is open again until they are decided
+        run = runs.get(stage)
+        if run is not None and run.id is not None and run.status == RunStatus.approved:
+            store.set_run_status(run.id, RunStatus.awaiting_review)

@@ -1,0 +1,194 @@
+"""Re-extraction after the code moved: a paper curated and approved with a reviewer's edit,
+then commits that shift lines, rename a script, change a default and delete a function, with
+`expcurate reextract` after each (a real git repository built in the test)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import make_sample_repo
+from typer.testing import CliRunner
+
+from expcurate.cli import app
+from expcurate.curation.review import decide_task
+from expcurate.records import PaperListEntry, TaskStatus
+from expcurate.settings import Settings, override_settings
+from expcurate.store import Store
+
+pytestmark = pytest.mark.databases
+ROOT = Path(__file__).resolve().parents[1]
+GIT_ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org",
+           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.org"}  # fmt: skip
+
+
+def _commit(repo: Path, message: str) -> None:
+    env = {**os.environ, **GIT_ENV}
+    subprocess.run(["git", "add", "-A"], cwd=repo, check=True, env=env)
+    subprocess.run(["git", "commit", "-q", "-m", message], cwd=repo, check=True, env=env)
+
+
+def _reextract(settings: Settings, *args: str) -> str:
+    on = ["--data-dir", str(settings.data_dir), "--db-url", settings.database_url()]
+    result = CliRunner().invoke(app, ["reextract", *args, *on])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def _tree(folder: Path) -> str:
+    h = hashlib.sha256()
+    for path in sorted(folder.rglob("*")):
+        if path.is_file():
+            h.update(str(path.relative_to(folder)).encode() + path.read_bytes())
+    return h.hexdigest()
+
+
+def _steps(store: Store, task_id: int, path: str) -> list[str]:
+    return [s for s in store.fields(store.require_task(task_id)).requirements if f"({path}:" in s]
+
+
+def test_references_follow_the_code_and_the_reviewers_edit_is_kept(
+    tmp_path: Path, settings: Settings, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from expcurate.curation.publish import export
+    from flows.curate import curate
+
+    monkeypatch.setenv("EXPCURATE_ENGINE", "local")
+    repo = make_sample_repo(tmp_path / "repo")
+    with override_settings(**{**settings.model_dump(), "engine": "local"}):
+        entry = PaperListEntry(id="p", pdf_url=str(ROOT / "data/sample/paper.pdf"),
+                               code_url=str(repo))  # fmt: skip
+        assert curate(entry, auto_approve=True).status.value == "ready"
+    tasks = [t for t in store.tasks("p") if store.fields(t).requirements]
+    assert tasks and all(t.status == TaskStatus.approved for t in tasks)
+    edited = tasks[0]
+    assert edited.id is not None
+    # A reviewer reopens the task and approves it with an edit of their own.
+    store.set_task_status(edited.id, TaskStatus.awaiting_review)
+    mine = store.fields(edited).model_copy(
+        update={
+            "question": "Reviewer's question: does GateMix beat the baselines?",
+            "usage_instructions": "1. bash scripts/run_sweep.sh\n2. python train.py --epochs 5",
+        }
+    )
+    decide_task(store, edited.id, "approve", "ann", fields=mine, expected_head=edited.head)
+    assert store.require_paper("p").status == "ready"
+    export(store, settings, "before")
+    before = _tree(settings.published_dir / "before")
+    runs = {s: r.id for s, r in store.current_runs("p").items()}
+    train_steps = {t.id: _steps(store, t.id, "train.py") for t in tasks if t.id is not None}
+    cited = {
+        int(m.group(1))
+        for steps in train_steps.values()
+        for s in steps
+        for m in [re.search(r"\(train\.py:(\d+)-\d+\)", s)]
+        if m
+    }
+    assert cited, train_steps
+
+    # 1. Lines shift: three lines above everything train.py's steps cite.
+    train = repo / "train.py"
+    train.write_text("# one\n# two\n# three\n" + train.read_text())
+    _commit(repo, "a header")
+    out = _reextract(settings, "p")
+    assert "reran ingest, mine;" in out and "carried to the new code, approval kept" in out
+    after = {s: r.id for s, r in store.current_runs("p").items()}
+    assert {s for s in runs if runs[s] != after[s]} == {"ingest", "mine"}  # minimal
+    for task_id, steps in train_steps.items():
+        moved = _steps(store, task_id, "train.py")
+        assert len(moved) == len(steps)
+        for old, new in zip(steps, moved, strict=True):
+            a = re.search(r":(\d+)-(\d+)\)", old)
+            b = re.search(r":(\d+)-(\d+)\)", new)
+            assert a and b and (int(b[1]), int(b[2])) == (int(a[1]) + 3, int(a[2]) + 3)
+        assert store.require_task(task_id).status == TaskStatus.approved
+    kept = store.fields(store.require_task(edited.id))
+    assert kept.question == mine.question and kept.usage_instructions == mine.usage_instructions
+    assert store.require_paper("p").status == "ready"
+    revisions = {t.id: len(store.revisions(t.id)) for t in tasks if t.id is not None}
+    assert _reextract(settings, "p").startswith("p: nothing changed; nothing rerun")
+    assert {t.id: len(store.revisions(t.id)) for t in tasks if t.id is not None} == revisions
+
+    # 2. A script is renamed: sources and the reviewer's usage follow it.
+    subprocess.run(["git", "mv", "scripts/run_sweep.sh", "scripts/sweep.sh"], cwd=repo, check=True)
+    _commit(repo, "rename")
+    _reextract(settings, "p")
+    kept = store.fields(store.require_task(edited.id))
+    assert "bash scripts/sweep.sh" in kept.usage_instructions
+    assert kept.question == mine.question
+    for task in tasks:
+        fields = store.fields(store.require_task(task.id or 0))
+        assert "scripts/run_sweep.sh" not in fields.source
+    assert store.require_paper("p").status == "ready"
+
+    # 3. A default changes inside the cited arguments: flagged with old and new code.
+    lines = train.read_text().splitlines(keepends=True)
+    target = min(cited) + 3 + 2  # a line inside every train.py range, 1-based
+    lines[target - 1] = '    p.add_argument("--seed", type=int, default=7, help="changed")\n'
+    train.write_text("".join(lines))
+    _commit(repo, "a default")
+    out = _reextract(settings, "p")
+    assert "back to review for drifted references" in out and "awaiting review at package" in out
+    flagged = store.require_task(edited.id)
+    assert flagged.status == TaskStatus.awaiting_review
+    (drift,) = [f for f in flagged.flag_list() if f.check == "reference_drift"][:1]
+    assert "changed" in drift.message and 'default=7, help="changed"' in drift.message
+    assert "--- at" in drift.message  # the old code, then the new
+    assert store.fields(flagged).question == mine.question
+    assert store.require_paper("p").status == "awaiting_review"
+    # The reviewer looks, approves: the flag is settled and the paper is ready again.
+    for task in store.tasks("p", status=TaskStatus.awaiting_review):
+        assert task.id is not None
+        decide_task(store, task.id, "approve", "ann")
+        assert not [
+            f for f in store.require_task(task.id).flag_list() if f.check == "reference_drift"
+        ]
+    assert store.require_paper("p").status == "ready"
+
+    # 4. A function is deleted: the steps citing it are flagged.
+    data = repo / "gatemix" / "data.py"
+    data_lines = data.read_text().splitlines(keepends=True)
+    data.write_text("".join(data_lines[:50] + data_lines[74:]))
+    _commit(repo, "drop a loader")
+    out = _reextract(settings, "p")
+    assert "back to review" in out
+    messages = [
+        f.message for t in store.tasks("p") for f in t.flag_list() if f.check == "reference_drift"
+    ]
+    assert any("gatemix/data.py:51-74" in m for m in messages), messages
+
+    # A release made now is a new release; the one made before is byte-identical.
+    for task in store.tasks("p", status=TaskStatus.awaiting_review):
+        decide_task(store, task.id or 0, "approve", "ann")
+    export(store, settings, "after")
+    assert _tree(settings.published_dir / "before") == before
+    assert (settings.published_dir / "after" / "papers.jsonl").read_text() != (
+        settings.published_dir / "before" / "papers.jsonl"
+    ).read_text()
+
+
+def test_a_repository_that_is_gone_leaves_the_paper_as_it_was(
+    tmp_path: Path, settings: Settings, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shutil
+
+    from flows.curate import curate
+
+    monkeypatch.setenv("EXPCURATE_ENGINE", "local")
+    repo = make_sample_repo(tmp_path / "repo")
+    with override_settings(**{**settings.model_dump(), "engine": "local"}):
+        entry = PaperListEntry(id="p", pdf_url=str(ROOT / "data/sample/paper.pdf"),
+                               code_url=str(repo))  # fmt: skip
+        curate(entry, auto_approve=True)
+    runs = {s: r.id for s, r in store.current_runs("p").items()}
+    shutil.rmtree(repo)
+    on = ["--data-dir", str(settings.data_dir), "--db-url", settings.database_url()]
+    result = CliRunner().invoke(app, ["reextract", "p", *on])
+    assert result.exit_code == 2, result.output
+    assert "p: not re-extracted: repository path" in result.output
+    assert {s: r.id for s, r in store.current_runs("p").items()} == runs
+    assert store.require_paper("p").status == "ready"
