@@ -192,3 +192,65 @@ def test_a_repository_that_is_gone_leaves_the_paper_as_it_was(
     assert "p: not re-extracted: repository path" in result.output
     assert {s: r.id for s, r in store.current_runs("p").items()} == runs
     assert store.require_paper("p").status == "ready"
+
+
+def test_a_new_drafting_version_reruns_tasks_and_only_changed_drafts_go_back_to_review(
+    tmp_path: Path, settings: Settings, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Drafting changed (a new prompt version): equal drafts keep their approval at the end
+    of the pipeline, a changed draft is merged with the reviewer's edit and goes back to
+    review (setup and package run again for it once approved), a draft no longer made is
+    retired; the code did not move, so no reference is touched."""
+    import extractors.tasks as drafting
+    from expcurate.records import DraftSet
+    from flows.curate import advance, curate
+
+    monkeypatch.setenv("EXPCURATE_ENGINE", "local")
+    repo = make_sample_repo(tmp_path / "repo")
+    with override_settings(**{**settings.model_dump(), "engine": "local"}):
+        entry = PaperListEntry(id="p", pdf_url=str(ROOT / "data/sample/paper.pdf"),
+                               code_url=str(repo))  # fmt: skip
+        assert curate(entry, auto_approve=True).status.value == "ready"
+    first, second, *rest = sorted(store.tasks("p"), key=lambda t: t.position)
+    assert first.id is not None and second.id is not None and rest
+    store.set_task_status(first.id, TaskStatus.awaiting_review)
+    edit = store.fields(first).model_copy(update={"method": "The reviewer's method."})
+    decide_task(store, first.id, "approve", "ann", fields=edit, expected_head=first.head)
+    runs = {s: r.id for s, r in store.current_runs("p").items()}
+
+    real = drafting.draft_tasks
+
+    def drafted_again(*args: object, **kwargs: object) -> DraftSet:
+        drafts = real(*args, **kwargs)  # type: ignore[arg-type]
+        keep = [d for d in drafts.tasks if d.key != second.key]
+        for d in keep:
+            if d.key == first.key:
+                d.expected_outcome += " (re-drafted)"
+        return drafts.model_copy(update={"tasks": keep})
+
+    monkeypatch.setattr(drafting, "draft_tasks", drafted_again)
+    monkeypatch.setattr(drafting, "prompt_version", lambda model: "heuristic-next")
+    out = _reextract(settings, "p")
+    assert "reran tasks" in out and "1 draft(s) changed" in out and "1 task(s) retired" in out
+    after = {s: r.id for s, r in store.current_runs("p").items()}
+    assert {s for s in runs if runs[s] != after.get(s)} == {"tasks", "setup", "package"}
+    changed = store.require_task(first.id)
+    fields = store.fields(changed)
+    assert (changed.stage, changed.status) == ("tasks", TaskStatus.awaiting_review)
+    assert fields.method == "The reviewer's method." and fields.expected_outcome.endswith(
+        "(re-drafted)"
+    )
+    assert store.require_task(second.id).status == TaskStatus.retired
+    for task in rest:
+        again = store.require_task(task.id or 0)
+        assert (again.stage, again.status, again.head) == ("package", "approved", task.head)
+    # The reviewer approves the changed draft; setup and package run for it alone.
+    decide_task(store, first.id, "approve", "ann")
+    with override_settings(**{**settings.model_dump(), "engine": "local", "auto_approve": True}):
+        summary = advance("p")
+    assert summary.status.value == "ready", summary
+    done = store.require_task(first.id)
+    assert (done.stage, done.status) == ("package", TaskStatus.approved)
+    assert store.fields(done).method == "The reviewer's method."
+    assert store.require_task(second.id).status == TaskStatus.retired
+    assert _reextract(settings, "p").startswith("p: nothing changed")
