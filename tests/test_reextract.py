@@ -254,3 +254,58 @@ def test_a_new_drafting_version_reruns_tasks_and_only_changed_drafts_go_back_to_
     assert store.fields(done).method == "The reviewer's method."
     assert store.require_task(second.id).status == TaskStatus.retired
     assert _reextract(settings, "p").startswith("p: nothing changed")
+
+
+def test_drift_lists_references_that_no_longer_point_at_the_same_code(
+    tmp_path: Path, settings: Settings, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`expcurate drift` on a release and on the store, after the code moved on: moved and
+    changed references listed per task, nothing changed in the store or the release."""
+    from expcurate.curation.publish import export
+    from flows.curate import curate
+
+    monkeypatch.setenv("EXPCURATE_ENGINE", "local")
+    repo = make_sample_repo(tmp_path / "repo")
+    with override_settings(**{**settings.model_dump(), "engine": "local"}):
+        entry = PaperListEntry(id="p", pdf_url=str(ROOT / "data/sample/paper.pdf"),
+                               code_url=str(repo))  # fmt: skip
+        curate(entry, auto_approve=True)
+    export(store, settings, "r1")
+    on = ["--data-dir", str(settings.data_dir), "--db-url", settings.database_url()]
+    result = CliRunner().invoke(app, ["drift", "--release", "r1", *on])
+    assert result.exit_code == 0, result.output
+    assert "p (" in result.output and ": 0 drifted" in result.output
+
+    train = repo / "train.py"
+    train.write_text("# a header line\n" + train.read_text())
+    model = repo / "gatemix" / "model.py"
+    lines = model.read_text().splitlines(keepends=True)
+    lines[89] = "        pass  # changed\n"  # inside the cited gatemix/model.py:83-100
+    model.write_text("".join(lines))
+    _commit(repo, "move on")
+    release = _tree(settings.published_dir / "r1")
+    heads = {t.id: t.head for t in store.tasks("p")}
+    for args in (["--release", "r1"], ["--release", str(settings.published_dir / "r1")], []):
+        result = CliRunner().invoke(app, ["drift", *args, *on])
+        assert result.exit_code == 0, result.output
+        out = result.output
+        assert "requirement 1 train.py:25-46 moved (now train.py:26-47)" in out, out
+        assert "gatemix/model.py:83-100 changed" in out
+        assert re.search(r"references in \d+ tasks of 1 papers: \d+ drifted \(\d+%\)", out)
+    assert _tree(settings.published_dir / "r1") == release
+    assert {t.id: t.head for t in store.tasks("p")} == heads
+    result = CliRunner().invoke(app, ["drift", "--release", "nope", *on])
+    assert result.exit_code == 2 and "no release 'nope'" in result.output
+
+    # The release imported as an EXP-Bench release (tasks awaiting review): the same drift.
+    repos = tmp_path / "repos"
+    repos.mkdir()
+    (repos / "repo").symlink_to(repo)
+    other = ["--data-dir", str(tmp_path / "imported")]
+    result = CliRunner().invoke(
+        app, ["import-expbench", str(settings.published_dir / "r1"), "--repos", str(repos), *other]
+    )
+    assert result.exit_code == 0, result.output
+    result = CliRunner().invoke(app, ["drift", *other])
+    assert result.exit_code == 0, result.output
+    assert "requirement 1 train.py:25-46 moved (now train.py:26-47)" in result.output

@@ -66,5 +66,73 @@ def reextract(
         raise typer.Exit(common.BAD_INPUT)
 
 
+def drift(
+    release: Annotated[
+        str | None,
+        typer.Option(
+            "--release",
+            help="A release: its name under data/published, or the path of a release folder "
+            "(default: the store's approved tasks).",
+        ),
+    ] = None,
+    paper: Annotated[list[str] | None, typer.Option("--paper", help="Only these papers.")] = None,
+    data_dir: DataDir = None,
+    db_url: DbUrl = None,
+) -> None:
+    """List, per task, the file:line references that no longer point at the same code at the
+    head of the paper's repository (moved, changed or gone). Changes nothing."""
+    from pathlib import Path
+
+    from expcurate.curation.drift import release_drift, store_drift
+
+    settings, store = common.configured_store(data_dir, db_url)
+    if release:
+        folder = Path(release)
+        if not folder.is_dir():
+            folder = settings.published_dir / release
+        if not folder.is_dir():
+            common.fail(
+                f"no release {release!r}: not a folder, nor one under {settings.published_dir}"
+            )
+        try:
+            papers = release_drift(folder, settings.clones_dir)
+        except FileNotFoundError as exc:
+            common.fail(str(exc))
+        if paper:
+            papers = [p for p in papers if p.paper_id in paper]
+    else:
+        papers = store_drift(store, settings, paper or None)
+    say = common.console.print
+    total = refs = tasks = 0
+    statuses: dict[str, int] = {}
+    for report in papers:
+        if report.error:
+            say(f"{report.paper_id}: not checked: {report.error}", highlight=False)
+            continue
+        counts = report.counts()
+        total += len(report.drifted)
+        refs += report.references
+        tasks += report.tasks
+        for status, n in counts.items():
+            statuses[status] = statuses.get(status, 0) + n
+        head = f"{report.commit[:12]} → head {report.head[:12]}"
+        say(
+            f"{report.paper_id} ({head}): {len(report.drifted)} of {report.references} "
+            "references drifted",
+            highlight=False,
+        )
+        for d in report.drifted:
+            now = f" (now {d.now})" if d.now else ""
+            say(f"  {d.task}: {d.where} {d.reference} {d.status}{now}", highlight=False)
+    shown = ", ".join(f"{k} {v}" for k, v in sorted(statuses.items())) or "none"
+    share = f" ({100 * total / refs:.0f}%)" if refs else ""
+    say(
+        f"{refs} references in {tasks} tasks of {len(papers)} papers: {total} drifted{share}: "
+        f"{shown}",
+        highlight=False,
+    )
+
+
 def register(app: typer.Typer) -> None:
     app.command()(reextract)
+    app.command()(drift)

@@ -137,7 +137,8 @@ def _resolve_local_git(path: Path, commit: str | None, clones_dir: Path) -> tupl
 
 def _resolve_folder(path: Path, commit: str | None, clones_dir: Path) -> tuple[Path, str]:
     """Copy a plain folder and commit it once, with a stable identity, so it can be pinned.
-    A snapshot already there with the same commit is kept (another paper may be reading it)."""
+    Every snapshot is kept in one repository and checked out in its own worktree (another
+    paper may be reading an earlier one)."""
     dest = clones_dir / f"{_slug(str(path))}-{_short_hash(str(path))}"
     with _locked(dest):
         return _snapshot_folder(path, commit, clones_dir, dest)
@@ -165,19 +166,20 @@ def _snapshot_folder(
                 "a plain folder has one commit, so drop --commit or pass a git repository"
             )
         cached = _open_cached(dest)
-        if cached is not None and _rev(cached, sha) == sha:
-            pass  # the same snapshot: keep it as it is
-        else:
+        if cached is None:
             if dest.exists():
                 shutil.rmtree(dest)
             work.rename(dest)
+            cached = git.Repo(dest)
+        elif _rev(cached, sha) != sha:
+            # A new snapshot joins the earlier ones (kept under refs/snapshots/), so the code
+            # a task was curated at stays there to compare with (re-extraction, drift).
+            cached.git.fetch("--quiet", str(work), f"+HEAD:refs/snapshots/{sha}")
+        return _worktree(cached, sha), sha
     except git.GitCommandError as exc:
         raise RepoLoadError(f"could not snapshot folder {path}: {_git_reason(exc)}") from exc
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    repo = git.Repo(dest)
-    repo.git.checkout("--detach", "--quiet", sha)
-    return dest, sha
 
 
 # ------------------------------------------------------------------ git helpers

@@ -369,8 +369,22 @@ def test_papers_sharing_a_folder_snapshot_it_once_and_keep_each_others_checkout(
     shas = {p.communicate(timeout=120)[0].strip() for p in procs}
     assert all(p.returncode == 0 for p in procs)
     assert len(shas) == 1
-    (checkout,) = [p for p in clones.iterdir() if p.is_dir() and not p.name.startswith(".")]
-    marker = checkout / ".git" / "reader-was-here"
-    marker.write_text("x")  # a reader's view of the checkout survives another resolve
+    sha = shas.pop()
+    folders = sorted(p.name for p in clones.iterdir() if p.is_dir() and not p.name.startswith("."))
+    assert len(folders) == 2 and folders[1] == f"{folders[0]}@{sha[:12]}"  # repo, worktree
+    checkout = clones / folders[1]
+    marker = checkout / "reader-was-here.txt"
+    marker.write_text("x")  # an untracked file, which the next resolve cleans
     again = resolve_repo(str(folder), None, clones)
-    assert again == (checkout, shas.pop()) and marker.exists()
+    assert again == (checkout, sha) and not marker.exists()
+    # The folder changes: a new snapshot beside the first, which stays readable.
+    (folder / "train.py").write_text("print('train, changed')\n")
+    root2, sha2 = resolve_repo(str(folder), None, clones)
+    assert sha2 != sha and root2 != checkout
+    assert (checkout / "train.py").read_text() == "print('train')\n"
+    assert (root2 / "train.py").read_text() == "print('train, changed')\n"
+    import git
+
+    from extractors.repo.carry import CodeDiff
+
+    assert "train.py" in CodeDiff(git.Repo(root2), sha, sha2).changes  # both commits kept
