@@ -115,6 +115,11 @@ class Settings(BaseSettings):
     vision: bool | None = Field(
         None, description="Send table/figure crops to the model (default: ask litellm)."
     )
+    reextract_cron: str = Field(
+        "",
+        description="Cron schedule of the `reextract` deployment `expcurate serve` and "
+        "`expcurate deploy` make (e.g. '0 3 * * *': every night at 3); empty: no schedule.",
+    )
     conference: str = Field("custom", description="Conference folder used in exports.")
     sign_in_hours: float = Field(
         12.0, description="How long a review-app sign-in lasts, page reloads included."

@@ -2,7 +2,8 @@
 
 `advance` is what an approval triggers when `EXPCURATE_LAUNCHER=prefect` (the launcher calls
 `run_deployment("advance-paper/advance")`); `curate` lets a curator start a paper from the
-Prefect UI; `curate-batch` a whole list.
+Prefect UI; `curate-batch` a whole list; `reextract-papers/reextract` re-extracts every paper,
+on the cron schedule of EXPCURATE_REEXTRACT_CRON when it is set.
 
 Two ways to run them:
 - `expcurate serve`: one process polls the server and runs every flow run itself;
@@ -18,8 +19,10 @@ from typing import Any
 from expcurate.settings import get_settings
 from flows.curate import advance_paper, curate_batch, curate_paper
 from flows.limits import ensure_limits
+from flows.upkeep import reextract_papers
 
 ADVANCE = "advance"
+REEXTRACT = "reextract"
 
 
 def build_deployments(work_pool: str | None = None) -> list[Any]:
@@ -36,6 +39,13 @@ def build_deployments(work_pool: str | None = None) -> list[Any]:
         ),
         curate_paper.to_deployment(name="curate", description="Curate one paper.", **extra),
         curate_batch.to_deployment(name="batch", description="Curate a list of papers.", **extra),
+        reextract_papers.to_deployment(
+            name=REEXTRACT,
+            description="Bring every extracted paper to its repository's newest commit, its "
+            "PDF, pipeline and models, keeping reviewers' work (EXPCURATE_REEXTRACT_CRON).",
+            cron=get_settings().reextract_cron or None,
+            **extra,
+        ),
     ]
 
 
