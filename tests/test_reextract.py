@@ -169,6 +169,15 @@ def test_references_follow_the_code_and_the_reviewers_edit_is_kept(
     assert (settings.published_dir / "after" / "papers.jsonl").read_text() != (
         settings.published_dir / "before" / "papers.jsonl"
     ).read_text()
+    assert (
+        (settings.published_dir / "before.changes.md")
+        .read_text()
+        .startswith("# Changes in before\n\nThe first release:")
+    )
+    changes = (settings.published_dir / "after.changes.md").read_text()
+    assert "Since before:" in changes and "- p: code " in changes
+    assert f"- changed p/{edited.key}: revision " in changes
+    assert "references carried from" in changes and "(machine:reextract)" in changes
 
 
 def test_a_repository_that_is_gone_leaves_the_paper_as_it_was(

@@ -370,6 +370,7 @@ def export_cmd(
     console.print(
         f"release {summary.name}: {summary.papers} papers, {summary.tasks} tasks → {summary.path}"
     )
+    console.print(f"changes since the previous release: {summary.changes}", highlight=False)
     if summary.unmasked:
         console.print(f"[yellow]warning:[/yellow] {summary.unmasked_line()}", highlight=False)
 

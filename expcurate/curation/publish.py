@@ -11,6 +11,7 @@ for imported papers, builds them from the paper's repository when a checkout is 
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,6 +46,7 @@ class PublishError(ValueError):
 class ReleaseSummary:
     name: str
     path: Path
+    changes: Path  # the changelog since the previous release
     papers: int
     tasks: int
     manifest_sha256: str
@@ -229,7 +231,12 @@ def export(
             "no approved tasks to publish; approve the package stage first (expcurate status)"
         )
     out = settings.published_dir / name
+    notes = changelog(store, settings, papers, name)
     manifest = write_release(papers, out)
+    # Beside the release, not in it: a release's bytes depend on its tasks alone.
+    changes = changes_path(settings, name)
+    changes.with_suffix(".tmp").write_text(notes)
+    changes.with_suffix(".tmp").replace(changes)
     digest = hashlib.sha256((out / "manifest.json").read_bytes()).hexdigest()
     store.add_release(
         name=name,
@@ -242,9 +249,99 @@ def export(
     return ReleaseSummary(
         name,
         out,
+        changes,
         manifest["papers"],
         manifest["tasks"],
         digest,
         unmasked=len(reasons),
         unmasked_reason=reasons[0] if reasons else "",
     )
+
+
+# ------------------------------------------------------------------ the release's changelog
+
+
+def changes_path(settings: Settings, name: str) -> Path:
+    """Where a release's changelog is kept: beside its folder (`NAME.changes.md`)."""
+    return settings.published_dir / f"{name}.changes.md"
+
+
+def changelog(store: Store, settings: Settings, papers: list[ReleasePaper], name: str) -> str:
+    """What changed since the store's previous release (the last one made under another
+    name whose folder is still here): tasks added, removed and changed, each with why (its
+    revisions' notes and authors), and papers whose pinned commit moved."""
+    previous = _previous_release(store, settings, name)
+    count = sum(len(p.provenance) for p in papers)
+    lines = [f"# Changes in {name}", ""]
+    if previous is None:
+        lines.append(f"The first release: {count} tasks of {len(papers)} papers.")
+        return "\n".join(lines) + "\n"
+    old_name, folder = previous
+    old_tasks: dict[tuple[str, str], int] = {}
+    for line in (folder / "tasks.jsonl").read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            row = json.loads(line)
+            prov = row.get("provenance") or {}
+            old_tasks[(str(row.get("paper")), str(prov.get("task_key")))] = int(
+                prov.get("revision") or 0
+            )
+    old_commits = {}
+    for line in (folder / "papers.jsonl").read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            entry = json.loads(line)
+            old_commits[str(entry.get("id"))] = str(entry.get("commit") or "")
+    lines.append(f"Since {old_name}: {count} tasks of {len(papers)} papers.")
+    lines.append("")
+    new_tasks: dict[tuple[str, str], int] = {}
+    for paper in papers:
+        before = old_commits.get(paper.id)
+        if before is not None and before != paper.commit:
+            lines.append(f"- {paper.id}: code {before[:12]} → {paper.commit[:12]}")
+        for prov in paper.provenance:
+            new_tasks[(paper.id, str(prov["task_key"]))] = int(prov["revision"])
+    for key in sorted(new_tasks.keys() - old_tasks.keys()):
+        lines.append(f"- added {key[0]}/{key[1]}")
+    for key in sorted(old_tasks.keys() - new_tasks.keys()):
+        lines.append(f"- removed {key[0]}/{key[1]}: {_why_gone(store, *key)}")
+    for key in sorted(new_tasks.keys() & old_tasks.keys()):
+        if new_tasks[key] != old_tasks[key]:
+            why = _why_changed(store, key[0], key[1], old_tasks[key], new_tasks[key])
+            lines.append(f"- changed {key[0]}/{key[1]}: {why}")
+    if lines[-1] == "":
+        lines.append("No task changed.")
+    return "\n".join(lines) + "\n"
+
+
+def _previous_release(store: Store, settings: Settings, name: str) -> tuple[str, Path] | None:
+    for release in reversed(store.releases()):
+        folder = settings.resolved_data_dir() / release.path
+        if release.name != name and (folder / "tasks.jsonl").is_file():
+            return release.name, folder
+    return None
+
+
+def _task(store: Store, paper_id: str, key: str) -> Task | None:
+    return next((t for t in store.tasks(paper_id) if t.key == key), None)
+
+
+def _why_gone(store: Store, paper_id: str, key: str) -> str:
+    task = _task(store, paper_id, key)
+    if task is None:
+        return "no longer in the store"
+    if task.status == TaskStatus.retired:
+        return "retired (no longer drafted from the paper)"
+    return f"{task.status} at {task.stage}"
+
+
+def _why_changed(store: Store, paper_id: str, key: str, old: int, new: int) -> str:
+    task = _task(store, paper_id, key)
+    if task is None or task.id is None:
+        return f"revision {old} → {new}"
+    reasons = []
+    for rev in store.revisions(task.id):
+        if old < rev.number <= new:
+            what = rev.note or {"reviewer": "edited", "machine": "new machine output"}.get(
+                rev.kind, rev.kind
+            )
+            reasons.append(f"{what} ({rev.author})")
+    return f"revision {old} → {new}: " + "; ".join(dict.fromkeys(reasons))
