@@ -6,6 +6,7 @@ index) and the files they name. Plain functions returning plain data; the page r
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
@@ -61,6 +62,21 @@ LANGUAGES = {
 
 
 UNKNOWN_CHECK = "A finding of the stage; its message says what to check."
+
+
+_SIDE = re.compile(r"\n--- ([^\n]+)\n")
+
+
+def two_sides(message: str) -> tuple[str, list[tuple[str, str]]]:
+    """A flag message that shows two versions (a merge's reviewer and machine values, a
+    drifted reference's old and new code, each after a `--- label` line) as its lead text and
+    the labelled versions, for side-by-side display; other messages come back whole, with no
+    versions."""
+    parts = _SIDE.split(message)
+    if len(parts) != 5:  # lead, label, text, label, text
+        return message, []
+    lead, first, one, second, two = parts
+    return lead, [(first, one), (second, two)]
 
 
 def flag_meaning(check: str) -> str:

@@ -239,6 +239,9 @@ def render(item: logic.QueueItem, actor: logic.Actor) -> None:
         st.warning(problem)
     st.subheader(f"Task {tid} · {task.paper_id} · {task.stage}")
     st.caption(f"status {task.status} · revision {task.head} · key `{task.key}`")
+    choices = [f for f in task.flag_list() if f.check in review.SETTLED_BY_APPROVAL]
+    if choices:  # what only the reviewer can decide, before the form: shown side by side
+        widgets.flags(choices)
     if draft and base != task.head and tid not in _conflicts():
         st.warning(
             f"Revision {task.head} was saved since you started editing revision {base}; "

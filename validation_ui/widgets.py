@@ -44,8 +44,14 @@ def flags(items: Sequence[Flag]) -> None:
         return
     for flag in items:
         check, severity = flag.check, flag.severity.value
-        text = f"**{check}** ({severity}): {flag.message}  \n_{ev.flag_meaning(check)}_"
+        lead, sides = ev.two_sides(flag.message)
+        text = f"**{check}** ({severity}): {lead}  \n_{ev.flag_meaning(check)}_"
         {"error": st.error, "warning": st.warning}.get(severity, st.info)(text)
+        if sides:  # a merge's two values, a moved reference's old and new code
+            for column, (label, version) in zip(st.columns(len(sides)), sides, strict=True):
+                with column:
+                    st.caption(label)
+                    st.code(version or "(nothing)", language=None, wrap_lines=True)
 
 
 def problems(found: list[Problem]) -> None:

@@ -382,3 +382,30 @@ def test_task_fields_read_only_are_text_not_markdown(drafted: Store) -> None:
     at = _open(_app(drafted, "curator"), "item", item=f"task:{tid}")
     assert any(c.value == "# Does X beat Y?" for c in at.code)
     assert not any("Does X beat Y?" in h.value for h in at.markdown if h.value.startswith("#"))
+
+
+def test_a_merge_conflict_shows_both_values_side_by_side(drafted: Store) -> None:
+    """The item page splits a flag holding two versions (`--- label` lines) into columns."""
+    from expcurate.records import Flag, Severity
+    from validation_ui.evidence import two_sides
+
+    tid = _first_task(drafted)
+    message = (
+        "method: a reviewer edited it and the new machine output changed it too; the "
+        "reviewer's value is kept. Decide between them:\n--- reviewer\nThe reviewer's method."
+        "\n--- machine, new\nThe machine's method."
+    )
+    lead, sides = two_sides(message)
+    assert lead.endswith("Decide between them:")
+    assert sides == [
+        ("reviewer", "The reviewer's method."),
+        ("machine, new", "The machine's method."),
+    ]
+    assert two_sides("one line, no versions") == ("one line, no versions", [])
+    drafted.set_flags(tid, [Flag(check="merge_conflict", severity=Severity.error, message=message)])
+    at = _open(_app(drafted), "item", item=f"task:{tid}")
+    assert not at.exception
+    assert any("merge_conflict" in e.value for e in at.error), [e.value for e in at.error]
+    codes = [c.value for c in at.code]
+    assert "The reviewer's method." in codes and "The machine's method." in codes
+    assert {"reviewer", "machine, new"} <= {c.value for c in at.caption}
