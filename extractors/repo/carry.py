@@ -94,9 +94,16 @@ class CodeDiff:
         for old, change in self.changes.items():
             if change.new_path is None or change.new_path == old or old not in text:
                 continue
-            pattern = re.compile(r"(?<![\w/.-])" + re.escape(old) + r"(?![\w/-])")
-            text = pattern.sub(change.new_path.replace("\\", "\\\\"), text)
+            text = _whole_path(old).sub(change.new_path.replace("\\", "\\\\"), text)
         return text
+
+    def deleted_in(self, text: str) -> list[str]:
+        """The files deleted between the commits that `text` names as whole paths."""
+        return [
+            old
+            for old, change in self.changes.items()
+            if change.new_path is None and old in text and _whole_path(old).search(text)
+        ]
 
     def _exists(self, commit: str, path: str) -> bool:
         if path not in self._seen:
@@ -116,6 +123,11 @@ class CodeDiff:
         shown = lines[:MAX_SHOWN_LINES]
         more = len(lines) - len(shown)
         return "\n".join(shown) + (f"\n… {more} more lines" if more > 0 else "")
+
+
+def _whole_path(path: str) -> re.Pattern[str]:
+    """`path` written as a whole path in prose or a command, not a part of a longer one."""
+    return re.compile(r"(?<![\w/.-])" + re.escape(path) + r"(?![\w/-])")
 
 
 def _read_diff(repo: git.Repo, old: str, new: str) -> dict[str, FileChange]:
@@ -262,6 +274,14 @@ def carry_task(fields: TaskFields, diff: CodeDiff) -> tuple[TaskFields, list[Dri
         changes[name] = paths
     for name in ("usage_instructions", "agent_instructions"):
         changes[name] = diff.rename_paths(getattr(fields, name))
+        for path in diff.deleted_in(getattr(fields, name)):
+            drifts.append(
+                Drift(
+                    f"{name.replace('_', ' ')} name {path}, which is gone at {diff.new[:12]}; "
+                    "the commands need another script",
+                    (path,),
+                )
+            )
     return fields.model_copy(update=changes), drifts
 
 

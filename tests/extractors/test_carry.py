@@ -94,3 +94,42 @@ def test_the_same_commit_carries_everything_unchanged(history: tuple[git.Repo, s
     repo, old, _ = history
     ref = Reference("edited.py", 14, 16)
     assert CodeDiff(repo, old, old).carry(ref).status == "same"
+
+
+def test_a_tasks_setup_is_carried_and_what_cannot_be_is_a_drift(
+    history: tuple[git.Repo, str, str],
+) -> None:
+    from expcurate.records import TaskFields
+    from extractors.repo.carry import carry_task
+
+    repo, old, new = history
+    fields = TaskFields(
+        key="t",
+        question="q?",
+        source=["renamed.py", "shift.py"],
+        masked_source=["gone.py"],
+        requirements=[
+            "Step 1: set up (shift.py:10-12)",
+            "Step 2: two places (renamed.py:2-4, /workspace/edited.py:1-3)",
+            "Step 3: the changed one (edited.py:14-16)",
+            "Final Step: one line (shift.py:1)",
+        ],
+        usage_instructions="1. python renamed.py --x 1\n2. python gone.py\n3. cat not_renamed.py",
+    )
+    carried, drifts = carry_task(fields, CodeDiff(repo, old, new))
+    assert carried.requirements == [
+        "Step 1: set up (shift.py:13-15)",
+        "Step 2: two places (moved_to.py:2-4, /workspace/edited.py:1-3)",
+        "Step 3: the changed one (edited.py:14-16)",
+        "Final Step: one line (shift.py:4)",
+    ]
+    assert carried.source == ["moved_to.py", "shift.py"]
+    assert carried.masked_source == ["gone.py"]
+    assert carried.usage_instructions == (
+        "1. python moved_to.py --x 1\n2. python gone.py\n3. cat not_renamed.py"
+    )
+    messages = [d.message for d in drifts]
+    assert len(messages) == 3, messages
+    assert messages[0].startswith("requirement 3 cites edited.py:14-16")
+    assert "masked_source names gone.py" in messages[1]
+    assert messages[2].startswith("usage instructions name gone.py")
