@@ -9,6 +9,7 @@ import os
 import re
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import make_sample_repo
@@ -318,3 +319,52 @@ def test_drift_lists_references_that_no_longer_point_at_the_same_code(
     result = CliRunner().invoke(app, ["drift", *other])
     assert result.exit_code == 0, result.output
     assert "requirement 1 train.py:25-46 moved (now train.py:26-47)" in result.output
+
+
+def test_a_new_setup_agent_version_searches_again_and_only_changed_setups_go_back(
+    tmp_path: Path, settings: Settings, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new setup agent version: every task that went through setup is searched again; an
+    equal setup keeps its approval (however the reviewer edited the task since), a changed
+    one is merged with the reviewer's edits and goes back to the setup checkpoint."""
+    import extractors.agent as agent
+    from flows.curate import curate
+
+    monkeypatch.setenv("EXPCURATE_ENGINE", "local")
+    repo = make_sample_repo(tmp_path / "repo")
+    with override_settings(**{**settings.model_dump(), "engine": "local"}):
+        entry = PaperListEntry(id="p", pdf_url=str(ROOT / "data/sample/paper.pdf"),
+                               code_url=str(repo))  # fmt: skip
+        assert curate(entry, auto_approve=True).status.value == "ready"
+    first, *rest = [t for t in sorted(store.tasks("p"), key=lambda t: t.position)
+                    if store.fields(t).requirements]  # fmt: skip
+    assert first.id is not None and rest
+    store.set_task_status(rest[0].id or 0, TaskStatus.awaiting_review)
+    edit = store.fields(rest[0]).model_copy(update={"question": "The reviewer's question?"})
+    decide_task(store, rest[0].id or 0, "approve", "ann", fields=edit, expected_head=rest[0].head)
+    rest[0] = store.require_task(rest[0].id or 0)
+
+    real = agent.recover_setups
+
+    def searched_again(drafts: Any, *args: Any, on_setup: Any = None, **kwargs: Any) -> Any:
+        def record(i: int, setup: Any) -> None:
+            if drafts[i].key == first.key:
+                setup = setup.model_copy(update={"usage_instructions": "1. python train.py"})
+            on_setup(i, setup)
+
+        return real(drafts, *args, on_setup=record, **kwargs)
+
+    monkeypatch.setattr(agent, "recover_setups", searched_again)
+    monkeypatch.setattr(agent, "prompt_version", lambda model: "agent-next")
+    out = _reextract(settings, "p")
+    assert "setup agent version" in out and "reran setup" in out
+    assert "1 setup(s) changed, back to review" in out
+    changed = store.require_task(first.id)
+    assert (changed.stage, changed.status) == ("setup", TaskStatus.awaiting_review)
+    assert store.fields(changed).usage_instructions == "1. python train.py"
+    for task in rest:
+        again = store.require_task(task.id or 0)
+        assert (again.stage, again.status, again.head) == ("package", "approved", task.head)
+    assert store.fields(store.require_task(rest[0].id or 0)).question == "The reviewer's question?"
+    assert "package" not in store.current_runs("p")  # runs again once the setup is approved
+    assert _reextract(settings, "p").startswith("p: nothing changed")

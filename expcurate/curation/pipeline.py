@@ -420,7 +420,14 @@ def _approved_at(store: Store, paper_id: str, stage: Stage) -> list[tuple[int, T
     return out
 
 
-def run_setup(store: Store, settings: Settings, paper_id: str) -> StageRun:
+def run_setup(
+    store: Store,
+    settings: Settings,
+    paper_id: str,
+    tasks: list[tuple[int, TaskFields]] | None = None,
+) -> StageRun:
+    """The setup stage for the tasks approved at the tasks checkpoint (or for `tasks`: the
+    live tasks a re-extraction sends through a new setup model)."""
     from extractors.agent import prompt_version, recover_setups
     from extractors.validate import as_tree, validate_setup
     from extractors.validate.repo_checks import check_command_flags, check_model_fallback
@@ -428,7 +435,7 @@ def run_setup(store: Store, settings: Settings, paper_id: str) -> StageRun:
     runs = store.current_runs(paper_id)
     ingest = ingest_of(store, settings, paper_id)
     index = load_artifact(settings, runs[Stage.mine.value], RepoIndex)
-    approved = _approved_at(store, paper_id, Stage.tasks)
+    approved = _approved_at(store, paper_id, Stage.tasks) if tasks is None else tasks
     model = settings.stage_model("setup")
     version = prompt_version(model)
     inputs = digest(

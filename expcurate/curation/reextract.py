@@ -26,7 +26,7 @@ from __future__ import annotations
 import git
 from pydantic import BaseModel, Field
 
-from expcurate.curation.pipeline import RUNNERS, ingest_of, load_artifact
+from expcurate.curation.pipeline import RUNNERS, ingest_of, load_artifact, run_setup
 from expcurate.curation.review import IMPORTED_MODEL, refresh_paper_status
 from expcurate.records import (
     IngestResult,
@@ -34,6 +34,7 @@ from expcurate.records import (
     RunStatus,
     Severity,
     Stage,
+    TaskFields,
     TaskStatus,
 )
 from expcurate.settings import Settings
@@ -52,6 +53,7 @@ class PaperReextract(BaseModel):
     carried: int = 0  # tasks whose references moved with the code, approval kept
     flagged: dict[int, str] = Field(default_factory=dict)  # task -> why it is back in review
     redrafted: list[int] = Field(default_factory=list)  # drafts changed: back in review
+    resetup: list[int] = Field(default_factory=list)  # setups changed: back in review
     retired: list[int] = Field(default_factory=list)  # no longer drafted
     awaiting: str = ""  # the stage now waiting for a reviewer, if any
     error: str = ""  # why the paper could not be re-extracted (nothing was changed)
@@ -69,6 +71,8 @@ class PaperReextract(BaseModel):
             parts.append(f"{len(self.flagged)} task(s) back to review for drifted references")
         if self.redrafted:
             parts.append(f"{len(self.redrafted)} draft(s) changed, back to review")
+        if self.resetup:
+            parts.append(f"{len(self.resetup)} setup(s) changed, back to review")
         if self.retired:
             parts.append(f"{len(self.retired)} task(s) retired")
         if self.awaiting:
@@ -121,6 +125,8 @@ def reextract_paper(
         _redraft(store, settings, paper_id, before, report)
     if new.commit != old.commit:
         _carry(store, settings, paper_id, old, new, report)
+    if Stage.setup.value in before and not report.error:
+        _resetup(store, settings, paper_id, report)
     refresh_paper_status(store, paper_id)
     paper = store.require_paper(paper_id)
     if paper.status == PaperStatus.awaiting_review:
@@ -187,7 +193,7 @@ def _redraft(
 ) -> None:
     """Draft the tasks again when their inputs changed; see the module for what happens to
     each task."""
-    from expcurate.records import DraftSet, TaskFields
+    from expcurate.records import DraftSet
 
     heads = {t.id: t.head for t in store.tasks(paper_id)}
     run = RUNNERS[Stage.tasks](store, settings, paper_id)
@@ -215,6 +221,54 @@ def _redraft(
             later = runs.get(stage.value)
             if later is not None and later.id is not None:
                 store.retire_run(later.id)
+
+
+def _resetup(store: Store, settings: Settings, paper_id: str, report: PaperReextract) -> None:
+    """A new setup model or agent version: the agent searches the code again for every task
+    that went through setup. An equal setup leaves its task alone; a changed one is merged
+    with the reviewer's edits and goes back to review at the setup checkpoint (package runs
+    again for it once it is approved)."""
+    from extractors.agent import prompt_version
+
+    current = store.current_runs(paper_id).get(Stage.setup.value)
+    if current is None:  # retired for re-drafted tasks: it runs again after their review
+        return
+    model = settings.stage_model("setup")
+    version = prompt_version(model)
+    if (current.model, current.prompt_version) == (model, version):
+        return
+    if current.model != model:
+        report.changed.append(f"setup model {current.model} → {model}")
+    else:
+        report.changed.append("setup agent version")
+    live = [
+        (t.id, _last_setup(store, t.id))
+        for t in store.tasks(paper_id)
+        if t.id is not None
+        and t.stage in (Stage.setup.value, Stage.package.value)
+        and t.status not in (TaskStatus.retired, TaskStatus.rejected)
+    ]
+    heads = {task_id: store.require_task(task_id).head for task_id, _ in live}
+    run = run_setup(store, settings, paper_id, tasks=live)
+    report.rerun.append(Stage.setup.value)
+    if run.status == RunStatus.failed:
+        report.error = f"setup failed: {store.require_paper(paper_id).error}"
+        return
+    moved = [task_id for task_id, head in heads.items() if store.require_task(task_id).head != head]
+    report.resetup += moved
+    package = store.current_runs(paper_id).get(Stage.package.value)
+    if moved and package is not None and package.id is not None:
+        store.retire_run(package.id)  # package runs again for them once they are approved
+
+
+def _last_setup(store: Store, task_id: int) -> TaskFields:
+    """What the setup stage last wrote for the task: the agent works from it again, so an
+    unchanged setup compares equal however the reviewer edited the task since (their edits
+    are merged back in either way)."""
+    for rev in reversed(store.revisions(task_id)):
+        if rev.kind == "machine" and rev.stage == Stage.setup.value:
+            return TaskFields.model_validate(rev.fields)
+    return store.fields(store.require_task(task_id))
 
 
 def _carry(
