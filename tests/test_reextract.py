@@ -368,3 +368,62 @@ def test_a_new_setup_agent_version_searches_again_and_only_changed_setups_go_bac
     assert store.fields(store.require_task(rest[0].id or 0)).question == "The reviewer's question?"
     assert "package" not in store.current_runs("p")  # runs again once the setup is approved
     assert _reextract(settings, "p").startswith("p: nothing changed")
+
+
+@pytest.mark.parametrize("point", ["before-mine", "carry"])
+def test_a_reextraction_killed_half_way_is_finished_by_the_next_one(
+    tmp_path: Path, settings: Settings, store: Store, monkeypatch: pytest.MonkeyPatch, point: str
+) -> None:
+    """SIGKILL mid-way (before the miner reruns; after the first task was carried), then
+    `reextract` again: every reference shifted exactly once, approvals kept, nothing pending."""
+    import signal
+    import sys
+    import time
+
+    from flows.curate import curate
+
+    monkeypatch.setenv("EXPCURATE_ENGINE", "local")
+    repo = make_sample_repo(tmp_path / "repo")
+    with override_settings(**{**settings.model_dump(), "engine": "local"}):
+        entry = PaperListEntry(id="p", pdf_url=str(ROOT / "data/sample/paper.pdf"),
+                               code_url=str(repo))  # fmt: skip
+        assert curate(entry, auto_approve=True).status.value == "ready"
+    steps = {t.id: store.fields(t).requirements for t in store.tasks("p")}
+    train = repo / "train.py"
+    train.write_text("# one\n# two\n# three\n" + train.read_text())
+    _commit(repo, "a header")
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("EXPCURATE_")}
+    env |= {"EXPCURATE_ENGINE": "local", "EXPCURATE_PAUSE_AT": point,
+            "LITELLM_LOCAL_MODEL_COST_MAP": "True"}  # fmt: skip
+    on = ["--data-dir", str(settings.data_dir), "--db-url", settings.database_url()]
+    killed = subprocess.Popen(
+        [sys.executable, "-m", "expcurate", "reextract", "p", *on], env=env, cwd=ROOT,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    marker = settings.resolved_data_dir() / "artifacts" / "p" / f"paused-{point}"
+    deadline = time.monotonic() + 120
+    while not marker.exists():
+        assert killed.poll() is None and time.monotonic() < deadline
+        time.sleep(0.1)
+    killed.send_signal(signal.SIGKILL)
+    killed.wait()
+
+    out = _reextract(settings, "p")
+    assert "not re-extracted" not in out, out
+    for task_id, before in steps.items():
+        after = store.fields(store.require_task(task_id or 0)).requirements
+        assert len(after) == len(before)
+        for old, new in zip(before, after, strict=True):
+            if "(train.py:" not in old:
+                assert old == new
+                continue
+            a = re.search(r":(\d+)-(\d+)\)", old)
+            b = re.search(r":(\d+)-(\d+)\)", new)
+            assert a and b and (int(b[1]), int(b[2])) == (int(a[1]) + 3, int(a[2]) + 3), new
+    assert {t.status for t in store.tasks("p")} == {"approved"}
+    assert store.require_paper("p").status == "ready"
+    assert not (
+        settings.resolved_data_dir() / "artifacts" / "p" / "reextract-pending.json"
+    ).exists()
+    assert _reextract(settings, "p").startswith("p: nothing changed")

@@ -23,10 +23,19 @@ nothing rerun):
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import git
 from pydantic import BaseModel, Field
 
-from expcurate.curation.pipeline import RUNNERS, ingest_of, load_artifact, run_setup
+from expcurate.curation.pipeline import (
+    RUNNERS,
+    _pause_if_asked,
+    ingest_of,
+    load_artifact,
+    paper_dir,
+    run_setup,
+)
 from expcurate.curation.review import IMPORTED_MODEL, refresh_paper_status
 from expcurate.records import (
     IngestResult,
@@ -98,7 +107,6 @@ def reextract_paper(
     if problem:
         report.error = problem
         return report
-    old = ingest_of(store, settings, paper_id)
     try:
         _, target = resolve_repo(
             paper.repo_source, commit or None, settings.clones_dir, update=commit is None
@@ -106,32 +114,76 @@ def reextract_paper(
     except RepoLoadError as exc:
         report.error = str(exc)  # the curated version stays as it is
         return report
-    if target != old.commit:
-        report.changed.append(f"code {old.commit[:12]} → {target[:12]}")
+    # Where the paper stood before, kept until the work is done: a re-extraction killed
+    # half-way is finished by the next one as if nothing had happened.
+    start = _pending(settings, paper_id)
+    if start is None:
+        old = ingest_of(store, settings, paper_id)
+        start = Start(
+            commit=old.commit,
+            pdf_sha256=old.pdf_sha256,
+            approved=[s for s, r in before.items() if r.status == RunStatus.approved],
+        )
+        _write_json(_pending_path(settings, paper_id), start.model_dump_json())
+    if target != start.commit:
+        report.changed.append(f"code {start.commit[:12]} → {target[:12]}")
+    if target != paper.commit:
         store.upsert_paper(paper_id, requested_commit=target)
 
     for stage in (Stage.ingest, Stage.parse, Stage.mine):
         run = RUNNERS[stage](store, settings, paper_id)
-        if not _rerun(report, stage, run, before.get(stage.value)):
-            continue
+        _rerun(report, stage, run, before.get(stage.value))
         if run.status == RunStatus.failed:
             report.error = f"{stage.value} failed: {store.require_paper(paper_id).error}"
             return report
-        _keep_approval(store, paper_id, stage, run, before.get(stage.value))
+        if stage.value in start.approved:
+            _keep_approval(store, paper_id, stage, run)
     new = ingest_of(store, settings, paper_id)
-    if new.pdf_sha256 != old.pdf_sha256:
+    if new.pdf_sha256 != start.pdf_sha256:
         report.changed.append("the paper's PDF")
     if Stage.tasks.value in before and _all_approved(store, paper_id, (Stage.parse,)):
         _redraft(store, settings, paper_id, before, report)
-    if new.commit != old.commit:
-        _carry(store, settings, paper_id, old, new, report)
+    if new.commit != start.commit and not start.carried:
+        _carry(store, settings, paper_id, start.commit, new, report)
+        start.carried = True  # a later stop must not carry them twice
+        _write_json(_pending_path(settings, paper_id), start.model_dump_json())
     if Stage.setup.value in before and not report.error:
         _resetup(store, settings, paper_id, report)
+    if not report.error:
+        _pending_path(settings, paper_id).unlink(missing_ok=True)
     refresh_paper_status(store, paper_id)
     paper = store.require_paper(paper_id)
     if paper.status == PaperStatus.awaiting_review:
         report.awaiting = paper.stage
     return report
+
+
+class Start(BaseModel):
+    """Where a paper stood when its re-extraction began (`reextract-pending.json`)."""
+
+    commit: str
+    pdf_sha256: str
+    approved: list[str] = Field(default_factory=list)  # stages whose runs were approved
+    carried: bool = False  # every task's references are at the new commit
+
+
+def _pending_path(settings: Settings, paper_id: str) -> Path:
+    return paper_dir(settings, paper_id) / "reextract-pending.json"
+
+
+def _pending(settings: Settings, paper_id: str) -> Start | None:
+    path = _pending_path(settings, paper_id)
+    try:
+        return Start.model_validate_json(path.read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def _write_json(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(text)
+    tmp.replace(path)
 
 
 def _refusal(
@@ -157,15 +209,11 @@ def _rerun(report: PaperReextract, stage: Stage, run: StageRun, before: StageRun
     return True
 
 
-def _keep_approval(
-    store: Store, paper_id: str, stage: Stage, run: StageRun, before: StageRun | None
-) -> None:
-    """A first-phase stage rerun cleanly keeps the approval its last run had: re-extraction
-    does not ask a reviewer to look again at provenance or an index that merely followed the
-    code. A partial run (errors) waits for a reviewer as usual."""
-    if before is None or before.status != RunStatus.approved or run.id is None:
-        return
-    if run.status != RunStatus.awaiting_review or run.errors:
+def _keep_approval(store: Store, paper_id: str, stage: Stage, run: StageRun) -> None:
+    """A first-phase stage whose run was approved before and is rerun cleanly keeps the
+    approval: re-extraction does not ask a reviewer to look again at provenance or an index
+    that merely followed the code. A partial run (errors) waits for a reviewer as usual."""
+    if run.id is None or run.status != RunStatus.awaiting_review or run.errors:
         return
     store.set_run_status(run.id, RunStatus.approved)
     store.add_review(
@@ -173,7 +221,7 @@ def _keep_approval(
         stage=stage.value,
         stage_run_id=run.id,
         decision="approved",
-        reason=f"re-extraction: clean rerun of a stage approved in run {before.id}",
+        reason="re-extraction: a clean rerun of a stage that was approved",
         reviewer=REVIEWER,
     )
     refresh_paper_status(store, paper_id)
@@ -198,6 +246,7 @@ def _redraft(
     heads = {t.id: t.head for t in store.tasks(paper_id)}
     run = RUNNERS[Stage.tasks](store, settings, paper_id)
     if not _rerun(report, Stage.tasks, run, before.get(Stage.tasks.value)):
+        _back_at(store, paper_id, Stage.tasks)  # a re-extraction killed before it could
         return
     if run.status == RunStatus.failed:
         report.error = f"tasks failed: {store.require_paper(paper_id).error}"
@@ -215,12 +264,7 @@ def _redraft(
                 report.retired.append(task.id)
         elif heads.get(task.id) != task.head:
             report.redrafted.append(task.id)
-    if report.redrafted:  # setup and package run again for them once they are approved
-        runs = store.current_runs(paper_id)
-        for stage in (Stage.setup, Stage.package):
-            later = runs.get(stage.value)
-            if later is not None and later.id is not None:
-                store.retire_run(later.id)
+    _back_at(store, paper_id, Stage.tasks)
 
 
 def _resetup(store: Store, settings: Settings, paper_id: str, report: PaperReextract) -> None:
@@ -256,9 +300,25 @@ def _resetup(store: Store, settings: Settings, paper_id: str, report: PaperReext
         return
     moved = [task_id for task_id, head in heads.items() if store.require_task(task_id).head != head]
     report.resetup += moved
-    package = store.current_runs(paper_id).get(Stage.package.value)
-    if moved and package is not None and package.id is not None:
-        store.retire_run(package.id)  # package runs again for them once they are approved
+    _back_at(store, paper_id, Stage.setup)
+
+
+def _back_at(store: Store, paper_id: str, stage: Stage) -> None:
+    """Live tasks sent back to `stage` run every later task stage again once they are
+    approved: the later stages' current runs are taken off (they stay in the history)."""
+    back = [
+        t
+        for t in store.tasks(paper_id, stage=stage.value)
+        if t.status not in (TaskStatus.retired, TaskStatus.rejected)
+    ]
+    if not back:
+        return
+    runs = store.current_runs(paper_id)
+    later = (Stage.setup, Stage.package) if stage == Stage.tasks else (Stage.package,)
+    for each in later:
+        run = runs.get(each.value)
+        if run is not None and run.id is not None:
+            store.retire_run(run.id)
 
 
 def _last_setup(store: Store, task_id: int) -> TaskFields:
@@ -271,24 +331,36 @@ def _last_setup(store: Store, task_id: int) -> TaskFields:
     return store.fields(store.require_task(task_id))
 
 
+def _carried_to(store: Store, task_id: int, commit: str) -> bool:
+    """Are the task's references already at `commit` (carried there by an earlier run that
+    was stopped before it finished)?"""
+    for rev in reversed(store.revisions(task_id)):
+        if rev.kind == "carry":
+            return rev.note.endswith(f" to {commit[:12]}")
+        if rev.kind == "machine" and rev.stage in (Stage.setup.value, Stage.package.value):
+            return False
+    return False
+
+
 def _carry(
     store: Store,
     settings: Settings,
     paper_id: str,
-    old: IngestResult,
+    old_commit: str,
     new: IngestResult,
     report: PaperReextract,
 ) -> None:
-    """Carry every live task's references from the old commit to the new one."""
+    """Carry every live task's references from the old commit to the new one (a task a
+    killed re-extraction already carried is left as it is)."""
     from extractors.repo.carry import CodeDiff, Drift, carry_task
     from extractors.validate.catalog import flag
 
     repo = git.Repo(new.repo_path)
     try:
-        diff: CodeDiff | None = CodeDiff(repo, old.commit, new.commit)
+        diff: CodeDiff | None = CodeDiff(repo, old_commit, new.commit)
     except git.GitCommandError:  # the old commit is not in this clone any more
         diff = None
-    note = f"references carried from {old.commit[:12]} to {new.commit[:12]}"
+    note = f"references carried from {old_commit[:12]} to {new.commit[:12]}"
     reopened: set[str] = set()
     for task in store.tasks(paper_id):
         assert task.id is not None
@@ -297,12 +369,14 @@ def _carry(
         fields = store.fields(task)
         if not (fields.requirements or fields.source or fields.masked_source):
             continue  # no setup yet: the setup stage will search the new code
+        if _carried_to(store, task.id, new.commit):
+            continue
         drifts: list[Drift]
         if diff is None:
             carried = fields
             drifts = [
                 Drift(
-                    f"the code moved from {old.commit[:12]} to {new.commit[:12]}, but the old "
+                    f"the code moved from {old_commit[:12]} to {new.commit[:12]}, but the old "
                     "commit is not in the repository any more, so no reference could be "
                     "carried; check each against the new code",
                     (),
@@ -329,6 +403,7 @@ def _carry(
             reopened.add(task.stage)
         elif carried != fields:
             report.carried += 1
+        _pause_if_asked(settings, "carry", paper_id)
     runs = store.current_runs(paper_id)
     for stage in reopened:  # the stage's checkpoint is open again until they are decided
         run = runs.get(stage)
