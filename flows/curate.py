@@ -420,25 +420,61 @@ def _fan_out_locally(
     model: str | None,
     auto_approve: bool | None,
 ) -> list[PaperSummary]:
-    """`_fan_out` without Prefect: a process pool of `workers` (spawned, as Prefect's is),
-    or the Dask cluster of EXPCURATE_DASK_ADDRESS through Dask's own client."""
+    """`_fan_out` without Prefect: this process is one of the `workers` (it is up already,
+    the pipeline imported), beside a pool of `workers - 1` spawned processes, each taking the
+    next paper of the list when it is free; or the Dask cluster of EXPCURATE_DASK_ADDRESS
+    through Dask's own client."""
     import multiprocessing
+    import threading
 
     settings = get_settings().model_dump(mode="json")
     done: dict[str, PaperSummary] = {}
     if get_settings().dask_address:
         return _fan_out_on_dask(entries, settings, model, auto_approve)
+    queue, taking, reporting_ = iter(entries), threading.Lock(), threading.Lock()
+
+    def take() -> PaperListEntry | None:
+        with taking:
+            return next(queue, None)
+
+    def here() -> None:
+        """Papers in this process, on a thread (a signal ends the process, and marks its
+        running stages interrupted, wherever this thread is)."""
+        while (entry := take()) is not None:
+            try:
+                summary = curate(entry, model=model, auto_approve=auto_approve)
+            except Exception as exc:
+                summary = _crashed(open_store(get_settings()), entry.id, exc)
+            with reporting_:
+                done[entry.id] = summary
+                _report(summary)
+
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        futures = {
-            pool.submit(
-                _paper_in_process, entry.model_dump(mode="json"), settings, model, auto_approve
-            ): entry
-            for entry in entries
-        }
-        for future in concurrent.futures.as_completed(futures):
-            entry = futures[future]
-            done[entry.id] = _from_worker(entry, future.result)
+    with ProcessPoolExecutor(max_workers=workers - 1, mp_context=context) as pool:
+        in_flight: dict[concurrent.futures.Future[dict[str, Any]], PaperListEntry] = {}
+
+        def feed() -> None:
+            entry = take()
+            if entry is not None:
+                payload = entry.model_dump(mode="json")
+                in_flight[
+                    pool.submit(_paper_in_process, payload, settings, model, auto_approve)
+                ] = entry
+
+        for _ in range(workers - 1):
+            feed()
+        local = threading.Thread(target=here, name="papers-in-this-process", daemon=True)
+        local.start()
+        while in_flight:
+            finished, _ = concurrent.futures.wait(
+                in_flight, return_when=concurrent.futures.FIRST_COMPLETED
+            )
+            for future in finished:
+                entry = in_flight.pop(future)
+                with reporting_:
+                    done[entry.id] = _from_worker(entry, future.result)
+                feed()
+        local.join()
     return [done[e.id] for e in entries if e.id in done]
 
 
