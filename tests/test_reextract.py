@@ -427,3 +427,44 @@ def test_a_reextraction_killed_half_way_is_finished_by_the_next_one(
         settings.resolved_data_dir() / "artifacts" / "p" / "reextract-pending.json"
     ).exists()
     assert _reextract(settings, "p").startswith("p: nothing changed")
+
+
+def test_a_pdf_given_by_url_is_downloaded_again_and_a_changed_one_reruns_the_paper_side(
+    tmp_path: Path, settings: Settings, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The PDF behind the same URL (a real HTTP server on loopback) changes: re-extraction
+    downloads it, sees new bytes, reruns ingest and parse; the same bytes again: nothing."""
+    import functools
+    import http.server
+    import shutil
+    import threading
+
+    import pymupdf
+
+    from flows.curate import curate
+
+    served = tmp_path / "site"
+    served.mkdir()
+    shutil.copyfile(ROOT / "data/sample/paper.pdf", served / "paper.pdf")
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(served))
+    handler.log_message = lambda *a, **k: None  # type: ignore[attr-defined]
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}/paper.pdf"
+    try:
+        monkeypatch.setenv("EXPCURATE_ENGINE", "local")
+        repo = make_sample_repo(tmp_path / "repo")
+        with override_settings(**{**settings.model_dump(), "engine": "local"}):
+            entry = PaperListEntry(id="p", pdf_url=url, code_url=str(repo))
+            assert curate(entry, auto_approve=True).status.value == "ready"
+        assert _reextract(settings, "p").startswith("p: nothing changed")
+        doc = pymupdf.open(served / "paper.pdf")  # a new version behind the same URL
+        doc.set_metadata({**doc.metadata, "subject": "a corrected version"})
+        doc.save(served / "next.pdf")
+        doc.close()
+        (served / "next.pdf").replace(served / "paper.pdf")
+        out = _reextract(settings, "p")
+        assert "the paper's PDF" in out and "reran ingest, parse" in out, out
+        assert _reextract(settings, "p").startswith("p: nothing changed")
+    finally:
+        server.shutdown()

@@ -265,7 +265,9 @@ def run_ingest(store: Store, settings: Settings, paper_id: str) -> StageRun:
     from extractors.ingest import ingest
 
     paper = store.require_paper(paper_id)
-    inputs = digest(paper.pdf_source, paper.repo_source, paper.requested_commit, _pdf_stamp(paper))
+    inputs = digest(
+        paper.pdf_source, paper.repo_source, paper.requested_commit, _pdf_stamp(settings, paper)
+    )
 
     def work() -> tuple[StageResult, int]:
         result = ingest(
@@ -282,13 +284,21 @@ def run_ingest(store: Store, settings: Settings, paper_id: str) -> StageRun:
     return _run_stage(store, settings, paper_id, Stage.ingest, inputs, work)
 
 
-def _pdf_stamp(paper: Paper) -> str:
-    """A cheap fingerprint of a local PDF so a changed file re-runs ingest."""
+def _pdf_stamp(settings: Settings, paper: Paper) -> str:
+    """A cheap fingerprint of a local PDF so a changed file re-runs ingest. A PDF given by
+    URL is not downloaded for this: re-extraction downloads it, and when its bytes changed
+    records their hash (`PDF_SEEN`), which this reads."""
+    if paper.pdf_source.startswith(("http://", "https://")):
+        seen = paper_dir(settings, paper.id) / PDF_SEEN
+        return seen.read_text().strip() if seen.is_file() else ""
     path = Path(paper.pdf_source)
-    if paper.pdf_source.startswith(("http://", "https://")) or not path.is_file():
+    if not path.is_file():
         return ""
     st = path.stat()
     return f"{st.st_size}:{st.st_mtime_ns}"
+
+
+PDF_SEEN = "pdf-url-sha256.txt"  # the hash of the last download of a URL PDF that changed
 
 
 def run_parse(store: Store, settings: Settings, paper_id: str) -> StageRun:

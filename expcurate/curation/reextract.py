@@ -29,6 +29,7 @@ import git
 from pydantic import BaseModel, Field
 
 from expcurate.curation.pipeline import (
+    PDF_SEEN,
     RUNNERS,
     _pause_if_asked,
     ingest_of,
@@ -48,7 +49,7 @@ from expcurate.records import (
 )
 from expcurate.settings import Settings
 from expcurate.store import Store
-from expcurate.store.rows import StageRun
+from expcurate.store.rows import Paper, StageRun
 
 REVIEWER = "reextract"
 
@@ -129,6 +130,10 @@ def reextract_paper(
         report.changed.append(f"code {start.commit[:12]} → {target[:12]}")
     if target != paper.commit:
         store.upsert_paper(paper_id, requested_commit=target)
+    problem = _look_at_url_pdf(settings, paper)
+    if problem:
+        report.error = problem
+        return report
 
     for stage in (Stage.ingest, Stage.parse, Stage.mine):
         run = RUNNERS[stage](store, settings, paper_id)
@@ -156,6 +161,26 @@ def reextract_paper(
     if paper.status == PaperStatus.awaiting_review:
         report.awaiting = paper.stage
     return report
+
+
+def _look_at_url_pdf(settings: Settings, paper: Paper) -> str:
+    """A PDF given by URL is downloaded again; when its bytes changed, their hash is recorded
+    where ingest's inputs read it (so ingest reruns once, and again only on a new change).
+    Returns why the PDF could not be looked at, or ""."""
+    import tempfile
+
+    from extractors.ingest import IngestError, fetch_pdf, is_url, sha256_file
+
+    if not is_url(paper.pdf_source):
+        return ""
+    with tempfile.TemporaryDirectory(prefix="expcurate-pdf-") as tmp:
+        try:
+            sha = sha256_file(fetch_pdf(paper.pdf_source, Path(tmp)))
+        except IngestError as exc:
+            return str(exc)
+    if sha != paper.pdf_sha256:
+        _write_json(paper_dir(settings, paper.id) / PDF_SEEN, sha)
+    return ""
 
 
 class Start(BaseModel):
