@@ -281,17 +281,25 @@ def _checkout(
 
 
 def _worktree(repo: git.Repo, sha: str) -> Path:
-    """The commit's own worktree beside the cached clone (`NAME@SHA12`), made once and reset
-    to the commit on every use: papers pinned to different commits of one repository, and a
-    re-extraction moving a paper to a new commit, never move each other's files."""
+    """The commit's own worktree beside the cached clone (`NAME@SHA12`), made once and put
+    back to the commit when something changed it: papers pinned to different commits of one
+    repository, and a re-extraction moving a paper to a new commit, never move each other's
+    files."""
     home = Path(repo.git_dir).parent
     tree = home.parent / f"{home.name}@{sha[:12]}"
     if tree.exists():
         try:
             here = git.Repo(tree)
             if here.head.is_valid() and here.head.commit.hexsha == sha:
-                here.git.reset("--hard", "--quiet", sha)
-                here.git.clean("-ffdxq")
+                # Left alone when clean: another paper may be reading it right now, and a
+                # reset rewrites files git cannot prove unchanged. `--no-optional-locks`:
+                # looking must not take the index lock a reader beside us may hold.
+                dirty = here.git.execute(
+                    ["git", "--no-optional-locks", "status", "--porcelain", "--ignored"]
+                )
+                if dirty.strip():
+                    here.git.reset("--hard", "--quiet", sha)
+                    here.git.clean("-ffdxq")
                 return tree
         except (git.InvalidGitRepositoryError, git.NoSuchPathError, ValueError):
             pass
