@@ -132,3 +132,53 @@ def make_sample_repo(dest: Path) -> Path:
     ):
         subprocess.run(cmd, cwd=dest, check=True, env=env)
     return dest
+
+
+# ------------------------------------------------------------------ helpers tests share
+
+
+def run_cli(args: list[str], data: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    """`expcurate ARGS --data-dir DATA` as a user runs it, with no Prefect API configured;
+    a temporary Prefect server, if one were started, would fail at once (1 s to start)."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("EXPCURATE_", "PREFECT_API"))}
+    clean |= {"LITELLM_LOCAL_MODEL_COST_MAP": "True",
+              "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS": "1", **env}  # fmt: skip
+    return subprocess.run(
+        [sys.executable, "-m", "expcurate", *args, "--data-dir", str(data)],
+        capture_output=True, text=True, env=clean, cwd=ROOT, timeout=300,
+    )  # fmt: skip
+
+
+def tasks_in(data: Path) -> list[tuple[str, str, str, str]]:
+    """Every task of the store in DATA: (paper, key, status, fields as JSON), sorted."""
+    store = Store(f"sqlite:///{data / 'expcurate.db'}")
+    return sorted(
+        (t.paper_id, t.key, t.status, store.fields(t).model_dump_json()) for t in store.tasks()
+    )
+
+
+def sample_paper_list(folder: Path, repo: Path, ids: tuple[str, ...] = ("one", "two")) -> Path:
+    """A paper list of the sample paper under each id, with `repo` as its code."""
+    import json
+
+    papers = folder / "papers.jsonl"
+    pdf = SAMPLE / "paper.pdf"
+    papers.write_text(
+        "".join(
+            json.dumps({"id": pid, "pdf_url": str(pdf), "code_url": str(repo)}) + "\n"
+            for pid in ids
+        )
+    )
+    return papers
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    """SIGTERM, then SIGKILL if it has not ended within 30 s."""
+    import signal
+
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()

@@ -3,17 +3,21 @@ worker processes on loopback, with and without a Prefect server."""
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conftest import run_cli, sample_paper_list, tasks_in
 
 from expcurate.records import PaperListEntry
 from expcurate.store import Store
+
+
+def _local_cli(args: list[str], data: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    return run_cli(args, data, EXPCURATE_ENGINE="local", **env)
+
 
 distributed = pytest.importorskip("distributed", reason="the dask extra is not installed")
 pytest.importorskip("prefect_dask", reason="the dask extra is not installed")
@@ -35,44 +39,17 @@ def cluster() -> Iterator[str]:
         yield str(local.scheduler_address)
 
 
-def _cli(args: list[str], data: Path, **env: str) -> subprocess.CompletedProcess[str]:
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("EXPCURATE_", "PREFECT_API"))}
-    clean |= {"LITELLM_LOCAL_MODEL_COST_MAP": "True", "EXPCURATE_ENGINE": "local", **env}
-    return subprocess.run(
-        [sys.executable, "-m", "expcurate", *args, "--data-dir", str(data)],
-        capture_output=True, text=True, env=clean, cwd=ROOT, timeout=300,
-    )  # fmt: skip
-
-
-def _tasks(data: Path) -> list[tuple[str, str, str, str]]:
-    store = Store(f"sqlite:///{data / 'expcurate.db'}")
-    return sorted(
-        (t.paper_id, t.key, t.status, store.fields(t).model_dump_json()) for t in store.tasks()
-    )
-
-
-def _papers(tmp_path: Path, repo: Path) -> Path:
-    papers = tmp_path / "papers.jsonl"
-    papers.write_text(
-        "".join(
-            json.dumps({"id": pid, "pdf_url": str(PDF), "code_url": str(repo)}) + "\n"
-            for pid in ("one", "two")
-        )
-    )
-    return papers
-
-
-def test_a_batch_runs_on_the_dask_cluster_with_the_same_tasks(
+def test_a_batch_runs_on_the_dask_cluster_with_the_sametasks_in(
     tmp_path: Path, sample_repo: Path, cluster: str
 ) -> None:
-    papers = _papers(tmp_path, sample_repo)
-    done = _cli(["batch", str(papers), "--auto-approve"], tmp_path / "seq")
+    papers = sample_paper_list(tmp_path, sample_repo)
+    done = _local_cli(["batch", str(papers), "--auto-approve"], tmp_path / "seq")
     assert done.returncode == 0, done.stdout + done.stderr
-    done = _cli(
+    done = _local_cli(
         ["batch", str(papers), "--auto-approve"], tmp_path / "dask", EXPCURATE_DASK_ADDRESS=cluster
     )
     assert done.returncode == 0 and "2 papers, 0 failed" in done.stdout, done.stdout + done.stderr
-    assert _tasks(tmp_path / "seq") == _tasks(tmp_path / "dask") != []
+    assert tasks_in(tmp_path / "seq") == tasks_in(tmp_path / "dask") != []
     # the papers ran in the cluster's worker processes, not in the command's own
     store = Store(f"sqlite:///{tmp_path / 'dask' / 'expcurate.db'}")
     owners = {int(run.owner.split(":")[1]) for run in store.runs()}  # host:pid:token
@@ -105,8 +82,8 @@ def test_under_a_prefect_server_the_batch_uses_prefect_dasks_runner(
 
 
 def test_a_scheduler_that_does_not_answer_is_one_line(tmp_path: Path, sample_repo: Path) -> None:
-    papers = _papers(tmp_path, sample_repo)
-    done = _cli(
+    papers = sample_paper_list(tmp_path, sample_repo)
+    done = _local_cli(
         ["batch", str(papers)], tmp_path / "data", EXPCURATE_DASK_ADDRESS="tcp://127.0.0.1:9"
     )
     assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr

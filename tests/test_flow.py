@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from conftest import run_cli, sample_paper_list, tasks_in
 from typer.testing import CliRunner
 
 from expcurate.cli import app
@@ -256,25 +254,6 @@ def test_a_flow_run_without_the_cli_admits_papers_the_same_way(
     assert paper.error == summary.error and paper.error.startswith("PDF not found")
 
 
-def _cli(args: list[str], data: Path, **env: str) -> subprocess.CompletedProcess[str]:
-    """The command as a user runs it, with no Prefect API configured; a temporary Prefect
-    server, if one were started, would fail at once (1 s to start)."""
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("EXPCURATE_", "PREFECT_API"))}
-    clean |= {"LITELLM_LOCAL_MODEL_COST_MAP": "True",
-              "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS": "1", **env}  # fmt: skip
-    return subprocess.run(
-        [sys.executable, "-m", "expcurate", *args, "--data-dir", str(data)],
-        capture_output=True, text=True, env=clean, cwd=ROOT, timeout=300,
-    )  # fmt: skip
-
-
-def _tasks(data: Path) -> list[tuple[str, str, str, str]]:
-    store = Store(f"sqlite:///{data / 'expcurate.db'}")
-    return sorted(
-        (t.paper_id, t.key, t.status, store.fields(t).model_dump_json()) for t in store.tasks()
-    )
-
-
 def test_without_a_prefect_server_the_same_flows_run_in_process(
     tmp_path: Path, sample_repo: Path
 ) -> None:
@@ -282,28 +261,22 @@ def test_without_a_prefect_server_the_same_flows_run_in_process(
     batch, sequential or on two worker processes, ends with the same tasks; `advance` and
     `approve` work the same way."""
     good = ROOT / "data" / "sample" / "paper.pdf"
-    papers = tmp_path / "papers.jsonl"
-    papers.write_text(
-        "".join(
-            json.dumps({"id": pid, "pdf_url": str(good), "code_url": str(sample_repo)}) + "\n"
-            for pid in ("one", "two")
-        )
-    )
+    papers = sample_paper_list(tmp_path, sample_repo)
     one_by_one, side_by_side = tmp_path / "seq", tmp_path / "par"
-    done = _cli(["batch", str(papers), "--auto-approve"], one_by_one)
+    done = run_cli(["batch", str(papers), "--auto-approve"], one_by_one)
     assert done.returncode == 0 and "2 papers, 0 failed" in done.stdout, done.stdout + done.stderr
-    done = _cli(["batch", str(papers), "--auto-approve", "--workers", "2"], side_by_side)
+    done = run_cli(["batch", str(papers), "--auto-approve", "--workers", "2"], side_by_side)
     assert done.returncode == 0 and "2 papers, 0 failed" in done.stdout, done.stdout + done.stderr
-    assert _tasks(one_by_one) == _tasks(side_by_side) != []
-    assert {t[2] for t in _tasks(side_by_side)} == {"approved"}
+    assert tasks_in(one_by_one) == tasks_in(side_by_side) != []
+    assert {t[2] for t in tasks_in(side_by_side)} == {"approved"}
 
     # checkpoints walked without a server: extract stops at review, approve runs what is due
     walked = tmp_path / "walked"
-    done = _cli(
+    done = run_cli(
         ["extract", "--pdf", str(good), "--repo", str(sample_repo), "--paper-id", "w"], walked
     )
     assert done.returncode == 0, done.stdout + done.stderr
     for stage in ("ingest", "parse", "mine"):
-        _cli(["approve", "--paper", "w", "--stage", stage], walked)
+        run_cli(["approve", "--paper", "w", "--stage", stage], walked)
     store = Store(f"sqlite:///{walked / 'expcurate.db'}")
     assert store.current_runs("w")["tasks"].status == "awaiting_review"

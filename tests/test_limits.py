@@ -4,7 +4,6 @@ global concurrency limits inside flow runs."""
 from __future__ import annotations
 
 import itertools
-import json
 import os
 import signal
 import subprocess
@@ -15,6 +14,7 @@ from contextlib import ExitStack, suppress
 from pathlib import Path
 
 import pytest
+from conftest import sample_paper_list
 
 from expcurate.records import Stage
 from expcurate.settings import Settings
@@ -95,14 +95,7 @@ def test_one_cpu_slot_runs_one_computing_stage_at_a_time_across_worker_processes
 ) -> None:
     """`batch --workers 2` with EXPCURATE_CPU_SLOTS=1, no Prefect API: both papers end ready,
     and no two computing stages (of one paper or of two) ever ran at the same time."""
-    good = ROOT / "data" / "sample" / "paper.pdf"
-    papers = tmp_path / "papers.jsonl"
-    papers.write_text(
-        "".join(
-            json.dumps({"id": pid, "pdf_url": str(good), "code_url": str(sample_repo)}) + "\n"
-            for pid in ("one", "two")
-        )
-    )
+    papers = sample_paper_list(tmp_path, sample_repo)
     data = tmp_path / "data"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("EXPCURATE_", "PREFECT_API"))}
     env |= {"LITELLM_LOCAL_MODEL_COST_MAP": "True", "EXPCURATE_CPU_SLOTS": "1",

@@ -52,18 +52,26 @@ def _steps(store: Store, task_id: int, path: str) -> list[str]:
     return [s for s in store.fields(store.require_task(task_id)).requirements if f"({path}:" in s]
 
 
+def _curated(tmp_path: Path, settings: Settings, pdf_url: str = "") -> Path:
+    """The sample paper curated with auto-approval from a git repository made in the test
+    (the in-process engine); the repository."""
+    from flows.curate import curate
+
+    repo = make_sample_repo(tmp_path / "repo")
+    pdf = pdf_url or str(ROOT / "data/sample/paper.pdf")
+    with override_settings(**{**settings.model_dump(), "engine": "local"}):
+        entry = PaperListEntry(id="p", pdf_url=pdf, code_url=str(repo))
+        assert curate(entry, auto_approve=True).status.value == "ready"
+    return repo
+
+
 def test_references_follow_the_code_and_the_reviewers_edit_is_kept(
     tmp_path: Path, settings: Settings, store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from expcurate.curation.publish import export
-    from flows.curate import curate
 
     monkeypatch.setenv("EXPCURATE_ENGINE", "local")
-    repo = make_sample_repo(tmp_path / "repo")
-    with override_settings(**{**settings.model_dump(), "engine": "local"}):
-        entry = PaperListEntry(id="p", pdf_url=str(ROOT / "data/sample/paper.pdf"),
-                               code_url=str(repo))  # fmt: skip
-        assert curate(entry, auto_approve=True).status.value == "ready"
+    repo = _curated(tmp_path, settings)
     tasks = [t for t in store.tasks("p") if store.fields(t).requirements]
     assert tasks and all(t.status == TaskStatus.approved for t in tasks)
     edited = tasks[0]
@@ -186,14 +194,8 @@ def test_a_repository_that_is_gone_leaves_the_paper_as_it_was(
 ) -> None:
     import shutil
 
-    from flows.curate import curate
-
     monkeypatch.setenv("EXPCURATE_ENGINE", "local")
-    repo = make_sample_repo(tmp_path / "repo")
-    with override_settings(**{**settings.model_dump(), "engine": "local"}):
-        entry = PaperListEntry(id="p", pdf_url=str(ROOT / "data/sample/paper.pdf"),
-                               code_url=str(repo))  # fmt: skip
-        curate(entry, auto_approve=True)
+    repo = _curated(tmp_path, settings)
     runs = {s: r.id for s, r in store.current_runs("p").items()}
     shutil.rmtree(repo)
     on = ["--data-dir", str(settings.data_dir), "--db-url", settings.database_url()]
@@ -213,14 +215,10 @@ def test_a_new_drafting_version_reruns_tasks_and_only_changed_drafts_go_back_to_
     retired; the code did not move, so no reference is touched."""
     import extractors.tasks as drafting
     from expcurate.records import DraftSet
-    from flows.curate import advance, curate
+    from flows.curate import advance
 
     monkeypatch.setenv("EXPCURATE_ENGINE", "local")
-    repo = make_sample_repo(tmp_path / "repo")
-    with override_settings(**{**settings.model_dump(), "engine": "local"}):
-        entry = PaperListEntry(id="p", pdf_url=str(ROOT / "data/sample/paper.pdf"),
-                               code_url=str(repo))  # fmt: skip
-        assert curate(entry, auto_approve=True).status.value == "ready"
+    _curated(tmp_path, settings)
     first, second, *rest = sorted(store.tasks("p"), key=lambda t: t.position)
     assert first.id is not None and second.id is not None and rest
     store.set_task_status(first.id, TaskStatus.awaiting_review)
@@ -272,14 +270,9 @@ def test_drift_lists_references_that_no_longer_point_at_the_same_code(
     """`expcurate drift` on a release and on the store, after the code moved on: moved and
     changed references listed per task, nothing changed in the store or the release."""
     from expcurate.curation.publish import export
-    from flows.curate import curate
 
     monkeypatch.setenv("EXPCURATE_ENGINE", "local")
-    repo = make_sample_repo(tmp_path / "repo")
-    with override_settings(**{**settings.model_dump(), "engine": "local"}):
-        entry = PaperListEntry(id="p", pdf_url=str(ROOT / "data/sample/paper.pdf"),
-                               code_url=str(repo))  # fmt: skip
-        curate(entry, auto_approve=True)
+    repo = _curated(tmp_path, settings)
     export(store, settings, "r1")
     on = ["--data-dir", str(settings.data_dir), "--db-url", settings.database_url()]
     result = CliRunner().invoke(app, ["drift", "--release", "r1", *on])
@@ -328,14 +321,9 @@ def test_a_new_setup_agent_version_searches_again_and_only_changed_setups_go_bac
     equal setup keeps its approval (however the reviewer edited the task since), a changed
     one is merged with the reviewer's edits and goes back to the setup checkpoint."""
     import extractors.agent as agent
-    from flows.curate import curate
 
     monkeypatch.setenv("EXPCURATE_ENGINE", "local")
-    repo = make_sample_repo(tmp_path / "repo")
-    with override_settings(**{**settings.model_dump(), "engine": "local"}):
-        entry = PaperListEntry(id="p", pdf_url=str(ROOT / "data/sample/paper.pdf"),
-                               code_url=str(repo))  # fmt: skip
-        assert curate(entry, auto_approve=True).status.value == "ready"
+    _curated(tmp_path, settings)
     first, *rest = [t for t in sorted(store.tasks("p"), key=lambda t: t.position)
                     if store.fields(t).requirements]  # fmt: skip
     assert first.id is not None and rest
@@ -380,14 +368,8 @@ def test_a_reextraction_killed_half_way_is_finished_by_the_next_one(
     import sys
     import time
 
-    from flows.curate import curate
-
     monkeypatch.setenv("EXPCURATE_ENGINE", "local")
-    repo = make_sample_repo(tmp_path / "repo")
-    with override_settings(**{**settings.model_dump(), "engine": "local"}):
-        entry = PaperListEntry(id="p", pdf_url=str(ROOT / "data/sample/paper.pdf"),
-                               code_url=str(repo))  # fmt: skip
-        assert curate(entry, auto_approve=True).status.value == "ready"
+    repo = _curated(tmp_path, settings)
     steps = {t.id: store.fields(t).requirements for t in store.tasks("p")}
     train = repo / "train.py"
     train.write_text("# one\n# two\n# three\n" + train.read_text())
@@ -441,8 +423,6 @@ def test_a_pdf_given_by_url_is_downloaded_again_and_a_changed_one_reruns_the_pap
 
     import pymupdf
 
-    from flows.curate import curate
-
     served = tmp_path / "site"
     served.mkdir()
     shutil.copyfile(ROOT / "data/sample/paper.pdf", served / "paper.pdf")
@@ -453,10 +433,7 @@ def test_a_pdf_given_by_url_is_downloaded_again_and_a_changed_one_reruns_the_pap
     url = f"http://127.0.0.1:{server.server_address[1]}/paper.pdf"
     try:
         monkeypatch.setenv("EXPCURATE_ENGINE", "local")
-        repo = make_sample_repo(tmp_path / "repo")
-        with override_settings(**{**settings.model_dump(), "engine": "local"}):
-            entry = PaperListEntry(id="p", pdf_url=url, code_url=str(repo))
-            assert curate(entry, auto_approve=True).status.value == "ready"
+        _curated(tmp_path, settings, pdf_url=url)
         assert _reextract(settings, "p").startswith("p: nothing changed")
         doc = pymupdf.open(served / "paper.pdf")  # a new version behind the same URL
         doc.set_metadata({**doc.metadata, "subject": "a corrected version"})

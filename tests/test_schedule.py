@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
-from conftest import make_sample_repo
+from conftest import make_sample_repo, stop
 
 from expcurate.records import PaperListEntry
 from expcurate.settings import override_settings
@@ -96,12 +95,7 @@ def test_serve_offers_a_scheduled_reextract_deployment_whose_failed_papers_fail(
             by_name = {c.name: c.state.type.value for c in children if c.state}
             assert by_name["reextract-p"] == "COMPLETED" and by_name["reextract-q"] == "FAILED"
     finally:
-        server.send_signal(signal.SIGTERM)
-        try:
-            server.wait(30)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        stop(server)
     store = Store(f"sqlite:///{data / 'expcurate.db'}")
     steps = [s for t in store.tasks("p") for s in store.fields(t).requirements]
     assert any("(train.py:26-47)" in s for s in steps), steps

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import os
 import re
-import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
+from conftest import stop
 
 from expcurate.store import Store
 
@@ -107,13 +107,7 @@ def test_two_workers_on_a_work_pool_run_the_papers_deployed_to_it(
         assert [s.type.value for s in states if s] == ["COMPLETED", "COMPLETED"], detail
     finally:
         for worker in workers:
-            worker.send_signal(signal.SIGTERM)
-        for worker in workers:
-            try:
-                worker.wait(30)
-            except subprocess.TimeoutExpired:
-                worker.kill()
-                worker.wait()
+            stop(worker)
 
     store = Store(f"sqlite:///{data / 'expcurate.db'}")
     assert {p.id: p.status for p in store.papers()} == {"one": "ready", "two": "ready"}
