@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -299,6 +300,13 @@ def test_drift_lists_references_that_no_longer_point_at_the_same_code(
     assert {t.id: t.head for t in store.tasks("p")} == heads
     result = CliRunner().invoke(app, ["drift", "--release", "nope", *on])
     assert result.exit_code == 2 and "no release 'nope'" in result.output
+    broken = tmp_path / "broken"
+    shutil.copytree(settings.published_dir / "r1", broken)
+    with (broken / "tasks.jsonl").open("a") as handle:
+        handle.write('{"paper": "p", "index": 9, "requirements": [\n')
+    result = CliRunner().invoke(app, ["drift", "--release", str(broken), *on])
+    assert result.exit_code == 2 and "tasks.jsonl, line" in result.output
+    assert "not JSON" in result.output and "Traceback" not in result.output
 
     # The release imported as an EXP-Bench release (tasks awaiting review): the same drift.
     repos = tmp_path / "repos"

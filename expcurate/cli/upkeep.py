@@ -72,7 +72,7 @@ def drift(
     head of the paper's repository (moved, changed or gone). Changes nothing."""
     from pathlib import Path
 
-    from expcurate.curation.drift import release_drift, store_drift
+    from expcurate.curation.drift import ReleaseUnreadable, release_drift, store_drift
 
     settings, store = common.configured_store(data_dir, db_url)
     if release:
@@ -85,7 +85,7 @@ def drift(
             )
         try:
             papers = release_drift(folder, settings.clones_dir)
-        except FileNotFoundError as exc:
+        except ReleaseUnreadable as exc:
             common.fail(str(exc))
         if paper:
             papers = [p for p in papers if p.paper_id in paper]

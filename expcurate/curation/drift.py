@@ -107,12 +107,15 @@ def paper_drift(
     return report
 
 
+class ReleaseUnreadable(ValueError):
+    """A release folder whose files are missing or not what `export` writes."""
+
+
 def release_drift(folder: Path, clones_dir: Path) -> list[PaperDrift]:
     """The drift of every paper of a published release (its `papers.jsonl`, `tasks.jsonl`)."""
-    papers = [json.loads(line) for line in _lines(folder / "papers.jsonl")]
+    papers = _records(folder / "papers.jsonl")
     rows: dict[str, list[tuple[str, dict[str, Any]]]] = {}
-    for line in _lines(folder / "tasks.jsonl"):
-        row = json.loads(line)
+    for row in _records(folder / "tasks.jsonl"):
         key = (row.get("provenance") or {}).get("task_key") or f"#{row.get('index', '?')}"
         rows.setdefault(str(row.get("paper", "")), []).append((key, row))
     return [
@@ -162,7 +165,19 @@ def _published(fields: TaskFields) -> dict[str, Any]:
     return fields.model_dump(mode="json", include={"requirements", "source", "masked_source"})
 
 
-def _lines(path: Path) -> list[str]:
+def _records(path: Path) -> list[dict[str, Any]]:
+    """The JSON objects of a JSON-lines file, or ReleaseUnreadable saying which line is not."""
     if not path.is_file():
-        raise FileNotFoundError(f"{path} is missing: is this a release folder?")
-    return [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        raise ReleaseUnreadable(f"{path} is missing: is this a release folder?")
+    out = []
+    for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines()):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError as exc:
+            raise ReleaseUnreadable(f"{path}, line {number + 1}: not JSON ({exc})") from None
+        if not isinstance(record, dict):
+            raise ReleaseUnreadable(f"{path}, line {number + 1}: not a JSON object")
+        out.append(record)
+    return out
