@@ -431,7 +431,7 @@ def _fan_out_locally(
     done: dict[str, PaperSummary] = {}
     if get_settings().dask_address:
         return _fan_out_on_dask(entries, settings, model, auto_approve)
-    queue, taking, reporting_ = iter(entries), threading.Lock(), threading.Lock()
+    queue, taking, telling = iter(entries), threading.Lock(), threading.Lock()
 
     def take() -> PaperListEntry | None:
         with taking:
@@ -445,7 +445,7 @@ def _fan_out_locally(
                 summary = curate(entry, model=model, auto_approve=auto_approve)
             except Exception as exc:
                 summary = _crashed(open_store(get_settings()), entry.id, exc)
-            with reporting_:
+            with telling:
                 done[entry.id] = summary
                 _report(summary)
 
@@ -471,7 +471,7 @@ def _fan_out_locally(
             )
             for future in finished:
                 entry = in_flight.pop(future)
-                with reporting_:
+                with telling:
                     done[entry.id] = _from_worker(entry, future.result)
                 feed()
         local.join()

@@ -64,8 +64,8 @@ def stage_kind(settings: Settings, stage: Stage) -> Kind | None:
 
 @contextmanager
 def stage_slot(settings: Settings, stage: Stage) -> Iterator[None]:
-    """Hold a slot of the stage's kind while the body runs (Prefect's limit in a flow run,
-    this machine's lock files otherwise)."""
+    """Hold a slot of the stage's kind while the body runs: this machine's lock files, or
+    Prefect's limit inside a flow run when the slots are the team's."""
     kind = stage_kind(settings, stage)
     if kind is None or slots(settings, kind) <= 0:
         yield

@@ -3,6 +3,7 @@ moved on."""
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Annotated
 
 import typer
@@ -72,7 +73,8 @@ def drift(
     head of the paper's repository (moved, changed or gone). Changes nothing."""
     from pathlib import Path
 
-    from expcurate.curation.drift import ReleaseUnreadable, release_drift, store_drift
+    from expcurate.curation.drift import release_drift, store_drift
+    from extractors.package import ReleaseUnreadable
 
     settings, store = common.configured_store(data_dir, db_url)
     if release:
@@ -92,18 +94,15 @@ def drift(
     else:
         papers = store_drift(store, settings, paper or None)
     say = common.console.print
-    total = refs = tasks = 0
-    statuses: dict[str, int] = {}
+    refs = tasks = 0
+    statuses: Counter[str] = Counter()
     for report in papers:
         if report.error:
             say(f"{report.paper_id}: not checked: {report.error}", highlight=False)
             continue
-        counts = report.counts()
-        total += len(report.drifted)
         refs += report.references
         tasks += report.tasks
-        for status, n in counts.items():
-            statuses[status] = statuses.get(status, 0) + n
+        statuses += report.counts()
         head = f"{report.commit[:12]} → head {report.head[:12]}"
         say(
             f"{report.paper_id} ({head}): {len(report.drifted)} of {report.references} "
@@ -113,6 +112,7 @@ def drift(
         for d in report.drifted:
             now = f" (now {d.now})" if d.now else ""
             say(f"  {d.task}: {d.where} {d.reference} {d.status}{now}", highlight=False)
+    total = sum(statuses.values())
     shown = ", ".join(f"{k} {v}" for k, v in sorted(statuses.items())) or "none"
     share = f" ({100 * total / refs:.0f}%)" if refs else ""
     say(

@@ -10,7 +10,6 @@ reference at the head rather than at the pinned commit.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
@@ -107,15 +106,14 @@ def paper_drift(
     return report
 
 
-class ReleaseUnreadable(ValueError):
-    """A release folder whose files are missing or not what `export` writes."""
-
-
 def release_drift(folder: Path, clones_dir: Path) -> list[PaperDrift]:
-    """The drift of every paper of a published release (its `papers.jsonl`, `tasks.jsonl`)."""
-    papers = _records(folder / "papers.jsonl")
+    """The drift of every paper of a published release (its `papers.jsonl`, `tasks.jsonl`);
+    `extractors.package.ReleaseUnreadable` when they cannot be read."""
+    from extractors.package import read_release
+
+    papers, tasks = read_release(folder)
     rows: dict[str, list[tuple[str, dict[str, Any]]]] = {}
-    for row in _records(folder / "tasks.jsonl"):
+    for row in tasks:
         key = (row.get("provenance") or {}).get("task_key") or f"#{row.get('index', '?')}"
         rows.setdefault(str(row.get("paper", "")), []).append((key, row))
     return [
@@ -163,21 +161,3 @@ def store_drift(
 
 def _published(fields: TaskFields) -> dict[str, Any]:
     return fields.model_dump(mode="json", include={"requirements", "source", "masked_source"})
-
-
-def _records(path: Path) -> list[dict[str, Any]]:
-    """The JSON objects of a JSON-lines file, or ReleaseUnreadable saying which line is not."""
-    if not path.is_file():
-        raise ReleaseUnreadable(f"{path} is missing: is this a release folder?")
-    out = []
-    for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines()):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except ValueError as exc:
-            raise ReleaseUnreadable(f"{path}, line {number + 1}: not JSON ({exc})") from None
-        if not isinstance(record, dict):
-            raise ReleaseUnreadable(f"{path}, line {number + 1}: not a JSON object")
-        out.append(record)
-    return out

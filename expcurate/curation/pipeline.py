@@ -68,13 +68,18 @@ def paper_dir(settings: Settings, paper_id: str) -> Path:
     return settings.artifacts_dir / paper_id
 
 
-def save_artifact(settings: Settings, paper_id: str, name: str, record: BaseModel) -> str:
-    folder = paper_dir(settings, paper_id)
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / name
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(record.model_dump_json(indent=1))
+def write_atomically(path: Path, text: str) -> None:
+    """Write `text` to `path` through a file beside it and a rename: a kill leaves the old
+    file or the new one, never half of one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text)
     tmp.replace(path)
+
+
+def save_artifact(settings: Settings, paper_id: str, name: str, record: BaseModel) -> str:
+    path = paper_dir(settings, paper_id) / name
+    write_atomically(path, record.model_dump_json(indent=1))
     return str(path.relative_to(settings.resolved_data_dir()))
 
 
@@ -553,10 +558,7 @@ def _save_masks(settings: Settings, paper_id: str, inputs_hash: str, masks: Pack
     # json, not model_dump_json: a patch of a file that is not UTF-8 holds surrogate escapes,
     # which pydantic's JSON writer refuses; json writes them as \udcXX and reads them back.
     path = masks_artifact(settings, paper_id, inputs_hash)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(masks.model_dump(mode="python"), indent=1))
-    tmp.replace(path)
+    write_atomically(path, json.dumps(masks.model_dump(mode="python"), indent=1))
 
 
 def package_masks(store: Store, settings: Settings, paper_id: str) -> PackageMasks | None:

@@ -11,7 +11,6 @@ for imported papers, builds them from the paper's repository when a checkout is 
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,6 +21,7 @@ from expcurate.curation.pipeline import (
     mask_task,
     masked_paths,
     package_masks,
+    write_atomically,
 )
 from expcurate.curation.review import unresolved_errors
 from expcurate.records import (
@@ -35,7 +35,13 @@ from expcurate.records import (
 from expcurate.settings import Settings
 from expcurate.store import Store
 from expcurate.store.rows import Paper, StageRun, Task
-from extractors.package import MaskPatches, ReleasePaper, write_release
+from extractors.package import (
+    MaskPatches,
+    ReleasePaper,
+    ReleaseUnreadable,
+    read_release,
+    write_release,
+)
 
 
 class PublishError(ValueError):
@@ -235,8 +241,7 @@ def export(
     manifest = write_release(papers, out)
     # Beside the release, not in it: a release's bytes depend on its tasks alone.
     changes = changes_path(settings, name)
-    changes.with_suffix(".tmp").write_text(notes)
-    changes.with_suffix(".tmp").replace(changes)
+    write_atomically(changes, notes)
     digest = hashlib.sha256((out / "manifest.json").read_bytes()).hexdigest()
     store.add_release(
         name=name,
@@ -277,19 +282,18 @@ def changelog(store: Store, settings: Settings, papers: list[ReleasePaper], name
         lines.append(f"The first release: {count} tasks of {len(papers)} papers.")
         return "\n".join(lines) + "\n"
     old_name, folder = previous
+    try:
+        old_papers, old_rows = read_release(folder)
+    except ReleaseUnreadable as exc:
+        lines.append(f"{count} tasks of {len(papers)} papers; {old_name} cannot be read: {exc}")
+        return "\n".join(lines) + "\n"
     old_tasks: dict[tuple[str, str], int] = {}
-    for line in (folder / "tasks.jsonl").read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            row = json.loads(line)
-            prov = row.get("provenance") or {}
-            old_tasks[(str(row.get("paper")), str(prov.get("task_key")))] = int(
-                prov.get("revision") or 0
-            )
-    old_commits = {}
-    for line in (folder / "papers.jsonl").read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            entry = json.loads(line)
-            old_commits[str(entry.get("id"))] = str(entry.get("commit") or "")
+    for row in old_rows:
+        prov = row.get("provenance") or {}
+        old_tasks[(str(row.get("paper")), str(prov.get("task_key")))] = int(
+            prov.get("revision") or 0
+        )
+    old_commits = {str(p.get("id")): str(p.get("commit") or "") for p in old_papers}
     lines.append(f"Since {old_name}: {count} tasks of {len(papers)} papers.")
     lines.append("")
     new_tasks: dict[tuple[str, str], int] = {}

@@ -36,6 +36,8 @@ from expcurate.curation.pipeline import (
     load_artifact,
     paper_dir,
     run_setup,
+    save_artifact,
+    write_atomically,
 )
 from expcurate.curation.review import IMPORTED_MODEL, refresh_paper_status
 from expcurate.records import (
@@ -75,16 +77,14 @@ class PaperReextract(BaseModel):
             return f"{self.paper_id}: nothing changed; nothing rerun"
         parts = [", ".join(self.changed)]
         parts.append(f"reran {', '.join(self.rerun)}" if self.rerun else "nothing rerun")
-        if self.carried:
-            parts.append(f"{self.carried} task(s) carried to the new code, approval kept")
-        if self.flagged:
-            parts.append(f"{len(self.flagged)} task(s) back to review for drifted references")
-        if self.redrafted:
-            parts.append(f"{len(self.redrafted)} draft(s) changed, back to review")
-        if self.resetup:
-            parts.append(f"{len(self.resetup)} setup(s) changed, back to review")
-        if self.retired:
-            parts.append(f"{len(self.retired)} task(s) retired")
+        counted = (
+            (self.carried, "task(s) carried to the new code, approval kept"),
+            (len(self.flagged), "task(s) back to review for drifted references"),
+            (len(self.redrafted), "draft(s) changed, back to review"),
+            (len(self.resetup), "setup(s) changed, back to review"),
+            (len(self.retired), "task(s) retired"),
+        )
+        parts += [f"{n} {what}" for n, what in counted if n]
         if self.awaiting:
             parts.append(f"awaiting review at {self.awaiting}")
         return f"{self.paper_id}: " + "; ".join(parts)
@@ -104,16 +104,19 @@ def reextract_paper(
     report = PaperReextract(paper_id=paper_id)
     paper = store.require_paper(paper_id)
     before = store.current_runs(paper_id)
-    problem = _refusal(store, paper_id, paper.status, paper.model, before)
-    if problem:
-        report.error = problem
+    # Whatever stops it here leaves the curated version as it is.
+    report.error = _refusal(store, paper, before)
+    if report.error:
         return report
     try:
         _, target = resolve_repo(
             paper.repo_source, commit or None, settings.clones_dir, update=commit is None
         )
     except RepoLoadError as exc:
-        report.error = str(exc)  # the curated version stays as it is
+        report.error = str(exc)
+        return report
+    report.error = _look_at_url_pdf(settings, paper)
+    if report.error:
         return report
     # Where the paper stood before, kept until the work is done: a re-extraction killed
     # half-way is finished by the next one as if nothing had happened.
@@ -125,15 +128,11 @@ def reextract_paper(
             pdf_sha256=old.pdf_sha256,
             approved=[s for s, r in before.items() if r.status == RunStatus.approved],
         )
-        _write_json(_pending_path(settings, paper_id), start.model_dump_json())
+        save_artifact(settings, paper_id, PENDING, start)
     if target != start.commit:
         report.changed.append(f"code {start.commit[:12]} → {target[:12]}")
     if target != paper.commit:
         store.upsert_paper(paper_id, requested_commit=target)
-    problem = _look_at_url_pdf(settings, paper)
-    if problem:
-        report.error = problem
-        return report
 
     for stage in (Stage.ingest, Stage.parse, Stage.mine):
         run = RUNNERS[stage](store, settings, paper_id)
@@ -146,16 +145,17 @@ def reextract_paper(
     new = ingest_of(store, settings, paper_id)
     if new.pdf_sha256 != start.pdf_sha256:
         report.changed.append("the paper's PDF")
-    if Stage.tasks.value in before and _all_approved(store, paper_id, (Stage.parse,)):
+    parse = store.current_runs(paper_id)[Stage.parse.value]
+    if Stage.tasks.value in before and parse.status == RunStatus.approved:
         _redraft(store, settings, paper_id, before, report)
     if new.commit != start.commit and not start.carried:
         _carry(store, settings, paper_id, start.commit, new, report)
         start.carried = True  # a later stop must not carry them twice
-        _write_json(_pending_path(settings, paper_id), start.model_dump_json())
+        save_artifact(settings, paper_id, PENDING, start)
     if Stage.setup.value in before and not report.error:
         _resetup(store, settings, paper_id, report)
     if not report.error:
-        _pending_path(settings, paper_id).unlink(missing_ok=True)
+        (paper_dir(settings, paper_id) / PENDING).unlink(missing_ok=True)
     refresh_paper_status(store, paper_id)
     paper = store.require_paper(paper_id)
     if paper.status == PaperStatus.awaiting_review:
@@ -179,12 +179,12 @@ def _look_at_url_pdf(settings: Settings, paper: Paper) -> str:
         except IngestError as exc:
             return str(exc)
     if sha != paper.pdf_sha256:
-        _write_json(paper_dir(settings, paper.id) / PDF_SEEN, sha)
+        write_atomically(paper_dir(settings, paper.id) / PDF_SEEN, sha)
     return ""
 
 
 class Start(BaseModel):
-    """Where a paper stood when its re-extraction began (`reextract-pending.json`)."""
+    """Where a paper stood when its re-extraction began (kept as `PENDING`)."""
 
     commit: str
     pdf_sha256: str
@@ -192,35 +192,24 @@ class Start(BaseModel):
     carried: bool = False  # every task's references are at the new commit
 
 
-def _pending_path(settings: Settings, paper_id: str) -> Path:
-    return paper_dir(settings, paper_id) / "reextract-pending.json"
+PENDING = "reextract-pending.json"  # a `Start`, in the paper's artifacts, until the work is done
 
 
 def _pending(settings: Settings, paper_id: str) -> Start | None:
-    path = _pending_path(settings, paper_id)
     try:
-        return Start.model_validate_json(path.read_text())
+        return Start.model_validate_json((paper_dir(settings, paper_id) / PENDING).read_text())
     except (OSError, ValueError):
         return None
 
 
-def _write_json(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(text)
-    tmp.replace(path)
-
-
-def _refusal(
-    store: Store, paper_id: str, status: str, model: str, runs: dict[str, StageRun]
-) -> str:
-    if model == IMPORTED_MODEL:
+def _refusal(store: Store, paper: Paper, runs: dict[str, StageRun]) -> str:
+    if paper.model == IMPORTED_MODEL:
         return "an imported paper has no extraction to redo"
     if Stage.ingest.value not in runs:
         return "never extracted; run `expcurate extract` first"
-    if status == PaperStatus.failed:
+    if paper.status == PaperStatus.failed:
         return "the paper failed; fix it and `expcurate retry` it first"
-    held = store.running_runs(paper_id)
+    held = store.running_runs(paper.id)
     if held:
         return f"its {held[0].stage} stage is running now; try again when it ends"
     return ""
@@ -250,11 +239,6 @@ def _keep_approval(store: Store, paper_id: str, stage: Stage, run: StageRun) -> 
         reviewer=REVIEWER,
     )
     refresh_paper_status(store, paper_id)
-
-
-def _all_approved(store: Store, paper_id: str, stages: tuple[Stage, ...]) -> bool:
-    runs = store.current_runs(paper_id)
-    return all(s.value in runs and runs[s.value].status == RunStatus.approved for s in stages)
 
 
 def _redraft(

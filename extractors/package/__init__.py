@@ -1,6 +1,11 @@
 """Packaging: masked starter repositories, EXP-Bench releases, and reading EXP-Bench files."""
 
-from extractors.package.export import ReleasePaper, write_release
+from extractors.package.export import (
+    ReleasePaper,
+    ReleaseUnreadable,
+    read_release,
+    write_release,
+)
 from extractors.package.mask import (
     MaskedRepo,
     MaskError,
@@ -14,7 +19,9 @@ __all__ = [
     "MaskPatches",
     "MaskedRepo",
     "ReleasePaper",
+    "ReleaseUnreadable",
     "build_masked_repo",
     "mask_patches",
+    "read_release",
     "write_release",
 ]

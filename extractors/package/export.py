@@ -87,6 +87,33 @@ def _beside(out_dir: Path, what: str) -> Path:
     return out_dir.parent / f".{out_dir.name}.{what}"
 
 
+class ReleaseUnreadable(ValueError):
+    """A release folder whose files are missing or not what `write_release` writes."""
+
+
+def read_release(folder: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """A release folder's paper lines and task lines (`papers.jsonl`, `tasks.jsonl`), or
+    ReleaseUnreadable naming the file and line that is not a JSON object."""
+    return _records(folder / "papers.jsonl"), _records(folder / "tasks.jsonl")
+
+
+def _records(path: Path) -> list[dict[str, Any]]:
+    if not path.is_file():
+        raise ReleaseUnreadable(f"{path} is missing: is this a release folder?")
+    out = []
+    for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines()):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError as exc:
+            raise ReleaseUnreadable(f"{path}, line {number + 1}: not JSON ({exc})") from None
+        if not isinstance(record, dict):
+            raise ReleaseUnreadable(f"{path}, line {number + 1}: not a JSON object")
+        out.append(record)
+    return out
+
+
 def write_release(papers: list[ReleasePaper], out_dir: Path) -> dict[str, Any]:
     """Write (or rewrite) a release folder; returns the manifest.
 

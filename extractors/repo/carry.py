@@ -64,6 +64,7 @@ class CodeDiff:
     def __init__(self, repo: git.Repo, old: str, new: str) -> None:
         self.repo, self.old, self.new = repo, old, new
         self._seen: dict[str, bool] = {}  # does a path exist at the new commit
+        self._texts: dict[tuple[str, str], list[str]] = {}  # a file's lines at a commit
         self.changes: dict[str, FileChange] = {} if old == new else _read_diff(repo, old, new)
 
     def carry(self, ref: Reference) -> Carried:
@@ -86,7 +87,7 @@ class CodeDiff:
         change = self.changes.get(path.rstrip("/"))
         if change is not None:
             return change.new_path
-        return path if self._exists(self.new, path.rstrip("/")) else None
+        return path if self._exists(path.rstrip("/")) else None
 
     def rename_paths(self, text: str) -> str:
         """`text` with every renamed file's old path, written as a whole path, replaced by
@@ -105,21 +106,24 @@ class CodeDiff:
             if change.new_path is None and old in text and _whole_path(old).search(text)
         ]
 
-    def _exists(self, commit: str, path: str) -> bool:
+    def _exists(self, path: str) -> bool:
+        """Is `path` (a file or a folder) in the new commit?"""
         if path not in self._seen:
             try:
-                self.repo.git.cat_file("-e", f"{commit}:{path}")
+                self.repo.git.cat_file("-e", f"{self.new}:{path}")
                 self._seen[path] = True
             except git.GitCommandError:
                 self._seen[path] = False
         return self._seen[path]
 
     def _code(self, commit: str, path: str, first: int, last: int) -> str:
-        try:
-            text = self.repo.git.show(f"{commit}:{path}")
-        except git.GitCommandError:
-            return ""
-        lines = text.splitlines()[max(first - 1, 0) : last]
+        """Lines `first`-`last` of `path` at `commit` (each file read once)."""
+        if (commit, path) not in self._texts:
+            try:
+                self._texts[commit, path] = self.repo.git.show(f"{commit}:{path}").splitlines()
+            except git.GitCommandError:
+                self._texts[commit, path] = []
+        lines = self._texts[commit, path][max(first - 1, 0) : last]
         shown = lines[:MAX_SHOWN_LINES]
         more = len(lines) - len(shown)
         return "\n".join(shown) + (f"\n… {more} more lines" if more > 0 else "")
