@@ -402,3 +402,85 @@ def _strip_comment(line: str) -> str:
         return ""
     cut = re.search(r"\s#", line)
     return line[: cut.start()] if cut else line
+
+
+# ---------------------------------------------------------------- checking a command
+
+_SCRIPT = re.compile(r"\.(py|sh|ipynb)$")
+_CHECKED_KINDS = {"argparse", "click", "typer"}  # parsers whose flags the miner sees in full
+_NUMBERED = re.compile(r"^\s*(?:\d+[.)]|[-*])\s+")
+
+
+def command_lines(usage: str) -> list[str]:
+    """The shell commands in usage instructions: whole lines that are commands, and commands
+    quoted in backticks inside numbered prose ("2. Train: `python train.py --lr 0.1`")."""
+    out: list[str] = []
+    for line in usage.splitlines():
+        quoted = [m.group(1).strip() for m in _INLINE.finditer(line)]
+        found = [c for c in quoted if _CMD_HINT.match(c)]
+        if found:
+            out += found
+            continue
+        bare = _NUMBERED.sub("", line).strip()
+        if _CMD_HINT.match(bare):
+            out.append(bare)
+    return out
+
+
+def check_command(
+    line: str, known: set[str], entries: dict[str, EntryPoint]
+) -> tuple[str, list[str]]:
+    """(a script the command runs that does not exist, flags its parser does not define)."""
+    try:
+        words = shlex.split(line, comments=True)
+    except ValueError:
+        return "", []
+    cwd = ""
+    missing = ""
+    unknown: list[str] = []
+    segment: list[str] = []
+    for word in [*words, "&&"]:
+        if word not in ("&&", ";", "||", "|"):
+            segment.append(word)
+            continue
+        if len(segment) >= 2 and segment[0] == "cd":
+            cwd = posixpath.normpath(posixpath.join(cwd, segment[1]))
+        else:
+            gone, bad = _check_segment(segment, cwd, known, entries)
+            missing = missing or gone
+            unknown += bad
+        segment = []
+    return missing, unknown
+
+
+def _check_segment(
+    segment: list[str], cwd: str, known: set[str], entries: dict[str, EntryPoint]
+) -> tuple[str, list[str]]:
+    for k, word in enumerate(segment):
+        if not _SCRIPT.search(word) or set(word) & set("$*{}[]<>") or word.startswith("-"):
+            continue
+        if "=" in word or (k and segment[k - 1].startswith("--")):
+            return "", []  # a value of an option (--config x.py), not the program run
+        path = posixpath.normpath(posixpath.join(cwd, word.removeprefix("./")))
+        if path.startswith("../") or path.startswith("/"):
+            return "", []
+        if path not in known:
+            return word, []
+        entry = entries.get(path)
+        if entry is None or entry.kind not in _CHECKED_KINDS:
+            return "", []
+        defined = {f.name for f in entry.flags if f.name.startswith("--")}
+        if not defined:
+            return "", []
+        bad = []
+        for arg in segment[k + 1 :]:
+            name = arg.split("=", 1)[0]
+            if not name.startswith("--") or len(name) <= 2 or name in defined or "$" in name:
+                continue
+            # argparse accepts an unambiguous prefix of a flag
+            if entry.kind == "argparse" and any(d.startswith(name) for d in defined):
+                continue
+            shown = ", ".join(sorted(defined)[:20])
+            bad.append(f"{name} is not a flag of {path} (its flags: {shown})")
+        return "", bad
+    return "", []

@@ -25,10 +25,11 @@ from extractors.agent import (
     prompt_version,
     validate_references,
 )
-from extractors.agent.llm_checks import check_command, relabel
+from extractors.agent.llm_checks import relabel
 from extractors.agent.llm_policy import LAST_CALL
 from extractors.llm import LLMClient, PrerequisiteError
 from extractors.repo import mine_repo
+from extractors.repo.commands import check_command
 
 MODEL = "openai/fake-model"
 TASK = TaskDraft(

@@ -1,0 +1,160 @@
+"""What a set of recovered setups looks like to a reviewer, in numbers.
+
+Retrieval scores say whether the right files were found; these say whether the setup around
+them is the kind a reviewer approves: how many steps, how narrow their citations, whether a
+task's steps are a copy of another task's, whether each command's flags are ones its script
+accepts, whether the masked files are the gold's, whether a setup is empty or boilerplate.
+`make bench-setup` prints them; the same functions can be run on any repository's setups.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from expcurate.records import EntryPoint, RepoIndex, Setup
+from extractors.repo.commands import check_command, command_lines
+
+# Steps that say nothing about this experiment: any script's first or last line.
+BOILERPLATE = (
+    "parse command-line arguments",
+    "run the experiment and report",
+    "set the configuration values",
+    "launch the runs",
+)
+
+
+_LABEL = re.compile(r"^\s*(?:Step \d+|Final Step):\s*")
+_CITED = re.compile(r"([^\s(),]+):(\d+)(?:-(\d+))?(?=[,)\s])")
+
+
+@dataclass
+class SetupRow:
+    """One task's setup, with what the figures need to know about it."""
+
+    paper: str
+    task: str
+    setup: Setup
+    index: RepoIndex
+    gold_masked: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def citations(requirements: Sequence[str]) -> list[tuple[str, int, int]]:
+    """Every (path, first, last) a setup's steps cite, in order."""
+    out: list[tuple[str, int, int]] = []
+    for req in requirements:
+        for m in _CITED.finditer(req):
+            first = int(m.group(2))
+            out.append((m.group(1), first, int(m.group(3) or first)))
+    return out
+
+
+def boilerplate(step: str) -> bool:
+    body = _LABEL.sub("", step, count=1).strip().lower()
+    return any(body.startswith(b) for b in BOILERPLATE)
+
+
+def command_check(setup: Setup, index: RepoIndex) -> tuple[int, int, list[str]]:
+    """(commands in the usage, commands whose script exists and accepts every flag, problems)."""
+    known = {f.path for f in index.files}
+    entries: dict[str, EntryPoint] = {e.path: e for e in index.entry_points}
+    total = ok = 0
+    problems: list[str] = []
+    for line in command_lines(setup.usage_instructions):
+        total += 1
+        missing, unknown = check_command(line, known, entries)
+        if missing:
+            problems.append(f"{line[:100]!r} runs {missing}, which does not exist")
+        problems += [f"{line[:100]!r}: {u[:120]}" for u in unknown]
+        ok += not missing and not unknown
+    return total, ok, problems
+
+
+@dataclass
+class Figures:
+    tasks: int = 0
+    no_answer: int = 0
+    empty: int = 0  # neither a setup nor a reason for having none
+    steps: list[int] = field(default_factory=list)  # per answered task
+    widths: list[int] = field(default_factory=list)  # lines per cited range
+    boilerplate: int = 0  # steps
+    all_steps: int = 0
+    copied: int = 0  # answered tasks whose citations equal another task's of the paper
+    commands: int = 0
+    commands_ok: int = 0
+    usage_chars: list[int] = field(default_factory=list)
+    masked_recall: list[float] = field(default_factory=list)  # tasks with a gold mask
+    seconds: list[float] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    def lines(self) -> list[str]:
+        answered = self.tasks - self.no_answer
+        med = statistics.median
+
+        def share(n: int, d: int) -> str:
+            return f"{n}/{d} ({n / d:.0%})" if d else "0/0"
+
+        widths = sorted(self.widths)
+        out = [
+            f"tasks {self.tasks}: answered {answered}, no_answer {self.no_answer}, "
+            f"empty {self.empty}",
+            f"steps per answered task: median {med(self.steps) if self.steps else 0:g}, "
+            f"8-15 steps in {share(sum(8 <= s <= 15 for s in self.steps), len(self.steps))}",
+            f"cited range width (lines): median {med(widths) if widths else 0:g}, "
+            f"at most 20 lines in {share(sum(w <= 20 for w in widths), len(widths))}",
+            f"boilerplate steps: {share(self.boilerplate, self.all_steps)}",
+            f"tasks whose steps equal another task's of the paper: {share(self.copied, answered)}",
+            f"commands whose script exists and accepts every flag: "
+            f"{share(self.commands_ok, self.commands)}; usage characters median "
+            f"{med(self.usage_chars) if self.usage_chars else 0:g}",
+        ]
+        if self.masked_recall:
+            out.append(
+                f"masked-file recall against the gold: "
+                f"{statistics.fmean(self.masked_recall):.3f} over {len(self.masked_recall)} tasks"
+            )
+        if self.seconds:
+            out.append(
+                f"seconds per task: mean {statistics.fmean(self.seconds):.2f}, "
+                f"max {max(self.seconds):.2f}"
+            )
+        return out
+
+
+def setup_figures(rows: Iterable[SetupRow]) -> Figures:
+    fig = Figures()
+    by_paper: dict[str, list[tuple[str, tuple[tuple[str, int, int], ...]]]] = defaultdict(list)
+    for row in rows:
+        s = row.setup
+        fig.tasks += 1
+        fig.seconds.append(row.seconds)
+        if s.no_answer:
+            fig.no_answer += 1
+            continue
+        if not s.source or not s.requirements or not s.usage_instructions.strip():
+            fig.empty += 1
+        fig.steps.append(len(s.requirements))
+        fig.all_steps += len(s.requirements)
+        fig.boilerplate += sum(boilerplate(r) for r in s.requirements)
+        cited = citations(s.requirements)
+        fig.widths += [last - first + 1 for _, first, last in cited]
+        if cited:
+            by_paper[row.paper].append((row.task, tuple(cited)))
+        total, ok, problems = command_check(s, row.index)
+        fig.commands += total
+        fig.commands_ok += ok
+        fig.problems += [f"{row.task}: {p}" for p in problems]
+        fig.usage_chars.append(len(s.usage_instructions))
+        if row.gold_masked:
+            ours = set(s.masked_source)
+            fig.masked_recall.append(sum(g in ours for g in row.gold_masked) / len(row.gold_masked))
+    for tasks in by_paper.values():
+        seen: dict[tuple[tuple[str, int, int], ...], int] = defaultdict(int)
+        for _, cited in tasks:
+            seen[cited] += 1
+        fig.copied += sum(n for n in seen.values() if n > 1)
+    return fig

@@ -1,0 +1,79 @@
+"""The figures `make bench-setup` prints about recovered setups, on a real mined repository."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from repo_fixture import build_demo_repo
+
+from expcurate.records import Setup
+from extractors.agent.figures import SetupRow, boilerplate, citations, setup_figures
+from extractors.repo import mine_repo
+from extractors.repo.commands import command_lines
+
+
+def test_citations_read_every_reference_of_a_step_including_lists() -> None:
+    steps = [
+        "Step 1: Train both arms (scripts/a.sh:1-32, scripts/b.sh:4)",
+        "Final Step: Compare the runs (train.py:40-41)",
+    ]
+    assert citations(steps) == [
+        ("scripts/a.sh", 1, 32),
+        ("scripts/b.sh", 4, 4),
+        ("train.py", 40, 41),
+    ]
+
+
+def test_boilerplate_steps_are_recognised_whatever_their_label() -> None:
+    assert boilerplate("Step 1: Parse command-line arguments (train.py:8-14)")
+    assert boilerplate("Final Step: Run the experiment and report MSE, MAE (x.py:3)")
+    assert not boilerplate("Step 2: Build the gated mixing block with --no_gate (gm/model.py:4-9)")
+
+
+def test_command_lines_come_from_bare_lines_and_quoted_commands_in_prose() -> None:
+    usage = (
+        "1. Put the data under <DATA_DIR>.\n"
+        "2. Train the gated arm: `python train.py --dataset cifar10`\n"
+        "bash scripts/ablate_gate.sh\n"
+        "3. Compare top-1 accuracy of the two runs."
+    )
+    assert command_lines(usage) == [
+        "python train.py --dataset cifar10",
+        "bash scripts/ablate_gate.sh",
+    ]
+
+
+def test_figures_count_copies_bad_flags_and_masked_recall(tmp_path: Path) -> None:
+    root = build_demo_repo(tmp_path / "repo", outside=tmp_path / "outside")
+    index = mine_repo(root, max_file_bytes=2000)
+    steps = [
+        "Step 1: Load the data (gm/data.py:1-3)",
+        "Final Step: Parse command-line arguments (train.py:8-14)",
+    ]
+    same = Setup(
+        source=["train.py"], requirements=steps, usage_instructions="python train.py --lr 0.1"
+    )
+    other = Setup(
+        source=["train.py"],
+        masked_source=["train.py"],
+        requirements=steps[:1],
+        usage_instructions="python train.py --bogus 1\npython missing.py",
+    )
+    rows = [
+        SetupRow("p", "p/0", same, index, gold_masked=["train.py", "gm/model.py"]),
+        SetupRow("p", "p/1", same, index),
+        SetupRow("p", "p/2", other, index, gold_masked=["train.py"]),
+        SetupRow("q", "q/0", same, index),  # another paper: not a copy
+        SetupRow("p", "p/3", Setup(no_answer="nothing here"), index),
+        SetupRow("p", "p/4", Setup(source=["train.py"]), index),
+    ]
+    fig = setup_figures(rows)
+    assert (fig.tasks, fig.no_answer, fig.empty) == (6, 1, 1)
+    assert fig.copied == 2
+    assert fig.boilerplate == 3 and fig.all_steps == 7
+    assert (fig.commands, fig.commands_ok) == (5, 3)
+    assert any("--bogus is not a flag of train.py" in p for p in fig.problems)
+    assert any("runs missing.py" in p for p in fig.problems)
+    assert fig.masked_recall == [0.0, 1.0]
+    assert sorted(fig.widths) == [3, 3, 3, 3, 7, 7, 7]  # lines of every cited range
+    assert any("equal another task's of the paper: 2/5" in line for line in fig.lines())
