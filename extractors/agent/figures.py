@@ -154,7 +154,7 @@ def setup_figures(rows: Iterable[SetupRow]) -> Figures:
             fig.masked_recall.append(sum(g in ours for g in row.gold_masked) / len(row.gold_masked))
     for tasks in by_paper.values():
         seen: dict[tuple[tuple[str, int, int], ...], int] = defaultdict(int)
-        for _, cited in tasks:
-            seen[cited] += 1
+        for _, refs in tasks:
+            seen[refs] += 1
         fig.copied += sum(n for n in seen.values() if n > 1)
     return fig
