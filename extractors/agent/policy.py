@@ -29,6 +29,7 @@ from extractors.repo.commands import python_entry
 from extractors.validate.repo_checks import reference_problems
 from extractors.validate.tree import WorkTree
 
+from .plan import Plan, Planner, numeric, run_label, task_arms
 from .query import TaskQuery, build_query
 from .rank import Candidate, Ranker
 from .steps import Step, StepTracer, usage_for
@@ -41,7 +42,7 @@ RELEVANCE = 1.05  # share of task names found in the repo + share of task words 
 WORDS_ONLY_RELEVANCE = 0.85  # share of task words, for a task that names nothing
 _RUNNABLE = {"script", "entry", "notebook", "test"}
 _NUMERIC = re.compile(r"[\d.,%]+")
-HEURISTIC_VERSION = "setup-heuristic-3"  # bump when the policy's output changes
+HEURISTIC_VERSION = "setup-heuristic-4"  # bump when the policy's output changes
 
 
 class _OutOfSteps(Exception):
@@ -96,6 +97,7 @@ class SetupAgent:
         self.search = search or RepoSearch(self.root, index)
         self.ranker = Ranker(index, self.search)
         self.tracer = StepTracer(index, self.search)
+        self.planner = Planner(index, self.search, self.tracer)
         self.entries = {e.path: e for e in index.entry_points}
 
     @property
@@ -147,9 +149,25 @@ class SetupAgent:
             ep = self.entries.get(entry)
             if ep is not None and ep.line:
                 tools("read", path=entry, start=ep.line, end=ep.line + 20)
-        setup.requirements = self._requirements(chosen, entry, q, tools)
-        setup.usage_instructions = self._usage(chosen, entry, q)
-        setup.masked_source = self._masked(chosen, entry, ranked)
+        scores = {c.path: c.score for c in ranked}
+        runs, entry = self.planner.runs(task, q, entry, scores)
+        top = chosen[0].path
+        home = entry or (top if top.endswith(".py") else None)
+        method = self.tracer.method_step(home, q) if home else None
+        also = tuple(
+            c.path
+            for c in chosen[1:]
+            if c.kind == "entry" and c.path.endswith(".py") and c.path != entry
+        )[:1]
+        plan = self.planner.steps(task, q, entry, runs, method, also)
+        tools.note(
+            "plan",
+            {"runs": len(plan.runs), "steps": len(plan.steps)},
+            "; ".join(r.command for r in plan.runs) or "no launch script or command fits",
+        )
+        setup.requirements = self._requirements(chosen, entry, q, tools, plan)
+        setup.usage_instructions = self._usage(chosen, entry, q, task, plan)
+        setup.masked_source = self._masked(chosen, entry, ranked, plan)
         setup.agent_instructions = agent_instructions(task, q, setup, self.index)
 
     def _no_answer(self, q: TaskQuery, ranked: list[Candidate]) -> str:
@@ -218,8 +236,33 @@ class SetupAgent:
         return None
 
     def _requirements(
-        self, chosen: list[Candidate], entry: str | None, q: TaskQuery, tools: _Tools
+        self,
+        chosen: list[Candidate],
+        entry: str | None,
+        q: TaskQuery,
+        tools: _Tools,
+        plan: Plan,
     ) -> list[str]:
+        """The plan's steps; where it found too few (a notebook, a config, a bare module),
+        the steps traced through the entry point's calls fill in before its last step."""
+        steps = [s for s in plan.steps if self._valid(s)]
+        if len(steps) < 4:
+            traced = self._traced(chosen, entry, q)
+            have = {(s.path, s.start, s.end) for s in steps}
+            extra = [s for s in traced if (s.path, s.start, s.end) not in have]
+            steps = steps[:-1] + extra + steps[-1:] if steps else extra
+        if not steps:
+            return []
+        for s in steps[:4]:
+            if s.path.endswith(".py") and s.path != entry:
+                tools("read", path=s.path, start=s.start, end=min(s.end, s.start + 30))
+                break
+        lines = [s.render(f"Step {i}") for i, s in enumerate(steps[:-1], start=1)]
+        lines.append(steps[-1].render("Final Step"))
+        assert all(STEP_RE.match(x) and REF_RE.search(x) for x in lines), lines
+        return lines
+
+    def _traced(self, chosen: list[Candidate], entry: str | None, q: TaskQuery) -> list[Step]:
         steps: list[Step] = []
         top = chosen[0]
         if top.kind == "script":
@@ -233,27 +276,7 @@ class SetupAgent:
         if not steps and top.path.endswith(".py"):
             step = self.tracer.method_step(top.path, q)
             steps += [step] if step else []
-        steps = [s for s in steps if self._valid(s)]
-        if not steps:
-            return []
-        for s in steps[:3]:
-            if s.path.endswith(".py") and s.path != entry:
-                tools("read", path=s.path, start=s.start, end=min(s.end, s.start + 30))
-                break
-        final = steps.pop() if len(steps) > 1 else None
-        lines = [s.render(f"Step {i}") for i, s in enumerate(steps, start=1)]
-        metrics = _metrics(q)
-        closing = Step(
-            f"Run the experiment and report {metrics}, compared as the expected outcome states",
-            (final or steps[-1]).path,
-            (final or steps[-1]).start,
-            (final or steps[-1]).end,
-        )
-        if final is not None:
-            lines.append(final.render(f"Step {len(lines) + 1}"))
-        lines.append(closing.render("Final Step"))
-        assert all(STEP_RE.match(x) and REF_RE.search(x) for x in lines), lines
-        return lines
+        return [s for s in steps if self._valid(s) and not s.action.startswith("Parse command")]
 
     def _valid(self, step: Step) -> bool:
         try:
@@ -262,26 +285,93 @@ class SetupAgent:
             return False
         return 1 <= step.start <= step.end <= n and " " not in step.path and "(" not in step.path
 
-    def _usage(self, chosen: list[Candidate], entry: str | None, q: TaskQuery) -> str:
-        commands: list[str] = []
-        for c in chosen:
-            if c.kind not in _RUNNABLE:
-                continue
-            cmd = usage_for(c.path, c.kind, self.entries.get(c.path), self.index, q)
-            if cmd and cmd not in commands:
-                commands.append(cmd)
-            if len(commands) >= 3:
-                break
+    def _usage(
+        self,
+        chosen: list[Candidate],
+        entry: str | None,
+        q: TaskQuery,
+        task: TaskDraft,
+        plan: Plan,
+    ) -> str:
+        """Numbered instructions: prerequisites, one command per arm in order, what to compare."""
+        commands = [(r.command, run_label(r), r.settings) for r in plan.runs]
+        if not commands:
+            for c in chosen:
+                if c.kind not in _RUNNABLE:
+                    continue
+                cmd = usage_for(c.path, c.kind, self.entries.get(c.path), self.index, q)
+                if cmd and all(cmd != x[0] for x in commands):
+                    commands.append((cmd, "", ""))
+                if len(commands) >= 3:
+                    break
         if not commands and entry is not None:
-            cmd = usage_for(entry, "entry", self.entries.get(entry), self.index, q)
-            commands.append(cmd)
-        return "\n".join(commands)
+            commands.append(
+                (usage_for(entry, "entry", self.entries.get(entry), self.index, q), "", "")
+            )
+        lines: list[str] = []
+        known = {f.path for f in self.index.files}
+        for req in ("requirements.txt", "environment.yml", "environment.yaml", "setup.py"):
+            if req in known:
+                install = (
+                    f"pip install -r {req}"
+                    if req.endswith(".txt")
+                    else f"conda env create -f {req}"
+                    if req.startswith("env")
+                    else "pip install -e ."
+                )
+                lines.append(f"Install the dependencies: `{install}`.")
+                break
+        data = self._data_option(entry)
+        if data:
+            lines.append(data)
+        for command, what, settings in commands:
+            what = what or "Run the experiment"
+            ran = f" (it runs {entry} with {settings})" if settings and entry else ""
+            lines.append(f"{what}: `{command}`{ran}.")
+        metrics = ", ".join(plan.metrics) or _metrics(q)
+        arms = [a for a in task_arms(task) if len(a.value.split()) <= 3]
+        named = [a.value for a in arms if not numeric(a.value)][:6]
+        swept: dict[str, list[str]] = {}
+        for a in arms:
+            if numeric(a.value):
+                swept.setdefault(a.variable.replace("_", " "), []).append(a.value)
+        compared = f" of {', '.join(named)}" if named else ""
+        over = "; ".join(f"{k} {', '.join(v)}" for k, v in swept.items())
+        question = " ".join(task.question.split())[:300]
+        lines.append(
+            f"Compare {metrics}{compared} across the runs"
+            + (f" (for each {over})" if over else "")
+            + f" to answer: {question}"
+        )
+        return "\n".join(f"{i}. {line}" for i, line in enumerate(lines, start=1))
+
+    def _data_option(self, entry: str | None) -> str:
+        """Where the entry point reads its data, as an instruction with a placeholder."""
+        e = self.entries.get(entry or "")
+        if e is None:
+            return ""
+        for f in e.flags:
+            words = set(terms(f.name))
+            if (
+                f.name.startswith("--")
+                and words & {"data", "root", "dataset"}
+                and words & {"path", "dir", "root"}
+            ):
+                where = f" (default {f.default})" if f.default and f.default != "None" else ""
+                return f"Put the data where {entry} reads it: {f.name} <DATA_PATH>{where}."
+        return ""
 
     def _masked(
-        self, chosen: list[Candidate], entry: str | None, ranked: list[Candidate]
+        self, chosen: list[Candidate], entry: str | None, ranked: list[Candidate], plan: Plan
     ) -> list[str]:
-        """The source, plus the launch scripts and configs that would give the answer away."""
-        masked = [c.path for c in chosen]
+        """The runs' launch scripts, the method's own module, the runnable source, and the
+        configs that would give the answer away; never a support library of the source."""
+        runnable = [c.path for c in chosen if c.kind in _RUNNABLE or c.kind == "config"]
+        masked = list(
+            dict.fromkeys(
+                [r.script for r in plan.runs if r.script] + runnable + plan.method_modules
+            )
+        ) or [c.path for c in chosen]
         scores = {c.path: c.score for c in ranked}
         top = chosen[0].score
         for path in list(masked):
@@ -331,7 +421,12 @@ def _metrics(q: TaskQuery) -> str:
 
 def agent_instructions(task: TaskDraft, q: TaskQuery, setup: Setup, index: RepoIndex) -> str:
     """What to build, in the task's words, naming no masked file (path, name or stem)."""
-    reuse = [p for p in _support_modules(setup, index) if p not in setup.masked_source][:5]
+    hidden = {posixpath.basename(p) for p in setup.masked_source}
+    reuse = [
+        p
+        for p in _support_modules(setup, index)
+        if p not in setup.masked_source and posixpath.basename(p) not in hidden
+    ][:5]  # a module sharing a masked file's name would name it
     wanted = {stem(t) for t in q.terms}
     flags: list[str] = []
     for e in index.entry_points:

@@ -274,6 +274,54 @@ class StepTracer:
         n = max(len(self.search.readable), 1)
         return math.log(1 + n / (self.search.document_frequency(term) + 1))
 
+    # ------------------------------------------------------------ inline code
+
+    def block_steps(self, path: str, q: TaskQuery, limit: int = 8) -> list[Step]:
+        """Steps for code written inline in a script's main block (or in the `main()` it
+        calls): runs of statements between blank lines or comments, each worded by the
+        comment above it or by what it calls; a long loop is read through its body.
+
+        Scripts that do their work at top level have no functions to cite; these are the
+        lines that load, build, train and evaluate, as a reader would point at them.
+        """
+        tree = self.tree(path)
+        if tree is None:
+            return []
+        try:
+            lines = self.search.text(path).splitlines()
+        except (OSError, ValueError):
+            return []
+        body = _main_body(tree)
+        calls_main = [
+            n for n in body if isinstance(n, ast.Expr) and "main(" in ast.unparse(n.value)[:40]
+        ]
+        if calls_main:
+            node = next(
+                (
+                    n
+                    for n in tree.body
+                    if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef) and n.name == "main"
+                ),
+                None,
+            )
+            if node is not None:
+                body = list(node.body)
+        segments: list[list[ast.stmt]] = []
+        _segment(body, lines, segments, depth=0)
+        steps: list[Step] = []
+        for seg in segments:
+            if not any(_meaningful(n) for n in seg):
+                continue
+            start = seg[0].lineno
+            end = max(n.end_lineno or n.lineno for n in seg)
+            steps.append(Step(_block_action(seg, lines), path, start, end))
+        if len(steps) > limit:  # keep the blocks closest to the task, in file order
+            wanted = {stem(t) for t in q.terms}
+            text = {id(s): set(terms(" ".join(lines[s.start - 1 : s.end]))) for s in steps}
+            keep = sorted(steps, key=lambda s: -len(text[id(s)] & wanted))[:limit]
+            steps = [s for s in steps if s in keep]
+        return steps
+
     # ------------------------------------------------------------ other kinds
 
     def shell_steps(self, path: str, entry: EntryPoint | None) -> list[Step]:
@@ -362,6 +410,96 @@ def _main_body(tree: ast.Module) -> list[ast.stmt]:
 
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+_BLOCK_LINES = 12  # a segment longer than this is cut
+_LONG_COMPOUND = 15  # a loop longer than this is read through its body
+_QUIET_CALLS = {
+    "print", "len", "str", "int", "float", "format", "append", "extend", "makedirs", "exists",
+    "join", "info", "debug", "warning", "warn", "mkdir", "isdir", "isfile", "update", "get",
+    "add_argument", "parse_args", "ArgumentParser", "seed", "manual_seed", "set_seed", "time",
+    "range", "enumerate", "zip", "list", "dict", "set", "tuple", "items", "keys", "values",
+}  # fmt: skip
+
+
+def _segment(body: list[ast.stmt], lines: list[str], out: list[list[ast.stmt]], depth: int) -> None:
+    """Cut statements into runs at blank or comment lines, and at `_BLOCK_LINES`."""
+    current: list[ast.stmt] = []
+    for node in body:
+        if isinstance(node, (*_DEFS, ast.Import, ast.ImportFrom)):
+            continue
+        long = (node.end_lineno or node.lineno) - node.lineno > _LONG_COMPOUND
+        if long and depth < 2 and isinstance(node, ast.For | ast.While | ast.With | ast.Try):
+            if current:
+                out.append(current)
+                current = []
+            _segment(list(node.body), lines, out, depth + 1)
+            continue
+        if current:
+            gap = lines[(current[-1].end_lineno or current[-1].lineno) : node.lineno - 1]
+            broken = any(not g.strip() or g.strip().startswith("#") for g in gap)
+            too_long = (node.end_lineno or node.lineno) - current[0].lineno >= _BLOCK_LINES
+            if broken or too_long:
+                out.append(current)
+                current = []
+        current.append(node)
+    if current:
+        out.append(current)
+
+
+def _call_name(call: ast.Call) -> str:
+    func = call.func
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return func.id if isinstance(func, ast.Name) else ""
+
+
+def _meaningful(node: ast.stmt) -> bool:
+    """A statement that does work: it calls something other than printing and bookkeeping."""
+    if isinstance(node, ast.Pass | ast.Continue | ast.Break | ast.Return | ast.Raise):
+        return False
+    return any(
+        isinstance(n, ast.Call) and _call_name(n) not in _QUIET_CALLS for n in ast.walk(node)
+    )
+
+
+def _block_action(seg: list[ast.stmt], lines: list[str]) -> str:
+    above = lines[seg[0].lineno - 2].strip() if seg[0].lineno >= 2 else ""
+    if above.startswith("#"):
+        text = above.lstrip("#").strip().rstrip(".:")
+        if len(text.split()) >= 2 and 8 <= len(text) <= 140:
+            return text[0].upper() + text[1:]
+    for node in seg:
+        calls = [
+            c
+            for c in ast.walk(node)
+            if isinstance(c, ast.Call) and _call_name(c) not in _QUIET_CALLS
+        ]
+        if not calls:
+            continue
+        if isinstance(node, ast.With) and any(
+            _call_name(i.context_expr) == "open"
+            for i in node.items
+            if isinstance(i.context_expr, ast.Call)
+        ):
+            inner = [c for c in calls if _call_name(c) != "open"]
+            how = f" ({ast.unparse(inner[0].func)[:40]})" if inner else ""
+            return f"Write the results to a file{how}"
+        if isinstance(node, ast.If):
+            return f"If {ast.unparse(node.test)[:60]}: {_call_phrase(calls[0])}"
+        target = ""
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
+            target = node.targets[0].id
+        phrase = _call_phrase(calls[0])
+        return f"{phrase} into {target}" if target else phrase
+    return "Run the block's code"
+
+
+def _call_phrase(call: ast.Call) -> str:
+    name = _call_name(call)
+    words = humanize(name)
+    if not words.startswith("Call "):
+        return words
+    dotted = ast.unparse(call.func)[:60]
+    return f"Call {dotted}"
 
 
 def _locate(src_lines: list[str], raw_lines: list[str], pos: int) -> tuple[list[int], int]:

@@ -1,0 +1,761 @@
+"""One task's experiment laid out on the code: its arms, the runs, the steps, what to hide.
+
+A task varies something (the design's independent variables: methods, backbones, datasets,
+horizons) and measures something (its dependent variables). The repository runs it through
+launch scripts or README commands that call an entry point, which loads data, builds the
+method, trains and evaluates. The plan ties the two together:
+
+- **arms**: one per value of a varied design variable ("MLP", "Linear", "ETTh2");
+- **runs**: the launch scripts that cover the arms (a script whose path or settings name an
+  arm beats one that only shares words with the task), else one command per arm built on the
+  entry point's own parser, every flag one it defines;
+- **steps**: the data loading, the method's own classes cut to their parts, the branches that
+  switch between the arms, the training loop, each run's command lines, the metric, and the
+  line that reports it, each citing the narrow range that does it, in execution order;
+- **masked**: the runs' scripts and the method's own module, never the support libraries.
+
+Everything is derived from the mined index and the files; no model, deterministic.
+"""
+
+from __future__ import annotations
+
+import ast
+import posixpath
+import re
+import shlex
+from collections import Counter
+from dataclasses import dataclass, field
+
+from expcurate.records import CliFlag, EntryPoint, RepoIndex, TaskDraft
+from extractors.repo import RepoPathError, RepoSearch, stem, terms
+from extractors.repo.pysource import OutlineItem
+
+from .query import GENERIC, STOPWORDS, TaskQuery
+from .steps import Step, StepTracer, humanize
+
+MAX_STEPS = 15
+MAX_RUNS = 8
+NARROW = 40  # a definition longer than this is cited by its parts
+MAX_VALUE_WORDS = 4
+_DATA_WORDS = {"data", "dataset", "loader", "dataloader", "load", "read"}
+_DATA_NAMES = {"data", "dataset", "datasets", "loader", "dataloader", "corpus"}
+_TRAIN_NAMES = ("train", "fit", "train_epoch", "train_one_epoch", "training", "run_epoch")
+_EVAL_NAMES = ("test", "evaluate", "eval", "inference", "validate", "validation", "vali", "val")
+_RUN_LINE = re.compile(
+    r"^\s*(?:[A-Za-z_]\w*=\S*\s+)*(?:nohup\s+)?(?:\S*/)?(?:python[\d.]*|torchrun|deepspeed|"
+    r"accelerate\s+launch)\b"
+)
+_ASSIGN = re.compile(
+    r"""^\s*(?:export\s+)?([A-Za-z_]\w*)=(?:'([^']*)'|"([^"$]*)"|([^\s;$`]*))\s*$"""
+)
+_FOR = re.compile(r"^\s*for\s+([A-Za-z_]\w*)\s+in\s+(.+?)\s*(?:;\s*do)?\s*$")
+_VAR = re.compile(r"\$\{(\w+)\}|\$([A-Za-z_]\w*)")
+_ABLATION_IN_TEXT = re.compile(r"\b(?:w/o|without)\s+(?:the\s+)?([A-Za-z][\w-]*)", re.I)
+_REDIRECTS = re.compile(r"\s+(?:\d?>>?|&>)\s*\S+|\s+2>&1|\s*&\s*$|\s*\|\s*tee\b.*$")
+_REPORT = re.compile(r"\b(print|log|logger|logging|write|writer|info|add_scalar|wandb)\b")
+
+
+@dataclass
+class Arm:
+    variable: str
+    value: str
+    words: frozenset[str]
+
+    @property
+    def label(self) -> str:
+        return self.value
+
+
+@dataclass
+class Run:
+    """One way to run (part of) the experiment: a launch script, a README line, a command."""
+
+    command: str
+    arms: list[Arm] = field(default_factory=list)
+    script: str = ""  # the launch script it runs, if any
+    lines: tuple[int, int] = (0, 0)  # the entry point's invocation inside the script
+    settings: str = ""  # the invocation's experiment-defining flags, as they are set
+    flags: list[str] = field(default_factory=list)  # the options it sets that the task names
+    invocation: str = ""  # the script's command with its variables filled (one sweep value)
+    switch: str = ""  # the option this run adds to turn its arm on
+    data: str = ""  # the data set it runs on, when the task names several
+
+
+@dataclass
+class Plan:
+    runs: list[Run] = field(default_factory=list)
+    steps: list[Step] = field(default_factory=list)
+    method_modules: list[str] = field(default_factory=list)
+    metrics: list[str] = field(default_factory=list)
+
+
+def task_arms(task: TaskDraft) -> list[Arm]:
+    """Every short value of every independent variable, as an arm of the experiment; for a
+    task without design variables, the parts its question removes ("w/o Gate")."""
+    out: list[Arm] = []
+    if not task.design_complexity.independent_variables:
+        for m in _ABLATION_IN_TEXT.finditer(task.question):
+            text = " ".join(m.group(0).split())
+            words = frozenset(_words(m.group(1)))
+            if words and all(a.value != text for a in out):
+                out.append(Arm("ablation", text, words))
+        return out
+    for variable, values in task.design_complexity.independent_variables.items():
+        for value in values if isinstance(values, list | tuple) else [values]:
+            text = str(value).strip()
+            if not text or len(text.split()) > MAX_VALUE_WORDS:
+                continue
+            words = frozenset(_words(text))
+            if words and all(a.value != text for a in out):
+                out.append(Arm(str(variable), text, words))
+    return out
+
+
+def task_settings(task: TaskDraft, q: TaskQuery) -> set[str]:
+    """Words of what the task holds fixed (its data sets, its setting) and of what its question
+    names: a launch script named after them runs this task, not a sibling experiment."""
+    out = {stem(n) for n in q.focus}
+    for values in task.design_complexity.constant_variables.values():
+        for value in values if isinstance(values, list | tuple) else [values]:
+            text = str(value).strip()
+            if text and len(text.split()) <= 3:
+                out |= set(_words(text))  # numbers too: a script named Input-96 for L=96
+    return out
+
+
+def task_datasets(task: TaskDraft) -> list[str]:
+    """The values of design variables about data ("dataset": ["ETTh1", "ETTh2"])."""
+    dc = task.design_complexity
+    out: list[str] = []
+    for name, values in [*dc.constant_variables.items(), *dc.independent_variables.items()]:
+        if not {"data", "dataset", "benchmark", "corpus"} & set(terms(str(name))):
+            continue
+        for value in values if isinstance(values, list | tuple) else [values]:
+            text = str(value).strip()
+            if text and len(text.split()) <= 3 and text not in out:
+                out.append(text)
+    return out[:4]
+
+
+def numeric(text: str) -> bool:
+    return bool(re.fullmatch(r"[\d.,%x×e+-]+", text.replace(" ", "")))
+
+
+def _words(text: str) -> list[str]:
+    return [t for t in terms(text) if t not in STOPWORDS and t not in GENERIC and len(t) >= 2]
+
+
+def task_metrics(task: TaskDraft, q: TaskQuery) -> list[str]:
+    """The measured quantities by name: the dependent variables' values, else known metrics."""
+    found: list[str] = []
+    for name, value in task.design_complexity.dependent_variables.items():
+        for v in value if isinstance(value, list | tuple) else [value]:
+            text = str(v).strip()
+            if text and len(text.split()) <= MAX_VALUE_WORDS and text not in found:
+                found.append(text)
+        if not isinstance(value, list | tuple) and len(str(value).split()) > MAX_VALUE_WORDS:
+            found.append(str(name).replace("_", " "))
+    if found:
+        return found[:5]
+    known = ("mse", "mae", "accuracy", "top_1", "f1", "bleu", "auc", "rmse", "psnr", "ssim", "map")
+    names = [n.upper() if len(n) <= 4 else n.replace("_", "-") for n in q.names + q.words]
+    return list(dict.fromkeys(n for n in names if n.lower().replace("-", "_") in known))[:4]
+
+
+class Planner:
+    """Plans every task of one repository, sharing the tracer's parsed files."""
+
+    def __init__(self, index: RepoIndex, search: RepoSearch, tracer: StepTracer) -> None:
+        self.index = index
+        self.search = search
+        self.tracer = tracer
+        self.entries = {e.path: e for e in index.entry_points}
+        self._script_words: dict[str, frozenset[str]] = {}
+
+    # ------------------------------------------------------------ runs
+
+    def runs(
+        self, task: TaskDraft, q: TaskQuery, entry: str | None, scores: dict[str, float]
+    ) -> tuple[list[Run], str | None]:
+        """The runs of this task's arms (at most `MAX_RUNS`), and the entry point they run.
+
+        The repository's own launch scripts come first: an arm a script's path or settings
+        name runs through that script, once per data set of the task. An arm that is an option
+        of the entry point (`--wo_conv`, `--model_type mlp`) runs as the script's own command
+        with that option set. When the ranked entry point is run by no launch script but the
+        task's launch scripts run another one, that one is the entry point: how the authors
+        run an experiment outranks a file that shares its words.
+        """
+        arms = [a for a in task_arms(task) if not numeric(a.value)]  # numbers are swept inside
+        names = task_datasets(task)
+        datasets = [frozenset(_words(d)) for d in names] or [frozenset()]
+        label = dict(zip(datasets, names, strict=False))
+        fixed = task_settings(task, q) - {w for a in arms for w in a.words}
+        top = max(scores.values(), default=0.0) or 1.0
+        launchers = [
+            e
+            for e in self.index.entry_points
+            if e.kind == "shell" and e.calls and not self._aggregate(e)
+        ]
+        ran = [e for e in launchers if entry in e.calls] if entry else []
+        if not ran:
+            relevant = [e for e in launchers if scores.get(e.path, 0.0) >= 0.5 * top]
+            targets = Counter(c for e in relevant for c in e.calls if c.endswith(".py"))
+            if targets:
+                entry = targets.most_common(1)[0][0]
+                ran = [e for e in launchers if entry in e.calls]
+        launchers = ran if entry else launchers
+        e = self.entries.get(entry or "")
+        options = [f for f in e.flags if f.name.startswith("--")] if e else []
+
+        def fit(e: EntryPoint, arm: Arm | None, data: frozenset[str]) -> tuple[float, ...]:
+            path_words = set(terms(e.path.replace("/", " ").replace("-", " ")))
+            words = self._words_of(e.path)
+
+            def hit(want: frozenset[str]) -> float:
+                return 2.0 if want <= path_words else 1.0 if want <= words else 0.0
+
+            arm_hit = hit(arm.words) if arm is not None else 0.0
+            data_hit = hit(data) if data else 0.0
+            setting = len(fixed & path_words) + 0.5 * len(fixed & words)
+            return arm_hit, data_hit, setting + scores.get(e.path, 0.0) / top
+
+        chosen: list[Run] = []
+
+        def add(run: Run) -> None:
+            same = next((r for r in chosen if r.command == run.command), None)
+            if same is None:
+                chosen.append(run)
+            else:
+                same.arms += [a for a in run.arms if a not in same.arms]
+
+        by_flag: list[tuple[Arm, CliFlag]] = []
+        plain: list[Arm] = []
+        for arm in arms:
+            best = max(launchers, key=lambda e: fit(e, arm, datasets[0]), default=None)
+            if best is not None and fit(best, arm, datasets[0])[0] > 0:
+                about_data = arm.words in datasets  # the arm is a data set: no second one
+                for data in [frozenset()] if about_data else datasets:
+                    run = self._script_run(
+                        max(launchers, key=lambda e: fit(e, arm, data)), q, [arm]
+                    )
+                    run.data = label.get(data, "")
+                    add(run)
+            elif (flag := arm_flag(arm, options)) is not None:
+                by_flag.append((arm, flag))
+            else:
+                plain.append(arm)
+        base: list[Run] = []
+        ablations = bool(arms) and all(_ABLATED.match(a.value) for a in arms)
+        if launchers and (by_flag or not chosen or ablations):
+            for data in datasets[:2]:
+                best = max(launchers, key=lambda e: fit(e, None, data))
+                if (data and not fit(best, None, data)[1]) or fit(best, None, data)[1:] == (0, 0):
+                    continue
+                run = self._script_run(best, q, [])
+                run.data = label.get(data, "")
+                add(run)
+                base.append(run)
+        for arm, flag in by_flag:
+            setting = [flag.name] if flag.default in ("True", "False") else [flag.name, arm.value]
+            if base and base[0].invocation:
+                command = base[0].invocation + " " + shlex.join(setting)
+            elif entry is not None:
+                positional = (
+                    [f"<{f.name.upper()}>" for f in e.flags if not f.name.startswith("-")]
+                    if e
+                    else []
+                )
+                command = shlex.join(["python", entry, *positional, *setting])
+            else:
+                continue
+            add(
+                Run(
+                    command,
+                    arms=[arm],
+                    flags=[flag.name],
+                    settings=" ".join(setting),
+                    switch=flag.name,
+                    data=base[0].data if base else "",
+                )
+            )
+        if not chosen and entry is not None:
+            documented = [c for c in self.index.commands if entry in c.runs]
+            if documented:
+                where = posixpath.dirname(documented[0].doc)
+                text = documented[0].text
+                chosen.append(Run(f"cd {shlex.quote(where)} && {text}" if where else text))
+        return chosen[:MAX_RUNS], entry
+
+    def _aggregate(self, e: EntryPoint) -> bool:
+        """A script that only calls other launch scripts (run_all.sh) runs every experiment."""
+        return sum(c.endswith(".sh") for c in e.calls) > 3
+
+    def _words_of(self, path: str) -> frozenset[str]:
+        if path not in self._script_words:
+            try:
+                text = self.search.text(path)[:6000]
+            except (OSError, RepoPathError):
+                text = ""
+            self._script_words[path] = frozenset(terms(path + " " + text))
+        return self._script_words[path]
+
+    def _script_run(self, e: EntryPoint, q: TaskQuery, arms: list[Arm]) -> Run:
+        lines = self.search.text(e.path).splitlines()
+        first, last, settings, flags, invocation = _invocation(lines, q, arms)
+        return Run(
+            invocation=invocation,
+            command=f"bash {shlex.quote(e.path)}",
+            arms=list(arms),
+            script=e.path,
+            lines=(first, last),
+            settings=settings,
+            flags=flags,
+        )
+
+    # ------------------------------------------------------------ steps
+
+    def steps(
+        self,
+        task: TaskDraft,
+        q: TaskQuery,
+        entry: str | None,
+        runs: list[Run],
+        method: Step | None,
+        also: tuple[str, ...] = (),
+    ) -> Plan:
+        """The steps in execution order, at most `MAX_STEPS`, ending with the report.
+
+        `also` are other entry points the task runs (the rival method's script beside the
+        proposed one's); their inline blocks follow the main entry point's."""
+        plan = Plan(runs=runs, metrics=task_metrics(task, q))
+        arms = task_arms(task)
+        modules = self._closure(entry) if entry else []
+        data = self._data_step(q, task, modules)
+        parts = self._method_steps(method, q) if method else []
+        plan.method_modules = list(dict.fromkeys(s.path for s in parts))
+        branches = self._branch_steps(arms, [entry, *modules] if entry else [], runs)
+        train = self._named_step(modules if entry is None else [entry, *modules], _TRAIN_NAMES)
+        launches = [self._run_step(r) for r in runs if r.script and r.lines[0]]
+        evaluate = self._named_step([entry, *modules] if entry else [], _EVAL_NAMES)
+        metric = self._metric_step(plan.metrics, modules)
+        report = self._report_step(plan.metrics, arms, evaluate, entry)
+        called: list[Step] = []
+        blocks: list[Step] = []
+        if entry is not None and entry.endswith(".py"):
+            called = [
+                s
+                for s in self.tracer.python_steps(entry, self.entries.get(entry), q)
+                if not s.action.startswith(("Parse command", "Implement the method"))
+            ]
+            blocks = self.tracer.block_steps(entry, q)
+        for other in also:
+            blocks += self.tracer.block_steps(other, q, limit=4)
+        # What must stay, then what is cut first when there are too many: inline blocks,
+        # then the functions the main block calls, then branches beyond the first two.
+        core = [data, self._options_step(entry, runs, arms), *parts, *branches[:2], train]
+        tail = [*launches, evaluate, metric]
+        optional = [*called, *blocks, *branches[2:]]
+        room = MAX_STEPS - 1 - len(_distinct([*core, *tail]))
+        keep = _distinct([*core, *tail, *optional])
+        extra = [s for s in keep if s in optional][: max(room, 0)]
+        order = [*core, *called, *blocks, *branches[2:], *tail]
+        plan.steps = [s for s in _distinct(order) if s not in optional or s in extra]
+        plan.steps = plan.steps[: MAX_STEPS - 1]
+        if report is not None and not _covered(report, plan.steps):
+            plan.steps.append(report)
+        return plan
+
+    def _closure(self, entry: str) -> list[str]:
+        modules = list(self.index.imports.get(entry, []))
+        for m in modules:  # grows while it is read: every module the entry point reaches
+            if len(modules) >= 80:
+                break
+            modules.extend(x for x in self.index.imports.get(m, []) if x not in modules)
+        return [m for m in modules if m.endswith(".py") and m != entry][:80]
+
+    def _options_step(self, entry: str | None, runs: list[Run], arms: list[Arm]) -> Step | None:
+        """The parser lines of the options this experiment sets, not the whole parser."""
+        e = self.entries.get(entry or "")
+        if e is None or not e.flags:
+            return None
+        wanted = {f for r in runs for f in r.flags}
+        options = [f for f in e.flags if f.name.startswith("--")]
+        for arm in arms:
+            flag = flag_for(arm.value, arm.variable, options)
+            if flag is not None:
+                wanted.add(flag.name)
+        lines = sorted(f.line for f in e.flags if f.name in wanted and f.line)
+        if not lines:
+            return None
+        names = [f.name for f in e.flags if f.name in wanted][:6]
+        start, end = _cluster(lines)
+        return Step(
+            f"Define the options this experiment sets: {', '.join(names)}", entry or "", start, end
+        )
+
+    def _data_step(self, q: TaskQuery, task: TaskDraft, modules: list[str]) -> Step | None:
+        """The loader of the task's data: a class or function about data, naming its sets."""
+        datasets = {w for d in task_datasets(task) for w in terms(d)}
+        best: tuple[float, str, OutlineItem] | None = None
+        for module in modules:
+            module_words = set(terms(module))
+            for item in self.tracer.outline(module):
+                if item.kind == "method" or item.end - item.start < 3:
+                    continue
+                own = set(terms(item.name))
+                about_data = own & _DATA_NAMES or own & datasets
+                if not about_data and not (own & _DATA_WORDS and module_words & _DATA_NAMES):
+                    continue
+                score = 2 * len(own & _DATA_WORDS) + 3 * len(own & datasets)
+                score += len(module_words & _DATA_WORDS) + (0.5 if item.kind == "class" else 0)
+                if best is None or score > best[0]:
+                    best = (score, module, item)
+        if best is None or best[0] < 2:
+            return None
+        _, module, item = best
+        item = self._narrow(module, item, prefer=("read", "load", "__getitem__", "__init__"))
+        sets = task_datasets(task)
+        what = f"the {', '.join(sets)} data" if sets else "the data"
+        return Step(f"Load and split {what} ({item.name})", module, item.start, item.end)
+
+    def _method_steps(self, method: Step, q: TaskQuery) -> list[Step]:
+        """The method's own definitions in its module, each cut to parts a step can cite."""
+        module = method.path
+        items = [i for i in self.tracer.outline(module) if i.kind != "method"]
+        focus = {stem(t) for t in q.focus} | {stem(t) for t in q.names}
+        chosen = [i for i in items if i.start == method.start]
+        for i in items:
+            if i in chosen or i.end - i.start < 4 or i.name.startswith("_"):
+                continue
+            if set(terms(i.name)) & focus or set(terms(module)) & focus:
+                chosen.append(i)
+        chosen = sorted(chosen, key=lambda i: i.start)[:3]
+        out: list[Step] = []
+        for item in chosen:
+            if item.end - item.start <= NARROW or item.kind != "class":
+                out.append(Step(_define(item), module, item.start, item.end))
+                continue
+            methods = [
+                m
+                for m in self.tracer.outline(module)
+                if m.kind == "method" and m.name.startswith(item.name + ".")
+            ]
+            init = next((m for m in methods if m.name.endswith(".__init__")), None)
+            core = next(
+                (m for m in methods if m.name.rsplit(".", 1)[-1] in ("forward", "__call__")),
+                max(
+                    (m for m in methods if m is not init),
+                    key=lambda m: m.end - m.start,
+                    default=None,
+                ),
+            )
+            if init is not None:
+                out.append(
+                    Step(
+                        f"Build the parts of {item.name} ({init.name})",
+                        module,
+                        init.start,
+                        init.end,
+                    )
+                )
+            if core is not None:
+                out.append(
+                    Step(
+                        f"Compute {item.name}'s {core.name.rsplit('.', 1)[-1]} pass"
+                        if core.name.endswith(("forward", "__call__"))
+                        else _define(core),
+                        module,
+                        core.start,
+                        core.end,
+                    )
+                )
+            if init is None and core is None:
+                out.append(Step(_define(item), module, item.start, item.end))
+        return out
+
+    def _branch_steps(
+        self, arms: list[Arm], files: list[str | None], runs: list[Run]
+    ) -> list[Step]:
+        """Where the code switches between the arms: an `if` comparing with an arm's value or
+        testing the option an arm sets (`if self.wo_conv:`)."""
+        values = {a.value.lower(): a for a in arms if len(a.value) >= 2}
+        switches = {
+            r.switch.lstrip("-").replace("-", "_"): a for r in runs for a in r.arms if r.switch
+        }
+        tests: set[str] = set()
+        out: list[Step] = []
+        for path in files:
+            tree = self.tracer.tree(path) if path else None
+            if tree is None or path is None:
+                continue
+            for node in ast.walk(tree):
+                if not isinstance(node, ast.If):
+                    continue
+                hit: Arm | None = None
+                for c in ast.walk(node.test):
+                    if isinstance(c, ast.Constant) and isinstance(c.value, str):
+                        hit = hit or values.get(c.value.lower())
+                    elif isinstance(c, ast.Attribute):
+                        hit = hit or switches.get(c.attr)
+                    elif isinstance(c, ast.Name):
+                        hit = hit or switches.get(c.id)
+                if hit is None:
+                    continue
+                test = ast.unparse(node.test)[:80]
+                if test in tests:
+                    continue
+                tests.add(test)
+                end = min(node.body[-1].end_lineno or node.lineno, node.lineno + 15)
+                what = hit.variable.replace("_", " ")
+                out.append(
+                    Step(f"Take the {hit.value} path ({what}) where {test}", path, node.lineno, end)
+                )
+                if len(out) >= 3:
+                    return out
+        return out
+
+    def _named_step(self, files: list[str | None], names: tuple[str, ...]) -> Step | None:
+        """The first definition named like `names` (in their order) in `files`, cut to its
+        loop when it is long."""
+        for wanted in names:
+            for path in files:
+                if path is None:
+                    continue
+                for item in self.tracer.outline(path):
+                    if item.name.rsplit(".", 1)[-1].lower() != wanted or item.end - item.start < 3:
+                        continue
+                    start, end = item.start, item.end
+                    if end - start > NARROW:
+                        loop = self._loop(path, item)
+                        if loop is not None:
+                            start, end = loop
+                    verb = "Train" if names is _TRAIN_NAMES else "Evaluate"
+                    doc = item.doc.rstrip(".") if 8 <= len(item.doc) <= 120 else ""
+                    action = f"{verb} ({item.name})" + (f": {doc}" if doc else "")
+                    return Step(action, path, start, end)
+        return None
+
+    def _loop(self, path: str, item: OutlineItem) -> tuple[int, int] | None:
+        node = self.tracer._def_node(path, item.name)
+        if node is None:
+            return None
+        loops = [n for n in ast.walk(node) if isinstance(n, ast.For | ast.While)]
+        if not loops:
+            return None
+        loop = (
+            max(loops, key=lambda n: (n.end_lineno or n.lineno) - n.lineno)
+            if len(loops) > 1
+            else loops[0]
+        )
+        first = next(
+            (
+                n
+                for n in loops
+                if "epoch" in ast.unparse(n.target if isinstance(n, ast.For) else n.test)
+            ),
+            loop,
+        )
+        return first.lineno, min(first.end_lineno or first.lineno, first.lineno + NARROW)
+
+    def _metric_step(self, metrics: list[str], modules: list[str]) -> Step | None:
+        """The definitions of the measured quantities: `def MSE(...)`, `def MAE(...)`."""
+        wanted = {stem(w) for m in metrics for w in terms(m)}
+        helpers = {"metric", "metrics", "compute", "calc", "get", "score"}
+        for module in modules:
+            found = [
+                item
+                for item in self.tracer.outline(module)
+                if item.kind != "method"
+                and (own := set(terms(item.name)))
+                and own & wanted
+                and own <= wanted | helpers
+            ]
+            if not found:
+                continue
+            first = found[0]
+            near = [first, *(i for i in found[1:] if i.end - first.start <= 30)]
+            names = ", ".join(i.name for i in near[:4])
+            return Step(f"Compute {names} as measured", module, first.start, near[-1].end)
+        return None
+
+    def _report_step(
+        self, metrics: list[str], arms: list[Arm], evaluate: Step | None, entry: str | None
+    ) -> Step | None:
+        """The line that prints or writes the metric, where the arms are compared."""
+        wanted = {stem(w) for m in metrics for w in terms(m)} or {
+            "acc",
+            "accuracy",
+            "loss",
+            "metric",
+            "result",
+        }
+        places = [(evaluate.path, evaluate.start, evaluate.end)] if evaluate else []
+        places += [(evaluate.path, 1, 10**9)] if evaluate else []
+        if entry:
+            places.append((entry, 1, 10**9))
+        for path, start, end in places:
+            try:
+                lines = self.search.text(path).splitlines()
+            except (OSError, RepoPathError):
+                continue
+            for i in range(max(start, 1), min(end, len(lines)) + 1):
+                line = lines[i - 1]
+                if _REPORT.search(line) and set(terms(line)) & wanted:
+                    named_arms = [a.value for a in arms if not numeric(a.value)][:4]
+                    compared = " and ".join(named_arms) or "the runs"
+                    named = ", ".join(metrics[:3]) or "the metric"
+                    return Step(f"Report {named} and compare {compared}", path, i, i)
+        return None
+
+    def _run_step(self, run: Run) -> Step:
+        what = run_label(run)
+        settings = f" with {run.settings}" if run.settings else ""
+        return Step(f"{what} ({posixpath.basename(run.script)}){settings}", run.script, *run.lines)
+
+    def _narrow(self, module: str, item: OutlineItem, prefer: tuple[str, ...]) -> OutlineItem:
+        if item.kind != "class" or item.end - item.start <= NARROW:
+            return item
+        methods = [
+            m
+            for m in self.tracer.outline(module)
+            if m.kind == "method" and m.name.startswith(item.name + ".")
+        ]
+        for word in prefer:
+            found = next((m for m in methods if word in m.name.rsplit(".", 1)[-1].lower()), None)
+            if found is not None:
+                return found
+        return item
+
+
+def _covered(step: Step, steps: list[Step]) -> bool:
+    """The step's lines are already cited by another step of the same file."""
+    return any(s.path == step.path and s.start <= step.start and step.end <= s.end for s in steps)
+
+
+def _distinct(steps: list[Step | None]) -> list[Step]:
+    """The steps in order without gaps or repeats: a step whose lines another one already
+    cites says nothing new."""
+    out: list[Step] = []
+    for s in steps:
+        if s is not None and not _covered(s, out):
+            out.append(s)
+    return out
+
+
+def run_label(run: Run) -> str:
+    """ "Run CycleNet/MLP on ETTh1", "Run w/o Conv", "Run the default configuration on ETTh2"."""
+    arms = ", ".join(a.value for a in run.arms)
+    what = f"Run {arms}" if arms else "Run the default configuration"
+    return what + (f" on {run.data}" if run.data and run.data not in arms else "")
+
+
+def _define(item: OutlineItem) -> str:
+    doc = item.doc.strip().rstrip(".:")
+    short = item.name.rsplit(".", 1)[-1]
+    if 8 <= len(doc) <= 140 and not doc.lower().startswith(("args", "returns", "todo")):
+        return f"Implement {item.name}: {doc[0].lower() + doc[1:]}"
+    if item.kind == "class":
+        return f"Implement the {item.name} class"
+    return humanize(short) if humanize(short) != f"Call {short}" else f"Implement {item.name}"
+
+
+def _cluster(lines: list[int], span: int = 25) -> tuple[int, int]:
+    """The window of at most `span` lines holding the most of `lines` (sorted): options
+    defined far apart are not cited as one range of the whole parser."""
+    best = (lines[0], lines[0], 1)
+    for i, first in enumerate(lines):
+        inside = [x for x in lines[i:] if x - first <= span]
+        if len(inside) > best[2]:
+            best = (first, inside[-1], len(inside))
+    return best[0], best[1]
+
+
+_ABLATED = re.compile(r"^\s*(?:w/o|without|no|remove[sd]?|minus|-)\s*(.+)$", re.I)
+_OFF = {"wo", "no", "without", "disable", "remove", "skip", "drop"}
+
+
+def arm_flag(arm: Arm, options: list[CliFlag]) -> CliFlag | None:
+    """The option that switches this arm on: `flag_for`, or for an ablation ("w/o Conv") a
+    switch named after the removed part (`--wo_conv`, `--no-conv`), words matched by prefix."""
+    found = flag_for(arm.value, arm.variable, options)
+    if found is not None:
+        return found
+    m = _ABLATED.match(arm.value)
+    if m is None:
+        return None
+    part = [w for w in _words(m.group(1)) if len(w) >= 3]
+
+    def names(f: CliFlag) -> list[str]:
+        return terms(f.name.replace("-", "_"))
+
+    for f in options:
+        words = names(f)
+        if set(words) & _OFF and part and all(any(w.startswith(p) for w in words) for p in part):
+            return f
+    return None
+
+
+def flag_for(value: str, variable: str, options: list[CliFlag]) -> CliFlag | None:
+    """The option that sets `value` of `variable`: its default is the value, its help names
+    the value, or its name shares a word with the variable's name."""
+    low = value.lower()
+    for f in options:
+        if f.default.strip("'\"").lower() == low:
+            return f
+    pattern = re.compile(rf"(?<![\w-]){re.escape(low)}(?![\w-])")
+    for f in options:
+        if pattern.search(f.help.lower()):
+            return f
+    wanted = set(_words(variable)) - {"model", "method", "type", "variant", "name", "setting"}
+    named = [f for f in options if wanted & set(terms(f.name))]
+    return named[0] if len(named) == 1 else None
+
+
+def _invocation(lines: list[str], q: TaskQuery, arms: list[Arm]) -> tuple[int, int, str, list[str]]:
+    """The lines of the entry point's invocation in a launch script (with its continuation
+    lines), and its experiment-defining flags with the script's variables filled in."""
+    variables: dict[str, str] = {}
+    loops: dict[str, str] = {}
+    for line in lines:
+        if m := _ASSIGN.match(line):
+            variables[m.group(1)] = next(g for g in m.groups()[1:] if g is not None)
+        elif m := _FOR.match(line):
+            loops[m.group(1)] = "{" + ",".join(m.group(2).split()[:8]) + "}"
+    first = next((i for i, ln in enumerate(lines, start=1) if _RUN_LINE.match(ln)), 0)
+    if not first:
+        return 0, 0, "", [], ""
+    last = first
+    while last < len(lines) and lines[last - 1].rstrip().endswith("\\"):
+        last += 1
+    command = " ".join(ln.rstrip("\\ ").strip() for ln in lines[first - 1 : last])
+
+    def fill(m: re.Match[str]) -> str:
+        name = m.group(1) or m.group(2)
+        return loops.get(name) or variables.get(name) or m.group(0)
+
+    command = _VAR.sub(fill, command).replace("'_'", "_")
+    command = _REDIRECTS.sub("", command).strip()
+    single = re.sub(r"\{([^,{}]+)(?:,[^{}]*)?\}", r"\1", command)  # one value of each sweep
+    try:
+        words = shlex.split(command, comments=True)
+    except ValueError:
+        words = command.split()
+    wanted = q.terms | {w for a in arms for w in a.words}
+    shown: list[str] = []
+    relevant: list[str] = []
+    for k, word in enumerate(words):
+        if not word.startswith("--"):
+            continue
+        if k + 1 >= len(words) or words[k + 1].startswith("--"):  # a switch: --no_gate
+            if set(terms(word.lstrip("-"))) & wanted:
+                relevant.append(word)
+                shown.append(word)
+            continue
+        value = words[k + 1]
+        if set(terms(word.lstrip("-"))) & wanted or set(terms(value)) & wanted:
+            relevant.append(word)
+            shown.append(f"{word} {value}")
+        elif "{" in value:  # a sweep the script loops over
+            shown.append(f"{word} {value}")
+    return first, last, " ".join(shown[:6]), relevant, single
