@@ -53,6 +53,13 @@ def _steps(store: Store, task_id: int, path: str) -> list[str]:
     return [s for s in store.fields(store.require_task(task_id)).requirements if f"({path}:" in s]
 
 
+def _lines(step: str) -> tuple[int, int]:
+    """The (first, last) line a step cites: `(path:a-b)` or `(path:a)`."""
+    m = re.search(r":(\d+)(?:-(\d+))?\)$", step)
+    assert m, step
+    return int(m[1]), int(m[2] or m[1])
+
+
 def _curated(tmp_path: Path, settings: Settings, pdf_url: str = "") -> Path:
     """The sample paper curated with auto-approval from a git repository made in the test
     (the in-process engine); the repository."""
@@ -95,7 +102,7 @@ def test_references_follow_the_code_and_the_reviewers_edit_is_kept(
         int(m.group(1))
         for steps in train_steps.values()
         for s in steps
-        for m in [re.search(r"\(train\.py:(\d+)-\d+\)", s)]
+        for m in [re.search(r"\(train\.py:(\d+)(?:-\d+)?\)", s)]
         if m
     }
     assert cited, train_steps
@@ -112,9 +119,8 @@ def test_references_follow_the_code_and_the_reviewers_edit_is_kept(
         moved = _steps(store, task_id, "train.py")
         assert len(moved) == len(steps)
         for old, new in zip(steps, moved, strict=True):
-            a = re.search(r":(\d+)-(\d+)\)", old)
-            b = re.search(r":(\d+)-(\d+)\)", new)
-            assert a and b and (int(b[1]), int(b[2])) == (int(a[1]) + 3, int(a[2]) + 3)
+            first, last = _lines(old)
+            assert _lines(new) == (first + 3, last + 3), new
         assert store.require_task(task_id).status == TaskStatus.approved
     kept = store.fields(store.require_task(edited.id))
     assert kept.question == mine.question and kept.usage_instructions == mine.usage_instructions
@@ -137,8 +143,9 @@ def test_references_follow_the_code_and_the_reviewers_edit_is_kept(
 
     # 3. A default changes inside the cited arguments: flagged with old and new code.
     lines = train.read_text().splitlines(keepends=True)
-    target = min(cited) + 3 + 2  # a line inside every train.py range, 1-based
-    lines[target - 1] = '    p.add_argument("--seed", type=int, default=7, help="changed")\n'
+    target = _lines(train_steps[edited.id][0])[0] + 3  # inside the edited task's first range
+    indent = lines[target - 1][: len(lines[target - 1]) - len(lines[target - 1].lstrip())]
+    lines[target - 1] = indent + '# default=7, help="changed"\n'
     train.write_text("".join(lines))
     _commit(repo, "a default")
     out = _reextract(settings, "p")
@@ -289,11 +296,22 @@ def test_drift_lists_references_that_no_longer_point_at_the_same_code(
     _commit(repo, "move on")
     release = _tree(settings.published_dir / "r1")
     heads = {t.id: t.head for t in store.tasks("p")}
+    # the first step of a task citing train.py, as drift should list it one line down
+    number, step = next(
+        (n, r)
+        for t in store.tasks("p")
+        for n, r in enumerate(store.fields(t).requirements, start=1)
+        if "(train.py:" in r
+    )
+    first, last = _lines(step)
+    shifted = (
+        f"requirement {number} train.py:{first}-{last} moved (now train.py:{first + 1}-{last + 1})"
+    )
     for args in (["--release", "r1"], ["--release", str(settings.published_dir / "r1")], []):
         result = CliRunner().invoke(app, ["drift", *args, *on])
         assert result.exit_code == 0, result.output
         out = result.output
-        assert "requirement 1 train.py:25-46 moved (now train.py:26-47)" in out, out
+        assert shifted in out, out
         assert "gatemix/model.py:83-100 changed" in out
         assert re.search(r"references in \d+ tasks of 1 papers: \d+ drifted \(\d+%\)", out)
     assert _tree(settings.published_dir / "r1") == release
@@ -319,7 +337,7 @@ def test_drift_lists_references_that_no_longer_point_at_the_same_code(
     assert result.exit_code == 0, result.output
     result = CliRunner().invoke(app, ["drift", *other])
     assert result.exit_code == 0, result.output
-    assert "requirement 1 train.py:25-46 moved (now train.py:26-47)" in result.output
+    assert shifted in result.output
 
 
 def test_a_new_setup_agent_version_searches_again_and_only_changed_setups_go_back(
@@ -408,9 +426,8 @@ def test_a_reextraction_killed_half_way_is_finished_by_the_next_one(
             if "(train.py:" not in old:
                 assert old == new
                 continue
-            a = re.search(r":(\d+)-(\d+)\)", old)
-            b = re.search(r":(\d+)-(\d+)\)", new)
-            assert a and b and (int(b[1]), int(b[2])) == (int(a[1]) + 3, int(a[2]) + 3), new
+            first, last = _lines(old)
+            assert _lines(new) == (first + 3, last + 3), new
     assert {t.status for t in store.tasks("p")} == {"approved"}
     assert store.require_paper("p").status == "ready"
     assert not (

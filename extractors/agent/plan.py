@@ -52,6 +52,7 @@ _FOR = re.compile(r"^\s*for\s+([A-Za-z_]\w*)\s+in\s+(.+?)\s*(?:;\s*do)?\s*$")
 _VAR = re.compile(r"\$\{(\w+)\}|\$([A-Za-z_]\w*)")
 _ABLATION_IN_TEXT = re.compile(r"\b(?:w/o|without)\s+(?:the\s+)?([A-Za-z][\w-]*)", re.I)
 _REDIRECTS = re.compile(r"\s+(?:\d?>>?|&>)\s*\S+|\s+2>&1|\s*&\s*$|\s*\|\s*tee\b.*$")
+_VALUE = re.compile(r"[\w.:/+-]+")  # what can follow an option on a command line as is
 _REPORT = re.compile(r"\b(print|log|logger|logging|write|writer|info|add_scalar|wandb)\b")
 
 
@@ -241,7 +242,9 @@ class Planner:
                     )
                     run.data = label.get(data, "")
                     add(run)
-            elif (flag := arm_flag(arm, options)) is not None:
+            elif (flag := arm_flag(arm, options)) is not None and (
+                flag.default in ("True", "False") or _VALUE.fullmatch(arm.value)
+            ):
                 by_flag.append((arm, flag))
             else:
                 plain.append(arm)
@@ -335,9 +338,10 @@ class Planner:
         parts = self._method_steps(method, q) if method else []
         plan.method_modules = list(dict.fromkeys(s.path for s in parts))
         branches = self._branch_steps(arms, [entry, *modules] if entry else [], runs)
-        train = self._named_step(modules if entry is None else [entry, *modules], _TRAIN_NAMES)
+        files: list[str | None] = [entry, *modules] if entry else []
+        train = self._named_step(files, _TRAIN_NAMES)
         launches = [self._run_step(r) for r in runs if r.script and r.lines[0]]
-        evaluate = self._named_step([entry, *modules] if entry else [], _EVAL_NAMES)
+        evaluate = self._named_step(files, _EVAL_NAMES)
         metric = self._metric_step(plan.metrics, modules)
         report = self._report_step(plan.metrics, arms, evaluate, entry)
         called: list[Step] = []
@@ -351,17 +355,30 @@ class Planner:
             blocks = self.tracer.block_steps(entry, q)
         for other in also:
             blocks += self.tracer.block_steps(other, q, limit=4)
-        # What must stay, then what is cut first when there are too many: inline blocks,
-        # then the functions the main block calls, then branches beyond the first two.
-        core = [data, self._options_step(entry, runs, arms), *parts, *branches[:2], train]
-        tail = [*launches, evaluate, metric]
+        # In execution order: the data, the options, the method, the branches, what the main
+        # block does inline and the functions it calls, the training loop, the runs, the evaluation. When there
+        # are too many, inline blocks go first, then called functions, then extra branches.
         optional = [*called, *blocks, *branches[2:]]
-        room = MAX_STEPS - 1 - len(_distinct([*core, *tail]))
-        keep = _distinct([*core, *tail, *optional])
-        extra = [s for s in keep if s in optional][: max(room, 0)]
-        order = [*core, *called, *blocks, *branches[2:], *tail]
-        plan.steps = [s for s in _distinct(order) if s not in optional or s in extra]
-        plan.steps = plan.steps[: MAX_STEPS - 1]
+        order = [
+            data,
+            self._options_step(entry, runs, arms),
+            *parts,
+            *branches[:2],
+            *blocks,
+            *called,
+            *branches[2:],
+            train,
+            *launches,
+            evaluate,
+            metric,
+        ]
+        steps = _distinct(order)
+        cut = [s for s in reversed(steps) if s in blocks] + [
+            s for s in reversed(steps) if s in optional and s not in blocks
+        ]
+        while len(steps) > MAX_STEPS - 1 and cut:
+            steps.remove(cut.pop(0))
+        plan.steps = steps[: MAX_STEPS - 1]
         if report is not None and not _covered(report, plan.steps):
             plan.steps.append(report)
         return plan
@@ -407,7 +424,7 @@ class Planner:
                 about_data = own & _DATA_NAMES or own & datasets
                 if not about_data and not (own & _DATA_WORDS and module_words & _DATA_NAMES):
                     continue
-                score = 2 * len(own & _DATA_WORDS) + 3 * len(own & datasets)
+                score: float = 2 * len(own & _DATA_WORDS) + 3 * len(own & datasets)
                 score += len(module_words & _DATA_WORDS) + (0.5 if item.kind == "class" else 0)
                 if best is None or score > best[0]:
                     best = (score, module, item)
@@ -425,11 +442,15 @@ class Planner:
         items = [i for i in self.tracer.outline(module) if i.kind != "method"]
         focus = {stem(t) for t in q.focus} | {stem(t) for t in q.names}
         chosen = [i for i in items if i.start == method.start]
-        for i in items:
-            if i in chosen or i.end - i.start < 4 or i.name.startswith("_"):
-                continue
-            if set(terms(i.name)) & focus or set(terms(module)) & focus:
-                chosen.append(i)
+        named = [
+            i
+            for i in items
+            if i not in chosen and i.end - i.start >= 4 and not i.name.startswith("_")
+        ]
+        # the definitions named after what the task studies, then the module's largest
+        named.sort(key=lambda i: (not set(terms(i.name)) & focus, -(i.end - i.start)))
+        if set(terms(module)) & focus or any(set(terms(i.name)) & focus for i in named):
+            chosen += named[: 3 - len(chosen)]
         chosen = sorted(chosen, key=lambda i: i.start)[:3]
         out: list[Step] = []
         for item in chosen:
@@ -629,8 +650,15 @@ class Planner:
 
 
 def _covered(step: Step, steps: list[Step]) -> bool:
-    """The step's lines are already cited by another step of the same file."""
-    return any(s.path == step.path and s.start <= step.start and step.end <= s.end for s in steps)
+    """Most of the step's lines, or of another step's, are already cited by the other: a
+    function and the loop inside it are one step, not two."""
+    for s in steps:
+        if s.path != step.path:
+            continue
+        overlap = min(s.end, step.end) - max(s.start, step.start) + 1
+        if overlap > 0.5 * min(s.end - s.start + 1, step.end - step.start + 1):
+            return True
+    return False
 
 
 def _distinct(steps: list[Step | None]) -> list[Step]:
@@ -712,9 +740,12 @@ def flag_for(value: str, variable: str, options: list[CliFlag]) -> CliFlag | Non
     return named[0] if len(named) == 1 else None
 
 
-def _invocation(lines: list[str], q: TaskQuery, arms: list[Arm]) -> tuple[int, int, str, list[str]]:
+def _invocation(
+    lines: list[str], q: TaskQuery, arms: list[Arm]
+) -> tuple[int, int, str, list[str], str]:
     """The lines of the entry point's invocation in a launch script (with its continuation
-    lines), and its experiment-defining flags with the script's variables filled in."""
+    lines), its experiment-defining flags as set (with the script's variables filled in),
+    those flags' names, and the command itself with one value of each sweep."""
     variables: dict[str, str] = {}
     loops: dict[str, str] = {}
     for line in lines:

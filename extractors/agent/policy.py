@@ -330,10 +330,10 @@ class SetupAgent:
             lines.append(f"{what}: `{command}`{ran}.")
         metrics = ", ".join(plan.metrics) or _metrics(q)
         arms = [a for a in task_arms(task) if len(a.value.split()) <= 3]
-        named = [a.value for a in arms if not numeric(a.value)][:6]
+        named = [a.value for a in arms if not numeric(a.value.split()[0])][:6]
         swept: dict[str, list[str]] = {}
         for a in arms:
-            if numeric(a.value):
+            if numeric(a.value) and len(swept) < 3:
                 swept.setdefault(a.variable.replace("_", " "), []).append(a.value)
         compared = f" of {', '.join(named)}" if named else ""
         over = "; ".join(f"{k} {', '.join(v)}" for k, v in swept.items())

@@ -312,9 +312,14 @@ class StepTracer:
         for seg in segments:
             if not any(_meaningful(n) for n in seg):
                 continue
+            if isinstance(seg[0], ast.If) and _INFRA.search(ast.unparse(seg[0].test)):
+                continue
             start = seg[0].lineno
             end = max(n.end_lineno or n.lineno for n in seg)
-            steps.append(Step(_block_action(seg, lines), path, start, end))
+            action = _block_action(seg, lines)
+            if _INFRA.search(action):
+                continue
+            steps.append(Step(action, path, start, end))
         if len(steps) > limit:  # keep the blocks closest to the task, in file order
             wanted = {stem(t) for t in q.terms}
             text = {id(s): set(terms(" ".join(lines[s.start - 1 : s.end]))) for s in steps}
@@ -417,7 +422,16 @@ _QUIET_CALLS = {
     "join", "info", "debug", "warning", "warn", "mkdir", "isdir", "isfile", "update", "get",
     "add_argument", "parse_args", "ArgumentParser", "seed", "manual_seed", "set_seed", "time",
     "range", "enumerate", "zip", "list", "dict", "set", "tuple", "items", "keys", "values",
+    "set_device", "spawn", "getLogger", "init_process_group", "barrier", "device", "cuda",
+    "to", "device_count", "is_available", "manual_seed_all", "setLevel", "addHandler",
+    "basicConfig", "FileHandler", "StreamHandler", "Formatter", "setFormatter", "now",
+    "strftime", "environ", "getenv", "filterwarnings", "seed_everything", "initialize",
+    "init", "set_start_method", "use_deterministic_algorithms", "is_initialized", "eval",
 }  # fmt: skip
+# Blocks about the machine, not the experiment: devices, processes, logging, seeds.
+_INFRA = re.compile(
+    r"distributed|world_size|local_rank|\bgpu|cuda|amp\b|apex|logger|logging|seed", re.I
+)
 
 
 def _segment(body: list[ast.stmt], lines: list[str], out: list[list[ast.stmt]], depth: int) -> None:
