@@ -35,6 +35,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from extractors.agent import SetupAgent  # noqa: E402
+from extractors.agent.figures import SetupRow, setup_figures  # noqa: E402
 from extractors.paper import parse_pdf  # noqa: E402
 from extractors.repo import mine_repo  # noqa: E402
 from extractors.tasks import draft_tasks  # noqa: E402
@@ -70,6 +71,7 @@ def main() -> int:
     total = hits = no_answers = 0
     drafted: dict[str, list] = {}
     agents: dict[str, SetupAgent] = {}
+    rows: list[SetupRow] = []
     print("| paper | repository | tasks | hit@3 | no_answer | seconds (mine + setup) |")
     print("|---|---|---|---|---|---|")
     for corpus, paper_rules in rules.items():
@@ -88,7 +90,17 @@ def main() -> int:
         agents[corpus] = agent
         n_hit = n_none = 0
         for task in tasks:
+            started = time.perf_counter()
             setup = agent.recover(task)
+            rows.append(
+                SetupRow(
+                    corpus,
+                    f"{corpus}/{task.key}",
+                    setup,
+                    agent.index,
+                    seconds=time.perf_counter() - started,
+                )
+            )
             text = f"{task.question}\n{task.method}"
             rule = next(r for r in paper_rules if not r["when"] or re.search(r["when"], text))
             if rule.get("expect") == "no_answer":
@@ -110,6 +122,12 @@ def main() -> int:
             f"{seconds:.1f} |"
         )
     print(f"| all | | {total} | {hits} ({hits / max(total, 1):.2f}) | {no_answers} | |")
+    print("\nsetups as a reviewer sees them:")
+    figures = setup_figures(rows)
+    for line in figures.lines():
+        print(f"  {line}")
+    for problem in figures.problems[:10]:
+        print(f"    command problem: {problem}")
     if args.cross and len(agents) >= 2:
         right = pairs = 0
         for corpus, tasks in drafted.items():

@@ -22,6 +22,7 @@ class CliFlag(BaseModel):
     default: str = ""
     help: str = ""
     line: int = 0
+    aliases: list[str] = Field(default_factory=list)  # other spellings: --ds for --dataset
 
 
 class EntryPoint(BaseModel):

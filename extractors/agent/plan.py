@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 from expcurate.records import CliFlag, EntryPoint, RepoIndex, TaskDraft
 from extractors.repo import RepoPathError, RepoSearch, stem, terms
+from extractors.repo.commands import run_from
 from extractors.repo.pysource import OutlineItem
 
 from .query import GENERIC, STOPWORDS, TaskQuery
@@ -283,12 +284,33 @@ class Planner:
                 )
             )
         if not chosen and entry is not None:
-            documented = [c for c in self.index.commands if entry in c.runs]
-            if documented:
-                where = posixpath.dirname(documented[0].doc)
-                text = documented[0].text
-                chosen.append(Run(f"cd {shlex.quote(where)} && {text}" if where else text))
+            chosen.append(self._default_run(task, entry, options, e))
         return chosen[:MAX_RUNS], entry
+
+    def _default_run(
+        self, task: TaskDraft, entry: str, options: list[CliFlag], e: EntryPoint | None
+    ) -> Run:
+        """The entry point run as the README documents it (else bare), with the options that
+        set what the task holds fixed (`--dataset cifar100` for "CIFAR100-LT") added."""
+        documented = [c for c in self.index.commands if entry in c.runs]
+        if documented:
+            command = run_from(documented[0], {f.path for f in self.index.files})
+        else:
+            positional = [
+                f"<{f.name.upper()}>" for f in (e.flags if e else []) if not f.name.startswith("-")
+            ]
+            command = shlex.join(["python", entry, *positional])
+        present = set(re.findall(r"(?<!\S)--?[\w-]+", command))
+        added: list[str] = []
+        names: list[str] = []
+        for flag, value in setting_flags(task, options):
+            if {flag.name, *flag.aliases} & present or flag.name in names:
+                continue
+            names.append(flag.name)
+            added += [flag.name, value]
+        if added:
+            command += " " + shlex.join(added)
+        return Run(command, flags=names, settings=shlex.join(added))
 
     def _aggregate(self, e: EntryPoint) -> bool:
         """A script that only calls other launch scripts (run_all.sh) runs every experiment."""
@@ -721,6 +743,46 @@ def arm_flag(arm: Arm, options: list[CliFlag]) -> CliFlag | None:
         words = names(f)
         if set(words) & _OFF and part and all(any(w.startswith(p) for w in words) for p in part):
             return f
+    return None
+
+
+_CHOICES = re.compile(r"\(choices: \[([^\]]*)\]\)")
+
+
+def setting_flags(task: TaskDraft, options: list[CliFlag]) -> list[tuple[CliFlag, str]]:
+    """Options that set what the task holds fixed, with the value their parser accepts: a
+    listed choice the value names ("CIFAR100-LT" -> `--dataset cifar100`), or a default or
+    help the value matches."""
+    out: list[tuple[CliFlag, str]] = []
+    for name, values in task.design_complexity.constant_variables.items():
+        for value in values if isinstance(values, list | tuple) else [values]:
+            text = str(value).strip()
+            if not text or len(text.split()) > 3:
+                continue
+            found = _choice(text, options)
+            if found is None and _VALUE.fullmatch(text):
+                flag = flag_for(text, str(name), options)
+                found = (
+                    (flag, text)
+                    if flag is not None and flag.default not in ("True", "False")
+                    else None
+                )
+            if found is not None:
+                out.append(found)
+    return out
+
+
+def _choice(value: str, options: list[CliFlag]) -> tuple[CliFlag, str] | None:
+    low = value.lower()
+    head = re.split(r"[-_\s/]", low)[0]
+    for f in options:
+        m = _CHOICES.search(f.help)
+        if not m:
+            continue
+        choices = [c.strip().strip("'\"") for c in m.group(1).split(",")]
+        for c in choices:
+            if c and c.lower() in (low, head):
+                return f, c
     return None
 
 

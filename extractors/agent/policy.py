@@ -144,6 +144,10 @@ class SetupAgent:
             c.path for c in ranked[: MAX_SOURCE + MAX_CANDIDATES] if c.path not in setup.source
         ][:MAX_CANDIDATES]
         entry = self._main_entry(chosen)
+        if entry is None:  # the best match is a module or a config: run what runs it
+            entry = next(
+                (c.path for c in chosen if c.kind == "entry" and c.path.endswith(".py")), None
+            )
         if entry is not None:
             tools("outline", path=entry)
             ep = self.entries.get(entry)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from expcurate.records import DocCommand, EntryPoint, RepoIndex
 from extractors.repo import RepoSearch, stem, terms
+from extractors.repo.commands import run_from
 from extractors.repo.pysource import OutlineItem, outline, parse
 
 from .query import TaskQuery
@@ -578,13 +579,7 @@ def usage_for(
             words = set(terms(c.text))
             return 2 * len(words & names) + len(words & wanted), -c.line
 
-        best = max(documented, key=fit)
-        base = posixpath.dirname(best.doc)
-        return (
-            f"cd {shlex.quote(base)} && {best.text}"
-            if base and not best.doc.endswith(".ipynb")
-            else best.text
-        )
+        return run_from(max(documented, key=fit), {f.path for f in index.files})
     parts = [f"python {shlex.quote(path)}"]
     for flag in (entry.flags if entry else [])[:60]:
         if not flag.name.startswith("-"):

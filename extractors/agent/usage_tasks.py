@@ -14,7 +14,6 @@ from __future__ import annotations
 import ast
 import posixpath
 import re
-import shlex
 from pathlib import Path
 
 from expcurate.records import (
@@ -30,7 +29,7 @@ from expcurate.records import (
     ToolCall,
 )
 from extractors.repo import RepoPathError, RepoSearch, path_tokens, stem, terms
-from extractors.repo.commands import PathResolver, parse_command, python_entry
+from extractors.repo.commands import PathResolver, parse_command, python_entry, run_from
 
 from .policy import scrub
 from .query import build_query
@@ -288,8 +287,7 @@ def _draft(
         f", with the switch {' and '.join(switches[:3])}" if switches else ""
     )
     question = question.rstrip(" .") + "?"
-    where = posixpath.dirname(cmd.doc)
-    usage = f"cd {shlex.quote(where)} && {cmd.text}" if where else cmd.text
+    usage = run_from(cmd, {f.path for f in index.files})
     method = _method(cmd, target, program, matter or in_script, helps, entry)
     outputs, metrics = _outputs(cmd, flags, after, row, doc_line, sentence, index)
     expected = _expected(outputs, metrics)

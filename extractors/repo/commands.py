@@ -469,7 +469,7 @@ def _check_segment(
         entry = entries.get(path)
         if entry is None or entry.kind not in _CHECKED_KINDS:
             return "", []
-        defined = {f.name for f in entry.flags if f.name.startswith("--")}
+        defined = {n for f in entry.flags for n in (f.name, *f.aliases) if n.startswith("--")}
         if not defined:
             return "", []
         bad = []
@@ -484,3 +484,28 @@ def _check_segment(
             bad.append(f"{name} is not a flag of {path} (its flags: {shown})")
         return "", bad
     return "", []
+
+
+def run_from(cmd: DocCommand, known: set[str]) -> str:
+    """A documented command with the `cd` it needs: to the document's folder when its scripts
+    are there, to none when they are at the root (a `docs/` page written from the root), else
+    to the folder of the file it runs (the README said `cd src` in prose)."""
+    try:
+        words = shlex.split(cmd.text, comments=True)
+    except ValueError:
+        words = cmd.text.split()
+    scripts = [
+        w
+        for w in words
+        if _SCRIPT.search(w) and not w.startswith("-") and not set(w) & set("$*{}<>=")
+    ]
+    folders = [] if cmd.doc.endswith(".ipynb") else [posixpath.dirname(cmd.doc)]
+    folders += [""] + [posixpath.dirname(r) for r in cmd.runs]
+    for folder in dict.fromkeys(folders):
+        if scripts and all(
+            posixpath.normpath(posixpath.join(folder, w.removeprefix("./"))) in known
+            for w in scripts
+        ):
+            return f"cd {shlex.quote(folder)} && {cmd.text}" if folder else cmd.text
+    folder = folders[0] if folders else ""
+    return f"cd {shlex.quote(folder)} && {cmd.text}" if folder else cmd.text

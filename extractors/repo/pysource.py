@@ -275,7 +275,10 @@ def _flag_from_call(call: ast.Call, *, names_from: Sequence[ast.expr]) -> CliFla
     choices = _text(_kw(call, "choices"))
     if choices:
         help_text = f"{help_text} (choices: {choices})".strip()
-    return CliFlag(name=name, default=default, help=help_text[:300], line=call.lineno)
+    aliases = [o for o in opts if o != name]
+    return CliFlag(
+        name=name, default=default, help=help_text[:300], line=call.lineno, aliases=aliases
+    )
 
 
 def _call_signal(call: ast.Call) -> tuple[str, CliFlag | None]:
