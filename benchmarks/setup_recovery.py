@@ -194,7 +194,7 @@ def main() -> int:
         print(f"  {line}")
     print("mine+index seconds: " + ", ".join(f"{k}={v:.1f}" for k, v in sorted(timings.items())))
     if not args.no_cross:
-        _cross_check(gold, agents, args.bench)
+        _cross_check(gold, agents)
     score = args.bench / "score_setup.py"
     gold_file = args.bench / "dev" / "setup_gold.jsonl"
     for label, path in (
@@ -207,7 +207,7 @@ def main() -> int:
     return 0
 
 
-def _cross_check(gold: list[dict], agents: dict[str, SetupAgent | None], bench: Path) -> None:
+def _cross_check(gold: list[dict], agents: dict[str, SetupAgent | None]) -> None:
     """Each task against the next paper's repository: the right answer is `no_answer`."""
     names = [k for k, v in agents.items() if v is not None]
     if len(names) < 2:
@@ -221,7 +221,7 @@ def _cross_check(gold: list[dict], agents: dict[str, SetupAgent | None], bench: 
         agent = agents[other]
         assert agent is not None
         total += 1
-        right += bool(agent.recover(_task(g, _curated(bench, g["paper"], g["index"]))).no_answer)
+        right += bool(agent.recover(_task(g)).no_answer)  # as scored before: the text alone
     print(f"cross-paper no_answer: {right}/{total} = {right / max(total, 1):.3f}")
 
 
