@@ -370,7 +370,7 @@ class Planner:
         blocks: list[Step] = []
         if entry is not None and entry.endswith(".py"):
             called = [
-                s
+                self._constructor(s)
                 for s in self.tracer.python_steps(entry, self.entries.get(entry), q)
                 if not s.action.startswith(("Parse command", "Implement the method"))
             ]
@@ -394,16 +394,31 @@ class Planner:
             evaluate,
             metric,
         ]
-        steps = _distinct(order)
+        # narrow, task-specific steps win over the definitions around them
+        steps = _distinct(order, first=[*branches, *launches, metric, evaluate, train, data])
         cut = [s for s in reversed(steps) if s in blocks] + [
             s for s in reversed(steps) if s in optional and s not in blocks
         ]
         while len(steps) > MAX_STEPS - 1 and cut:
             steps.remove(cut.pop(0))
         plan.steps = steps[: MAX_STEPS - 1]
-        if report is not None and not _covered(report, plan.steps):
-            plan.steps.append(report)
+        if report is not None and all(
+            (s.path, s.start, s.end) != (report.path, report.start, report.end) for s in plan.steps
+        ):
+            plan.steps.append(report)  # the comparison ends the steps, even inside one
         return plan
+
+    def _constructor(self, step: Step) -> Step:
+        """A class the main block instantiates is cited by its `__init__`, not its whole body,
+        which would swallow the training and evaluation methods cited on their own."""
+        items = self.tracer.outline(step.path)
+        cls = next((i for i in items if i.kind == "class" and i.start == step.start), None)
+        if cls is None:
+            return step
+        init = next((i for i in items if i.name == f"{cls.name}.__init__"), None)
+        if init is None:
+            return step
+        return Step(f"Create the {cls.name} ({cls.name}.__init__)", step.path, init.start, init.end)
 
     def _closure(self, entry: str) -> list[str]:
         modules = list(self.index.imports.get(entry, []))
@@ -672,25 +687,25 @@ class Planner:
 
 
 def _covered(step: Step, steps: list[Step]) -> bool:
-    """Most of the step's lines, or of another step's, are already cited by the other: a
-    function and the loop inside it are one step, not two."""
+    """Most of the step's own lines are already cited by another step: a loop inside a cited
+    function says nothing new (while a function around a cited branch still does)."""
     for s in steps:
         if s.path != step.path:
             continue
         overlap = min(s.end, step.end) - max(s.start, step.start) + 1
-        if overlap > 0.5 * min(s.end - s.start + 1, step.end - step.start + 1):
+        if overlap > 0.5 * (step.end - step.start + 1):
             return True
     return False
 
 
-def _distinct(steps: list[Step | None]) -> list[Step]:
-    """The steps in order without gaps or repeats: a step whose lines another one already
-    cites says nothing new."""
-    out: list[Step] = []
-    for s in steps:
-        if s is not None and not _covered(s, out):
-            out.append(s)
-    return out
+def _distinct(steps: list[Step | None], first: list[Step | None] | None = None) -> list[Step]:
+    """The steps in their order without gaps or repeats. `first` are the steps that win when
+    two cite the same lines (the narrower, more specific ones), chosen before the rest."""
+    chosen: list[Step] = []
+    for s in [*(first or []), *steps]:
+        if s is not None and not any(s is c for c in chosen) and not _covered(s, chosen):
+            chosen.append(s)
+    return [s for s in steps if s is not None and any(s is c for c in chosen)]
 
 
 def run_label(run: Run) -> str:

@@ -34,6 +34,7 @@ _VERB_FIRST = {
 
 # Calls every script makes that say nothing about the experiment.
 _INCIDENTAL = re.compile(r"parse|debug|seed|logg|print|wandb|set_?up_?log|get_?args", re.I)
+_DATA_NAMES = {"data", "dataset", "datasets", "dataloader", "loader"}
 _BORING = re.compile(r"(Error|Exception|Warning|Test|Mixin|Config|Args)$|^(test_|get_|set_)")
 
 
@@ -251,6 +252,8 @@ class StepTracer:
                 short = item.name.rsplit(".", 1)[-1]
                 if item.end - item.start < 4 or short.startswith("_") or _BORING.search(short):
                     continue
+                if set(terms(short)) & _DATA_NAMES:  # the data's loader is not the method
+                    continue
                 if exclude and (module, item.start) in exclude:
                     continue
                 own = set(terms(item.name))
@@ -467,13 +470,16 @@ def _call_name(call: ast.Call) -> str:
     return func.id if isinstance(func, ast.Name) else ""
 
 
+def _quiet(call: ast.Call) -> bool:
+    name = _call_name(call)
+    return name in _QUIET_CALLS or bool(_INCIDENTAL.search(name))
+
+
 def _meaningful(node: ast.stmt) -> bool:
     """A statement that does work: it calls something other than printing and bookkeeping."""
     if isinstance(node, ast.Pass | ast.Continue | ast.Break | ast.Return | ast.Raise):
         return False
-    return any(
-        isinstance(n, ast.Call) and _call_name(n) not in _QUIET_CALLS for n in ast.walk(node)
-    )
+    return any(isinstance(n, ast.Call) and not _quiet(n) for n in ast.walk(node))
 
 
 def _block_action(seg: list[ast.stmt], lines: list[str]) -> str:
@@ -483,11 +489,7 @@ def _block_action(seg: list[ast.stmt], lines: list[str]) -> str:
         if len(text.split()) >= 2 and 8 <= len(text) <= 140:
             return text[0].upper() + text[1:]
     for node in seg:
-        calls = [
-            c
-            for c in ast.walk(node)
-            if isinstance(c, ast.Call) and _call_name(c) not in _QUIET_CALLS
-        ]
+        calls = [c for c in ast.walk(node) if isinstance(c, ast.Call) and not _quiet(c)]
         if not calls:
             continue
         if isinstance(node, ast.With) and any(
@@ -510,6 +512,8 @@ def _block_action(seg: list[ast.stmt], lines: list[str]) -> str:
 
 def _call_phrase(call: ast.Call) -> str:
     name = _call_name(call)
+    if name[:1].isupper():  # a class: an object is made
+        return f"Create the {name}"
     words = humanize(name)
     if not words.startswith("Call "):
         return words

@@ -1,0 +1,326 @@
+"""The setup plan on a forecasting repository built with git in tmp_path: arms run through the
+launch scripts that name them, an ablation through its option, steps cite narrow ranges of the
+code that does each thing, tasks of one paper get their own steps, masking hides the method."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import git
+import pytest
+
+from expcurate.records import REF_RE, STEP_RE, DesignComplexity, RepoIndex, Setup, TaskDraft
+from extractors.agent import SetupAgent, validate_references
+from extractors.agent.figures import boilerplate, citations, command_check
+from extractors.repo import mine_repo
+from extractors.repo.commands import check_command
+
+RUN = '''"""Long-term forecasting with CycleNet."""
+import argparse
+
+from exp import Exp
+
+
+def get_parser():
+    p = argparse.ArgumentParser()
+    p.add_argument("--model_type", default="mlp", help="backbone: linear or mlp")
+    p.add_argument("--data", "--ds", default="ETTh1", help="dataset name")
+    p.add_argument("--root_path", default="./dataset/", help="root path of the data file")
+    p.add_argument("--seq_len", type=int, default=96, help="input length")
+    p.add_argument("--pred_len", type=int, default=96, help="forecast horizon")
+    p.add_argument("--wo_cycle", action="store_true", help="without the cycle module")
+    p.add_argument("--learning_rate", type=float, default=0.005, help="optimizer learning rate")
+    return p
+
+
+if __name__ == "__main__":
+    args = get_parser().parse_args()
+    exp = Exp(args)
+    exp.train()
+    exp.test()
+'''
+
+EXP = '''"""Training and evaluation."""
+from data_loader import Dataset_ETT
+from models.cyclenet import Model
+from utils.metrics import MAE, MSE
+
+
+class Exp:
+    def __init__(self, args):
+        self.args = args
+        self.model = Model(args)
+        self.data = Dataset_ETT(args.root_path, args.data)
+
+    def train(self):
+        """Train with early stopping on the validation loss."""
+        best = None
+        for epoch in range(30):
+            loss = self.model.step(self.data)
+            if best is None or loss < best:
+                best = loss
+        return best
+
+    def test(self):
+        preds, trues = self.model.predict(self.data), self.data.targets()
+        mse, mae = MSE(preds, trues), MAE(preds, trues)
+        print("mse:{}, mae:{}".format(mse, mae))
+        return mse, mae
+'''
+
+MODEL_BODY = "\n".join(f"        self.layer{i} = {i}" for i in range(40))
+MODEL = f'''"""CycleNet: recurrent cycles plus a linear or MLP backbone."""
+
+
+class RecurrentCycle:
+    """Learnable cycles that are removed from the input and added back to the output."""
+
+    def __init__(self, cycle_len, channels):
+        self.data = [[0.0] * channels for _ in range(cycle_len)]
+
+    def __call__(self, index, length):
+        return self.data[index:index + length]
+
+
+class Model:
+    def __init__(self, args):
+        self.model_type = args.model_type
+        self.wo_cycle = args.wo_cycle
+        self.cycle = RecurrentCycle(24, 7)
+{MODEL_BODY}
+        if self.model_type == "linear":
+            self.backbone = [args.seq_len, args.pred_len]
+        elif self.model_type == "mlp":
+            self.backbone = [args.seq_len, 512, args.pred_len]
+
+    def forward(self, x, index):
+        if not self.wo_cycle:
+            x = [a - b for a, b in zip(x, self.cycle(index, len(x)))]
+        y = list(x)
+        if not self.wo_cycle:
+            y = [a + b for a, b in zip(y, self.cycle(index, len(y)))]
+        return y
+
+    def step(self, data):
+        return 0.1
+
+    def predict(self, data):
+        return [0.0]
+'''
+
+DATA_LOADER = '''class Dataset_ETT:
+    """The ETT hourly data, split 12/4/4 months into train, validation and test."""
+
+    def __init__(self, root, name):
+        self.root = root
+        self.name = name
+        self.__read_data__()
+
+    def __read_data__(self):
+        self.rows = [self.root, self.name]
+        self.train = self.rows[:1]
+        self.test = self.rows[1:]
+
+    def targets(self):
+        return [0.0]
+'''
+
+METRICS = """def MAE(pred, true):
+    return sum(abs(p - t) for p, t in zip(pred, true)) / len(pred)
+
+
+def MSE(pred, true):
+    return sum((p - t) ** 2 for p, t in zip(pred, true)) / len(pred)
+"""
+
+
+def script(model_type: str, data: str) -> str:
+    return f"""model_type={model_type}
+data_name={data}
+seq_len=96
+
+for pred_len in 96 192 336 720
+do
+    python -u run.py \\
+      --model_type $model_type \\
+      --data $data_name \\
+      --seq_len $seq_len \\
+      --pred_len $pred_len \\
+      --learning_rate 0.005 > logs/$model_type'_'$data_name'_'$pred_len.log
+done
+"""
+
+
+README = """# CycleNet
+
+Run every experiment of the paper:
+
+```
+sh scripts/MLP/etth1.sh
+```
+"""
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, RepoIndex]:
+    root = tmp_path_factory.mktemp("plan") / "cyclenet"
+    files = {
+        "run.py": RUN,
+        "exp.py": EXP,
+        "models/__init__.py": "",
+        "models/cyclenet.py": MODEL,
+        "data_loader.py": DATA_LOADER,
+        "utils/__init__.py": "",
+        "utils/metrics.py": METRICS,
+        "README.md": README,
+        "requirements.txt": "torch\n",
+        "docs/usage.md": "From the repository's root:\n\n```\npython run.py --ds ETTh2\n```\n",
+    }
+    for model_type in ("Linear", "MLP"):
+        for data in ("ETTh1", "ETTh2"):
+            files[f"scripts/{model_type}/{data.lower()}.sh"] = script(model_type.lower(), data)
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    g = git.Repo.init(root)
+    g.git.add(A=True)
+    g.index.commit("cyclenet")
+    return root, mine_repo(root)
+
+
+def _task(key: str, question: str, independent: dict, constant: dict) -> TaskDraft:
+    return TaskDraft(
+        key=key,
+        question=question,
+        method="Train CycleNet on the ETT data with each backbone and report MSE and MAE.",
+        expected_outcome="The MLP backbone has the lower MSE.",
+        design_complexity=DesignComplexity(
+            independent_variables=independent,
+            constant_variables=constant,
+            dependent_variables={"metrics": ["MSE", "MAE"]},
+        ),
+    )
+
+
+BACKBONES = _task(
+    "table-1",
+    "Does CycleNet with an MLP backbone beat the Linear backbone on ETTh1 and ETTh2?",
+    {"backbone": ["MLP", "Linear"], "horizon": ["96", "192", "336", "720"]},
+    {"dataset": ["ETTh1", "ETTh2"]},
+)
+ONE_SET = _task(
+    "table-2",
+    "Does CycleNet with an MLP backbone beat the Linear backbone on ETTh1?",
+    {"backbone": ["MLP", "Linear"]},
+    {"dataset": ["ETTh1"]},
+)
+ABLATION = _task(
+    "table-3",
+    "Does removing the cycle module (w/o Cycle) hurt CycleNet on ETTh1?",
+    {"variant": ["CycleNet", "w/o Cycle"]},
+    {"dataset": ["ETTh1"]},
+)
+
+
+@pytest.fixture(scope="module")
+def setups(repo: tuple[Path, RepoIndex]) -> dict[str, Setup]:
+    root, index = repo
+    agent = SetupAgent(index, root)
+    return {t.key: agent.recover(t) for t in (BACKBONES, ONE_SET, ABLATION)}
+
+
+def test_each_arm_runs_through_the_script_that_names_it_once_per_data_set(setups) -> None:
+    usage = setups["table-1"].usage_instructions.splitlines()
+    runs = [line for line in usage if ": `bash scripts/" in line]
+    assert [r.split("`")[1] for r in runs] == [
+        "bash scripts/MLP/etth1.sh",
+        "bash scripts/MLP/etth2.sh",
+        "bash scripts/Linear/etth1.sh",
+        "bash scripts/Linear/etth2.sh",
+    ]
+    assert runs[0].split(": `")[0].endswith("Run MLP on ETTh1")
+    # the script's settings, its variables filled in and the horizon sweep shown
+    assert "--model_type mlp --data ETTh1" in runs[0]
+    assert "--pred_len {96,192,336,720}" in runs[0]
+    assert usage[0] == "1. Install the dependencies: `pip install -r requirements.txt`."
+    assert usage[1].startswith("2. Put the data where run.py reads it: --root_path <DATA_PATH>")
+    assert usage[-1].startswith(f"{len(usage)}. Compare MSE, MAE of MLP, Linear across the runs")
+    assert "(for each horizon 96, 192, 336, 720)" in usage[-1]
+
+
+def test_steps_are_this_experiments_actions_citing_narrow_ranges(repo, setups) -> None:
+    root, index = repo
+    setup = setups["table-1"]
+    steps = setup.requirements
+    assert 8 <= len(steps) <= 15, steps
+    assert all(STEP_RE.match(s) and REF_RE.search(s) for s in steps)
+    assert validate_references(setup, root) == []
+    assert not any(boilerplate(s) for s in steps)
+    text = "\n".join(steps)
+    assert (
+        "Step 1: Load and split the ETTh1, ETTh2 data (Dataset_ETT) (data_loader.py:1-15)"
+        in text
+    )
+    assert "Define the options this experiment sets: --model_type, --data" in text
+    # the method's own classes, the long one cut into its parts
+    assert "Implement RecurrentCycle: learnable cycles" in text
+    assert "Build the parts of Model (Model.__init__) (models/cyclenet.py:" in text
+    assert "Compute Model's forward pass (models/cyclenet.py:" in text
+    # where the code takes each arm's path
+    assert "Take the MLP path (backbone) where self.model_type == 'mlp'" in text
+    assert "Train (Exp.train): Train with early stopping on the validation loss (exp.py:" in text
+    # each run cites the invocation inside its script, not the whole file
+    assert "Run MLP on ETTh1 (etth1.sh) with --model_type mlp --data ETTh1" in text
+    assert "(scripts/MLP/etth1.sh:7-12)" in text
+    assert "Compute MAE, MSE as measured (utils/metrics.py:1-6)" in text
+    assert steps[-1].startswith("Final Step: Report MSE, MAE and compare MLP and Linear (exp.py:")
+    assert 'print("mse' in (root / "exp.py").read_text().splitlines()[citations(steps)[-1][1] - 1]
+    widths = [last - first + 1 for _, first, last in citations(steps)]
+    assert max(widths) <= 50 and sorted(widths)[len(widths) // 2] <= 12, widths  # Model.__init__
+    total, ok, problems = command_check(setup, index)
+    assert total == 4 and ok == 4, problems
+
+
+def test_tasks_of_one_paper_get_their_own_steps(setups) -> None:
+    cited = {k: citations(s.requirements) for k, s in setups.items()}
+    assert cited["table-1"] != cited["table-2"] != cited["table-3"] != cited["table-1"]
+    one = setups["table-2"].usage_instructions
+    assert "scripts/MLP/etth1.sh" in one and "etth2" not in one
+
+
+def test_an_ablation_arm_runs_as_the_scripts_command_with_its_option(repo, setups) -> None:
+    root, index = repo
+    setup = setups["table-3"]
+    usage = setup.usage_instructions
+    derived = next(line for line in usage.splitlines() if "Run w/o Cycle" in line)
+    command = derived.split("`")[1]
+    assert command.startswith("python -u run.py --model_type mlp --data ETTh1 --seq_len 96")
+    assert "--pred_len 96 " in command and command.endswith("--wo_cycle")
+    assert ">" not in command  # the script's log redirection is not part of the run
+    assert check_command(
+        command, {f.path for f in index.files}, {e.path: e for e in index.entry_points}
+    ) == ("", [])
+    text = "\n".join(setup.requirements)
+    assert "Take the w/o Cycle path (variant) where not self.wo_cycle (models/cyclenet.py:" in text
+
+
+def test_masking_hides_the_runs_and_the_method_not_the_support_code(setups) -> None:
+    masked = setups["table-1"].masked_source
+    assert {"scripts/MLP/etth1.sh", "scripts/Linear/etth2.sh", "models/cyclenet.py"} <= set(masked)
+    assert not {"utils/metrics.py", "data_loader.py", "exp.py"} & set(masked)
+
+
+def test_option_aliases_are_accepted_and_documented_commands_run_from_where_their_scripts_are(
+    repo,
+) -> None:
+    root, index = repo
+    entries = {e.path: e for e in index.entry_points}
+    known = {f.path for f in index.files}
+    (data,) = [f for f in entries["run.py"].flags if f.name == "--data"]
+    assert data.aliases == ["--ds"]
+    assert check_command("python run.py --ds ETTh2", known, entries) == ("", [])
+    from extractors.repo.commands import run_from
+
+    (doc,) = [c for c in index.commands if c.doc == "docs/usage.md"]
+    assert run_from(doc, known) == "python run.py --ds ETTh2"  # the script is at the root
