@@ -42,7 +42,11 @@ RELEVANCE = 1.05  # share of task names found in the repo + share of task words 
 WORDS_ONLY_RELEVANCE = 0.85  # share of task words, for a task that names nothing
 _RUNNABLE = {"script", "entry", "notebook", "test"}
 _NUMERIC = re.compile(r"[\d.,%]+")
-HEURISTIC_VERSION = "setup-heuristic-4"  # bump when the policy's output changes
+HEURISTIC_VERSION = "setup-heuristic-4"
+# A task that asks how to build or use something wants the plan, not only the command.
+_HOW_TO = re.compile(
+    r"^\W*how\s+(?:would|could|can|do|should|might)\s+(?:you|we|one|i)\b", re.IGNORECASE
+)  # bump when the policy's output changes
 
 
 class _OutOfSteps(Exception):
@@ -144,7 +148,8 @@ class SetupAgent:
             c.path for c in ranked[: MAX_SOURCE + MAX_CANDIDATES] if c.path not in setup.source
         ][:MAX_CANDIDATES]
         entry = self._main_entry(chosen)
-        if entry is None:  # the best match is a module or a config: run what runs it
+        if entry is None and chosen[0].kind in ("module", "config", "helper"):
+            # the best match is a module or a config: run what runs it
             entry = next(
                 (c.path for c in chosen if c.kind == "entry" and c.path.endswith(".py")), None
             )
@@ -162,7 +167,7 @@ class SetupAgent:
             c.path
             for c in chosen[1:]
             if c.kind == "entry" and c.path.endswith(".py") and c.path != entry
-        )[:1]
+        )[: 0 if chosen[0].kind == "notebook" else 1]  # a notebook is its own program
         plan = self.planner.steps(task, q, entry, runs, method, also)
         tools.note(
             "plan",
@@ -170,7 +175,7 @@ class SetupAgent:
             "; ".join(r.command for r in plan.runs) or "no launch script or command fits",
         )
         setup.requirements = self._requirements(chosen, entry, q, tools, plan)
-        setup.usage_instructions = self._usage(chosen, entry, q, task, plan)
+        setup.usage_instructions = self._usage(chosen, entry, q, task, plan, setup.requirements)
         setup.masked_source = self._masked(chosen, entry, ranked, plan)
         setup.agent_instructions = agent_instructions(task, q, setup, self.index)
 
@@ -250,6 +255,9 @@ class SetupAgent:
         """The plan's steps; where it found too few (a notebook, a config, a bare module),
         the steps traced through the entry point's calls fill in before its last step."""
         steps = [s for s in plan.steps if self._valid(s)]
+        if chosen[0].kind == "notebook":  # its cells are the experiment, in their order
+            cells = [s for s in self.tracer.notebook_steps(chosen[0].path) if self._valid(s)]
+            steps = (cells + steps)[:15] if cells else steps
         if len(steps) < 4:
             traced = self._traced(chosen, entry, q)
             have = {(s.path, s.start, s.end) for s in steps}
@@ -296,6 +304,7 @@ class SetupAgent:
         q: TaskQuery,
         task: TaskDraft,
         plan: Plan,
+        requirements: list[str],
     ) -> str:
         """Numbered instructions: prerequisites, one command per arm in order, what to compare."""
         commands = [(r.command, run_label(r), r.settings) for r in plan.runs]
@@ -328,6 +337,11 @@ class SetupAgent:
         data = self._data_option(entry)
         if data:
             lines.append(data)
+        if _HOW_TO.match(task.question):  # "How can you implement ...": the plan, in steps
+            for req in requirements[:10]:
+                m = re.match(r"^(?:Step \d+|Final Step): (.*) \(([^()\s]+?):\d+(?:-\d+)?\)$", req)
+                if m and not m.group(2).endswith(".sh"):
+                    lines.append(f"{m.group(1)} (as in {m.group(2)}).")
         for command, what, settings in commands:
             what = what or "Run the experiment"
             ran = f" (it runs {entry} with {settings})" if settings and entry else ""
