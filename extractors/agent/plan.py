@@ -38,6 +38,13 @@ MAX_STEPS = 15
 MAX_RUNS = 8
 NARROW = 40  # a definition longer than this is cited by its parts
 MAX_VALUE_WORDS = 4
+RELEVANT = 0.6  # a launch script ranked this close to the best file can name the entry point
+MAX_MISSING = 4  # arms no script or option selects, each shown as a line to fill in
+_PUBLISHING = re.compile(
+    r"git\s+push|gh-pages|ghp-import|sphinx-build|mkdocs|jupyter-book|twine\s+upload|"
+    r"docker\s+(?:build|push)|npm\s+(?:run|publish)",
+    re.I,
+)
 _DATA_WORDS = {"data", "dataset", "loader", "dataloader", "load", "read"}
 _DATA_NAMES = {"data", "dataset", "datasets", "loader", "dataloader", "corpus"}
 _TRAIN_NAMES = ("train", "fit", "train_epoch", "train_one_epoch", "training", "run_epoch")
@@ -81,6 +88,8 @@ class Run:
     invocation: str = ""  # the script's command with its variables filled (one sweep value)
     switch: str = ""  # the option this run adds to turn its arm on
     data: str = ""  # the data set it runs on, when the task names several
+    missing: bool = False  # no script or option selects this arm: the reviewer writes it
+    elsewhere: bool = False  # the arm's only script runs it on other data than the task's
 
 
 @dataclass
@@ -197,11 +206,14 @@ class Planner:
         launchers = [
             e
             for e in self.index.entry_points
-            if e.kind == "shell" and e.calls and not self._aggregate(e)
+            if e.kind == "shell"
+            and e.calls
+            and not self._aggregate(e)
+            and not self._not_an_experiment(e.path)
         ]
         ran = [e for e in launchers if entry in e.calls] if entry else []
         if not ran:
-            relevant = [e for e in launchers if scores.get(e.path, 0.0) >= 0.5 * top]
+            relevant = [e for e in launchers if scores.get(e.path, 0.0) >= RELEVANT * top]
             targets = Counter(c for e in relevant for c in e.calls if c.endswith(".py"))
             if targets:
                 entry = targets.most_common(1)[0][0]
@@ -238,10 +250,10 @@ class Planner:
             if best is not None and fit(best, arm, datasets[0])[0] > 0:
                 about_data = arm.words in datasets  # the arm is a data set: no second one
                 for data in [frozenset()] if about_data else datasets:
-                    run = self._script_run(
-                        max(launchers, key=lambda e: fit(e, arm, data)), q, [arm]
-                    )
+                    pick = max(launchers, key=lambda e: fit(e, arm, data))
+                    run = self._script_run(pick, q, [arm])
                     run.data = label.get(data, "")
+                    run.elsewhere = bool(data) and not fit(pick, arm, data)[1]
                     add(run)
             elif (flag := arm_flag(arm, options)) is not None and (
                 flag.default in ("True", "False") or _VALUE.fullmatch(arm.value)
@@ -285,6 +297,13 @@ class Planner:
             )
         if not chosen and entry is not None:
             chosen.append(self._default_run(task, entry, options, e))
+        if chosen:
+            unrun = [
+                a for a in plain if not {"data", "dataset", "benchmark"} & set(terms(a.variable))
+            ]
+            for arm in unrun[:MAX_MISSING]:
+                if not any(arm in r.arms for r in chosen):
+                    chosen.append(Run("", arms=[arm], missing=True))
         return chosen[:MAX_RUNS], entry
 
     def _default_run(
@@ -311,6 +330,16 @@ class Planner:
         if added:
             command += " " + shlex.join(added)
         return Run(command, flags=names, settings=shlex.join(added))
+
+    def _not_an_experiment(self, path: str) -> bool:
+        """Scripts that build or publish documentation, packages or images."""
+        if path.split("/", 1)[0] in ("docs", "doc", ".github", "website"):
+            return True
+        try:
+            text = self.search.text(path)[:6000]
+        except (OSError, RepoPathError):
+            return True
+        return bool(_PUBLISHING.search(text))
 
     def _aggregate(self, e: EntryPoint) -> bool:
         """A script that only calls other launch scripts (run_all.sh) runs every experiment."""
@@ -712,6 +741,8 @@ def run_label(run: Run) -> str:
     """ "Run CycleNet/MLP on ETTh1", "Run w/o Conv", "Run the default configuration on ETTh2"."""
     arms = ", ".join(a.value for a in run.arms)
     what = f"Run {arms}" if arms else "Run the default configuration"
+    if run.elsewhere and run.data:  # say so rather than pass another data set off as this one
+        return f"{what} (its script runs other data: set its data options to {run.data})"
     return what + (f" on {run.data}" if run.data and run.data not in arms else "")
 
 
@@ -746,6 +777,15 @@ def arm_flag(arm: Arm, options: list[CliFlag]) -> CliFlag | None:
     found = flag_for(arm.value, arm.variable, options)
     if found is not None:
         return found
+    for f in options:  # a switch named by the arm: --cot for "chain-of-thought (CoT) model"
+        named = set(terms(f.name.lstrip("-").replace("-", "_")))
+        if (
+            f.default in ("True", "False")
+            and named <= arm.words
+            and named
+            and not numeric(arm.value.split()[0])
+        ):
+            return f
     m = _ABLATED.match(arm.value)
     if m is None:
         return None

@@ -176,7 +176,7 @@ class SetupAgent:
         )
         setup.requirements = self._requirements(chosen, entry, q, tools, plan)
         setup.usage_instructions = self._usage(chosen, entry, q, task, plan, setup.requirements)
-        setup.masked_source = self._masked(chosen, entry, ranked, plan)
+        setup.masked_source = self._masked(chosen, entry, ranked, plan, also)
         setup.agent_instructions = agent_instructions(task, q, setup, self.index)
 
     def _no_answer(self, q: TaskQuery, ranked: list[Candidate]) -> str:
@@ -307,7 +307,8 @@ class SetupAgent:
         requirements: list[str],
     ) -> str:
         """Numbered instructions: prerequisites, one command per arm in order, what to compare."""
-        commands = [(r.command, run_label(r), r.settings) for r in plan.runs]
+        commands = [(r.command, run_label(r), r.settings) for r in plan.runs if not r.missing]
+        missing = [a for r in plan.runs if r.missing for a in r.arms]
         if not commands:
             for c in chosen:
                 if c.kind not in _RUNNABLE:
@@ -346,13 +347,26 @@ class SetupAgent:
             what = what or "Run the experiment"
             ran = f" (it runs {entry} with {settings})" if settings and entry else ""
             lines.append(f"{what}: `{command}`{ran}.")
+        for arm in missing:
+            lines.append(
+                f"Run {arm.value}: no launch script or option of the repository selects it; "
+                f"write the command that runs it ({arm.variable.replace('_', ' ')} = {arm.value})."
+            )
         metrics = ", ".join(plan.metrics) or _metrics(q)
         arms = [a for a in task_arms(task) if len(a.value.split()) <= 3]
-        named = [a.value for a in arms if not numeric(a.value.split()[0])][:6]
         swept: dict[str, list[str]] = {}
+        named: list[str] = []
         for a in arms:
-            if numeric(a.value) and len(swept) < 3:
+            # data sets and numbers are what a comparison is repeated over
+            repeated = numeric(a.value) or bool(
+                {"data", "dataset", "benchmark", "task"} & set(terms(a.variable))
+            )
+            if repeated:
                 swept.setdefault(a.variable.replace("_", " "), []).append(a.value)
+            elif not numeric(a.value.split()[0]):
+                named.append(a.value)
+        named = named[:6]
+        swept = dict(list(swept.items())[:3])
         compared = f" of {', '.join(named)}" if named else ""
         over = "; ".join(f"{k} {', '.join(v)}" for k, v in swept.items())
         question = " ".join(task.question.split())[:300]
@@ -380,18 +394,29 @@ class SetupAgent:
         return ""
 
     def _masked(
-        self, chosen: list[Candidate], entry: str | None, ranked: list[Candidate], plan: Plan
+        self,
+        chosen: list[Candidate],
+        entry: str | None,
+        ranked: list[Candidate],
+        plan: Plan,
+        also: tuple[str, ...],
     ) -> list[str]:
-        """The runs' launch scripts, the method's own module, the runnable source, and the
-        configs that would give the answer away; never a support library of the source."""
-        runnable = [c.path for c in chosen if c.kind in _RUNNABLE or c.kind == "config"]
+        """The runs' launch scripts, the entry points, the method's own module, and the configs
+        they name that would give the answer away; never a support library, never a script
+        of another setting that merely ranked high."""
+        top = chosen[0]
+        own = [top.path] if top.kind in _RUNNABLE or top.kind == "config" else []
         masked = list(
             dict.fromkeys(
-                [r.script for r in plan.runs if r.script] + runnable + plan.method_modules
+                [r.script for r in plan.runs if r.script]
+                + own
+                + ([entry] if entry else [])
+                + list(also)
+                + plan.method_modules
             )
         ) or [c.path for c in chosen]
         scores = {c.path: c.score for c in ranked}
-        top = chosen[0].score
+        best = top.score
         for path in list(masked):
             e = self.entries.get(path)
             for callee in e.calls if e and e.kind == "shell" else []:
@@ -404,19 +429,8 @@ class SetupAgent:
             ]
             for ref in refs:
                 # its config: the only one it names, or one that matches the task itself
-                if ref not in masked and (len(refs) == 1 or scores.get(ref, 0) >= 0.5 * top):
+                if ref not in masked and (len(refs) == 1 or scores.get(ref, 0) >= 0.5 * best):
                     masked.append(ref)
-        if entry is not None:
-            siblings = [
-                e.path
-                for e in self.index.entry_points
-                if e.kind == "shell"
-                and entry in e.calls
-                and e.path not in masked
-                and scores.get(e.path, 0) >= 0.8 * top
-            ]
-            siblings.sort(key=lambda p: -scores.get(p, 0))
-            masked += siblings[:MAX_SIBLINGS]
         return masked
 
 

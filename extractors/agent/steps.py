@@ -434,7 +434,8 @@ _QUIET_CALLS = {
 }  # fmt: skip
 # Blocks about the machine, not the experiment: devices, processes, logging, seeds.
 _INFRA = re.compile(
-    r"distributed|world_size|local_rank|\bgpu|cuda|amp\b|apex|logger|logging|seed", re.I
+    r"distributed|world_size|local_rank|\bgpus?\b|\bdevices?\b|cuda|amp\b|apex|logg|seed",
+    re.I,
 )
 
 
@@ -445,7 +446,11 @@ def _segment(body: list[ast.stmt], lines: list[str], out: list[list[ast.stmt]], 
         if isinstance(node, (*_DEFS, ast.Import, ast.ImportFrom)):
             continue
         long = (node.end_lineno or node.lineno) - node.lineno > _LONG_COMPOUND
-        if long and depth < 2 and isinstance(node, ast.For | ast.While | ast.With | ast.Try):
+        if (
+            long
+            and depth < 2
+            and isinstance(node, ast.For | ast.While | ast.With | ast.Try | ast.If)
+        ):
             if current:
                 out.append(current)
                 current = []
