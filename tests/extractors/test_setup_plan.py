@@ -259,8 +259,7 @@ def test_steps_are_this_experiments_actions_citing_narrow_ranges(repo, setups) -
     assert not any(boilerplate(s) for s in steps)
     text = "\n".join(steps)
     assert (
-        "Step 1: Load and split the ETTh1, ETTh2 data (Dataset_ETT) (data_loader.py:1-15)"
-        in text
+        "Step 1: Load and split the ETTh1, ETTh2 data (Dataset_ETT) (data_loader.py:1-15)" in text
     )
     assert "Define the options this experiment sets: --model_type, --data" in text
     # the method's own classes, the long one cut into its parts
@@ -290,7 +289,7 @@ def test_tasks_of_one_paper_get_their_own_steps(setups) -> None:
 
 
 def test_an_ablation_arm_runs_as_the_scripts_command_with_its_option(repo, setups) -> None:
-    root, index = repo
+    _, index = repo
     setup = setups["table-3"]
     usage = setup.usage_instructions
     derived = next(line for line in usage.splitlines() if "Run w/o Cycle" in line)
@@ -314,7 +313,7 @@ def test_masking_hides_the_runs_and_the_method_not_the_support_code(setups) -> N
 def test_option_aliases_are_accepted_and_documented_commands_run_from_where_their_scripts_are(
     repo,
 ) -> None:
-    root, index = repo
+    _, index = repo
     entries = {e.path: e for e in index.entry_points}
     known = {f.path for f in index.files}
     (data,) = [f for f in entries["run.py"].flags if f.name == "--data"]
