@@ -243,7 +243,7 @@ class Planner:
             else:
                 same.arms += [a for a in run.arms if a not in same.arms]
 
-        by_flag: list[tuple[Arm, CliFlag]] = []
+        by_flag: list[tuple[Arm, list[str]]] = []  # the arm and what sets it on the command
         plain: list[Arm] = []
         for arm in arms:
             best = max(launchers, key=lambda e: fit(e, arm, datasets[0]), default=None)
@@ -255,10 +255,8 @@ class Planner:
                     run.data = label.get(data, "")
                     run.elsewhere = bool(data) and not fit(pick, arm, data)[1]
                     add(run)
-            elif (flag := arm_flag(arm, options)) is not None and (
-                flag.default in ("True", "False") or _VALUE.fullmatch(arm.value)
-            ):
-                by_flag.append((arm, flag))
+            elif (setting := self._arm_setting(arm, options, entry)) is not None:
+                by_flag.append((arm, setting))
             else:
                 plain.append(arm)
         base: list[Run] = []
@@ -272,10 +270,9 @@ class Planner:
                 run.data = label.get(data, "")
                 add(run)
                 base.append(run)
-        for arm, flag in by_flag:
-            setting = [flag.name] if flag.default in ("True", "False") else [flag.name, arm.value]
+        for arm, setting in by_flag:
             if base and base[0].invocation:
-                command = base[0].invocation + " " + shlex.join(setting)
+                command = _with_setting(base[0].invocation, setting)
             elif entry is not None:
                 positional = (
                     [f"<{f.name.upper()}>" for f in e.flags if not f.name.startswith("-")]
@@ -289,9 +286,9 @@ class Planner:
                 Run(
                     command,
                     arms=[arm],
-                    flags=[flag.name],
+                    flags=[setting[0]] if setting[0].startswith("-") else [],
                     settings=" ".join(setting),
-                    switch=flag.name,
+                    switch=setting[0] if setting[0].startswith("-") else "",
                     data=base[0].data if base else "",
                 )
             )
@@ -301,6 +298,7 @@ class Planner:
             unrun = [
                 a for a in plain if not {"data", "dataset", "benchmark"} & set(terms(a.variable))
             ]
+            unrun = [a for a in unrun if not numeric(a.value.split()[0])]  # "0.1 for X"
             for arm in unrun[:MAX_MISSING]:
                 if not any(arm in r.arms for r in chosen):
                     chosen.append(Run("", arms=[arm], missing=True))
@@ -330,6 +328,27 @@ class Planner:
         if added:
             command += " " + shlex.join(added)
         return Run(command, flags=names, settings=shlex.join(added))
+
+    def _arm_setting(self, arm: Arm, options: list[CliFlag], entry: str | None) -> list[str] | None:
+        """What selects the arm on the entry point's command line: an option with the value
+        in the form its parser knows (`--model moganet_xtiny` for "moganet_xtiny
+        (MogaNet-XT)"), a switch (`--wo_conv`), or for a hydra program the config group
+        whose file is named after the arm (`algorithm=qmix` for benchmarl/conf/algorithm/
+        qmix.yaml)."""
+        found = arm_option(arm, options)
+        if found is not None:
+            flag, value = found
+            return [flag.name] if flag.default in ("True", "False") else [flag.name, value]
+        e = self.entries.get(entry or "")
+        if e is None or e.kind != "hydra":
+            return None
+        for form in value_forms(arm.value):
+            name = re.sub(r"[\s-]+", "_", form.lower())
+            for f in self.index.files:
+                m = _CONFIG_GROUP.search(f.path)
+                if m and m.group("stem").lower() == name:
+                    return [f"{m.group('group')}={m.group('stem')}"]
+        return None
 
     def _not_an_experiment(self, path: str) -> bool:
         """Scripts that build or publish documentation, packages or images."""
@@ -771,12 +790,60 @@ _ABLATED = re.compile(r"^\s*(?:w/o|without|no|remove[sd]?|minus|-)\s*(.+)$", re.
 _OFF = {"wo", "no", "without", "disable", "remove", "skip", "drop"}
 
 
+_CONFIG_GROUP = re.compile(
+    r"(?:^|/)(?:conf|config|configs)/(?P<group>[\w/-]+)/(?P<stem>[\w.-]+)\.ya?ml$"
+)
+_GENERIC_OPTIONS = ("model", "method", "algorithm", "algo", "backbone", "arch", "optimizer")
+
+
+def _with_setting(command: str, setting: list[str]) -> str:
+    """The command with an arm's setting: a config override (`algorithm=iql`) replaces the
+    one the command already gives for that key (a sweep over several included); an option
+    is added at the end."""
+    key = setting[0].split("=", 1)[0] + "=" if "=" in setting[0] else ""
+    if key and not key.startswith("-"):
+        words = command.split()
+        if any(w.startswith(key) for w in words):
+            return " ".join(setting[0] if w.startswith(key) else w for w in words)
+    return command + " " + shlex.join(setting)
+
+
+def value_forms(value: str) -> list[str]:
+    """The ways a design value can be written on a command line: as is, without its
+    parenthetical, the parenthetical alone, the part after a slash ("CycleNet/MLP" -> "MLP")."""
+    forms = [value.strip()]
+    bare = re.sub(r"\s*\([^()]*\)", "", value).strip()
+    forms += [bare, *re.findall(r"\(([^()]*)\)", value)]
+    if "/" in bare:
+        forms.append(bare.rsplit("/", 1)[-1])
+    return [f for f in dict.fromkeys(x.strip() for x in forms) if f]
+
+
+def arm_option(arm: Arm, options: list[CliFlag]) -> tuple[CliFlag, str] | None:
+    """An option and the value that select this arm (see `arm_flag`); the value in the first
+    form that can follow an option on a command line."""
+    if numeric(arm.value.split()[0]):  # "10 for PDF": a description, not a setting
+        return None
+    flag = arm_flag(arm, options)
+    if flag is None:
+        return None
+    if flag.default in ("True", "False"):
+        return flag, ""
+    for form in value_forms(arm.value):
+        if _VALUE.fullmatch(form):
+            return flag, form
+    return None
+
+
 def arm_flag(arm: Arm, options: list[CliFlag]) -> CliFlag | None:
-    """The option that switches this arm on: `flag_for`, or for an ablation ("w/o Conv") a
-    switch named after the removed part (`--wo_conv`, `--no-conv`), words matched by prefix."""
-    found = flag_for(arm.value, arm.variable, options)
-    if found is not None:
-        return found
+    """The option that switches this arm on: `flag_for` (in any of the value's forms), a
+    switch the arm names, an option named like the variable's kind (`--model` for a model),
+    or for an ablation ("w/o Conv") a switch named after the removed part (`--wo_conv`,
+    `--no-conv`), words matched by prefix."""
+    for form in value_forms(arm.value):
+        found = flag_for(form, arm.variable, options)
+        if found is not None:
+            return found
     for f in options:  # a switch named by the arm: --cot for "chain-of-thought (CoT) model"
         named = set(terms(f.name.lstrip("-").replace("-", "_")))
         if (
@@ -788,7 +855,9 @@ def arm_flag(arm: Arm, options: list[CliFlag]) -> CliFlag | None:
             return f
     m = _ABLATED.match(arm.value)
     if m is None:
-        return None
+        kinds = set(terms(arm.variable)) & set(_GENERIC_OPTIONS)
+        exact = [f for f in options if f.name.lstrip("-").lower() in kinds]
+        return exact[0] if len(exact) == 1 and exact[0].default not in ("True", "False") else None
     part = [w for w in _words(m.group(1)) if len(w) >= 3]
 
     def names(f: CliFlag) -> list[str]:

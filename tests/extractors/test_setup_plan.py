@@ -323,3 +323,77 @@ def test_option_aliases_are_accepted_and_documented_commands_run_from_where_thei
 
     (doc,) = [c for c in index.commands if c.doc == "docs/usage.md"]
     assert run_from(doc, known) == "python run.py --ds ETTh2"  # the script is at the root
+
+
+def test_arm_values_are_written_the_way_a_parser_takes_them() -> None:
+    from expcurate.records import CliFlag
+    from extractors.agent.plan import Arm, _with_setting, arm_option, value_forms
+
+    assert value_forms("moganet_tiny (MogaNet-T)") == [
+        "moganet_tiny (MogaNet-T)",
+        "moganet_tiny",
+        "MogaNet-T",
+    ]
+    assert value_forms("CycleNet/MLP")[-1] == "MLP"
+    options = [CliFlag(name="--model", default="moganet_base"), CliFlag(name="--lr")]
+    arm = Arm("model_type", "moganet_tiny (MogaNet-T)", frozenset({"moganet_tiny"}))
+    found = arm_option(arm, options)
+    assert found is not None and (found[0].name, found[1]) == ("--model", "moganet_tiny")
+    assert arm_option(Arm("drop_path", "0.1 for moganet_tiny", frozenset()), options) is None
+    sweep = "python run.py -m algorithm=mappo,qmix task=vmas/balance seed=0,1"
+    assert _with_setting(sweep, ["algorithm=iql"]) == (
+        "python run.py -m algorithm=iql task=vmas/balance seed=0,1"
+    )
+    assert (
+        _with_setting("python run.py --lr 0.1", ["--wo_conv"]) == "python run.py --lr 0.1 --wo_conv"
+    )
+
+
+HYDRA_RUN = '''import hydra
+
+
+@hydra.main(config_path="conf", config_name="config", version_base=None)
+def main(cfg):
+    """Train the configured algorithm on the configured task."""
+    algorithm = cfg.algorithm.name
+    return algorithm
+
+
+if __name__ == "__main__":
+    main()
+'''
+
+
+def test_a_hydra_arm_runs_as_an_override_of_its_config_group(tmp_path: Path) -> None:
+    root = tmp_path / "marl"
+    files = {
+        "run.py": HYDRA_RUN,
+        "conf/config.yaml": "defaults:\n  - algorithm: mappo\n  - task: balance\n",
+        "conf/algorithm/mappo.yaml": "name: mappo\n",
+        "conf/algorithm/qmix.yaml": "name: qmix\n",
+        "conf/algorithm/iql.yaml": "name: iql\n",
+        "conf/task/balance.yaml": "name: balance\n",
+        "scripts/run_mappo.sh": "python run.py -m algorithm=mappo task=balance seed=0,1\n",
+    }
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    g = git.Repo.init(root)
+    g.git.add(A=True)
+    g.index.commit("marl")
+    index = mine_repo(root)
+    task = TaskDraft(
+        key="fig-2",
+        question="Does MAPPO reach a higher return than QMIX and IQL on the balance task?",
+        method="Train MAPPO, QMIX and IQL on the balance task with two seeds each.",
+        expected_outcome="MAPPO reaches the highest return.",
+        design_complexity=DesignComplexity(
+            independent_variables={"algorithm": ["MAPPO", "QMIX", "IQL"]},
+            constant_variables={"task": ["balance"]},
+            dependent_variables={"return": ["mean return"]},
+        ),
+    )
+    usage = SetupAgent(index, root).recover(task).usage_instructions
+    assert "Run MAPPO: `bash scripts/run_mappo.sh`" in usage
+    assert "Run QMIX: `python run.py -m algorithm=qmix task=balance seed=0,1`" in usage
+    assert "Run IQL: `python run.py -m algorithm=iql task=balance seed=0,1`" in usage
