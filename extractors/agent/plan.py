@@ -425,6 +425,7 @@ class Planner:
             blocks = self.tracer.block_steps(entry, q)
         for other in also:
             blocks += self.tracer.block_steps(other, q, limit=4)
+        blocks = [b for b in blocks if not self._unused_branch(b, entry, runs)]
         # In execution order: the data, the options, the method, the branches, what the main
         # block does inline and the functions it calls, the training loop, the runs, the evaluation. When there
         # are too many, inline blocks go first, then called functions, then extra branches.
@@ -455,6 +456,22 @@ class Planner:
         ):
             plan.steps.append(report)  # the comparison ends the steps, even inside one
         return plan
+
+    def _unused_branch(self, step: Step, entry: str | None, runs: list[Run]) -> bool:
+        """A block under `if args.x:` where x is a switch off by default that no run turns
+        on (`if args.do_predict:`): it does not run in this experiment."""
+        m = re.match(r"If (?:not )?args\.(\w+)\b", step.action)
+        e = self.entries.get(entry or "")
+        if m is None or e is None or step.action.startswith("If not"):
+            return False
+        flag = next(
+            (f for f in e.flags if f.name.lstrip("-").replace("-", "_") == m.group(1)), None
+        )
+        if flag is None or flag.default not in ("False", "0", "None", ""):
+            return False
+        used = {w.lstrip("-").replace("-", "_") for r in runs for w in r.command.split()}
+        used |= {w.lstrip("-").replace("-", "_") for r in runs for w in r.settings.split()}
+        return m.group(1) not in used
 
     def _constructor(self, step: Step) -> Step:
         """A class the main block instantiates is cited by its `__init__`, not its whole body,
@@ -506,7 +523,9 @@ class Planner:
                 if item.kind == "method" or item.end - item.start < 3:
                     continue
                 own = set(terms(item.name))
-                about_data = own & _DATA_NAMES or own & datasets
+                # a data set or loader by name ("MaskData" in a utilities module is not)
+                about_data = own & (_DATA_NAMES - {"data"}) or own & datasets
+                about_data = about_data or (own & {"data"} and module_words & _DATA_NAMES)
                 if not about_data and not (own & _DATA_WORDS and module_words & _DATA_NAMES):
                     continue
                 score: float = 2 * len(own & _DATA_WORDS) + 3 * len(own & datasets)
