@@ -84,7 +84,7 @@ bench-audit: setup ## Import EXP-Bench's curated files and count what each valid
 	$(BIN)/python benchmarks/expbench_audit.py $(if $(wildcard $(BENCH_REPOS)),--repos $(BENCH_REPOS))
 
 BENCH_REPOS ?= data/bench-repos
-bench-setup: setup ## Score setup recovery on EXP-Bench repositories checked out in BENCH_REPOS
+bench-setup: setup ## Score setup recovery on EXP-Bench repositories checked out in BENCH_REPOS: retrieval, and setups as a reviewer sees them
 	$(BIN)/python benchmarks/setup_recovery.py --repos $(BENCH_REPOS)
 
 HELDOUT_REPOS ?= data/heldout-repos

@@ -161,6 +161,17 @@ sh scripts/MLP/etth1.sh
 """
 
 
+def _committed(root: Path, files: dict[str, str]) -> RepoIndex:
+    """Write the files, commit them to a new git repository, and mine it."""
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    g = git.Repo.init(root)
+    g.git.add(A=True)
+    g.index.commit("the experiment's code")
+    return mine_repo(root)
+
+
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, RepoIndex]:
     root = tmp_path_factory.mktemp("plan") / "cyclenet"
@@ -179,14 +190,7 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, RepoIndex]:
     for model_type in ("Linear", "MLP"):
         for data in ("ETTh1", "ETTh2"):
             files[f"scripts/{model_type}/{data.lower()}.sh"] = script(model_type.lower(), data)
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-    g = git.Repo.init(root)
-    g.git.add(A=True)
-    g.index.commit("cyclenet")
-    return root, mine_repo(root)
+    return root, _committed(root, files)
 
 
 def _task(key: str, question: str, independent: dict, constant: dict) -> TaskDraft:
@@ -375,13 +379,7 @@ def test_a_hydra_arm_runs_as_an_override_of_its_config_group(tmp_path: Path) -> 
         "conf/task/balance.yaml": "name: balance\n",
         "scripts/run_mappo.sh": "python run.py -m algorithm=mappo task=balance seed=0,1\n",
     }
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
-    g = git.Repo.init(root)
-    g.git.add(A=True)
-    g.index.commit("marl")
-    index = mine_repo(root)
+    index = _committed(root, files)
     task = TaskDraft(
         key="fig-2",
         question="Does MAPPO reach a higher return than QMIX and IQL on the balance task?",
