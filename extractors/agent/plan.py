@@ -60,6 +60,14 @@ _FOR = re.compile(r"^\s*for\s+([A-Za-z_]\w*)\s+in\s+(.+?)\s*(?:;\s*do)?\s*$")
 _VAR = re.compile(r"\$\{(\w+)\}|\$([A-Za-z_]\w*)")
 _ABLATION_IN_TEXT = re.compile(r"\b(?:w/o|without)\s+(?:the\s+)?([A-Za-z][\w-]*)", re.I)
 _REDIRECTS = re.compile(r"\s+(?:\d?>>?|&>)\s*\S+|\s+2>&1|\s*&\s*$|\s*\|\s*tee\b.*$")
+_EXPERIMENT_WORDS = frozenset(
+    terms(
+        "model net network train training fit epoch optimizer optim loss criterion backward "
+        "step data dataset loader dataloader batch eval evaluate evaluation test predict "
+        "inference metric metrics accuracy score result results forward"
+    )
+)
+_CONFIG_WORDS = frozenset(terms("config cfg yaml hydra conf reload restore checkpoint_path"))
 _VALUE = re.compile(r"[\w.:/+-]+")  # what can follow an option on a command line as is
 _REPORT = re.compile(r"\b(print|log|logger|logging|write|writer|info|add_scalar|wandb)\b")
 
@@ -338,7 +346,11 @@ class Planner:
         found = arm_option(arm, options)
         if found is not None:
             flag, value = found
-            return [flag.name] if flag.default in ("True", "False") else [flag.name, value]
+            if flag.default in ("True", "False"):
+                return [flag.name]
+            if self._known_value(value, flag):
+                return [flag.name, value]
+            return None  # --model ParC-Net-S where the repository has no ParC-Net-S
         e = self.entries.get(entry or "")
         if e is None or e.kind != "hydra":
             return None
@@ -347,8 +359,20 @@ class Planner:
             for f in self.index.files:
                 m = _CONFIG_GROUP.search(f.path)
                 if m and m.group("stem").lower() == name:
-                    return [f"{m.group('group')}={m.group('stem')}"]
+                    # conf/task/vmas/navigation.yaml is chosen as task=vmas/navigation
+                    group, _, inner = m.group("group").partition("/")
+                    return [f"{group}={inner + '/' if inner else ''}{m.group('stem')}"]
         return None
+
+    def _known_value(self, value: str, flag: CliFlag) -> bool:
+        """The repository knows the value: its parser's default or choices, or its code."""
+        low = value.lower()
+        if low == flag.default.strip("'\"").lower() or low in flag.help.lower() or numeric(value):
+            return True
+        return any(
+            self.search.document_frequency(t) > 0
+            for t in dict.fromkeys((low, low.replace("-", "_")))
+        )
 
     def _not_an_experiment(self, path: str) -> bool:
         """Scripts that build or publish documentation, packages or images."""
@@ -426,6 +450,11 @@ class Planner:
         for other in also:
             blocks += self.tracer.block_steps(other, q, limit=4)
         blocks = [b for b in blocks if not self._unused_branch(b, entry, runs)]
+        # what every run of the repository does (config loading, an experiment wrapper) says
+        # nothing of this experiment: keep the blocks and calls about its data, model,
+        # training, evaluation or the task's own names
+        blocks = [b for b in blocks if self._about_experiment(b, q)]
+        called = [c for c in called if self._about_experiment(c, q)]
         # In execution order: the data, the options, the method, the branches, what the main
         # block does inline and the functions it calls, the training loop, the runs, the evaluation. When there
         # are too many, inline blocks go first, then called functions, then extra branches.
@@ -456,6 +485,17 @@ class Planner:
         ):
             plan.steps.append(report)  # the comparison ends the steps, even inside one
         return plan
+
+    def _about_experiment(self, step: Step, q: TaskQuery) -> bool:
+        try:
+            lines = self.search.text(step.path).splitlines()[step.start - 1 : step.end]
+        except (OSError, RepoPathError):
+            return False
+        words = set(terms(step.action + " " + " ".join(lines[:40])))
+        named = {stem(t) for t in q.names} | {stem(t) for t in q.focus}
+        if words & _CONFIG_WORDS:  # loading configuration: only when it names the task's own
+            return bool(words & named)
+        return bool(words & (_EXPERIMENT_WORDS | named))
 
     def _unused_branch(self, step: Step, entry: str | None, runs: list[Run]) -> bool:
         """A block under `if args.x:` where x is a switch off by default that no run turns
@@ -494,23 +534,28 @@ class Planner:
         return [m for m in modules if m.endswith(".py") and m != entry][:80]
 
     def _options_step(self, entry: str | None, runs: list[Run], arms: list[Arm]) -> Step | None:
-        """The parser lines of the options this experiment sets, not the whole parser."""
+        """The parser lines of the options that select the arms (`--wo_conv`,
+        `--model_type`), not the whole parser; none when no option tells the arms apart."""
         e = self.entries.get(entry or "")
         if e is None or not e.flags:
             return None
-        wanted = {f for r in runs for f in r.flags}
+        wanted = {r.switch for r in runs if r.switch}
         options = [f for f in e.flags if f.name.startswith("--")]
         for arm in arms:
-            flag = flag_for(arm.value, arm.variable, options)
-            if flag is not None:
-                wanted.add(flag.name)
+            found = arm_option(arm, options)
+            if found is not None:
+                wanted.add(found[0].name)
         lines = sorted(f.line for f in e.flags if f.name in wanted and f.line)
         if not lines:
             return None
         names = [f.name for f in e.flags if f.name in wanted][:6]
         start, end = _cluster(lines)
+        chosen = ", ".join(a.value for a in arms if not numeric(a.value.split()[0]))[:80]
         return Step(
-            f"Define the options this experiment sets: {', '.join(names)}", entry or "", start, end
+            f"Add the options that select {chosen or 'the compared settings'}: {', '.join(names)}",
+            entry or "",
+            start,
+            end,
         )
 
     def _data_step(self, q: TaskQuery, task: TaskDraft, modules: list[str]) -> Step | None:
@@ -823,7 +868,9 @@ def _with_setting(command: str, setting: list[str]) -> str:
     if key and not key.startswith("-"):
         words = command.split()
         if any(w.startswith(key) for w in words):
-            return " ".join(setting[0] if w.startswith(key) else w for w in words)
+            group = key[:-1] + "."  # algorithm.lr=... belongs to the algorithm replaced
+            kept = [w for w in words if not w.startswith(group)]
+            return " ".join(setting[0] if w.startswith(key) else w for w in kept)
     return command + " " + shlex.join(setting)
 
 
@@ -905,6 +952,8 @@ def setting_flags(task: TaskDraft, options: list[CliFlag]) -> list[tuple[CliFlag
             found = _choice(text, options)
             if found is None and _VALUE.fullmatch(text):
                 flag = flag_for(text, str(name), options)
+                if flag is not None and numeric(flag.default) and not numeric(text):
+                    flag = None  # "--seed default": the parser wants a number
                 found = (
                     (flag, text)
                     if flag is not None and flag.default not in ("True", "False")

@@ -87,7 +87,7 @@ def test_requirements_are_steps_with_references_inside_the_files(agent: SetupAge
     assert validate_references(setup, root) == []
     text = "\n".join(setup.requirements)
     # the options this experiment sets, not the whole parser; no boilerplate closing step
-    assert "Define the options this experiment sets: --dataset, --lr, --epochs, --no_gate" in text
+    assert "Add the options that select w/o Gate: --no_gate (train.py:13)" in text
     assert "Parse command-line arguments" not in text and "Run the experiment and" not in text
     assert "Run w/o Gate (ablate_gate.sh) with --dataset cifar10 --no_gate" in text
     assert "Build the GateMix model (gm/model.py:18-20)" in text  # from the docstring

@@ -265,7 +265,7 @@ def test_steps_are_this_experiments_actions_citing_narrow_ranges(repo, setups) -
     assert (
         "Step 1: Load and split the ETTh1, ETTh2 data (Dataset_ETT) (data_loader.py:1-15)" in text
     )
-    assert "Define the options this experiment sets: --model_type, --data" in text
+    assert "Add the options that select MLP, Linear: --model_type (run.py:" in text
     # the method's own classes, the long one cut into its parts
     assert "Implement RecurrentCycle: learnable cycles" in text
     assert "Build the parts of Model (Model.__init__) (models/cyclenet.py:" in text
