@@ -288,6 +288,8 @@ class SetupAgent:
         if not steps and top.path.endswith(".py"):
             step = self.tracer.method_step(top.path, q)
             steps += [step] if step else []
+        if not steps and top.path.endswith(".py"):  # last resort: what the file defines
+            steps += self.tracer.definition_steps(top.path)
         return [s for s in steps if self._valid(s) and not s.action.startswith("Parse command")]
 
     def _valid(self, step: Step) -> bool:

@@ -278,6 +278,29 @@ class StepTracer:
         n = max(len(self.search.readable), 1)
         return math.log(1 + n / (self.search.document_frequency(term) + 1))
 
+    def definition_steps(self, path: str, limit: int = 6) -> list[Step]:
+        """The file's own definitions in order, a long class by its methods: the steps of a
+        module that nothing else explains (no main block, no call graph)."""
+        items = self.outline(path)
+        out: list[Step] = []
+        for item in items:
+            short = item.name.rsplit(".", 1)[-1]
+            if item.end - item.start < 4 or (
+                short.startswith("_") and short not in ("__init__", "__call__")
+            ):
+                continue
+            inside_long_class = any(
+                c.kind == "class" and c.end - c.start > 40 and item.name.startswith(c.name + ".")
+                for c in items
+            )
+            long_class = item.kind == "class" and item.end - item.start > 40
+            if (item.kind == "method" and not inside_long_class) or long_class:
+                continue  # a short class is cited whole; a long one by its methods
+            out.append(Step(_action(item), path, item.start, item.end))
+            if len(out) >= limit:
+                break
+        return out
+
     # ------------------------------------------------------------ inline code
 
     def block_steps(self, path: str, q: TaskQuery, limit: int = 8) -> list[Step]:

@@ -395,3 +395,19 @@ def test_a_hydra_arm_runs_as_an_override_of_its_config_group(tmp_path: Path) -> 
     assert "Run MAPPO: `bash scripts/run_mappo.sh`" in usage
     assert "Run QMIX: `python run.py -m algorithm=qmix task=balance seed=0,1`" in usage
     assert "Run IQL: `python run.py -m algorithm=iql task=balance seed=0,1`" in usage
+
+
+def test_a_module_nothing_explains_is_cited_by_its_own_definitions(repo) -> None:
+    from extractors.agent.steps import StepTracer
+    from extractors.repo import RepoSearch
+
+    root, index = repo
+    tracer = StepTracer(index, RepoSearch(root, index))
+    steps = tracer.definition_steps("models/cyclenet.py")
+    # the short class whole; the long one by its methods, never the whole 60-line class
+    assert [(s.path, s.start) for s in steps] == [
+        ("models/cyclenet.py", 4),  # RecurrentCycle, worded by its docstring
+        ("models/cyclenet.py", 15),  # Model.__init__
+        ("models/cyclenet.py", 64),  # Model.forward
+    ]
+    assert steps[0].action.startswith("Learnable cycles that are removed from the input")
