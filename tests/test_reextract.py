@@ -167,16 +167,25 @@ def test_references_follow_the_code_and_the_reviewers_edit_is_kept(
     assert store.require_paper("p").status == "ready"
 
     # 4. A function is deleted: the steps citing it are flagged.
-    data = repo / "gatemix" / "data.py"
-    data_lines = data.read_text().splitlines(keepends=True)
-    data.write_text("".join(data_lines[:50] + data_lines[74:]))
-    _commit(repo, "drop a loader")
+    ranges = [
+        (m[1], int(m[2]), int(m[3]))
+        for t in store.tasks("p")
+        for r in store.fields(t).requirements
+        if (m := re.search(r"\(([^():]+\.py):(\d+)-(\d+)\)$", r))
+    ]
+    path, first, last = next(
+        (p, a, b) for p, a, b in ranges if p.startswith("gatemix/") and b - a >= 2
+    )
+    code = repo / path
+    code_lines = code.read_text().splitlines(keepends=True)
+    code.write_text("".join(code_lines[: first - 1] + code_lines[last:]))
+    _commit(repo, "drop a definition")
     out = _reextract(settings, "p")
     assert "back to review" in out
     messages = [
         f.message for t in store.tasks("p") for f in t.flag_list() if f.check == "reference_drift"
     ]
-    assert any("gatemix/data.py:51-74" in m for m in messages), messages
+    assert any(f"{path}:{first}-{last}" in m for m in messages), messages
 
     # A release made now is a new release; the one made before is byte-identical.
     for task in store.tasks("p", status=TaskStatus.awaiting_review):

@@ -5,6 +5,7 @@ re-extracts every paper, and a paper that cannot be re-extracted is a FAILED flo
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -42,6 +43,15 @@ def test_serve_offers_a_scheduled_reextract_deployment_whose_failed_papers_fail(
                 id=pid, pdf_url=str(ROOT / "data/sample/paper.pdf"), code_url=str(repo)
             )
             assert curate(entry).status.value == "ready"
+    cited = re.compile(r"\(train\.py:(\d+)(?:-(\d+))?\)$")
+
+    def train_ranges() -> set[tuple[int, int]]:
+        store = Store(f"sqlite:///{data / 'expcurate.db'}")
+        steps = [s for t in store.tasks("p") for s in store.fields(t).requirements]
+        return {(int(m[1]), int(m[2] or m[1])) for s in steps if (m := cited.search(s))}
+
+    before = train_ranges()
+    assert before
     train = repos["p"] / "train.py"
     train.write_text("# moved down a line\n" + train.read_text())
     env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org",
@@ -96,8 +106,7 @@ def test_serve_offers_a_scheduled_reextract_deployment_whose_failed_papers_fail(
             assert by_name["reextract-p"] == "COMPLETED" and by_name["reextract-q"] == "FAILED"
     finally:
         stop(server)
+    assert train_ranges() == {(a + 1, b + 1) for a, b in before}  # every step moved down one
     store = Store(f"sqlite:///{data / 'expcurate.db'}")
-    steps = [s for t in store.tasks("p") for s in store.fields(t).requirements]
-    assert any("(train.py:26-47)" in s for s in steps), steps
     assert store.require_paper("p").status == "ready"
     assert store.require_paper("q").status == "ready"  # the curated version stays as it was

@@ -46,7 +46,7 @@ from expcurate.store.rows import Paper, StageRun
 M = TypeVar("M", bound=BaseModel)
 
 PARSER_VERSION = "paper-1"
-MINER_VERSION = "repo-2"  # repo-2: option aliases (--ds for --dataset)
+MINER_VERSION = "repo-3"  # repo-2: option aliases (--ds for --dataset); repo-3: switches
 
 
 class StageBlocked(RuntimeError):

@@ -23,6 +23,7 @@ class CliFlag(BaseModel):
     help: str = ""
     line: int = 0
     aliases: list[str] = Field(default_factory=list)  # other spellings: --ds for --dataset
+    switch: bool = False  # given bare (store_true, is_flag); `type=bool` options take a value
 
 
 class EntryPoint(BaseModel):

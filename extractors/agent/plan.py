@@ -346,7 +346,7 @@ class Planner:
         found = arm_option(arm, options)
         if found is not None:
             flag, value = found
-            if flag.default in ("True", "False"):
+            if flag.switch:
                 return [flag.name]
             if self._known_value(value, flag):
                 return [flag.name, value]
@@ -893,7 +893,7 @@ def arm_option(arm: Arm, options: list[CliFlag]) -> tuple[CliFlag, str] | None:
     flag = arm_flag(arm, options)
     if flag is None:
         return None
-    if flag.default in ("True", "False"):
+    if flag.switch:
         return flag, ""
     for form in value_forms(arm.value):
         if _VALUE.fullmatch(form):
@@ -912,18 +912,13 @@ def arm_flag(arm: Arm, options: list[CliFlag]) -> CliFlag | None:
             return found
     for f in options:  # a switch named by the arm: --cot for "chain-of-thought (CoT) model"
         named = set(terms(f.name.lstrip("-").replace("-", "_")))
-        if (
-            f.default in ("True", "False")
-            and named <= arm.words
-            and named
-            and not numeric(arm.value.split()[0])
-        ):
+        if f.switch and named <= arm.words and named and not numeric(arm.value.split()[0]):
             return f
     m = _ABLATED.match(arm.value)
     if m is None:
         kinds = set(terms(arm.variable)) & set(_GENERIC_OPTIONS)
         exact = [f for f in options if f.name.lstrip("-").lower() in kinds]
-        return exact[0] if len(exact) == 1 and exact[0].default not in ("True", "False") else None
+        return exact[0] if len(exact) == 1 and not exact[0].switch else None
     part = [w for w in _words(m.group(1)) if len(w) >= 3]
 
     def names(f: CliFlag) -> list[str]:
@@ -954,11 +949,7 @@ def setting_flags(task: TaskDraft, options: list[CliFlag]) -> list[tuple[CliFlag
                 flag = flag_for(text, str(name), options)
                 if flag is not None and numeric(flag.default) and not numeric(text):
                     flag = None  # "--seed default": the parser wants a number
-                found = (
-                    (flag, text)
-                    if flag is not None and flag.default not in ("True", "False")
-                    else None
-                )
+                found = (flag, text) if flag is not None and not flag.switch else None
             if found is not None:
                 out.append(found)
     return out

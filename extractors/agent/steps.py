@@ -618,7 +618,7 @@ def usage_for(
             parts.append(f"<{flag.name}>")
             continue
         if set(terms(flag.name)) & wanted and flag.default and flag.default not in ("None", ""):
-            if flag.default in ("True", "False"):
+            if flag.switch:
                 if flag.default == "False":
                     parts.append(flag.name)
             else:

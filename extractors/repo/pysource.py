@@ -276,8 +276,16 @@ def _flag_from_call(call: ast.Call, *, names_from: Sequence[ast.expr]) -> CliFla
     if choices:
         help_text = f"{help_text} (choices: {choices})".strip()
     aliases = [o for o in opts if o != name]
+    switch = action in ("store_true", "store_false", "store_const", "count") or (
+        _text(_kw(call, "is_flag")) == "True"
+    )
     return CliFlag(
-        name=name, default=default, help=help_text[:300], line=call.lineno, aliases=aliases
+        name=name,
+        default=default,
+        help=help_text[:300],
+        line=call.lineno,
+        aliases=aliases,
+        switch=switch,
     )
 
 

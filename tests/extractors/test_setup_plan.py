@@ -411,3 +411,19 @@ def test_a_module_nothing_explains_is_cited_by_its_own_definitions(repo) -> None
         ("models/cyclenet.py", 64),  # Model.forward
     ]
     assert steps[0].action.startswith("Learnable cycles that are removed from the input")
+
+
+def test_a_boolean_typed_option_takes_a_value_and_a_store_true_one_does_not() -> None:
+    from extractors.repo.pysource import analyze_python
+
+    info = analyze_python(
+        "run.py",
+        "import argparse\n"
+        "p = argparse.ArgumentParser()\n"
+        'p.add_argument("--use_zoom", type=bool, default=False)\n'
+        'p.add_argument("--wo_conv", action="store_true")\n'
+        "args = p.parse_args()\n",
+    )
+    assert info.entry is not None
+    flags = {f.name: f for f in info.entry.flags}
+    assert not flags["--use_zoom"].switch and flags["--wo_conv"].switch
