@@ -158,6 +158,33 @@ class SetupAgent:
             ep = self.entries.get(entry)
             if ep is not None and ep.line:
                 tools("read", path=entry, start=ep.line, end=ep.line + 20)
+        also: tuple[str, ...] = ()
+        try:
+            entry, plan, also = self._plan(task, q, chosen, ranked, entry)
+            tools.note(
+                "plan",
+                {"runs": len(plan.runs), "steps": len(plan.steps)},
+                "; ".join(r.command for r in plan.runs) or "no launch script or command fits",
+            )
+        except _OutOfSteps:
+            raise
+        except Exception as exc:  # a file the plan cannot read or parse: say so, trace instead
+            plan = Plan()
+            tools.note("plan", {}, f"no plan ({type(exc).__name__}: {exc}); steps traced instead")
+        setup.requirements = self._requirements(chosen, entry, q, tools, plan)
+        setup.usage_instructions = self._usage(chosen, entry, q, task, plan, setup.requirements)
+        setup.masked_source = self._masked(chosen, entry, ranked, plan, also)
+        setup.agent_instructions = agent_instructions(task, q, setup, self.index)
+
+    def _plan(
+        self,
+        task: TaskDraft,
+        q: TaskQuery,
+        chosen: list[Candidate],
+        ranked: list[Candidate],
+        entry: str | None,
+    ) -> tuple[str | None, Plan, tuple[str, ...]]:
+        """The runs, the steps and the other entry points of the task (see `plan.py`)."""
         scores = {c.path: c.score for c in ranked}
         runs, entry = self.planner.runs(task, q, entry, scores)
         top = chosen[0].path
@@ -168,16 +195,7 @@ class SetupAgent:
             for c in chosen[1:]
             if c.kind == "entry" and c.path.endswith(".py") and c.path != entry
         )[: 0 if chosen[0].kind == "notebook" else 1]  # a notebook is its own program
-        plan = self.planner.steps(task, q, entry, runs, method, also)
-        tools.note(
-            "plan",
-            {"runs": len(plan.runs), "steps": len(plan.steps)},
-            "; ".join(r.command for r in plan.runs) or "no launch script or command fits",
-        )
-        setup.requirements = self._requirements(chosen, entry, q, tools, plan)
-        setup.usage_instructions = self._usage(chosen, entry, q, task, plan, setup.requirements)
-        setup.masked_source = self._masked(chosen, entry, ranked, plan, also)
-        setup.agent_instructions = agent_instructions(task, q, setup, self.index)
+        return entry, self.planner.steps(task, q, entry, runs, method, also), also
 
     def _no_answer(self, q: TaskQuery, ranked: list[Candidate]) -> str:
         """Nothing relevant: the repository lacks the task's names and much of its vocabulary.

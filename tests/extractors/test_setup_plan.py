@@ -427,3 +427,21 @@ def test_a_boolean_typed_option_takes_a_value_and_a_store_true_one_does_not() ->
     assert info.entry is not None
     flags = {f.name: f for f in info.entry.flags}
     assert not flags["--use_zoom"].switch and flags["--wo_conv"].switch
+
+
+def test_a_plan_that_cannot_be_made_leaves_traced_steps_and_says_why(
+    repo, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from extractors.agent.plan import Planner
+
+    root, index = repo
+
+    def unreadable(*args: object, **kwargs: object) -> None:
+        raise OSError("scripts/MLP/etth1.sh: permission denied")
+
+    monkeypatch.setattr(Planner, "runs", unreadable)
+    setup = SetupAgent(index, root).recover(BACKBONES)
+    assert setup.source and setup.requirements and setup.usage_instructions
+    assert validate_references(setup, root) == []
+    (note,) = [c for c in setup.trace if c.tool == "plan"]
+    assert note.result.startswith("no plan (OSError: scripts/MLP/etth1.sh: permission denied)")
