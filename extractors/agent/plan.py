@@ -32,7 +32,7 @@ from extractors.repo.commands import run_from
 from extractors.repo.pysource import OutlineItem
 
 from .query import GENERIC, STOPWORDS, TaskQuery
-from .steps import Step, StepTracer, humanize
+from .steps import DATA_NAMES, Step, StepTracer, humanize
 
 MAX_STEPS = 15
 MAX_RUNS = 8
@@ -46,7 +46,8 @@ _PUBLISHING = re.compile(
     re.I,
 )
 _DATA_WORDS = {"data", "dataset", "loader", "dataloader", "load", "read"}
-_DATA_NAMES = {"data", "dataset", "datasets", "loader", "dataloader", "corpus"}
+_DATA_NAMES = DATA_NAMES | {"corpus"}
+_DATA_VARIABLE = {"data", "dataset", "benchmark", "corpus"}
 _TRAIN_NAMES = ("train", "fit", "train_epoch", "train_one_epoch", "training", "run_epoch")
 _EVAL_NAMES = ("test", "evaluate", "eval", "inference", "validate", "validation", "vali", "val")
 _RUN_LINE = re.compile(
@@ -78,10 +79,6 @@ class Arm:
     value: str
     words: frozenset[str]
 
-    @property
-    def label(self) -> str:
-        return self.value
-
 
 @dataclass
 class Run:
@@ -92,7 +89,6 @@ class Run:
     script: str = ""  # the launch script it runs, if any
     lines: tuple[int, int] = (0, 0)  # the entry point's invocation inside the script
     settings: str = ""  # the invocation's experiment-defining flags, as they are set
-    flags: list[str] = field(default_factory=list)  # the options it sets that the task names
     invocation: str = ""  # the script's command with its variables filled (one sweep value)
     switch: str = ""  # the option this run adds to turn its arm on
     data: str = ""  # the data set it runs on, when the task names several
@@ -120,7 +116,7 @@ def task_arms(task: TaskDraft) -> list[Arm]:
                 out.append(Arm("ablation", text, words))
         return out
     for variable, values in task.design_complexity.independent_variables.items():
-        for value in values if isinstance(values, list | tuple) else [values]:
+        for value in _listed(values):
             text = str(value).strip()
             if not text or len(text.split()) > MAX_VALUE_WORDS:
                 continue
@@ -135,7 +131,7 @@ def task_settings(task: TaskDraft, q: TaskQuery) -> set[str]:
     names: a launch script named after them runs this task, not a sibling experiment."""
     out = {stem(n) for n in q.focus}
     for values in task.design_complexity.constant_variables.values():
-        for value in values if isinstance(values, list | tuple) else [values]:
+        for value in _listed(values):
             text = str(value).strip()
             if text and len(text.split()) <= 3:
                 out |= set(_words(text))  # numbers too: a script named Input-96 for L=96
@@ -147,13 +143,24 @@ def task_datasets(task: TaskDraft) -> list[str]:
     dc = task.design_complexity
     out: list[str] = []
     for name, values in [*dc.constant_variables.items(), *dc.independent_variables.items()]:
-        if not {"data", "dataset", "benchmark", "corpus"} & set(terms(str(name))):
+        if not about_data(str(name)):
             continue
-        for value in values if isinstance(values, list | tuple) else [values]:
+        for value in _listed(values):
             text = str(value).strip()
             if text and len(text.split()) <= 3 and text not in out:
                 out.append(text)
     return out[:4]
+
+
+def _listed(values: object) -> list[object]:
+    """A design variable's values: its list, or its one value."""
+    return list(values) if isinstance(values, list | tuple) else [values]
+
+
+def about_data(variable: str) -> bool:
+    """A design variable that names data sets ("dataset", "benchmark"): what a comparison is
+    repeated over, not one of the arms compared."""
+    return bool(_DATA_VARIABLE & set(terms(variable)))
 
 
 def numeric(text: str) -> bool:
@@ -168,17 +175,22 @@ def task_metrics(task: TaskDraft, q: TaskQuery) -> list[str]:
     """The measured quantities by name: the dependent variables' values, else known metrics."""
     found: list[str] = []
     for name, value in task.design_complexity.dependent_variables.items():
-        for v in value if isinstance(value, list | tuple) else [value]:
+        for v in _listed(value):
             text = str(v).strip()
             if text and len(text.split()) <= MAX_VALUE_WORDS and text not in found:
                 found.append(text)
         if not isinstance(value, list | tuple) and len(str(value).split()) > MAX_VALUE_WORDS:
             found.append(str(name).replace("_", " "))
-    if found:
-        return found[:5]
+    return found[:5] if found else known_metrics(q)
+
+
+def known_metrics(q: TaskQuery) -> list[str]:
+    """Common metrics the task names ("MSE", "top-1"), written as papers write them."""
     known = ("mse", "mae", "accuracy", "top_1", "f1", "bleu", "auc", "rmse", "psnr", "ssim", "map")
-    names = [n.upper() if len(n) <= 4 else n.replace("_", "-") for n in q.names + q.words]
-    return list(dict.fromkeys(n for n in names if n.lower().replace("-", "_") in known))[:4]
+    found = [
+        n.upper() if len(n) <= 4 else n.replace("_", "-") for n in q.names + q.words if n in known
+    ]
+    return list(dict.fromkeys(found))[:4]
 
 
 class Planner:
@@ -190,6 +202,16 @@ class Planner:
         self.tracer = tracer
         self.entries = {e.path: e for e in index.entry_points}
         self._script_words: dict[str, frozenset[str]] = {}
+        self._texts: dict[str, list[str]] = {}
+
+    def _lines(self, path: str) -> list[str]:
+        """A file's lines, read once for all the tasks of the repository ([] if unreadable)."""
+        if path not in self._texts:
+            try:
+                self._texts[path] = self.search.text(path).splitlines()
+            except (OSError, RepoPathError):
+                self._texts[path] = []
+        return self._texts[path]
 
     # ------------------------------------------------------------ runs
 
@@ -256,8 +278,8 @@ class Planner:
         for arm in arms:
             best = max(launchers, key=lambda e: fit(e, arm, datasets[0]), default=None)
             if best is not None and fit(best, arm, datasets[0])[0] > 0:
-                about_data = arm.words in datasets  # the arm is a data set: no second one
-                for data in [frozenset()] if about_data else datasets:
+                is_data = arm.words in datasets  # the arm is a data set: no second one
+                for data in [frozenset()] if is_data else datasets:
                     pick = max(launchers, key=lambda e: fit(e, arm, data))
                     run = self._script_run(pick, q, [arm])
                     run.data = label.get(data, "")
@@ -282,19 +304,13 @@ class Planner:
             if base and base[0].invocation:
                 command = _with_setting(base[0].invocation, setting)
             elif entry is not None:
-                positional = (
-                    [f"<{f.name.upper()}>" for f in e.flags if not f.name.startswith("-")]
-                    if e
-                    else []
-                )
-                command = shlex.join(["python", entry, *positional, *setting])
+                command = shlex.join(["python", entry, *_positional(e), *setting])
             else:
                 continue
             add(
                 Run(
                     command,
                     arms=[arm],
-                    flags=[setting[0]] if setting[0].startswith("-") else [],
                     settings=" ".join(setting),
                     switch=setting[0] if setting[0].startswith("-") else "",
                     data=base[0].data if base else "",
@@ -303,9 +319,7 @@ class Planner:
         if not chosen and entry is not None:
             chosen.append(self._default_run(task, entry, options, e))
         if chosen:
-            unrun = [
-                a for a in plain if not {"data", "dataset", "benchmark"} & set(terms(a.variable))
-            ]
+            unrun = [a for a in plain if not about_data(a.variable)]
             unrun = [a for a in unrun if not numeric(a.value.split()[0])]  # "0.1 for X"
             for arm in unrun[:MAX_MISSING]:
                 if not any(arm in r.arms for r in chosen):
@@ -321,10 +335,7 @@ class Planner:
         if documented:
             command = run_from(documented[0], {f.path for f in self.index.files})
         else:
-            positional = [
-                f"<{f.name.upper()}>" for f in (e.flags if e else []) if not f.name.startswith("-")
-            ]
-            command = shlex.join(["python", entry, *positional])
+            command = shlex.join(["python", entry, *_positional(e)])
         present = set(re.findall(r"(?<!\S)--?[\w-]+", command))
         added: list[str] = []
         names: list[str] = []
@@ -335,7 +346,7 @@ class Planner:
             added += [flag.name, value]
         if added:
             command += " " + shlex.join(added)
-        return Run(command, flags=names, settings=shlex.join(added))
+        return Run(command, settings=shlex.join(added))
 
     def _arm_setting(self, arm: Arm, options: list[CliFlag], entry: str | None) -> list[str] | None:
         """What selects the arm on the entry point's command line: an option with the value
@@ -378,11 +389,8 @@ class Planner:
         """Scripts that build or publish documentation, packages or images."""
         if path.split("/", 1)[0] in ("docs", "doc", ".github", "website"):
             return True
-        try:
-            text = self.search.text(path)[:6000]
-        except (OSError, RepoPathError):
-            return True
-        return bool(_PUBLISHING.search(text))
+        lines = self._lines(path)
+        return not lines or bool(_PUBLISHING.search("\n".join(lines)[:6000]))
 
     def _aggregate(self, e: EntryPoint) -> bool:
         """A script that only calls other launch scripts (run_all.sh) runs every experiment."""
@@ -390,16 +398,12 @@ class Planner:
 
     def _words_of(self, path: str) -> frozenset[str]:
         if path not in self._script_words:
-            try:
-                text = self.search.text(path)[:6000]
-            except (OSError, RepoPathError):
-                text = ""
+            text = "\n".join(self._lines(path))[:6000]
             self._script_words[path] = frozenset(terms(path + " " + text))
         return self._script_words[path]
 
     def _script_run(self, e: EntryPoint, q: TaskQuery, arms: list[Arm]) -> Run:
-        lines = self.search.text(e.path).splitlines()
-        first, last, settings, flags, invocation = _invocation(lines, q, arms)
+        first, last, settings, invocation = _invocation(self._lines(e.path), q, arms)
         return Run(
             invocation=invocation,
             command=f"bash {shlex.quote(e.path)}",
@@ -407,7 +411,6 @@ class Planner:
             script=e.path,
             lines=(first, last),
             settings=settings,
-            flags=flags,
         )
 
     # ------------------------------------------------------------ steps
@@ -487,9 +490,8 @@ class Planner:
         return plan
 
     def _about_experiment(self, step: Step, q: TaskQuery) -> bool:
-        try:
-            lines = self.search.text(step.path).splitlines()[step.start - 1 : step.end]
-        except (OSError, RepoPathError):
+        lines = self._lines(step.path)[step.start - 1 : step.end]
+        if not lines:
             return False
         words = set(terms(step.action + " " + " ".join(lines[:40])))
         named = {stem(t) for t in q.names} | {stem(t) for t in q.focus}
@@ -765,10 +767,7 @@ class Planner:
         if entry:
             places.append((entry, 1, 10**9))
         for path, start, end in places:
-            try:
-                lines = self.search.text(path).splitlines()
-            except (OSError, RepoPathError):
-                continue
+            lines = self._lines(path)
             for i in range(max(start, 1), min(end, len(lines)) + 1):
                 line = lines[i - 1]
                 if _REPORT.search(line) and set(terms(line)) & wanted:
@@ -796,6 +795,11 @@ class Planner:
             if found is not None:
                 return found
         return item
+
+
+def _positional(e: EntryPoint | None) -> list[str]:
+    """Placeholders for the entry point's positional arguments: `<CONFIG>`."""
+    return [f"<{f.name.upper()}>" for f in (e.flags if e else []) if not f.name.startswith("-")]
 
 
 def _covered(step: Step, steps: list[Step]) -> bool:
@@ -940,7 +944,7 @@ def setting_flags(task: TaskDraft, options: list[CliFlag]) -> list[tuple[CliFlag
     help the value matches."""
     out: list[tuple[CliFlag, str]] = []
     for name, values in task.design_complexity.constant_variables.items():
-        for value in values if isinstance(values, list | tuple) else [values]:
+        for value in _listed(values):
             text = str(value).strip()
             if not text or len(text.split()) > 3:
                 continue
@@ -985,12 +989,10 @@ def flag_for(value: str, variable: str, options: list[CliFlag]) -> CliFlag | Non
     return named[0] if len(named) == 1 else None
 
 
-def _invocation(
-    lines: list[str], q: TaskQuery, arms: list[Arm]
-) -> tuple[int, int, str, list[str], str]:
+def _invocation(lines: list[str], q: TaskQuery, arms: list[Arm]) -> tuple[int, int, str, str]:
     """The lines of the entry point's invocation in a launch script (with its continuation
     lines), its experiment-defining flags as set (with the script's variables filled in),
-    those flags' names, and the command itself with one value of each sweep."""
+    and the command itself with one value of each sweep."""
     variables: dict[str, str] = {}
     loops: dict[str, str] = {}
     for line in lines:
@@ -1000,7 +1002,7 @@ def _invocation(
             loops[m.group(1)] = "{" + ",".join(m.group(2).split()[:8]) + "}"
     first = next((i for i, ln in enumerate(lines, start=1) if _RUN_LINE.match(ln)), 0)
     if not first:
-        return 0, 0, "", [], ""
+        return 0, 0, "", ""
     last = first
     while last < len(lines) and lines[last - 1].rstrip().endswith("\\"):
         last += 1
@@ -1019,19 +1021,15 @@ def _invocation(
         words = command.split()
     wanted = q.terms | {w for a in arms for w in a.words}
     shown: list[str] = []
-    relevant: list[str] = []
     for k, word in enumerate(words):
         if not word.startswith("--"):
             continue
         if k + 1 >= len(words) or words[k + 1].startswith("--"):  # a switch: --no_gate
             if set(terms(word.lstrip("-"))) & wanted:
-                relevant.append(word)
                 shown.append(word)
             continue
         value = words[k + 1]
-        if set(terms(word.lstrip("-"))) & wanted or set(terms(value)) & wanted:
-            relevant.append(word)
+        named = set(terms(word.lstrip("-"))) & wanted or set(terms(value)) & wanted
+        if named or "{" in value:  # what the task names, and a sweep the script loops over
             shown.append(f"{word} {value}")
-        elif "{" in value:  # a sweep the script loops over
-            shown.append(f"{word} {value}")
-    return first, last, " ".join(shown[:6]), relevant, single
+    return first, last, " ".join(shown[:6]), single

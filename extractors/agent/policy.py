@@ -29,7 +29,7 @@ from extractors.repo.commands import python_entry
 from extractors.validate.repo_checks import reference_problems
 from extractors.validate.tree import WorkTree
 
-from .plan import Plan, Planner, numeric, run_label, task_arms
+from .plan import Plan, Planner, about_data, known_metrics, numeric, run_label, task_arms
 from .query import TaskQuery, build_query
 from .rank import Candidate, Ranker
 from .steps import Step, StepTracer, usage_for
@@ -37,16 +37,15 @@ from .steps import Step, StepTracer, usage_for
 MAX_SOURCE = 5
 RELATIVE_CUTOFF = 0.6  # keep sources scoring at least this fraction of the best one
 MAX_CANDIDATES = 10
-MAX_SIBLINGS = 3  # launch scripts of the same experiment masked along with the source
 RELEVANCE = 1.05  # share of task names found in the repo + share of task words found
 WORDS_ONLY_RELEVANCE = 0.85  # share of task words, for a task that names nothing
 _RUNNABLE = {"script", "entry", "notebook", "test"}
 _NUMERIC = re.compile(r"[\d.,%]+")
-HEURISTIC_VERSION = "setup-heuristic-4"
+HEURISTIC_VERSION = "setup-heuristic-4"  # bump when the policy's output changes
 # A task that asks how to build or use something wants the plan, not only the command.
 _HOW_TO = re.compile(
     r"^\W*how\s+(?:would|could|can|do|should|might)\s+(?:you|we|one|i)\b", re.IGNORECASE
-)  # bump when the policy's output changes
+)
 
 
 class _OutOfSteps(Exception):
@@ -171,8 +170,9 @@ class SetupAgent:
         except Exception as exc:  # a file the plan cannot read or parse: say so, trace instead
             plan = Plan()
             tools.note("plan", {}, f"no plan ({type(exc).__name__}: {exc}); steps traced instead")
-        setup.requirements = self._requirements(chosen, entry, q, tools, plan)
-        setup.usage_instructions = self._usage(chosen, entry, q, task, plan, setup.requirements)
+        steps = self._steps(chosen, entry, q, tools, plan)
+        setup.requirements = _render(steps)
+        setup.usage_instructions = self._usage(chosen, entry, q, task, plan, steps)
         setup.masked_source = self._masked(chosen, entry, ranked, plan, also)
         setup.agent_instructions = agent_instructions(task, q, setup, self.index)
 
@@ -262,14 +262,14 @@ class SetupAgent:
                     return path
         return None
 
-    def _requirements(
+    def _steps(
         self,
         chosen: list[Candidate],
         entry: str | None,
         q: TaskQuery,
         tools: _Tools,
         plan: Plan,
-    ) -> list[str]:
+    ) -> list[Step]:
         """The plan's steps; where it found too few (a notebook, a config, a bare module),
         the steps traced through the entry point's calls fill in before its last step."""
         steps = [s for s in plan.steps if self._valid(s)]
@@ -281,16 +281,11 @@ class SetupAgent:
             have = {(s.path, s.start, s.end) for s in steps}
             extra = [s for s in traced if (s.path, s.start, s.end) not in have]
             steps = steps[:-1] + extra + steps[-1:] if steps else extra
-        if not steps:
-            return []
         for s in steps[:4]:
             if s.path.endswith(".py") and s.path != entry:
                 tools("read", path=s.path, start=s.start, end=min(s.end, s.start + 30))
                 break
-        lines = [s.render(f"Step {i}") for i, s in enumerate(steps[:-1], start=1)]
-        lines.append(steps[-1].render("Final Step"))
-        assert all(STEP_RE.match(x) and REF_RE.search(x) for x in lines), lines
-        return lines
+        return steps
 
     def _traced(self, chosen: list[Candidate], entry: str | None, q: TaskQuery) -> list[Step]:
         steps: list[Step] = []
@@ -324,7 +319,7 @@ class SetupAgent:
         q: TaskQuery,
         task: TaskDraft,
         plan: Plan,
-        requirements: list[str],
+        steps: list[Step],
     ) -> str:
         """Numbered instructions: prerequisites, one command per arm in order, what to compare."""
         commands = [(r.command, run_label(r), r.settings) for r in plan.runs if not r.missing]
@@ -359,10 +354,9 @@ class SetupAgent:
         if data:
             lines.append(data)
         if _HOW_TO.match(task.question):  # "How can you implement ...": the plan, in steps
-            for req in requirements[:10]:
-                m = re.match(r"^(?:Step \d+|Final Step): (.*) \(([^()\s]+?):\d+(?:-\d+)?\)$", req)
-                if m and not m.group(2).endswith(".sh"):
-                    lines.append(f"{m.group(1)} (as in {m.group(2)}).")
+            for step in steps[:10]:
+                if not step.path.endswith(".sh"):
+                    lines.append(f"{step.action} (as in {step.path}).")
         for command, what, settings in commands:
             what = what or "Run the experiment"
             ran = f" (it runs {entry} with {settings})" if settings and entry else ""
@@ -378,9 +372,7 @@ class SetupAgent:
         named: list[str] = []
         for a in arms:
             # data sets and numbers are what a comparison is repeated over
-            repeated = numeric(a.value) or bool(
-                {"data", "dataset", "benchmark", "task"} & set(terms(a.variable))
-            )
+            repeated = numeric(a.value) or about_data(a.variable) or "task" in terms(a.variable)
             if repeated:
                 swept.setdefault(a.variable.replace("_", " "), []).append(a.value)
             elif not numeric(a.value.split()[0]):
@@ -463,12 +455,17 @@ def recover_setup(task: TaskDraft, index: RepoIndex, root: Path, *, max_steps: i
 
 
 def _metrics(q: TaskQuery) -> str:
-    known = ("mse", "mae", "accuracy", "top_1", "f1", "bleu", "auc", "rmse", "psnr", "ssim", "map")
-    found = [
-        n.upper() if len(n) <= 4 else n.replace("_", "-") for n in q.names + q.words if n in known
-    ]
-    found = list(dict.fromkeys(found))[:4]
-    return ", ".join(found) if found else "the measured metrics"
+    return ", ".join(known_metrics(q)) or "the measured metrics"
+
+
+def _render(steps: list[Step]) -> list[str]:
+    """`Step k: ... (path:a-b)` lines, the last one the `Final Step`."""
+    if not steps:
+        return []
+    lines = [s.render(f"Step {i}") for i, s in enumerate(steps[:-1], start=1)]
+    lines.append(steps[-1].render("Final Step"))
+    assert all(STEP_RE.match(x) and REF_RE.search(x) for x in lines), lines
+    return lines
 
 
 def agent_instructions(task: TaskDraft, q: TaskQuery, setup: Setup, index: RepoIndex) -> str:

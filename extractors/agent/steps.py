@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from expcurate.records import DocCommand, EntryPoint, RepoIndex
 from extractors.repo import RepoSearch, stem, terms
 from extractors.repo.commands import run_from
-from extractors.repo.pysource import OutlineItem, outline, parse
+from extractors.repo.pysource import OutlineItem, callee_name, outline, parse
 
 from .query import TaskQuery
 
@@ -34,7 +34,7 @@ _VERB_FIRST = {
 
 # Calls every script makes that say nothing about the experiment.
 _INCIDENTAL = re.compile(r"parse|debug|seed|logg|print|wandb|set_?up_?log|get_?args", re.I)
-_DATA_NAMES = {"data", "dataset", "datasets", "dataloader", "loader"}
+DATA_NAMES = {"data", "dataset", "datasets", "dataloader", "loader"}
 _BORING = re.compile(r"(Error|Exception|Warning|Test|Mixin|Config|Args)$|^(test_|get_|set_)")
 
 
@@ -252,7 +252,7 @@ class StepTracer:
                 short = item.name.rsplit(".", 1)[-1]
                 if item.end - item.start < 4 or short.startswith("_") or _BORING.search(short):
                     continue
-                if set(terms(short)) & _DATA_NAMES:  # the data's loader is not the method
+                if set(terms(short)) & DATA_NAMES:  # the data's loader is not the method
                     continue
                 if exclude and (module, item.start) in exclude:
                     continue
@@ -491,15 +491,8 @@ def _segment(body: list[ast.stmt], lines: list[str], out: list[list[ast.stmt]], 
         out.append(current)
 
 
-def _call_name(call: ast.Call) -> str:
-    func = call.func
-    if isinstance(func, ast.Attribute):
-        return func.attr
-    return func.id if isinstance(func, ast.Name) else ""
-
-
 def _quiet(call: ast.Call) -> bool:
-    name = _call_name(call)
+    name = callee_name(call.func)
     return name in _QUIET_CALLS or bool(_INCIDENTAL.search(name))
 
 
@@ -521,11 +514,11 @@ def _block_action(seg: list[ast.stmt], lines: list[str]) -> str:
         if not calls:
             continue
         if isinstance(node, ast.With) and any(
-            _call_name(i.context_expr) == "open"
+            callee_name(i.context_expr.func) == "open"
             for i in node.items
             if isinstance(i.context_expr, ast.Call)
         ):
-            inner = [c for c in calls if _call_name(c) != "open"]
+            inner = [c for c in calls if callee_name(c.func) != "open"]
             how = f" ({ast.unparse(inner[0].func)[:40]})" if inner else ""
             return f"Write the results to a file{how}"
         if isinstance(node, ast.If):
@@ -539,7 +532,7 @@ def _block_action(seg: list[ast.stmt], lines: list[str]) -> str:
 
 
 def _call_phrase(call: ast.Call) -> str:
-    name = _call_name(call)
+    name = callee_name(call.func)
     if name[:1].isupper():  # a class: an object is made
         return f"Create the {name}"
     words = humanize(name)

@@ -211,7 +211,7 @@ def _toplevel_code(tree: ast.Module) -> int:
         elif isinstance(value, ast.Call):
             hit = (
                 _dotted(value.func).split(".")[0] not in _SETUP_CALLS
-                and _attr(value.func) not in _SETUP_CALLS
+                and callee_name(value.func) not in _SETUP_CALLS
             )
         else:
             hit = False
@@ -223,12 +223,13 @@ def _toplevel_code(tree: ast.Module) -> int:
 
 def _parses_args(tree: ast.Module) -> bool:
     return any(
-        isinstance(n, ast.Call) and _attr(n.func) in ("parse_args", "parse_known_args")
+        isinstance(n, ast.Call) and callee_name(n.func) in ("parse_args", "parse_known_args")
         for n in ast.walk(tree)
     )
 
 
-def _attr(func: ast.expr) -> str:
+def callee_name(func: ast.expr) -> str:
+    """The name a call is made by: `f` of `f(x)` and of `obj.f(x)`."""
     if isinstance(func, ast.Attribute):
         return func.attr
     if isinstance(func, ast.Name):
@@ -290,7 +291,7 @@ def _flag_from_call(call: ast.Call, *, names_from: Sequence[ast.expr]) -> CliFla
 
 
 def _call_signal(call: ast.Call) -> tuple[str, CliFlag | None]:
-    attr = _attr(call.func)
+    attr = callee_name(call.func)
     dotted = _dotted(call.func)
     if attr == "add_argument":
         return "", _flag_from_call(call, names_from=list(call.args))
