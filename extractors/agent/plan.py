@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from expcurate.records import CliFlag, EntryPoint, RepoIndex, TaskDraft
 from extractors.repo import RepoPathError, RepoSearch, stem, terms
 from extractors.repo.commands import run_from
-from extractors.repo.pysource import OutlineItem
+from extractors.repo.pysource import OutlineItem, callee_name
 
 from .query import GENERIC, STOPWORDS, TaskQuery
 from .steps import DATA_NAMES, Step, StepTracer, humanize
@@ -94,6 +94,21 @@ class Run:
     data: str = ""  # the data set it runs on, when the task names several
     missing: bool = False  # no script or option selects this arm: the reviewer writes it
     elsewhere: bool = False  # the arm's only script runs it on other data than the task's
+    sweep: bool = False  # one multirun over every combination of its arms
+    # in-code settings to give before it runs, with their values for this run
+    edits: list[tuple[CodeSetting, bool]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class CodeSetting:
+    """A switch the entry point hard-codes (`args.use_zoom_in = True` in its main block): an
+    arm its parser does not expose is selected by editing the line."""
+
+    path: str
+    line: int
+    target: str  # as written: args.use_zoom_in
+    value: bool  # as the code sets it
+    words: frozenset[str]  # what the name is about: {"zoom"} for use_zoom_in
 
 
 @dataclass
@@ -121,7 +136,9 @@ def task_arms(task: TaskDraft) -> list[Arm]:
             if not text or len(text.split()) > MAX_VALUE_WORDS:
                 continue
             words = frozenset(_words(text))
-            if words and all(a.value != text for a in out):
+            if (words or numeric(text)) and all(
+                (a.variable, a.value) != (str(variable), text) for a in out
+            ):  # seeds 0, 1, 2 too: a sweep, though no word names them
                 out.append(Arm(str(variable), text, words))
     return out
 
@@ -153,7 +170,10 @@ def task_datasets(task: TaskDraft) -> list[str]:
 
 
 def _listed(values: object) -> list[object]:
-    """A design variable's values: its list, or its one value."""
+    """A design variable's values: its list, a list written as text ("[a, b]"), or its one
+    value."""
+    if isinstance(values, str) and re.fullmatch(r"\[[^\[\]]*,[^\[\]]*\]", values.strip()):
+        return [v.strip().strip("'\"") for v in values.strip()[1:-1].split(",") if v.strip()]
     return list(values) if isinstance(values, list | tuple) else [values]
 
 
@@ -203,6 +223,7 @@ class Planner:
         self.entries = {e.path: e for e in index.entry_points}
         self._script_words: dict[str, frozenset[str]] = {}
         self._texts: dict[str, list[str]] = {}
+        self._settings: dict[str, list[CodeSetting]] = {}
 
     def _lines(self, path: str) -> list[str]:
         """A file's lines, read once for all the tasks of the repository ([] if unreadable)."""
@@ -252,6 +273,12 @@ class Planner:
         e = self.entries.get(entry or "")
         options = [f for f in e.flags if f.name.startswith("--")] if e else []
 
+        chosen: list[Run] = []
+        sweep = self._hydra_sweep(task, q, task_arms(task), entry, launchers)
+        if sweep is not None:  # one multirun covers these arms
+            chosen.append(sweep)
+            arms = [a for a in arms if a not in sweep.arms]
+
         def fit(e: EntryPoint, arm: Arm | None, data: frozenset[str]) -> tuple[float, ...]:
             path_words = set(terms(e.path.replace("/", " ").replace("-", " ")))
             words = self._words_of(e.path)
@@ -264,10 +291,10 @@ class Planner:
             setting = len(fixed & path_words) + 0.5 * len(fixed & words)
             return arm_hit, data_hit, setting + scores.get(e.path, 0.0) / top
 
-        chosen: list[Run] = []
-
         def add(run: Run) -> None:
-            same = next((r for r in chosen if r.command == run.command), None)
+            same = next(
+                (r for r in chosen if r.command == run.command and r.edits == run.edits), None
+            )
             if same is None:
                 chosen.append(run)
             else:
@@ -289,9 +316,16 @@ class Planner:
                 by_flag.append((arm, setting))
             else:
                 plain.append(arm)
+        # arms the entry point selects by a switch it hard-codes (`args.use_zoom_in = True`)
+        coded: list[tuple[Arm, list[tuple[CodeSetting, bool]]]] = []
+        in_code = self.code_settings(entry)
+        for variable in dict.fromkeys(a.variable for a in plain):
+            group = [a for a in plain if a.variable == variable]
+            coded += [(group[i], edits) for i, edits in code_edits(group, in_code).items()]
+        plain = [a for a in plain if all(a is not c for c, _ in coded)]
         base: list[Run] = []
         ablations = bool(arms) and all(_ABLATED.match(a.value) for a in arms)
-        if launchers and (by_flag or not chosen or ablations):
+        if launchers and (by_flag or coded or not chosen or ablations):
             for data in datasets[:2]:
                 best = max(launchers, key=lambda e: fit(e, None, data))
                 if (data and not fit(best, None, data)[1]) or fit(best, None, data)[1:] == (0, 0):
@@ -304,7 +338,7 @@ class Planner:
             if base and base[0].invocation:
                 command = _with_setting(base[0].invocation, setting)
             elif entry is not None:
-                command = shlex.join(["python", entry, *_positional(e), *setting])
+                command = self.complete(shell(["python", entry, *_positional(e), *setting]), entry)
             else:
                 continue
             add(
@@ -316,6 +350,18 @@ class Planner:
                     data=base[0].data if base else "",
                 )
             )
+        if coded and entry is not None:
+            command = (
+                base[0].command if base else self._default_run(task, entry, options, e).command
+            )
+            for arm, edits in coded:
+                run = Run(command, arms=[arm], edits=edits)
+                if base:  # the same launch script as the default run, with the switches set
+                    run.script, run.lines, run.data = base[0].script, base[0].lines, base[0].data
+                    run.invocation = base[0].invocation
+                add(run)
+            # each arm's run states its settings: the default run is one of them
+            chosen = [r for r in chosen if r.arms or r.command != command]
         if not chosen and entry is not None:
             chosen.append(self._default_run(task, entry, options, e))
         if chosen:
@@ -323,7 +369,16 @@ class Planner:
             unrun = [a for a in unrun if not numeric(a.value.split()[0])]  # "0.1 for X"
             for arm in unrun[:MAX_MISSING]:
                 if not any(arm in r.arms for r in chosen):
-                    chosen.append(Run("", arms=[arm], missing=True))
+                    # the switches that select its siblings, shown for the reviewer to adapt
+                    near = [
+                        (c, c.value)
+                        for a, edits in coded
+                        if a.variable == arm.variable
+                        for c, _ in edits
+                    ]
+                    chosen.append(
+                        Run("", arms=[arm], missing=True, edits=list(dict.fromkeys(near)))
+                    )
         return chosen[:MAX_RUNS], entry
 
     def _default_run(
@@ -335,7 +390,7 @@ class Planner:
         if documented:
             command = run_from(documented[0], {f.path for f in self.index.files})
         else:
-            command = shlex.join(["python", entry, *_positional(e)])
+            command = shell(["python", entry, *_positional(e)])
         present = set(re.findall(r"(?<!\S)--?[\w-]+", command))
         added: list[str] = []
         names: list[str] = []
@@ -346,7 +401,7 @@ class Planner:
             added += [flag.name, value]
         if added:
             command += " " + shlex.join(added)
-        return Run(command, settings=shlex.join(added))
+        return Run(self.complete(command, entry), settings=shlex.join(added))
 
     def _arm_setting(self, arm: Arm, options: list[CliFlag], entry: str | None) -> list[str] | None:
         """What selects the arm on the entry point's command line: an option with the value
@@ -365,15 +420,233 @@ class Planner:
         e = self.entries.get(entry or "")
         if e is None or e.kind != "hydra":
             return None
-        for form in value_forms(arm.value):
+        choice = self._config_choice(arm.value)
+        return [choice] if choice else None
+
+    def _config_choice(self, value: str) -> str:
+        """The hydra override that picks the config file named after `value`:
+        conf/task/vmas/navigation.yaml is `task=vmas/navigation` for "navigation" (or "")."""
+        for form in value_forms(value):
             name = re.sub(r"[\s-]+", "_", form.lower())
             for f in self.index.files:
                 m = _CONFIG_GROUP.search(f.path)
-                if m and m.group("stem").lower() == name:
-                    # conf/task/vmas/navigation.yaml is chosen as task=vmas/navigation
-                    group, _, inner = m.group("group").partition("/")
-                    return [f"{group}={inner + '/' if inner else ''}{m.group('stem')}"]
-        return None
+                if not m:
+                    continue
+                group, _, inner = m.group("group").partition("/")
+                choice = f"{inner + '/' if inner else ''}{m.group('stem')}"
+                if name in (m.group("stem").lower(), choice.lower()):
+                    return f"{group}={choice}"
+        return ""
+
+    def _hydra_sweep(
+        self,
+        task: TaskDraft,
+        q: TaskQuery,
+        arms: list[Arm],
+        entry: str | None,
+        launchers: list[EntryPoint],
+    ) -> Run | None:
+        """For a hydra program, one multirun over every arm that picks a config file and every
+        numeric sweep of a config key (`-m algorithm=mappo,qmix task=vmas/balance
+        experiment.max_n_frames=20000000,50000000`), built on the authors' own multirun when
+        a launch script has one. None unless some variable is swept over two or more values."""
+        e = self.entries.get(entry or "")
+        if e is None or e.kind != "hydra" or entry is None:
+            return None
+        sweeps: dict[str, list[str]] = {}
+        covered: list[Arm] = []
+        for arm in arms:
+            key, value = "", ""
+            if numeric(arm.value) and self._config_key(arm.variable):
+                key, value = arm.variable, _number(arm.value)
+            elif not numeric(arm.value) and (choice := self._config_choice(arm.value)):
+                key, value = choice.split("=", 1)
+            if key:
+                values = sweeps.setdefault(key, [])
+                values += [value] if value not in values else []
+                covered.append(arm)
+        if not any(len(v) >= 2 for v in sweeps.values()):
+            return None
+        # what the task holds fixed, as the question and the constants name it ("on the
+        # VMAS/balance task", "the Navigation task"): a config file of a group not swept
+        fixed = " ".join(
+            [task.question]
+            + [
+                str(v)
+                for vs in task.design_complexity.constant_variables.values()
+                for v in _listed(vs)
+            ]
+        ).lower()
+        named: dict[str, set[str]] = {}
+        for f in self.index.files:
+            m = _CONFIG_GROUP.search(f.path)
+            if not m:
+                continue
+            group, _, inner = m.group("group").partition("/")
+            stem_ = m.group("stem").lower()
+            choice = f"{inner + '/' if inner else ''}{m.group('stem')}"
+            full = bool(inner) and choice.lower() in fixed
+            if group not in sweeps and (
+                full or (len(stem_) >= 5 and re.search(rf"\b{re.escape(stem_)}\b", fixed))
+            ):
+                named.setdefault(group, set()).add(choice if full else f"?{choice}")
+        for group, choices in named.items():
+            exact = [c for c in choices if not c.startswith("?")]
+            pick = exact if exact else [c[1:] for c in choices]
+            if len(pick) == 1:  # "navigation" names one task file, else it is ambiguous
+                sweeps[group] = pick
+        own = [
+            (x.path, first, last, inv)
+            for x in launchers
+            if entry in x.calls
+            for first, last, _, inv in [_invocation(self._lines(x.path), q, [])]
+            if re.search(r"\s(?:-m|--multirun)\b", inv)
+        ]
+        command = own[0][3] if own else f"python {entry} -m"
+        for key, values in sweeps.items():
+            command = _with_setting(command, [f"{key}={','.join(values)}"])
+        settings = " ".join(f"{k}={','.join(v)}" for k, v in sweeps.items())
+        run = Run(command, arms=covered, settings=settings, sweep=True)
+        if own:  # the authors' multirun it is built on: cited as the step that runs it
+            run.script, run.lines = own[0][0], (own[0][1], own[0][2])
+        return run
+
+    def _config_key(self, variable: str) -> bool:
+        """A dotted design variable that is a key of the program's configs
+        (`experiment.max_n_frames` where conf/experiment/*.yaml sets max_n_frames)."""
+        variable = variable.strip()
+        if not re.fullmatch(r"\w+(?:\.\w+)*", variable):
+            return False
+        group, last = variable.split(".", 1)[0], variable.rsplit(".", 1)[-1]
+        key = re.compile(rf"^\s*{re.escape(last)}\s*:", re.M)
+        # a dotted key in its group's folder; a plain one in the primary config beside it
+        where = (
+            (lambda p: f"/{group}/" in f"/{p}")
+            if "." in variable
+            else (lambda p: bool(re.search(r"(?:^|/)(?:conf|config|configs)/[^/]+\.ya?ml$", p)))
+        )
+        return any(
+            key.search("\n".join(self._lines(f.path)))
+            for f in self.index.files
+            if f.path.endswith((".yaml", ".yml")) and where(f.path)
+        )
+
+    def required(self, entry: str | None) -> list[tuple[str, str]]:
+        """The options a Python entry point cannot run without, with a value to give: those
+        declared `required=True`, and those whose absence its code refuses (`if args.config
+        is None: parser.error(...)`). A configuration gets the repository's config file
+        that shares most words with the entry point, anything else a placeholder."""
+        e = self.entries.get(entry or "")
+        tree = self.tracer.tree(entry) if entry and entry.endswith(".py") else None
+        if e is None or tree is None:
+            return []
+        names: list[str] = []
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and callee_name(node.func) == "add_argument":
+                if (
+                    any(
+                        k.arg == "required" and isinstance(k.value, ast.Constant) and k.value.value
+                        for k in node.keywords
+                    )
+                    and node.args
+                    and isinstance(node.args[0], ast.Constant)
+                ):
+                    names.append(str(node.args[0].value))
+            elif isinstance(node, ast.If) and any(
+                (isinstance(c, ast.Call) and callee_name(c.func) in ("error", "exit"))
+                or isinstance(c, ast.Raise)
+                for stmt in node.body
+                for c in ast.walk(stmt)
+            ):
+                for c in ast.walk(node.test):
+                    if isinstance(c, ast.Compare) and isinstance(c.ops[0], ast.Is):
+                        left = c.left
+                    elif isinstance(c, ast.UnaryOp) and isinstance(c.op, ast.Not):
+                        left = c.operand
+                    else:
+                        continue
+                    if isinstance(left, ast.Attribute) and isinstance(left.value, ast.Name):
+                        names.append(f"--{left.attr}")
+                        break  # the first one the test names: --config of "config or ..."
+        out: list[tuple[int, str, str]] = []
+        for name in dict.fromkeys(names):
+            flag = next(
+                (
+                    f
+                    for f in e.flags
+                    if name in (f.name, *f.aliases)
+                    or f.name.lstrip("-").replace("-", "_") == name.lstrip("-")
+                ),
+                None,
+            )
+            if flag is None or flag.switch or not flag.name.startswith("-"):
+                continue
+            out.append((flag.line, flag.name, self._value_for(flag.name, entry or "")))
+        return [(name, value) for _, name, value in sorted(out)]  # in the parser's order
+
+    def _value_for(self, name: str, entry: str) -> str:
+        """A config file of the repository for a configuration option, else `<NAME>`."""
+        words = set(terms(name))
+        if words & {"config", "cfg", "yaml"}:
+            near = set(_words(entry.replace("/", " ").rsplit(".", 1)[0])) - {"src", "main"}
+            best = max(
+                (
+                    (len(near & set(_words(f.path.replace("/", " ")))), f.path)
+                    for f in self.index.files
+                    if f.path.endswith((".yaml", ".yml")) and "config" in f.path.lower()
+                ),
+                default=(0, ""),
+            )
+            if best[0]:
+                return best[1]
+        return "<" + name.lstrip("-").replace("-", "_").upper() + ">"
+
+    def complete(self, command: str, entry: str | None) -> str:
+        """The command with the entry point's required options it lacks."""
+        given = set(re.findall(r"(?<!\S)--?[\w-]+", command))
+        added = [
+            w for name, value in self.required(entry) if name not in given for w in (name, value)
+        ]
+        return command + " " + shell(added) if added else command
+
+    def code_settings(self, path: str | None) -> list[CodeSetting]:
+        """The switches a Python entry point hard-codes outside its parser and its classes'
+        state (`args.use_zoom_in = True`, `USE_TEXT = False`), the last assignment of each."""
+        if not path or not path.endswith(".py"):
+            return []
+        if path not in self._settings:
+            tree = self.tracer.tree(path)
+            found: dict[str, CodeSetting] = {}
+            for node in ast.walk(tree) if tree is not None else []:
+                if not (
+                    isinstance(node, ast.Assign)
+                    and len(node.targets) == 1
+                    and isinstance(node.value, ast.Constant)
+                    and isinstance(node.value.value, bool)
+                ):
+                    continue
+                target = node.targets[0]
+                if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
+                    owner, name = target.value.id, target.attr
+                elif isinstance(target, ast.Name):
+                    owner, name = "", target.id
+                elif (
+                    isinstance(target, ast.Subscript)
+                    and isinstance(target.value, ast.Name)
+                    and isinstance(target.slice, ast.Constant)
+                    and isinstance(target.slice.value, str)
+                ):
+                    owner, name = target.value.id, target.slice.value
+                else:
+                    continue
+                words = frozenset(_words(name.replace("_", " "))) - _SETTING_FILLER
+                if owner == "self" or not any(len(w) >= 3 for w in words):
+                    continue
+                text = ast.unparse(target)
+                if text not in found or found[text].line < node.lineno:
+                    found[text] = CodeSetting(path, node.lineno, text, node.value.value, words)
+            self._settings[path] = sorted(found.values(), key=lambda c: c.line)
+        return self._settings[path]
 
     def _known_value(self, value: str, flag: CliFlag) -> bool:
         """The repository knows the value: its parser's default or choices, or its code."""
@@ -435,6 +708,7 @@ class Planner:
         parts = self._method_steps(method, q) if method else []
         plan.method_modules = list(dict.fromkeys(s.path for s in parts))
         branches = self._branch_steps(arms, [entry, *modules] if entry else [], runs)
+        own = self._arm_steps(arms, {method.path} if method else set())
         files: list[str | None] = [entry, *modules] if entry else []
         train = self._named_step(files, _TRAIN_NAMES)
         launches = [self._run_step(r) for r in runs if r.script and r.lines[0]]
@@ -461,11 +735,13 @@ class Planner:
         # In execution order: the data, the options, the method, the branches, what the main
         # block does inline and the functions it calls, the training loop, the runs, the evaluation. When there
         # are too many, inline blocks go first, then called functions, then extra branches.
-        optional = [*called, *blocks, *branches[2:]]
+        optional = [*called, *blocks, *branches[2:], *own[2:]]
         order = [
             data,
             self._options_step(entry, runs, arms),
+            _code_step(runs),
             *parts,
+            *own,
             *branches[:2],
             *blocks,
             *called,
@@ -646,6 +922,62 @@ class Planner:
                 out.append(Step(_define(item), module, item.start, item.end))
         return out
 
+    def _arm_steps(self, arms: list[Arm], skip: set[str]) -> list[Step]:
+        """Each compared method's own module, when one is named after it (algorithms/mappo.py
+        for "MAPPO", models/PatchTST.py for "PatchTST"): its main class by its core method."""
+        by_stem: dict[str, list[str]] = {}
+        for f in self.index.files:
+            name = posixpath.basename(f.path)
+            if name.endswith(".py") and not name.startswith("test") and "/test" not in f.path:
+                by_stem.setdefault(name[:-3].lower(), []).append(f.path)
+        out: list[Step] = []
+        for arm in arms:
+            if numeric(arm.value.split()[0]) or about_data(arm.variable):
+                continue
+            for form in value_forms(arm.value):
+                paths = by_stem.get(re.sub(r"[\s-]+", "_", form.lower()), [])
+                if len(paths) != 1 or paths[0] in skip:
+                    continue
+                step = self._main_definition(paths[0], arm.value)
+                if step is not None:
+                    out.append(step)
+                break
+            if len(out) >= 3:
+                break
+        return out
+
+    def _main_definition(self, module: str, what: str) -> Step | None:
+        """A module's largest class, cited by its core method when it is long."""
+        items = self.tracer.outline(module)
+        classes = [i for i in items if i.kind == "class" and i.end - i.start >= 4]
+        top = max(
+            classes or [i for i in items if i.kind == "function"],
+            key=lambda i: i.end - i.start,
+            default=None,
+        )
+        if top is None:
+            return None
+        if top.kind == "class" and top.end - top.start > NARROW:
+            methods = [
+                m
+                for m in items
+                if m.kind == "method"
+                and m.name.startswith(top.name + ".")
+                and not m.name.endswith(".__init__")
+            ]
+            core = next(
+                (
+                    m
+                    for want in _CORE_METHODS
+                    for m in methods
+                    if m.name.rsplit(".", 1)[-1].strip("_") == want
+                ),
+                max(methods, key=lambda m: m.end - m.start, default=None),
+            )
+            if core is not None:
+                return Step(f"Implement {what}'s {core.name}", module, core.start, core.end)
+        return Step(f"Implement {what} ({top.name})", module, top.start, top.end)
+
     def _branch_steps(
         self, arms: list[Arm], files: list[str | None], runs: list[Run]
     ) -> list[Step]:
@@ -655,6 +987,12 @@ class Planner:
         switches = {
             r.switch.lstrip("-").replace("-", "_"): a for r in runs for a in r.arms if r.switch
         }
+        for r in runs:  # `if args.use_zoom_in:` for the arm an in-code setting selects
+            for setting, value in r.edits:
+                if value and r.arms and not r.missing:
+                    switches.setdefault(
+                        re.split(r"[.\[]", setting.target)[-1].strip("'\"]"), r.arms[0]
+                    )
         tests: set[str] = set()
         out: list[Step] = []
         for path in files:
@@ -680,8 +1018,11 @@ class Planner:
                 tests.add(test)
                 end = min(node.body[-1].end_lineno or node.lineno, node.lineno + 15)
                 what = hit.variable.replace("_", " ")
+                verb = "Leave" if isinstance(node.test, ast.UnaryOp) else "Take"
                 out.append(
-                    Step(f"Take the {hit.value} path ({what}) where {test}", path, node.lineno, end)
+                    Step(
+                        f"{verb} the {hit.value} path ({what}) where {test}", path, node.lineno, end
+                    )
                 )
                 if len(out) >= 3:
                     return out
@@ -797,6 +1138,38 @@ class Planner:
         return item
 
 
+def _code_step(runs: list[Run]) -> Step | None:
+    """The lines that hard-code the switches selecting the arms, as one step."""
+    settings = list(dict.fromkeys(c for r in runs if not r.missing for c, _ in r.edits))
+    if not settings:
+        return None
+    path = settings[0].path
+    start, end = _cluster(sorted(c.line for c in settings if c.path == path))
+    names = ", ".join(c.target for c in settings if start <= c.line <= end)
+    chosen = ", ".join(a.value for r in runs if r.edits and not r.missing for a in r.arms)[:80]
+    return Step(f"Set the in-code switches that select {chosen}: {names}", path, start, end)
+
+
+def _number(text: str) -> str:
+    """A design value as a config takes it: "2e7" and "20,000,000" as 20000000."""
+    plain = text.replace(",", "").replace(" ", "")
+    try:
+        value = float(plain)
+    except ValueError:
+        return plain
+    return (
+        str(int(value)) if value.is_integer() and ("e" in plain.lower() or "," in text) else plain
+    )
+
+
+def shell(words: list[str]) -> str:
+    """Words as a shell command, `<PLACEHOLDER>`s left bare for the reader to replace."""
+    return " ".join(w if _PLACEHOLDER.fullmatch(w) else shlex.quote(w) for w in words)
+
+
+_PLACEHOLDER = re.compile(r"<[A-Z][A-Z0-9_]*>")
+
+
 def _positional(e: EntryPoint | None) -> list[str]:
     """Placeholders for the entry point's positional arguments: `<CONFIG>`."""
     return [f"<{f.name.upper()}>" for f in (e.flags if e else []) if not f.name.startswith("-")]
@@ -827,6 +1200,12 @@ def _distinct(steps: list[Step | None], first: list[Step | None] | None = None) 
 def run_label(run: Run) -> str:
     """ "Run CycleNet/MLP on ETTh1", "Run w/o Conv", "Run the default configuration on ETTh2"."""
     arms = ", ".join(a.value for a in run.arms)
+    if run.sweep:  # "algorithm MAPPO, QMIX × seed 0, 1"
+        by: dict[str, list[str]] = {}
+        for a in run.arms:
+            by.setdefault(a.variable.replace("_", " "), []).append(a.value)
+        grid = " × ".join(f"{k} {', '.join(v)}" for k, v in by.items())
+        return f"Run every combination of {grid} in one multirun"
     what = f"Run {arms}" if arms else "Run the default configuration"
     if run.elsewhere and run.data:  # say so rather than pass another data set off as this one
         return f"{what} (its script runs other data: set its data options to {run.data})"
@@ -861,6 +1240,8 @@ _OFF = {"wo", "no", "without", "disable", "remove", "skip", "drop"}
 _CONFIG_GROUP = re.compile(
     r"(?:^|/)(?:conf|config|configs)/(?P<group>[\w/-]+)/(?P<stem>[\w.-]+)\.ya?ml$"
 )
+# what a method's class is about, in order: its pass, its objective, its update
+_CORE_METHODS = ("forward", "call", "get_loss", "loss", "compute_loss", "update", "learn", "step")
 _GENERIC_OPTIONS = ("model", "method", "algorithm", "algo", "backbone", "arch", "optimizer")
 
 
@@ -918,6 +1299,17 @@ def arm_flag(arm: Arm, options: list[CliFlag]) -> CliFlag | None:
         named = set(terms(f.name.lstrip("-").replace("-", "_")))
         if f.switch and named <= arm.words and named and not numeric(arm.value.split()[0]):
             return f
+    for f in options:  # --serial_conv for "Seq Conv": one word exact, the rest abbreviated
+        parts = [p for p in re.split(r"[-_]", f.name.lstrip("-")) if len(p) >= 2]
+        parts = [p.lower() for p in parts if p.lower() not in _SETTING_FILLER]
+        if (
+            f.switch
+            and len(parts) >= 2
+            and any(p in arm.words for p in parts)
+            and all(any(_abbreviates(a, p) for a in arm.words) for p in parts)
+            and not _ABLATED.match(arm.value)
+        ):
+            return f
     m = _ABLATED.match(arm.value)
     if m is None:
         kinds = set(terms(arm.variable)) & set(_GENERIC_OPTIONS)
@@ -933,6 +1325,76 @@ def arm_flag(arm: Arm, options: list[CliFlag]) -> CliFlag | None:
         if set(words) & _OFF and part and all(any(w.startswith(p) for w in words) for p in part):
             return f
     return None
+
+
+_BOOLEANS = {"true", "false"}
+_SETTING_FILLER = frozenset(
+    terms("use enable enabled disable do apply with flag args arg cfg config opt opts is")
+)
+
+
+def code_edits(
+    arms: list[Arm], settings: list[CodeSetting]
+) -> dict[int, list[tuple[CodeSetting, bool]]]:
+    """The in-code settings that select each arm of one design variable, by the arm's index.
+
+    A setting is the arm's when the words of its name, less the variable's own ("prompt" of
+    "prompt type"), all name the arm: `use_text_prompt` is the "text" arm's. An arm turns its
+    own settings on and its siblings' off ("box+text" sets both); an ablation ("w/o Zoom")
+    turns its own off. Arms that no setting names are left out."""
+    if not arms or not settings:
+        return {}
+    variable = set(_words(arms[0].variable.replace("_", " ")))
+
+    def named(arm: Arm, setting: CodeSetting) -> bool:
+        if truth(arm) is not None:  # "use zoom in": True, False -> the setting so named
+            return bool(setting.words) and setting.words <= variable
+        own = setting.words - variable
+        m = _ABLATED.match(arm.value)
+        want = set(_words(m.group(1))) if m else set(arm.words)
+        return bool(own) and all(
+            any(
+                a == w or (min(len(a), len(w)) >= 4 and (a.startswith(w) or w.startswith(a)))
+                for a in want
+            )
+            for w in own
+        )
+
+    mine = {i: [c for c in settings if named(a, c)] for i, a in enumerate(arms)}
+    group = [c for c in settings if any(c in m for m in mine.values())]
+    out: dict[int, list[tuple[CodeSetting, bool]]] = {}
+    for i, arm in enumerate(arms):
+        if not mine[i]:
+            continue
+        if (value := truth(arm)) is not None:
+            out[i] = [(c, value) for c in mine[i]]
+        elif _ABLATED.match(arm.value):
+            out[i] = [(c, False) for c in mine[i]]
+        else:
+            out[i] = [(c, c in mine[i]) for c in group]
+    return out
+
+
+def truth(arm: Arm) -> bool | None:
+    """The boolean an arm's value states ("False (only zoom-out inference)"), if it is one."""
+    head = arm.value.split()[0].lower() if arm.value.split() else ""
+    return head == "true" if head in _BOOLEANS else None
+
+
+def edit_text(edits: list[tuple[CodeSetting, bool]]) -> str:
+    """`args.use_zoom_in = False` (inference_demo.py:208), ... as one instruction."""
+    parts = [f"`{c.target} = {value}` ({c.path}:{c.line})" for c, value in edits]
+    return " and ".join([", ".join(parts[:-1]), parts[-1]] if len(parts) > 1 else parts)
+
+
+def _abbreviates(short: str, word: str) -> bool:
+    """`short` is `word` or a short form of it: a shared prefix of four letters, or a word of
+    at most four letters that starts like it ("seq" for "serial", "par" for "parallel")."""
+    if short == word:
+        return True
+    if min(len(short), len(word)) >= 4 and (word.startswith(short) or short.startswith(word)):
+        return True
+    return len(short) <= 4 < len(word) and short[:2] == word[:2]
 
 
 _CHOICES = re.compile(r"\(choices: \[([^\]]*)\]\)")
@@ -977,13 +1439,14 @@ def flag_for(value: str, variable: str, options: list[CliFlag]) -> CliFlag | Non
     """The option that sets `value` of `variable`: its default is the value, its help names
     the value, or its name shares a word with the variable's name."""
     low = value.lower()
-    for f in options:
-        if f.default.strip("'\"").lower() == low:
-            return f
-    pattern = re.compile(rf"(?<![\w-]){re.escape(low)}(?![\w-])")
-    for f in options:
-        if pattern.search(f.help.lower()):
-            return f
+    if low not in _BOOLEANS:  # any switch's default or help says True: only its name tells
+        for f in options:
+            if f.default.strip("'\"").lower() == low:
+                return f
+        pattern = re.compile(rf"(?<![\w-]){re.escape(low)}(?![\w-])")
+        for f in options:
+            if pattern.search(f.help.lower()):
+                return f
     wanted = set(_words(variable)) - {"model", "method", "type", "variant", "name", "setting"}
     named = [f for f in options if wanted & set(terms(f.name))]
     return named[0] if len(named) == 1 else None

@@ -29,7 +29,16 @@ from extractors.repo.commands import python_entry
 from extractors.validate.repo_checks import reference_problems
 from extractors.validate.tree import WorkTree
 
-from .plan import Plan, Planner, about_data, known_metrics, numeric, run_label, task_arms
+from .plan import (
+    Plan,
+    Planner,
+    about_data,
+    edit_text,
+    known_metrics,
+    numeric,
+    run_label,
+    task_arms,
+)
 from .query import TaskQuery, build_query
 from .rank import Candidate, Ranker
 from .steps import Step, StepTracer, usage_for
@@ -41,8 +50,9 @@ RELEVANCE = 1.05  # share of task names found in the repo + share of task words 
 WORDS_ONLY_RELEVANCE = 0.85  # share of task words, for a task that names nothing
 _RUNNABLE = {"script", "entry", "notebook", "test"}
 _NUMERIC = re.compile(r"[\d.,%]+")
-HEURISTIC_VERSION = "setup-heuristic-4"  # bump when the policy's output changes
+HEURISTIC_VERSION = "setup-heuristic-5"  # bump when the policy's output changes
 # A task that asks how to build or use something wants the plan, not only the command.
+_ROOT = {"path", "dir", "root"}
 _HOW_TO = re.compile(
     r"^\W*how\s+(?:would|could|can|do|should|might)\s+(?:you|we|one|i)\b", re.IGNORECASE
 )
@@ -322,20 +332,22 @@ class SetupAgent:
         steps: list[Step],
     ) -> str:
         """Numbered instructions: prerequisites, one command per arm in order, what to compare."""
-        commands = [(r.command, run_label(r), r.settings) for r in plan.runs if not r.missing]
-        missing = [a for r in plan.runs if r.missing for a in r.arms]
+        commands = [
+            (r.command, run_label(r), r.settings, r.edits) for r in plan.runs if not r.missing
+        ]
+        missing = [(a, r.edits) for r in plan.runs if r.missing for a in r.arms]
         if not commands:
             for c in chosen:
                 if c.kind not in _RUNNABLE:
                     continue
                 cmd = usage_for(c.path, c.kind, self.entries.get(c.path), self.index, q)
                 if cmd and all(cmd != x[0] for x in commands):
-                    commands.append((cmd, "", ""))
+                    commands.append((cmd, "", "", []))
                 if len(commands) >= 3:
                     break
         if not commands and entry is not None:
             commands.append(
-                (usage_for(entry, "entry", self.entries.get(entry), self.index, q), "", "")
+                (usage_for(entry, "entry", self.entries.get(entry), self.index, q), "", "", [])
             )
         lines: list[str] = []
         known = {f.path for f in self.index.files}
@@ -357,14 +369,21 @@ class SetupAgent:
             for step in steps[:10]:
                 if not step.path.endswith(".sh"):
                     lines.append(f"{step.action} (as in {step.path}).")
-        for command, what, settings in commands:
+        for command, what, settings, edits in commands:
             what = what or "Run the experiment"
             ran = f" (it runs {entry} with {settings})" if settings and entry else ""
-            lines.append(f"{what}: `{command}`{ran}.")
-        for arm in missing:
+            first = f"set {edit_text(edits)}, then run " if edits else ""
+            lines.append(f"{what}: {first}`{command}`{ran}.")
+        for arm, near in missing:
+            hint = (
+                f"; the in-code switches {edit_text(near)} select the other arms: change them "
+                "or write the code that runs it"
+                if near
+                else "; write the command that runs it"
+            )
             lines.append(
-                f"Run {arm.value}: no launch script or option of the repository selects it; "
-                f"write the command that runs it ({arm.variable.replace('_', ' ')} = {arm.value})."
+                f"Run {arm.value}: no launch script, option or in-code switch of the repository "
+                f"selects it{hint} ({arm.variable.replace('_', ' ')} = {arm.value})."
             )
         metrics = ", ".join(plan.metrics) or _metrics(q)
         arms = [a for a in task_arms(task) if len(a.value.split()) <= 3]
@@ -382,11 +401,16 @@ class SetupAgent:
         compared = f" of {', '.join(named)}" if named else ""
         over = "; ".join(f"{k} {', '.join(v)}" for k, v in swept.items())
         question = " ".join(task.question.split())[:300]
-        lines.append(
-            f"Compare {metrics}{compared} across the runs"
-            + (f" (for each {over})" if over else "")
-            + f" to answer: {question}"
-        )
+        if len(commands) + len(missing) > 1 or named or over:
+            lines.append(
+                f"Compare {metrics}{compared} across the runs"
+                + (f" (for each {over})" if over else "")
+                + f" to answer: {question}"
+            )
+        elif plan.metrics or known_metrics(q):  # one run: nothing to compare it with
+            lines.append(f"Report {metrics} of the run to answer: {question}")
+        else:
+            lines.append(f"Check that the output answers: {question}")
         return "\n".join(f"{i}. {line}" for i, line in enumerate(lines, start=1))
 
     def _data_option(self, entry: str | None) -> str:
@@ -395,11 +419,12 @@ class SetupAgent:
         if e is None:
             return ""
         for f in e.flags:
-            words = set(terms(f.name))
+            words = set(terms(f.name.replace("_", " ").replace("-", " ")))
             if (
                 f.name.startswith("--")
-                and words & {"data", "root", "dataset"}
-                and words & {"path", "dir", "root"}
+                and (words & {"data", "dataset", "dataroot", "datadir"} or words <= _ROOT)
+                and (words & _ROOT or words & {"dataroot", "datadir"})
+                and not words & {"weight", "checkpoint", "ckpt", "model", "output", "result"}
             ):
                 where = f" (default {f.default})" if f.default and f.default != "None" else ""
                 return f"Put the data where {entry} reads it: {f.name} <DATA_PATH>{where}."

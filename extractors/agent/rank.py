@@ -192,9 +192,9 @@ class Ranker:
             weights[num] = max(weights.get(num, 0.0), 0.8)
         out: dict[str, float] = {}
         for path, toks in self.ptokens.items():
-            hit = sum(weights[t] * self.path_idf[t] for t in toks if t in weights)
+            hit = math.fsum(weights[t] * self.path_idf[t] for t in toks if t in weights)
             if hit:
-                total = sum(self.path_idf[t] for t in toks)
+                total = math.fsum(self.path_idf[t] for t in toks)
                 out[path] = hit / math.sqrt(total)
         return out
 
@@ -208,7 +208,7 @@ class Ranker:
             lines = self._doc(cmd.doc)
             context = "\n".join(lines[max(0, cmd.line - 12) : cmd.line + 1])
             toks = set(terms(context)) | set(terms(cmd.text))
-            score = sum(self._idf(t) for t in toks & wanted)
+            score = math.fsum(self._idf(t) for t in toks & wanted)  # any set order: same sum
             for r in cmd.runs:
                 out[r] = max(out.get(r, 0.0), score)
         return out
@@ -238,7 +238,7 @@ class Ranker:
                 matched[res.path] = float(len(found))
         out: dict[str, float] = {}
         for path, refs in self.index.file_refs.items():
-            score = sum(matched.get(r, 0.0) for r in refs)
+            score = math.fsum(matched.get(r, 0.0) for r in refs)
             if score:
                 out[path] = score
         return out

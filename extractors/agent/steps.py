@@ -35,6 +35,7 @@ _VERB_FIRST = {
 # Calls every script makes that say nothing about the experiment.
 _INCIDENTAL = re.compile(r"parse|debug|seed|logg|print|wandb|set_?up_?log|get_?args", re.I)
 DATA_NAMES = {"data", "dataset", "datasets", "dataloader", "loader"}
+_INTERFACE = re.compile(r"button|widget|click|api_?key|env_?var", re.I)
 _BORING = re.compile(r"(Error|Exception|Warning|Test|Mixin|Config|Args)$|^(test_|get_|set_)")
 
 
@@ -240,7 +241,7 @@ class StepTracer:
             modules.extend(x for x in self.index.imports.get(m, []) if x not in modules)
 
         def value(words: set[str]) -> float:
-            rare = sum(weight[t] * self._idf(t) for t in words - focus if t in weight)
+            rare = math.fsum(weight[t] * self._idf(t) for t in words - focus if t in weight)
             return rare + FOCUS_WEIGHT * len(words & focus)
 
         best: tuple[float, str, OutlineItem] | None = None
@@ -406,7 +407,8 @@ class StepTracer:
             tree = parse(code)
             if tree is None or not tree.body:
                 continue
-            if all(isinstance(n, ast.Import | ast.ImportFrom) for n in tree.body):
+            if _interface_only(tree):
+                heading = ""
                 continue
             names = {n.name for n in tree.body if isinstance(n, _DEFS)}
             calls = _called_names(tree)
@@ -414,7 +416,10 @@ class StepTracer:
                 steps[-1].end = max(found)  # running what the previous cell defined
                 continue
             defined = names or defined
-            action = heading or _cell_action(tree)
+            action = _cell_action(tree)
+            title = _title(heading)
+            if title and title.lower() not in action.lower():
+                action = f"{title}: {action[0].lower() + action[1:]}"
             heading = ""
             steps.append(Step(action, path, min(found), max(found)))
             if len(steps) >= MAX_STEPS - 1:
@@ -566,19 +571,64 @@ def _called_names(tree: ast.Module) -> set[str]:
 
 
 def _cell_action(tree: ast.Module) -> str:
+    """What a notebook cell does, from its code: the functions it defines, else its main call
+    with what it assigns ("Compute P, U with CAMUV.execute")."""
+    defs = [n for n in tree.body if isinstance(n, _DEFS)]
+    if defs:
+        doc = (ast.get_docstring(defs[0]) or "").strip().splitlines()
+        if len(defs) == 1 and doc and 8 <= len(doc[0]) <= 140:
+            return doc[0].rstrip(".")
+        return f"Define {', '.join(n.name for n in defs[:3])}"
     for node in tree.body:
-        if isinstance(node, _DEFS):
-            doc = (ast.get_docstring(node) or "").strip().splitlines()
-            if doc and 8 <= len(doc[0]) <= 140:
-                return doc[0].rstrip(".")
-            return f"Define {node.name}"
         value = node.value if isinstance(node, ast.Expr | ast.Assign) else None
-        if isinstance(value, ast.Call):
-            func = value.func
-            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-            if name:
-                return humanize(name)
+        if not isinstance(value, ast.Call) or _quiet(value) or not callee_name(value.func):
+            continue
+        func = ".".join(ast.unparse(value.func).split(".")[-2:])
+        if isinstance(node, ast.Assign):
+            targets = ", ".join(ast.unparse(t) for t in node.targets)[:40]
+            return f"Compute {targets} with {func}"
+        return f"Call {func}"
+    for node in tree.body:
+        if isinstance(node, ast.For):
+            over = ast.unparse(node.iter)[:40]
+            shows = any(
+                isinstance(c, ast.Call) and callee_name(c.func) in ("print", "display", "plot")
+                for c in ast.walk(node)
+            )
+            return f"Print each item of {over}" if shows else f"Loop over {over}"
+    shown = [
+        n.value.args[0]
+        for n in tree.body
+        if isinstance(n, ast.Expr)
+        and isinstance(n.value, ast.Call)
+        and callee_name(n.value.func) in ("print", "display")
+        and n.value.args
+    ]
+    if shown:
+        return f"Print {ast.unparse(shown[0])[:60]}"
     return "Run the cell's code"
+
+
+def _interface_only(tree: ast.Module) -> bool:
+    """A cell that only asks for an API key or draws a widget: no part of the experiment."""
+    names = [n.name for n in tree.body if isinstance(n, _DEFS)]
+    if names and all(_INTERFACE.search(n) for n in names):
+        return True
+    return all(
+        (isinstance(n, ast.Assign) and "environ" in ast.unparse(n.targets[0]))
+        or isinstance(n, ast.Import | ast.ImportFrom)
+        for n in tree.body
+    )
+
+
+def _title(text: str) -> str:
+    """A markdown line that names what follows ("Data generation", "Meta-World"), not a
+    sentence of explanation ("Please note that the sample size ...")."""
+    text = text.strip().rstrip(":")
+    words = text.split()
+    if not 1 <= len(words) <= 6 or re.search(r"[.!?;]\s|[.!?]$|[$<>{}]", text):
+        return ""
+    return text
 
 
 def usage_for(

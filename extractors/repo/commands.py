@@ -499,13 +499,15 @@ def run_from(cmd: DocCommand, known: set[str]) -> str:
         for w in words
         if _SCRIPT.search(w) and not w.startswith("-") and not set(w) & set("$*{}<>=")
     ]
-    folders = [] if cmd.doc.endswith(".ipynb") else [posixpath.dirname(cmd.doc)]
-    folders += [""] + [posixpath.dirname(r) for r in cmd.runs]
+    # a notebook's commands are often written from the root: its own folder comes second
+    home = posixpath.dirname(cmd.doc)
+    folders = ["", home] if cmd.doc.endswith(".ipynb") else [home, ""]
+    folders += [posixpath.dirname(r) for r in cmd.runs]
     for folder in dict.fromkeys(folders):
         if scripts and all(
             posixpath.normpath(posixpath.join(folder, w.removeprefix("./"))) in known
             for w in scripts
         ):
             return f"cd {shlex.quote(folder)} && {cmd.text}" if folder else cmd.text
-    folder = folders[0] if folders else ""
+    folder = "" if cmd.doc.endswith(".ipynb") else folders[0]
     return f"cd {shlex.quote(folder)} && {cmd.text}" if folder else cmd.text

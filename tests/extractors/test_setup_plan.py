@@ -305,7 +305,8 @@ def test_an_ablation_arm_runs_as_the_scripts_command_with_its_option(repo, setup
         command, {f.path for f in index.files}, {e.path: e for e in index.entry_points}
     ) == ("", [])
     text = "\n".join(setup.requirements)
-    assert "Take the w/o Cycle path (variant) where not self.wo_cycle (models/cyclenet.py:" in text
+    # the block under `not` runs when the arm is off: the arm leaves there
+    assert "Leave the w/o Cycle path (variant) where not self.wo_cycle (models/cyclenet.py:" in text
 
 
 def test_masking_hides_the_runs_and_the_method_not_the_support_code(setups) -> None:
@@ -368,18 +369,23 @@ if __name__ == "__main__":
 '''
 
 
-def test_a_hydra_arm_runs_as_an_override_of_its_config_group(tmp_path: Path) -> None:
+HYDRA_FILES = {
+    "run.py": HYDRA_RUN,
+    "conf/config.yaml": "defaults:\n  - algorithm: mappo\n  - task: balance\nseed: 0\n",
+    "conf/algorithm/mappo.yaml": "name: mappo\n",
+    "conf/algorithm/qmix.yaml": "name: qmix\n",
+    "conf/algorithm/iql.yaml": "name: iql\n",
+    "conf/task/vmas/balance.yaml": "name: balance\n",
+    "conf/task/vmas/navigation.yaml": "name: navigation\n",
+    "conf/experiment/base.yaml": "lr: 0.0003\nmax_n_frames: 3_000_000\n",
+    "scripts/run_mappo.sh": "python run.py -m algorithm=mappo task=vmas/balance seed=0,1\n",
+    "scripts/configure.sh": "python run.py algorithm=qmix task=vmas/balance experiment.lr=0.03\n",
+}
+
+
+def test_hydra_arms_run_as_one_multirun_over_their_config_groups(tmp_path: Path) -> None:
     root = tmp_path / "marl"
-    files = {
-        "run.py": HYDRA_RUN,
-        "conf/config.yaml": "defaults:\n  - algorithm: mappo\n  - task: balance\n",
-        "conf/algorithm/mappo.yaml": "name: mappo\n",
-        "conf/algorithm/qmix.yaml": "name: qmix\n",
-        "conf/algorithm/iql.yaml": "name: iql\n",
-        "conf/task/balance.yaml": "name: balance\n",
-        "scripts/run_mappo.sh": "python run.py -m algorithm=mappo task=balance seed=0,1\n",
-    }
-    index = _committed(root, files)
+    index = _committed(root, HYDRA_FILES)
     task = TaskDraft(
         key="fig-2",
         question="Does MAPPO reach a higher return than QMIX and IQL on the balance task?",
@@ -392,9 +398,40 @@ def test_a_hydra_arm_runs_as_an_override_of_its_config_group(tmp_path: Path) -> 
         ),
     )
     usage = SetupAgent(index, root).recover(task).usage_instructions
-    assert "Run MAPPO: `bash scripts/run_mappo.sh`" in usage
-    assert "Run QMIX: `python run.py -m algorithm=qmix task=balance seed=0,1`" in usage
-    assert "Run IQL: `python run.py -m algorithm=iql task=balance seed=0,1`" in usage
+    # the authors' multirun, with the task's algorithms in place of theirs
+    assert (
+        "Run every combination of algorithm MAPPO, QMIX, IQL in one multirun: "
+        "`python run.py -m algorithm=mappo,qmix,iql task=vmas/balance seed=0,1`" in usage
+    )
+    assert "configure.sh" not in usage and "lr=0.03" not in usage  # a demo of other settings
+
+
+def test_a_hydra_multirun_sweeps_config_keys_and_takes_the_task_the_question_names(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "marl"
+    index = _committed(root, HYDRA_FILES)
+    task = TaskDraft(
+        key="fig-3",
+        question="Do more frames help MAPPO and IQL on the Navigation task?",
+        method="Train MAPPO and IQL for 2e7 and 5e7 frames with three seeds.",
+        expected_outcome="More frames raise the return.",
+        design_complexity=DesignComplexity(
+            independent_variables={
+                "algorithm": ["MAPPO", "IQL"],
+                "experiment.max_n_frames": ["2e7", "5e7"],
+                "seed": ["0", "1", "2"],
+                "experiment.gamma": ["0.9", "0.99"],  # no config sets it: not swept
+            },
+            dependent_variables={"return": ["mean return"]},
+        ),
+    )
+    usage = SetupAgent(index, root).recover(task).usage_instructions
+    assert (
+        "`python run.py -m algorithm=mappo,iql task=vmas/navigation seed=0,1,2 "
+        "experiment.max_n_frames=20000000,50000000`" in usage
+    )
+    assert "experiment.gamma=" not in usage
 
 
 def test_a_module_nothing_explains_is_cited_by_its_own_definitions(repo) -> None:

@@ -1,0 +1,285 @@
+"""What selects an arm besides a launch script or a parser option, and what a command needs to
+run: switches an entry point hard-codes in its main block, options its code refuses to run
+without, notebooks read as steps of code, documented commands run from their own folder.
+Each repository is built with git in tmp_path and mined for real."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import git
+
+from expcurate.records import DesignComplexity, RepoIndex, Setup, TaskDraft
+from extractors.agent import SetupAgent, validate_references
+from extractors.repo import mine_repo
+
+DEMO = '''"""Segment a CT volume with text, box or point prompts."""
+import argparse
+
+
+def set_parse():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--resume", type=str, default="")
+    parser.add_argument("--test_mode", default=True, type=bool)
+    return parser.parse_args()
+
+
+def dice_score(pred, gt):
+    return 2 * (pred & gt).sum() / (pred.sum() + gt.sum())
+
+
+def inference(args, model, volume):
+    text = "liver" if args.use_text_prompt else None
+    box = None
+    if args.use_box_prompt:
+        box = model.box(volume)
+    logits = model(volume, text=text, box=box)
+    print("zoom out dice", dice_score(logits, volume))
+    if not args.use_zoom_in:
+        return logits
+    logits = model.zoom_in(volume, logits)
+    print("zoom in dice", dice_score(logits, volume))
+    return logits
+
+
+def main(args):
+    model = object()
+    volume = object()
+    # prompts and zoom-in, set here rather than on the command line
+    args.use_zoom_in = True
+    args.use_text_prompt = True
+    args.use_box_prompt = False
+    args.visualize = True
+    inference(args, model, volume)
+
+
+if __name__ == "__main__":
+    main(set_parse())
+'''
+
+LAUNCH = "python demo.py --resume path/to/ckpt.pth\n"
+
+
+def _committed(root: Path, files: dict[str, str]) -> RepoIndex:
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    g = git.Repo.init(root)
+    g.git.add(A=True)
+    g.index.commit("the experiment's code")
+    return mine_repo(root)
+
+
+def _task(question: str, independent: dict, metric: str = "Dice score") -> TaskDraft:
+    return TaskDraft(
+        key="t",
+        question=question,
+        method="Run the demo with each setting and report the Dice score.",
+        expected_outcome="The combined setting has the higher Dice score.",
+        design_complexity=DesignComplexity(
+            independent_variables=independent, dependent_variables={"metric": [metric]}
+        ),
+    )
+
+
+def _recover(root: Path, files: dict[str, str], task: TaskDraft) -> Setup:
+    index = _committed(root, files)
+    setup = SetupAgent(index, root).recover(task)
+    assert validate_references(setup, root) == []
+    return setup
+
+
+def test_arms_a_script_hard_codes_are_run_by_editing_its_switches(tmp_path: Path) -> None:
+    files = {"demo.py": DEMO, "script/demo.sh": LAUNCH}
+    task = _task(
+        "Does combining text and box prompts beat either prompt alone?",
+        {"prompt type": ["text", "box", "box+text"]},
+    )
+    setup = _recover(tmp_path / "seg", files, task)
+    usage = setup.usage_instructions
+    # each arm sets every switch of its variable, then runs the repository's launch script
+    assert (
+        "Run text: set `args.use_text_prompt = True` (demo.py:35) and "
+        "`args.use_box_prompt = False` (demo.py:36), then run `bash script/demo.sh`." in usage
+    )
+    assert "Run box: set `args.use_text_prompt = False` (demo.py:35) and " in usage
+    assert "Run box+text: set `args.use_text_prompt = True` (demo.py:35) and " in usage
+    assert "`args.use_box_prompt = True` (demo.py:36), then run" in usage
+    assert "no launch script" not in usage and "Run the default configuration" not in usage
+    # --test_mode's default is True, but nothing says it selects a prompt
+    assert "--test_mode" not in usage
+    steps = "\n".join(setup.requirements)
+    assert "switches that select text, box, box+text" in steps and "(demo.py:35-36)" in steps
+    assert "Take the box path (prompt type) where args.use_box_prompt (demo.py:19-20)" in steps
+
+
+def test_a_boolean_arm_sets_the_switch_its_variable_names(tmp_path: Path) -> None:
+    files = {"demo.py": DEMO, "script/demo.sh": LAUNCH}
+    task = _task(
+        "Does zoom-in after zoom-out improve the Dice score over zoom-out alone?",
+        {"use zoom in": ["True (zoom-out then zoom-in)", "False (zoom-out only)", "sliding"]},
+    )
+    usage = _recover(tmp_path / "seg", files, task).usage_instructions
+    assert "Run False (zoom-out only): set `args.use_zoom_in = False` (demo.py:34)" in usage
+    assert "Run True (zoom-out then zoom-in): set `args.use_zoom_in = True` (demo.py:34)" in usage
+    # an arm no switch names is the reviewer's, with the switches that select its siblings
+    assert (
+        "Run sliding: no launch script, option or in-code switch of the repository selects it; "
+        "the in-code switches `args.use_zoom_in = True` (demo.py:34) select the other arms" in usage
+    )
+    steps = "\n".join(_recover(tmp_path / "seg2", files, task).requirements)
+    # `if not args.use_zoom_in: return` is where the True arm is left, not taken
+    assert "Leave the True (zoom-out then zoom-in) path (use zoom in) where not args" in steps
+
+
+def test_switches_of_state_or_other_files_are_not_settings(tmp_path: Path) -> None:
+    from extractors.agent.plan import Planner
+    from extractors.agent.steps import StepTracer
+    from extractors.repo import RepoSearch
+
+    model = "class M:\n    def __init__(self):\n        self.use_text = True\n"
+    root = tmp_path / "seg"
+    index = _committed(root, {"demo.py": DEMO, "model.py": model})
+    search = RepoSearch(root, index)
+    planner = Planner(index, search, StepTracer(index, search))
+    found = [(c.target, c.value, c.line) for c in planner.code_settings("demo.py")]
+    assert found == [
+        ("args.use_zoom_in", True, 34),
+        ("args.use_text_prompt", True, 35),
+        ("args.use_box_prompt", False, 36),
+        ("args.visualize", True, 37),
+    ]
+    assert planner.code_settings("model.py") == []  # an object's own state
+    assert planner.code_settings("script/demo.sh") == []
+
+
+BENCH = """import argparse
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--config", type=str, default=None, help="benchmark config")
+parser.add_argument("--source_dataroot", type=str)
+parser.add_argument("--weights_root", type=str)
+parser.add_argument("--encoder", type=str, default="resnet50", help="resnet50 or conch")
+parser.add_argument("--seed", type=int, default=1)
+parser.add_argument("--out", type=str, required=True)
+
+
+def benchmark(args):
+    print("pearson", args.encoder)
+
+
+if __name__ == "__main__":
+    args = parser.parse_args()
+    if args.config is None and args.source_dataroot is None:
+        parser.error("give --config or --source_dataroot")
+    benchmark(args)
+"""
+
+
+def test_commands_carry_the_options_the_entry_point_refuses_to_run_without(
+    tmp_path: Path,
+) -> None:
+    files = {
+        "src/bench/training/predict.py": BENCH,
+        "bench_config/bench_config.yaml": "encoders: [resnet50]\n",
+        "configs/other.yaml": "x: 1\n",
+        "README.md": "# Bench\n",
+    }
+    task = _task(
+        "Does the conch encoder predict expression better than resnet50?",
+        {"encoder": ["resnet50", "conch"]},
+        metric="Pearson correlation",
+    )
+    usage = _recover(tmp_path / "bench", files, task).usage_instructions
+    assert (
+        "`python src/bench/training/predict.py --encoder conch "
+        "--config bench_config/bench_config.yaml --out <OUT>`" in usage
+    )
+    assert (
+        "`python src/bench/training/predict.py --encoder resnet50 "
+        "--config bench_config/bench_config.yaml --out <OUT>`" in usage
+    )
+    # a root of model weights is not where the data goes
+    assert "--weights_root" not in usage
+
+
+def _notebook(cells: list[tuple[str, str]]) -> str:
+    return json.dumps(
+        {
+            "cells": [
+                {"cell_type": kind, "metadata": {}, "source": text.splitlines(keepends=True)}
+                for kind, text in cells
+            ],
+            "metadata": {},
+            "nbformat": 4,
+            "nbformat_minor": 5,
+        },
+        indent=1,
+    )
+
+
+def test_notebook_steps_say_what_the_code_does_under_the_cells_title(tmp_path: Path) -> None:
+    from extractors.agent.steps import StepTracer
+    from extractors.repo import RepoSearch
+
+    notebook = _notebook(
+        [
+            ("code", "import os\nos.environ['OPENAI_API_KEY'] = ''\n"),
+            ("code", "def on_button_click(b):\n    pass\n\ndef save_api_key(k):\n    pass\n"),
+            ("markdown", "## Data generation\n"),
+            (
+                "code",
+                "def make_noise(n):\n    return [0.0] * n\n\ndef make_data(n):\n"
+                "    return make_noise(n)\n",
+            ),
+            ("markdown", "Please note that the sample size is large. Reduce it if slow.\n"),
+            ("code", "X = make_data(2000)\nX = X[:10]\n"),
+            ("markdown", "# Execute the program\n"),
+            ("code", "P, U = camuv.execute(X, 0.01, 3)\n"),
+            ("markdown", "### Direct causal relationships\n"),
+            ("code", "for i, parents in enumerate(P):\n    print(i, parents)\n"),
+        ]
+    )
+    root = tmp_path / "nb"
+    index = _committed(root, {"tests/example.ipynb": notebook})
+    search = RepoSearch(root, index)
+    actions = [s.action for s in StepTracer(index, search).notebook_steps("tests/example.ipynb")]
+    assert actions == [
+        "Data generation: define make_noise, make_data",
+        "Compute X with make_data",  # the sentence above it is no title
+        "Execute the program: compute (P, U) with camuv.execute",
+        "Direct causal relationships: print each item of enumerate(P)",
+    ]
+
+
+def test_a_notebooks_command_runs_from_its_folder_when_it_is_written_from_there() -> None:
+    from expcurate.records import DocCommand
+    from extractors.repo.commands import run_from
+
+    known = {"src/bench/predict.py", "tutorials/run.ipynb", "examples/train.py"}
+    up = DocCommand(doc="tutorials/run.ipynb", text="python ../src/bench/predict.py", line=1)
+    assert run_from(up, known) == "cd tutorials && python ../src/bench/predict.py"
+    root = DocCommand(doc="tutorials/run.ipynb", text="python examples/train.py", line=1)
+    assert run_from(root, known) == "python examples/train.py"
+
+
+def test_a_switch_named_by_an_abbreviation_of_the_arm_selects_it() -> None:
+    from expcurate.records import CliFlag
+    from extractors.agent.plan import Arm, arm_flag
+
+    options = [
+        CliFlag(name="--wo_conv", switch=True),
+        CliFlag(name="--serial_conv", switch=True),
+        CliFlag(name="--pad_mode", default="zeros"),
+    ]
+
+    def arm(value: str) -> Arm:
+        return Arm("convolution module", value, frozenset(value.lower().replace("/", " ").split()))
+
+    found = {v: arm_flag(arm(v), options) for v in ("Seq Conv", "Par Conv", "w/o Conv")}
+    assert {v: f.name if f else None for v, f in found.items()} == {
+        "Seq Conv": "--serial_conv",
+        "Par Conv": None,  # the default: no switch turns it on
+        "w/o Conv": "--wo_conv",
+    }
