@@ -224,6 +224,7 @@ class Planner:
         self._script_words: dict[str, frozenset[str]] = {}
         self._texts: dict[str, list[str]] = {}
         self._settings: dict[str, list[CodeSetting]] = {}
+        self._stems: dict[str, list[str]] | None = None
 
     def _lines(self, path: str) -> list[str]:
         """A file's lines, read once for all the tasks of the repository ([] if unreadable)."""
@@ -248,7 +249,8 @@ class Planner:
         task's launch scripts run another one, that one is the entry point: how the authors
         run an experiment outranks a file that shares its words.
         """
-        arms = [a for a in task_arms(task) if not numeric(a.value)]  # numbers are swept inside
+        # numbers are swept inside; "10 for PDF" describes a value, it is no arm
+        arms = [a for a in task_arms(task) if not numeric(a.value.split()[0])]
         names = task_datasets(task)
         datasets = [frozenset(_words(d)) for d in names] or [frozenset()]
         label = dict(zip(datasets, names, strict=False))
@@ -731,6 +733,14 @@ class Planner:
         # nothing of this experiment: keep the blocks and calls about its data, model,
         # training, evaluation or the task's own names
         blocks = [b for b in blocks if self._about_experiment(b, q)]
+        # a block that only calls what is cited by its definition (`exp.test(setting)` beside
+        # the Evaluate step) says nothing new, and would put the test before the training
+        defined = {
+            m.group(1).rsplit(".", 1)[-1]
+            for s in (train, evaluate)
+            if s and (m := re.match(r"\w+ \(([\w.]+)\)", s.action))
+        }
+        blocks = [b for b in blocks if not self._only_calls(b, defined)]
         called = [c for c in called if self._about_experiment(c, q)]
         # In execution order: the data, the options, the method, the branches, what the main
         # block does inline and the functions it calls, the training loop, the runs, the evaluation. When there
@@ -774,6 +784,12 @@ class Planner:
         if words & _CONFIG_WORDS:  # loading configuration: only when it names the task's own
             return bool(words & named)
         return bool(words & (_EXPERIMENT_WORDS | named))
+
+    def _only_calls(self, step: Step, names: set[str]) -> bool:
+        """The step's lines call nothing but `names` (and printing)."""
+        text = "\n".join(self._lines(step.path)[step.start - 1 : step.end])
+        calls = set(re.findall(r"(\w+)\s*\(", text)) - {"print", "format", "str", "len"}
+        return bool(calls) and calls <= names
 
     def _unused_branch(self, step: Step, entry: str | None, runs: list[Run]) -> bool:
         """A block under `if args.x:` where x is a switch off by default that no run turns
@@ -922,14 +938,38 @@ class Planner:
                 out.append(Step(_define(item), module, item.start, item.end))
         return out
 
+    def run_model(self, runs: list[Run], q: TaskQuery) -> Step | None:
+        """The model the runs train, when a run names it by an option (`--model CycleNet`)
+        and one module is named after it (models/CycleNet.py): its main definition. Of
+        several, the one the task names, else the most run."""
+        names: Counter[str] = Counter()
+        for r in runs:
+            for m in _MODEL_OPTION.finditer(r.invocation or r.command):
+                names[m.group(1).strip("'\"")] += 1
+        wanted = {stem(n) for n in q.names}
+        ordered = sorted(names, key=lambda n: (stem(n) not in wanted, -names[n]))
+        modules = self._modules_by_stem()
+        for name in ordered:
+            paths = modules.get(name.lower(), [])
+            if len(paths) == 1:
+                return self._main_definition(paths[0], name)
+        return None
+
+    def _modules_by_stem(self) -> dict[str, list[str]]:
+        """Python modules by their lower-case file stem (models/PatchTST.py as "patchtst"),
+        tests left out."""
+        if self._stems is None:
+            self._stems = {}
+            for f in self.index.files:
+                name = posixpath.basename(f.path)
+                if name.endswith(".py") and not name.startswith("test") and "/test" not in f.path:
+                    self._stems.setdefault(name[:-3].lower(), []).append(f.path)
+        return self._stems
+
     def _arm_steps(self, arms: list[Arm], skip: set[str]) -> list[Step]:
         """Each compared method's own module, when one is named after it (algorithms/mappo.py
         for "MAPPO", models/PatchTST.py for "PatchTST"): its main class by its core method."""
-        by_stem: dict[str, list[str]] = {}
-        for f in self.index.files:
-            name = posixpath.basename(f.path)
-            if name.endswith(".py") and not name.startswith("test") and "/test" not in f.path:
-                by_stem.setdefault(name[:-3].lower(), []).append(f.path)
+        by_stem = self._modules_by_stem()
         out: list[Step] = []
         for arm in arms:
             if numeric(arm.value.split()[0]) or about_data(arm.variable):
@@ -1240,6 +1280,7 @@ _OFF = {"wo", "no", "without", "disable", "remove", "skip", "drop"}
 _CONFIG_GROUP = re.compile(
     r"(?:^|/)(?:conf|config|configs)/(?P<group>[\w/-]+)/(?P<stem>[\w.-]+)\.ya?ml$"
 )
+_MODEL_OPTION = re.compile(r"(?<!\S)--(?:model|model_name|arch|backbone)(?:=|\s+)([A-Za-z][\w.-]*)")
 # what a method's class is about, in order: its pass, its objective, its update
 _CORE_METHODS = ("forward", "call", "get_loss", "loss", "compute_loss", "update", "learn", "step")
 _GENERIC_OPTIONS = ("model", "method", "algorithm", "algo", "backbone", "arch", "optimizer")

@@ -199,7 +199,10 @@ class SetupAgent:
         runs, entry = self.planner.runs(task, q, entry, scores)
         top = chosen[0].path
         home = entry or (top if top.endswith(".py") else None)
-        method = self.tracer.method_step(home, q) if home else None
+        # the model the runs train (`--model CycleNet`) is the method, else the best match
+        method = self.planner.run_model(runs, q)
+        if method is None and home:
+            method = self.tracer.method_step(home, q)
         also = tuple(
             c.path
             for c in chosen[1:]

@@ -283,3 +283,83 @@ def test_a_switch_named_by_an_abbreviation_of_the_arm_selects_it() -> None:
         "Par Conv": None,  # the default: no switch turns it on
         "w/o Conv": "--wo_conv",
     }
+
+
+FORECAST_RUN = """import argparse
+
+from exp import Exp
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--model", default="Linear", help="model name")
+parser.add_argument("--is_training", type=int, default=1)
+args = parser.parse_args()
+
+if args.is_training:
+    exp = Exp(args)
+    exp.train()
+    exp.test()
+"""
+
+FORECAST_EXP = """from models import CycleNet, Linear
+
+
+class Exp:
+    def __init__(self, args):
+        self.model = {"CycleNet": CycleNet, "Linear": Linear}[args.model].Model()
+
+    def train(self):
+        for epoch in range(10):
+            self.model.step(epoch)
+
+    def test(self):
+        print("mse", self.model.error())
+"""
+
+CYCLE_MODEL = '''class RecurrentCycle:
+    """Learnable cycles removed from the input and added back to the output."""
+
+    def __init__(self, length):
+        self.length = length
+        self.data = [0.0] * length
+
+    def __call__(self, index):
+        return self.data[index % self.length]
+
+
+class Model:
+    def __init__(self):
+        self.cycle = RecurrentCycle(24)
+        self.weights = [0.0]
+
+    def step(self, epoch):
+        return self.cycle(epoch)
+
+    def error(self):
+        return 0.0
+'''
+
+
+def test_the_model_a_run_names_is_the_method_and_a_bare_test_call_is_no_step(
+    tmp_path: Path,
+) -> None:
+    files = {
+        "run.py": FORECAST_RUN,
+        "exp.py": FORECAST_EXP,
+        "models/__init__.py": "",
+        "models/CycleNet.py": CYCLE_MODEL,
+        "models/Linear.py": "class Model:\n    def __init__(self):\n        self.w = [0.0]\n",
+        "scripts/CycleNet/etth1.sh": "python run.py --model CycleNet\n",
+    }
+    # nothing in the question names the module's code: the run's --model names it
+    task = _task(
+        "Does removing the periodic component help a linear backbone forecast ETTh1?",
+        {"method": ["CycleNet"]},
+        metric="MSE",
+    )
+    setup = _recover(tmp_path / "fc", files, task)
+    steps = "\n".join(setup.requirements)
+    assert "models/CycleNet.py" in setup.masked_source
+    assert "(models/CycleNet.py:1-9)" in steps  # RecurrentCycle, by its docstring
+    assert "Train (Exp.train)" in steps
+    # `exp.test()` in run.py only calls what the Evaluate step cites
+    assert "(run.py:13)" not in steps
