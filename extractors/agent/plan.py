@@ -28,11 +28,11 @@ from dataclasses import dataclass, field
 
 from expcurate.records import CliFlag, EntryPoint, RepoIndex, TaskDraft
 from extractors.repo import RepoPathError, RepoSearch, stem, terms
-from extractors.repo.commands import run_from
+from extractors.repo.commands import check_command, run_from
 from extractors.repo.pysource import OutlineItem, callee_name
 
 from .query import GENERIC, STOPWORDS, TaskQuery
-from .steps import DATA_NAMES, Step, StepTracer, humanize
+from .steps import DATA_NAMES, Step, StepTracer, bare_run, humanize
 
 MAX_STEPS = 15
 MAX_RUNS = 8
@@ -70,6 +70,13 @@ _EXPERIMENT_WORDS = frozenset(
 )
 _CONFIG_WORDS = frozenset(terms("config cfg yaml hydra conf reload restore checkpoint_path"))
 _VALUE = re.compile(r"[\w.:/+-]+")  # what can follow an option on a command line as is
+_COMMON_METRICS = frozenset(
+    stem(w)
+    for w in terms(
+        "acc accuracy dice iou miou loss metric result mse mae rmse f1 auc bleu rouge psnr ssim "
+        "reward return error precision recall score top1 pearson"
+    )
+)
 _REPORT = re.compile(r"\b(print|log|logger|logging|write|writer|info|add_scalar|wandb)\b")
 
 
@@ -95,6 +102,7 @@ class Run:
     missing: bool = False  # no script or option selects this arm: the reviewer writes it
     elsewhere: bool = False  # the arm's only script runs it on other data than the task's
     sweep: bool = False  # one multirun over every combination of its arms
+    warning: str = ""  # what would stop the command as written, for the reader
     # in-code settings to give before it runs, with their values for this run
     edits: list[tuple[CodeSetting, bool]] = field(default_factory=list)
 
@@ -293,14 +301,17 @@ class Planner:
             setting = len(fixed & path_words) + 0.5 * len(fixed & words)
             return arm_hit, data_hit, setting + scores.get(e.path, 0.0) / top
 
-        def add(run: Run) -> None:
+        def add(run: Run) -> Run:
+            """Keep the run, or merge its arms into the same command kept before; the kept."""
             same = next(
                 (r for r in chosen if r.command == run.command and r.edits == run.edits), None
             )
             if same is None:
                 chosen.append(run)
-            else:
-                same.arms += [a for a in run.arms if a not in same.arms]
+                return run
+            same.arms += [a for a in run.arms if a not in same.arms]
+            same.data = same.data or run.data
+            return same
 
         by_flag: list[tuple[Arm, list[str]]] = []  # the arm and what sets it on the command
         plain: list[Arm] = []
@@ -325,17 +336,31 @@ class Planner:
             group = [a for a in plain if a.variable == variable]
             coded += [(group[i], edits) for i, edits in code_edits(group, in_code).items()]
         plain = [a for a in plain if all(a is not c for c, _ in coded)]
+        # the arm that runs bare: one its value calls the default, or the one left of a
+        # variable whose other arms are each turned on by a switch (Par Conv beside
+        # --serial_conv and --wo_conv)
+        defaults: list[Arm] = []
+        switches = {f.name for f in options if f.switch}
+        for variable in dict.fromkeys(a.variable for a in plain):
+            rest = [a for a in plain if a.variable == variable]
+            said = [a for a in rest if _DEFAULT.search(a.value)]
+            switched = [a for a, st in by_flag if a.variable == variable and st[0] in switches]
+            if said:  # "Ridge (default)" names the bare run; a bare "default" needs no label
+                defaults.append(said[0])
+            elif switched and len(rest) == 1 and not _ABLATED.match(rest[0].value):
+                defaults.append(rest[0])
+        plain = [a for a in plain if a not in defaults]
+        defaults = [a for a in defaults if a.value.strip().lower() != "default"]
         base: list[Run] = []
         ablations = bool(arms) and all(_ABLATED.match(a.value) for a in arms)
-        if launchers and (by_flag or coded or not chosen or ablations):
+        if launchers and (by_flag or coded or defaults or not chosen or ablations):
             for data in datasets[:2]:
                 best = max(launchers, key=lambda e: fit(e, None, data))
                 if (data and not fit(best, None, data)[1]) or fit(best, None, data)[1:] == (0, 0):
                     continue
                 run = self._script_run(best, q, [])
                 run.data = label.get(data, "")
-                add(run)
-                base.append(run)
+                base.append(add(run))
         for arm, setting in by_flag:
             if base and base[0].invocation:
                 command = _with_setting(base[0].invocation, setting)
@@ -352,6 +377,14 @@ class Planner:
                     data=base[0].data if base else "",
                 )
             )
+        if defaults:
+            if base:
+                for run in base:
+                    run.arms += [a for a in defaults if a not in run.arms]
+            elif entry is not None:
+                run = self._default_run(task, entry, options, e)
+                run.arms = list(defaults)
+                add(run)
         if coded and entry is not None:
             command = (
                 base[0].command if base else self._default_run(task, entry, options, e).command
@@ -392,7 +425,7 @@ class Planner:
         if documented:
             command = run_from(documented[0], {f.path for f in self.index.files})
         else:
-            command = shell(["python", entry, *_positional(e)])
+            command = " ".join([bare_run(entry, e), *_positional(e)])
         present = set(re.findall(r"(?<!\S)--?[\w-]+", command))
         added: list[str] = []
         names: list[str] = []
@@ -686,7 +719,25 @@ class Planner:
             script=e.path,
             lines=(first, last),
             settings=settings,
+            warning=self._rejected(invocation, e.path),
         )
+
+    def _rejected(self, invocation: str, script: str) -> str:
+        """What the script passes that its entry point's parser does not define, as a
+        warning for the reader ("" when every flag is known)."""
+        if not invocation:
+            return ""
+        folder = posixpath.dirname(script)
+        known = {f.path for f in self.index.files}
+        for cwd in dict.fromkeys(["", folder]):
+            line = f"cd {shlex.quote(cwd)} && {invocation}" if cwd else invocation
+            missing, unknown = check_command(line, known, self.entries)
+            if not missing:
+                break
+        bad = [u.split(" is not a flag", 1)[0] for u in unknown]
+        if not bad:
+            return ""
+        return f"the script passes {', '.join(bad[:3])}, which its program does not define: drop it"
 
     # ------------------------------------------------------------ steps
 
@@ -741,6 +792,8 @@ class Planner:
             if s and (m := re.match(r"\w+ \(([\w.]+)\)", s.action))
         }
         blocks = [b for b in blocks if not self._only_calls(b, defined)]
+        # the call site and the definition worded alike: the definition says more
+        blocks = [b for b in blocks if all(b.action != c.action for c in called)]
         called = [c for c in called if self._about_experiment(c, q)]
         # In execution order: the data, the options, the method, the branches, what the main
         # block does inline and the functions it calls, the training loop, the runs, the evaluation. When there
@@ -834,17 +887,21 @@ class Planner:
         if e is None or not e.flags:
             return None
         wanted = {r.switch for r in runs if r.switch}
+        selected = [a for r in runs if r.switch for a in r.arms]
         options = [f for f in e.flags if f.name.startswith("--")]
         for arm in arms:
             found = arm_option(arm, options)
             if found is not None:
                 wanted.add(found[0].name)
+                selected.append(arm)
         lines = sorted(f.line for f in e.flags if f.name in wanted and f.line)
         if not lines:
             return None
         names = [f.name for f in e.flags if f.name in wanted][:6]
         start, end = _cluster(lines)
-        chosen = ", ".join(a.value for a in arms if not numeric(a.value.split()[0]))[:80]
+        chosen = ", ".join(
+            dict.fromkeys(a.value for a in selected if not numeric(a.value.split()[0]))
+        )[:80]
         return Step(
             f"Add the options that select {chosen or 'the compared settings'}: {', '.join(names)}",
             entry or "",
@@ -1136,26 +1193,27 @@ class Planner:
         self, metrics: list[str], arms: list[Arm], evaluate: Step | None, entry: str | None
     ) -> Step | None:
         """The line that prints or writes the metric, where the arms are compared."""
-        wanted = {stem(w) for m in metrics for w in terms(m)} or {
-            "acc",
-            "accuracy",
-            "loss",
-            "metric",
-            "result",
-        }
         places = [(evaluate.path, evaluate.start, evaluate.end)] if evaluate else []
         places += [(evaluate.path, 1, 10**9)] if evaluate else []
         if entry:
             places.append((entry, 1, 10**9))
-        for path, start, end in places:
-            lines = self._lines(path)
-            for i in range(max(start, 1), min(end, len(lines)) + 1):
-                line = lines[i - 1]
-                if _REPORT.search(line) and set(terms(line)) & wanted:
-                    named_arms = [a.value for a in arms if not numeric(a.value)][:4]
-                    compared = " and ".join(named_arms) or "the runs"
-                    named = ", ".join(metrics[:3]) or "the metric"
-                    return Step(f"Report {named} and compare {compared}", path, i, i)
+        named_arms = [
+            a.value
+            for a in arms
+            if not numeric(a.value.split()[0])
+            and not about_data(a.variable)
+            and a.value.lower() not in _NO_VALUE
+        ][:4]
+        compared = " and ".join(named_arms) or "the runs"
+        named = ", ".join(metrics[:3]) or "the metric"
+        # the task's own metric words first, then any common metric ("dice" for accuracy)
+        for wanted in ({stem(w) for m in metrics for w in terms(m)}, _COMMON_METRICS):
+            for path, start, end in places if wanted else []:
+                lines = self._lines(path)
+                for i in range(max(start, 1), min(end, len(lines)) + 1):
+                    line = lines[i - 1]
+                    if _REPORT.search(line) and set(terms(line)) & wanted:
+                        return Step(f"Report {named} and compare {compared}", path, i, i)
         return None
 
     def _run_step(self, run: Run) -> Step:
@@ -1322,6 +1380,10 @@ def arm_option(arm: Arm, options: list[CliFlag]) -> tuple[CliFlag, str] | None:
     if flag.switch:
         return flag, ""
     for form in value_forms(arm.value):
+        if form.lower() in _NO_VALUE:
+            continue
+        if numeric(flag.default.strip("'\"")) and not numeric(form):
+            continue  # "--seed default": the parser wants a number
         if _VALUE.fullmatch(form):
             return flag, form
     return None
@@ -1333,6 +1395,8 @@ def arm_flag(arm: Arm, options: list[CliFlag]) -> CliFlag | None:
     or for an ablation ("w/o Conv") a switch named after the removed part (`--wo_conv`,
     `--no-conv`), words matched by prefix."""
     for form in value_forms(arm.value):
+        if form.lower() in _NO_VALUE:  # "(default)" says which arm runs bare, not how
+            continue
         found = flag_for(form, arm.variable, options)
         if found is not None:
             return found
@@ -1369,6 +1433,9 @@ def arm_flag(arm: Arm, options: list[CliFlag]) -> CliFlag | None:
 
 
 _BOOLEANS = {"true", "false"}
+_DEFAULT = re.compile(r"^\s*default\s*$|\(\s*(?:the\s+)?default\s*\)", re.I)
+# words that describe an arm's standing, never a value a parser takes
+_NO_VALUE = {"default", "baseline", "none", "others", "other", "standard", "original", "vanilla"}
 _SETTING_FILLER = frozenset(
     terms("use enable enabled disable do apply with flag args arg cfg config opt opts is")
 )
@@ -1488,8 +1555,15 @@ def flag_for(value: str, variable: str, options: list[CliFlag]) -> CliFlag | Non
         for f in options:
             if pattern.search(f.help.lower()):
                 return f
-    wanted = set(_words(variable)) - {"model", "method", "type", "variant", "name", "setting"}
-    named = [f for f in options if wanted & set(terms(f.name))]
+    wanted = {stem(w) for w in _words(variable)} - {
+        "model",
+        "method",
+        "type",
+        "variant",
+        "name",
+        "setting",
+    }
+    named = [f for f in options if wanted & {stem(t) for t in terms(f.name)}]
     return named[0] if len(named) == 1 else None
 
 

@@ -336,7 +336,9 @@ class SetupAgent:
     ) -> str:
         """Numbered instructions: prerequisites, one command per arm in order, what to compare."""
         commands = [
-            (r.command, run_label(r), r.settings, r.edits) for r in plan.runs if not r.missing
+            (r.command, run_label(r), r.settings, r.edits, r.warning)
+            for r in plan.runs
+            if not r.missing
         ]
         missing = [(a, r.edits) for r in plan.runs if r.missing for a in r.arms]
         if not commands:
@@ -345,12 +347,12 @@ class SetupAgent:
                     continue
                 cmd = usage_for(c.path, c.kind, self.entries.get(c.path), self.index, q)
                 if cmd and all(cmd != x[0] for x in commands):
-                    commands.append((cmd, "", "", []))
-                if len(commands) >= 3:
-                    break
+                    commands.append((cmd, "", "", [], ""))
+                if len(commands) >= 3 or (commands and chosen[0].kind == "notebook"):
+                    break  # a notebook the task is about is the whole program
         if not commands and entry is not None:
             commands.append(
-                (usage_for(entry, "entry", self.entries.get(entry), self.index, q), "", "", [])
+                (usage_for(entry, "entry", self.entries.get(entry), self.index, q), "", "", [], "")
             )
         lines: list[str] = []
         known = {f.path for f in self.index.files}
@@ -372,9 +374,10 @@ class SetupAgent:
             for step in steps[:10]:
                 if not step.path.endswith(".sh"):
                     lines.append(f"{step.action} (as in {step.path}).")
-        for command, what, settings, edits in commands:
+        for command, what, settings, edits, warning in commands:
             what = what or "Run the experiment"
             ran = f" (it runs {entry} with {settings})" if settings and entry else ""
+            ran += f" ({warning})" if warning else ""
             first = f"set {edit_text(edits)}, then run " if edits else ""
             lines.append(f"{what}: {first}`{command}`{ran}.")
         for arm, near in missing:

@@ -631,6 +631,16 @@ def _title(text: str) -> str:
     return text
 
 
+def bare_run(path: str, entry: EntryPoint | None) -> str:
+    """How a Python file runs with no arguments: `python path`, or for a test module with no
+    main block of its own, through pytest (`python tests/TestFCI.py` would run nothing)."""
+    name = posixpath.basename(path)
+    is_test = name.startswith(("test", "Test")) or name.endswith("_test.py")
+    if entry is None and is_test:
+        return f"python -m pytest {shlex.quote(path)}"
+    return f"python {shlex.quote(path)}"
+
+
 def usage_for(
     path: str,
     kind: str,
@@ -655,7 +665,7 @@ def usage_for(
             return 2 * len(words & names) + len(words & wanted), -c.line
 
         return run_from(max(documented, key=fit), {f.path for f in index.files})
-    parts = [f"python {shlex.quote(path)}"]
+    parts = [bare_run(path, entry)]
     for flag in (entry.flags if entry else [])[:60]:
         if not flag.name.startswith("-"):
             parts.append(f"<{flag.name}>")

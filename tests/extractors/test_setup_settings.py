@@ -363,3 +363,63 @@ def test_the_model_a_run_names_is_the_method_and_a_bare_test_call_is_no_step(
     assert "Train (Exp.train)" in steps
     # `exp.test()` in run.py only calls what the Evaluate step cites
     assert "(run.py:13)" not in steps
+
+
+CONV_RUN = """import argparse
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--data", default="ETTh1", help="dataset name")
+parser.add_argument("--seed", type=int, default=2021, help="random seed, default 2021")
+parser.add_argument("--wo_conv", action="store_true", help="without convolution")
+parser.add_argument("--serial_conv", action="store_true", help="serial convolution")
+args = parser.parse_args()
+
+
+def forecast(args):
+    if args.wo_conv:
+        return 0.0
+    return 1.0
+
+
+if __name__ == "__main__":
+    score = forecast(args)
+    print("dice", score)
+"""
+
+CONV_SCRIPT = "python run.py --data ETTh1 --persevere 3\n"
+
+
+def test_the_arm_no_switch_turns_on_runs_bare_and_a_rejected_flag_is_said(
+    tmp_path: Path,
+) -> None:
+    files = {
+        "run.py": CONV_RUN,
+        "scripts/etth1.sh": CONV_SCRIPT,
+        "tests/test_run.py": "def test_forecast():\n    assert True\n",
+    }
+    task = _task(
+        "Does the parallel convolution beat the serial one and none at all on ETTh1?",
+        {"convolution": ["Par Conv", "Seq Conv", "w/o Conv"], "seed": ["default"]},
+        metric="segmentation accuracy",
+    )
+    setup = _recover(tmp_path / "conv", files, task)
+    usage = setup.usage_instructions
+    # --wo_conv and --serial_conv turn the others on: Par Conv is what runs bare
+    assert "Run Par Conv: `bash scripts/etth1.sh`" in usage
+    assert "Run Seq Conv: `python run.py --data ETTh1 --persevere 3 --serial_conv`" in usage
+    # the launch script passes a flag the parser rejects: the reader is told
+    assert "the script passes --persevere, which its program does not define: drop it" in usage
+    assert "--seed default" not in usage and "no launch script" not in usage
+    # the metric the task names is printed nowhere: the line printing a common one is the end
+    assert setup.requirements[-1].startswith("Final Step: Report segmentation accuracy and ")
+    assert setup.requirements[-1] == (
+        "Final Step: Report segmentation accuracy and compare Par Conv and Seq Conv and "
+        "w/o Conv (run.py:19)"
+    )
+
+
+def test_a_test_module_without_a_main_block_runs_through_pytest() -> None:
+    from extractors.agent.steps import bare_run
+
+    assert bare_run("tests/TestFCI.py", None) == "python -m pytest tests/TestFCI.py"
+    assert bare_run("tools/plot.py", None) == "python tools/plot.py"
