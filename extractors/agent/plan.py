@@ -282,6 +282,19 @@ class Planner:
         launchers = ran if entry else launchers
         e = self.entries.get(entry or "")
         options = [f for f in e.flags if f.name.startswith("--")] if e else []
+        # a numeric variable every value of which names a folder or file of the launch
+        # scripts (scripts/PDF/336/, scripts/PDF/720/) is run by those scripts, value by
+        # value, when the numbers are what the task compares (no method is an arm)
+        named = [a for a in arms if not about_data(a.variable)]
+        parts = {p for x in launchers for p in re.split(r"[/_.\-]", x.path)} if not named else set()
+        numbers: dict[str, list[Arm]] = {}
+        for a in task_arms(task):
+            if numeric(a.value):
+                numbers.setdefault(a.variable, []).append(a)
+        for values in numbers.values():
+            if len(values) >= 2 and all(v.value in parts for v in values):
+                arms += values
+        fixed -= {w for a in arms for w in a.words}
 
         chosen: list[Run] = []
         sweep = self._hydra_sweep(task, q, task_arms(task), entry, launchers)
@@ -297,6 +310,9 @@ class Planner:
                 return 2.0 if want <= path_words else 1.0 if want <= words else 0.0
 
             arm_hit = hit(arm.words) if arm is not None else 0.0
+            if arm is not None and not arm_hit:  # "LD (in LDLinear ...)": a script LDLinear.sh
+                named = any(w <= path_words for w in _form_words(arm)[1:])
+                arm_hit = 1.5 if named else 0.0
             data_hit = hit(data) if data else 0.0
             setting = len(fixed & path_words) + 0.5 * len(fixed & words)
             return arm_hit, data_hit, setting + scores.get(e.path, 0.0) / top
@@ -1480,6 +1496,20 @@ def code_edits(
             out[i] = [(c, False) for c in mine[i]]
         else:
             out[i] = [(c, c in mine[i]) for c in group]
+    return out
+
+
+_ARM_FILLER = frozenset(terms("configuration config variant version mode setting setup in"))
+
+
+def _form_words(arm: Arm) -> list[frozenset[str]]:
+    """The words of each way the arm's value is written ("LD (in LDLinear configuration)":
+    its whole, "LD", "LDLinear"), less words that describe rather than name it."""
+    out = [arm.words]
+    for form in value_forms(arm.value)[1:]:
+        words = frozenset(_words(form)) - _ARM_FILLER
+        if words and words not in out and not numeric(form):
+            out.append(words)
     return out
 
 

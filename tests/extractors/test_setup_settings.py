@@ -423,3 +423,35 @@ def test_a_test_module_without_a_main_block_runs_through_pytest() -> None:
 
     assert bare_run("tests/TestFCI.py", None) == "python -m pytest tests/TestFCI.py"
     assert bare_run("tools/plot.py", None) == "python tools/plot.py"
+
+
+WINDOW_RUN = '''"""Forecast ETTh2 with a look-back window and a prediction horizon; print the MSE."""
+import argparse
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--data", default="ETTh1", help="dataset name")
+parser.add_argument("--seq_len", type=int, default=336, help="look-back window")
+parser.add_argument("--pred_len", type=int, default=96, help="prediction horizon")
+args = parser.parse_args()
+look_back_window, prediction_horizon = args.seq_len, args.pred_len
+print("mse", 0.0)
+'''
+
+
+def test_numbers_the_launch_scripts_are_filed_under_are_run_by_them(tmp_path: Path) -> None:
+    files = {"run.py": WINDOW_RUN}
+    for window in ("336", "720"):
+        files[f"scripts/PDF/{window}/etth2.sh"] = (
+            f"for pred_len in 96 192\ndo\n  python run.py --data ETTh2 --seq_len {window} "
+            "--pred_len $pred_len\ndone\n"
+        )
+    windows = _task(
+        "Does a longer look-back window help on ETTh2?",
+        {"look_back_window": ["336", "720"], "prediction_horizon": ["96", "192"]},
+        metric="MSE",
+    )
+    usage = _recover(tmp_path / "pdf", files, windows).usage_instructions
+    assert "Run 336: `bash scripts/PDF/336/etth2.sh`" in usage
+    assert "Run 720: `bash scripts/PDF/720/etth2.sh`" in usage
+    # the horizons are no folder: they are swept inside each run
+    assert "Run 96" not in usage and "(for each look back window 336, 720; prediction" in usage
