@@ -59,6 +59,8 @@ _ASSIGN = re.compile(
 )
 _FOR = re.compile(r"^\s*for\s+([A-Za-z_]\w*)\s+in\s+(.+?)\s*(?:;\s*do)?\s*$")
 _VAR = re.compile(r"\$\{(\w+)\}|\$([A-Za-z_]\w*)")
+# the name a long design value starts with: "PDF(336)" of "PDF(336) with period patching"
+_NAME_HEAD = re.compile(r"^([A-Za-z][\w./+-]*(?:\([^()\s]*\))?\*?)\s+(?:with|using|on|\(|-|:)")
 _ABLATION_IN_TEXT = re.compile(r"\b(?:w/o|without)\s+(?:the\s+)?([A-Za-z][\w-]*)", re.I)
 _REDIRECTS = re.compile(r"\s+(?:\d?>>?|&>)\s*\S+|\s+2>&1|\s*&\s*$|\s*\|\s*tee\b.*$")
 _EXPERIMENT_WORDS = frozenset(
@@ -141,7 +143,10 @@ def task_arms(task: TaskDraft) -> list[Arm]:
     for variable, values in task.design_complexity.independent_variables.items():
         for value in _listed(values):
             text = str(value).strip()
-            if not text or len(text.split()) > MAX_VALUE_WORDS:
+            if len(text.split()) > MAX_VALUE_WORDS:  # "PDF(336) with period-based patching"
+                head = _NAME_HEAD.match(text)
+                text = head.group(1) if head and re.search(r"[A-Z\d]", head.group(1)) else ""
+            if not text:
                 continue
             words = frozenset(_words(text))
             if (words or numeric(text)) and all(

@@ -32,6 +32,7 @@ from extractors.validate.tree import WorkTree
 from .plan import (
     Plan,
     Planner,
+    Run,
     about_data,
     edit_text,
     known_metrics,
@@ -367,7 +368,7 @@ class SetupAgent:
                 )
                 lines.append(f"Install the dependencies: `{install}`.")
                 break
-        data = self._data_option(entry)
+        data = self._data_option(entry, plan.runs)
         if data:
             lines.append(data)
         if _HOW_TO.match(task.question):  # "How can you implement ...": the plan, in steps
@@ -419,7 +420,7 @@ class SetupAgent:
             lines.append(f"Check that the output answers: {question}")
         return "\n".join(f"{i}. {line}" for i, line in enumerate(lines, start=1))
 
-    def _data_option(self, entry: str | None) -> str:
+    def _data_option(self, entry: str | None, runs: list[Run]) -> str:
         """Where the entry point reads its data, as an instruction with a placeholder."""
         e = self.entries.get(entry or "")
         if e is None:
@@ -432,7 +433,22 @@ class SetupAgent:
                 and (words & _ROOT or words & {"dataroot", "datadir"})
                 and not words & {"weight", "checkpoint", "ckpt", "model", "output", "result"}
             ):
-                where = f" (default {f.default})" if f.default and f.default != "None" else ""
+                given = [
+                    m.group(1)
+                    for r in runs
+                    for m in [
+                        re.search(
+                            rf"(?<!\S){re.escape(f.name)}[= ](\S+)", r.invocation or r.command
+                        )
+                    ]
+                    if m
+                ]
+                if given:  # what the runs pass, not the parser's unused default
+                    where = f" (the runs pass {given[0]})"
+                elif f.default and f.default != "None":
+                    where = f" (default {f.default})"
+                else:
+                    where = ""
                 return f"Put the data where {entry} reads it: {f.name} <DATA_PATH>{where}."
         return ""
 

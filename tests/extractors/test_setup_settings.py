@@ -455,3 +455,36 @@ def test_numbers_the_launch_scripts_are_filed_under_are_run_by_them(tmp_path: Pa
     assert "Run 720: `bash scripts/PDF/720/etth2.sh`" in usage
     # the horizons are no folder: they are swept inside each run
     assert "Run 96" not in usage and "(for each look back window 336, 720; prediction" in usage
+
+
+def test_a_long_design_value_is_run_by_the_name_it_starts_with(tmp_path: Path) -> None:
+    from extractors.agent.plan import task_arms
+
+    task = _task(
+        "Does period patching beat plain patching?",
+        {
+            "model_configuration": [
+                "PDF(336) with period-based patching (period=24, patch_len=1)",
+                "PatchTST(336)* with enhanced patching for richer semantic content",
+                "a model trained with the standard recipe of the original paper",
+            ]
+        },
+    )
+    # a long value is its leading name; a long phrase with no name is no arm
+    assert [a.value for a in task_arms(task)] == ["PDF(336)", "PatchTST(336)*"]
+
+
+def test_the_data_placeholder_says_what_the_runs_pass(tmp_path: Path) -> None:
+    run = CONV_RUN.replace(
+        'parser.add_argument("--seed"',
+        'parser.add_argument("--root_path", default="./data/ETT/", help="data root")\n'
+        'parser.add_argument("--seed"',
+    )
+    files = {"run.py": run, "scripts/etth1.sh": "python run.py --root_path ./dataset/ --wo_conv\n"}
+    task = _task(
+        "Does removing the convolution (w/o Conv) hurt forecasting on ETTh1?",
+        {"convolution": ["Par Conv", "w/o Conv"]},
+    )
+    usage = _recover(tmp_path / "conv", files, task).usage_instructions
+    assert "--root_path <DATA_PATH> (the runs pass ./dataset/)." in usage
+    assert "./data/ETT/" not in usage
