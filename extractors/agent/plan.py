@@ -782,7 +782,7 @@ class Planner:
         parts = self._method_steps(method, q) if method else []
         plan.method_modules = list(dict.fromkeys(s.path for s in parts))
         branches = self._branch_steps(arms, [entry, *modules] if entry else [], runs)
-        own = self._arm_steps(arms, {method.path} if method else set())
+        own = self.arm_steps(arms, {method.path} if method else set())
         files: list[str | None] = [entry, *modules] if entry else []
         train = self._named_step(files, _TRAIN_NAMES)
         launches = [self._run_step(r) for r in runs if r.script and r.lines[0]]
@@ -1044,7 +1044,7 @@ class Planner:
                     self._stems.setdefault(name[:-3].lower(), []).append(f.path)
         return self._stems
 
-    def _arm_steps(self, arms: list[Arm], skip: set[str]) -> list[Step]:
+    def arm_steps(self, arms: list[Arm], skip: set[str]) -> list[Step]:
         """Each compared method's own module, when one is named after it (algorithms/mappo.py
         for "MAPPO", models/PatchTST.py for "PatchTST"): its main class by its core method."""
         by_stem = self._modules_by_stem()

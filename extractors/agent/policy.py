@@ -202,7 +202,10 @@ class SetupAgent:
         home = entry or (top if top.endswith(".py") else None)
         # the model the runs train (`--model CycleNet`) is the method, else the best match
         method = self.planner.run_model(runs, q)
-        if method is None and home:
+        # when the compared methods each have their own module (algorithms/mappo.py, ...),
+        # those are the method's steps; a best word match would only add plumbing
+        own = self.planner.arm_steps(task_arms(task), set())
+        if method is None and home and len(own) < 2:
             method = self.tracer.method_step(home, q)
         also = tuple(
             c.path

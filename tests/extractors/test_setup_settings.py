@@ -488,3 +488,61 @@ def test_the_data_placeholder_says_what_the_runs_pass(tmp_path: Path) -> None:
     usage = _recover(tmp_path / "conv", files, task).usage_instructions
     assert "--root_path <DATA_PATH> (the runs pass ./dataset/)." in usage
     assert "./data/ETT/" not in usage
+
+
+ALGO = '''class {name}:
+    """{name} for cooperative multi-agent training."""
+
+    def __init__(self, lr):
+        self.lr = lr
+
+    def _get_loss(self, batch):
+        loss = 0.0
+        for sample in batch:
+            loss += sample
+        return loss / len(batch)
+'''
+
+MARL_RUN = """import argparse
+
+from algorithms import mappo, qmix
+from experiment_loader import load_experiment_config
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--algo", default="mappo", help="mappo or qmix")
+args = parser.parse_args()
+
+if __name__ == "__main__":
+    config = load_experiment_config(args.algo)
+    algo = {"mappo": mappo.Mappo, "qmix": qmix.Qmix}[args.algo](config["lr"])
+    print("return", algo._get_loss([1.0]))
+"""
+
+LOADER = '''def load_experiment_config(algorithm):
+    """Load the experiment config of an algorithm for multi-agent training."""
+    config = {"lr": 0.1}
+    config["algorithm"] = algorithm
+    config["agents"] = 4
+    return config
+'''
+
+
+def test_compared_methods_with_their_own_modules_are_the_method_steps(tmp_path: Path) -> None:
+    files = {
+        "run.py": MARL_RUN,
+        "experiment_loader.py": LOADER,
+        "algorithms/__init__.py": "",
+        "algorithms/mappo.py": ALGO.format(name="Mappo"),
+        "algorithms/qmix.py": ALGO.format(name="Qmix"),
+    }
+    task = _task(
+        "Does MAPPO reach a higher return than QMIX in multi-agent training?",
+        {"algorithm": ["MAPPO", "QMIX"]},
+        metric="return",
+    )
+    setup = _recover(tmp_path / "marl", files, task)
+    steps = "\n".join(setup.requirements)
+    assert "Implement MAPPO (Mappo) (algorithms/mappo.py:1-11)" in steps
+    assert "Implement QMIX (Qmix) (algorithms/qmix.py:1-11)" in steps
+    # the config loader shares the task's words, but it is no part of either method
+    assert "experiment_loader.py" not in steps
