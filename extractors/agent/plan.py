@@ -31,13 +31,33 @@ from extractors.repo import RepoPathError, RepoSearch, stem, terms
 from extractors.repo.commands import check_command, run_from
 from extractors.repo.pysource import OutlineItem, callee_name
 
-from .query import GENERIC, STOPWORDS, TaskQuery
+from .arms import (
+    ABLATED,
+    DEFAULT_ARM,
+    NO_VALUE,
+    SETTING_FILLER,
+    Arm,
+    CodeSetting,
+    about_data,
+    arm_option,
+    code_edits,
+    content_words,
+    form_words,
+    listed,
+    numeric,
+    setting_flags,
+    task_arms,
+    task_datasets,
+    task_metrics,
+    task_settings,
+    value_forms,
+)
+from .query import TaskQuery
 from .steps import DATA_NAMES, Step, StepTracer, bare_run, humanize
 
 MAX_STEPS = 15
 MAX_RUNS = 8
 NARROW = 40  # a definition longer than this is cited by its parts
-MAX_VALUE_WORDS = 4
 RELEVANT = 0.6  # a launch script ranked this close to the best file can name the entry point
 MAX_MISSING = 4  # arms no script or option selects, each shown as a line to fill in
 _PUBLISHING = re.compile(
@@ -47,7 +67,6 @@ _PUBLISHING = re.compile(
 )
 _DATA_WORDS = {"data", "dataset", "loader", "dataloader", "load", "read"}
 _DATA_NAMES = DATA_NAMES | {"corpus"}
-_DATA_VARIABLE = {"data", "dataset", "benchmark", "corpus"}
 _TRAIN_NAMES = ("train", "fit", "train_epoch", "train_one_epoch", "training", "run_epoch")
 _EVAL_NAMES = ("test", "evaluate", "eval", "inference", "validate", "validation", "vali", "val")
 _RUN_LINE = re.compile(
@@ -59,9 +78,6 @@ _ASSIGN = re.compile(
 )
 _FOR = re.compile(r"^\s*for\s+([A-Za-z_]\w*)\s+in\s+(.+?)\s*(?:;\s*do)?\s*$")
 _VAR = re.compile(r"\$\{(\w+)\}|\$([A-Za-z_]\w*)")
-# the name a long design value starts with: "PDF(336)" of "PDF(336) with period patching"
-_NAME_HEAD = re.compile(r"^([A-Za-z][\w./+-]*(?:\([^()\s]*\))?\*?)\s+(?:with|using|on|\(|-|:)")
-_ABLATION_IN_TEXT = re.compile(r"\b(?:w/o|without)\s+(?:the\s+)?([A-Za-z][\w-]*)", re.I)
 _REDIRECTS = re.compile(r"\s+(?:\d?>>?|&>)\s*\S+|\s+2>&1|\s*&\s*$|\s*\|\s*tee\b.*$")
 _EXPERIMENT_WORDS = frozenset(
     terms(
@@ -71,7 +87,6 @@ _EXPERIMENT_WORDS = frozenset(
     )
 )
 _CONFIG_WORDS = frozenset(terms("config cfg yaml hydra conf reload restore checkpoint_path"))
-_VALUE = re.compile(r"[\w.:/+-]+")  # what can follow an option on a command line as is
 _COMMON_METRICS = frozenset(
     stem(w)
     for w in terms(
@@ -80,13 +95,6 @@ _COMMON_METRICS = frozenset(
     )
 )
 _REPORT = re.compile(r"\b(print|log|logger|logging|write|writer|info|add_scalar|wandb)\b")
-
-
-@dataclass
-class Arm:
-    variable: str
-    value: str
-    words: frozenset[str]
 
 
 @dataclass
@@ -109,121 +117,12 @@ class Run:
     edits: list[tuple[CodeSetting, bool]] = field(default_factory=list)
 
 
-@dataclass(frozen=True)
-class CodeSetting:
-    """A switch the entry point hard-codes (`args.use_zoom_in = True` in its main block): an
-    arm its parser does not expose is selected by editing the line."""
-
-    path: str
-    line: int
-    target: str  # as written: args.use_zoom_in
-    value: bool  # as the code sets it
-    words: frozenset[str]  # what the name is about: {"zoom"} for use_zoom_in
-
-
 @dataclass
 class Plan:
     runs: list[Run] = field(default_factory=list)
     steps: list[Step] = field(default_factory=list)
     method_modules: list[str] = field(default_factory=list)
     metrics: list[str] = field(default_factory=list)
-
-
-def task_arms(task: TaskDraft) -> list[Arm]:
-    """Every short value of every independent variable, as an arm of the experiment; for a
-    task without design variables, the parts its question removes ("w/o Gate")."""
-    out: list[Arm] = []
-    if not task.design_complexity.independent_variables:
-        for m in _ABLATION_IN_TEXT.finditer(task.question):
-            text = " ".join(m.group(0).split())
-            words = frozenset(_words(m.group(1)))
-            if words and all(a.value != text for a in out):
-                out.append(Arm("ablation", text, words))
-        return out
-    for variable, values in task.design_complexity.independent_variables.items():
-        for value in _listed(values):
-            text = str(value).strip()
-            if len(text.split()) > MAX_VALUE_WORDS:  # "PDF(336) with period-based patching"
-                head = _NAME_HEAD.match(text)
-                text = head.group(1) if head and re.search(r"[A-Z\d]", head.group(1)) else ""
-            if not text:
-                continue
-            words = frozenset(_words(text))
-            if (words or numeric(text)) and all(
-                (a.variable, a.value) != (str(variable), text) for a in out
-            ):  # seeds 0, 1, 2 too: a sweep, though no word names them
-                out.append(Arm(str(variable), text, words))
-    return out
-
-
-def task_settings(task: TaskDraft, q: TaskQuery) -> set[str]:
-    """Words of what the task holds fixed (its data sets, its setting) and of what its question
-    names: a launch script named after them runs this task, not a sibling experiment."""
-    out = {stem(n) for n in q.focus}
-    for values in task.design_complexity.constant_variables.values():
-        for value in _listed(values):
-            text = str(value).strip()
-            if text and len(text.split()) <= 3:
-                out |= set(_words(text))  # numbers too: a script named Input-96 for L=96
-    return out
-
-
-def task_datasets(task: TaskDraft) -> list[str]:
-    """The values of design variables about data ("dataset": ["ETTh1", "ETTh2"])."""
-    dc = task.design_complexity
-    out: list[str] = []
-    for name, values in [*dc.constant_variables.items(), *dc.independent_variables.items()]:
-        if not about_data(str(name)):
-            continue
-        for value in _listed(values):
-            text = str(value).strip()
-            if text and len(text.split()) <= 3 and text not in out:
-                out.append(text)
-    return out[:4]
-
-
-def _listed(values: object) -> list[object]:
-    """A design variable's values: its list, a list written as text ("[a, b]"), or its one
-    value."""
-    if isinstance(values, str) and re.fullmatch(r"\[[^\[\]]*,[^\[\]]*\]", values.strip()):
-        return [v.strip().strip("'\"") for v in values.strip()[1:-1].split(",") if v.strip()]
-    return list(values) if isinstance(values, list | tuple) else [values]
-
-
-def about_data(variable: str) -> bool:
-    """A design variable that names data sets ("dataset", "benchmark"): what a comparison is
-    repeated over, not one of the arms compared."""
-    return bool(_DATA_VARIABLE & set(terms(variable)))
-
-
-def numeric(text: str) -> bool:
-    return bool(re.fullmatch(r"[\d.,%x×e+-]+", text.replace(" ", "")))
-
-
-def _words(text: str) -> list[str]:
-    return [t for t in terms(text) if t not in STOPWORDS and t not in GENERIC and len(t) >= 2]
-
-
-def task_metrics(task: TaskDraft, q: TaskQuery) -> list[str]:
-    """The measured quantities by name: the dependent variables' values, else known metrics."""
-    found: list[str] = []
-    for name, value in task.design_complexity.dependent_variables.items():
-        for v in _listed(value):
-            text = str(v).strip()
-            if text and len(text.split()) <= MAX_VALUE_WORDS and text not in found:
-                found.append(text)
-        if not isinstance(value, list | tuple) and len(str(value).split()) > MAX_VALUE_WORDS:
-            found.append(str(name).replace("_", " "))
-    return found[:5] if found else known_metrics(q)
-
-
-def known_metrics(q: TaskQuery) -> list[str]:
-    """Common metrics the task names ("MSE", "top-1"), written as papers write them."""
-    known = ("mse", "mae", "accuracy", "top_1", "f1", "bleu", "auc", "rmse", "psnr", "ssim", "map")
-    found = [
-        n.upper() if len(n) <= 4 else n.replace("_", "-") for n in q.names + q.words if n in known
-    ]
-    return list(dict.fromkeys(found))[:4]
 
 
 class Planner:
@@ -265,7 +164,7 @@ class Planner:
         # numbers are swept inside; "10 for PDF" describes a value, it is no arm
         arms = [a for a in task_arms(task) if not numeric(a.value.split()[0])]
         names = task_datasets(task)
-        datasets = [frozenset(_words(d)) for d in names] or [frozenset()]
+        datasets = [frozenset(content_words(d)) for d in names] or [frozenset()]
         label = dict(zip(datasets, names, strict=False))
         fixed = task_settings(task, q) - {w for a in arms for w in a.words}
         top = max(scores.values(), default=0.0) or 1.0
@@ -316,7 +215,7 @@ class Planner:
 
             arm_hit = hit(arm.words) if arm is not None else 0.0
             if arm is not None and not arm_hit:  # "LD (in LDLinear ...)": a script LDLinear.sh
-                named = any(w <= path_words for w in _form_words(arm)[1:])
+                named = any(w <= path_words for w in form_words(arm)[1:])
                 arm_hit = 1.5 if named else 0.0
             data_hit = hit(data) if data else 0.0
             setting = len(fixed & path_words) + 0.5 * len(fixed & words)
@@ -364,16 +263,16 @@ class Planner:
         switches = {f.name for f in options if f.switch}
         for variable in dict.fromkeys(a.variable for a in plain):
             rest = [a for a in plain if a.variable == variable]
-            said = [a for a in rest if _DEFAULT.search(a.value)]
+            said = [a for a in rest if DEFAULT_ARM.search(a.value)]
             switched = [a for a, st in by_flag if a.variable == variable and st[0] in switches]
             if said:  # "Ridge (default)" names the bare run; a bare "default" needs no label
                 defaults.append(said[0])
-            elif switched and len(rest) == 1 and not _ABLATED.match(rest[0].value):
+            elif switched and len(rest) == 1 and not ABLATED.match(rest[0].value):
                 defaults.append(rest[0])
         plain = [a for a in plain if a not in defaults]
         defaults = [a for a in defaults if a.value.strip().lower() != "default"]
         base: list[Run] = []
-        ablations = bool(arms) and all(_ABLATED.match(a.value) for a in arms)
+        ablations = bool(arms) and all(ABLATED.match(a.value) for a in arms)
         if launchers and (by_flag or coded or defaults or not chosen or ablations):
             for data in datasets[:2]:
                 best = max(launchers, key=lambda e: fit(e, None, data))
@@ -530,7 +429,7 @@ class Planner:
             + [
                 str(v)
                 for vs in task.design_complexity.constant_variables.values()
-                for v in _listed(vs)
+                for v in listed(vs)
             ]
         ).lower()
         named: dict[str, set[str]] = {}
@@ -644,10 +543,10 @@ class Planner:
         """A config file of the repository for a configuration option, else `<NAME>`."""
         words = set(terms(name))
         if words & {"config", "cfg", "yaml"}:
-            near = set(_words(entry.replace("/", " ").rsplit(".", 1)[0])) - {"src", "main"}
+            near = set(content_words(entry.replace("/", " ").rsplit(".", 1)[0])) - {"src", "main"}
             best = max(
                 (
-                    (len(near & set(_words(f.path.replace("/", " ")))), f.path)
+                    (len(near & set(content_words(f.path.replace("/", " ")))), f.path)
                     for f in self.index.files
                     if f.path.endswith((".yaml", ".yml")) and "config" in f.path.lower()
                 ),
@@ -695,7 +594,7 @@ class Planner:
                     owner, name = target.value.id, target.slice.value
                 else:
                     continue
-                words = frozenset(_words(name.replace("_", " "))) - _SETTING_FILLER
+                words = frozenset(content_words(name.replace("_", " "))) - SETTING_FILLER
                 if owner == "self" or not any(len(w) >= 3 for w in words):
                     continue
                 text = ast.unparse(target)
@@ -1223,7 +1122,7 @@ class Planner:
             for a in arms
             if not numeric(a.value.split()[0])
             and not about_data(a.variable)
-            and a.value.lower() not in _NO_VALUE
+            and a.value.lower() not in NO_VALUE
         ][:4]
         compared = " and ".join(named_arms) or "the runs"
         named = ", ".join(metrics[:3]) or "the metric"
@@ -1352,17 +1251,12 @@ def _cluster(lines: list[int], span: int = 25) -> tuple[int, int]:
     return best[0], best[1]
 
 
-_ABLATED = re.compile(r"^\s*(?:w/o|without|no|remove[sd]?|minus|-)\s*(.+)$", re.I)
-_OFF = {"wo", "no", "without", "disable", "remove", "skip", "drop"}
-
-
 _CONFIG_GROUP = re.compile(
     r"(?:^|/)(?:conf|config|configs)/(?P<group>[\w/-]+)/(?P<stem>[\w.-]+)\.ya?ml$"
 )
 _MODEL_OPTION = re.compile(r"(?<!\S)--(?:model|model_name|arch|backbone)(?:=|\s+)([A-Za-z][\w.-]*)")
 # what a method's class is about, in order: its pass, its objective, its update
 _CORE_METHODS = ("forward", "call", "get_loss", "loss", "compute_loss", "update", "learn", "step")
-_GENERIC_OPTIONS = ("model", "method", "algorithm", "algo", "backbone", "arch", "optimizer")
 
 
 def _with_setting(command: str, setting: list[str]) -> str:
@@ -1377,229 +1271,6 @@ def _with_setting(command: str, setting: list[str]) -> str:
             kept = [w for w in words if not w.startswith(group)]
             return " ".join(setting[0] if w.startswith(key) else w for w in kept)
     return command + " " + shlex.join(setting)
-
-
-def value_forms(value: str) -> list[str]:
-    """The ways a design value can be written on a command line: as is, without its
-    parenthetical, the parenthetical alone, the part after a slash ("CycleNet/MLP" -> "MLP")."""
-    forms = [value.strip()]
-    bare = re.sub(r"\s*\([^()]*\)", "", value).strip()
-    forms += [bare, *re.findall(r"\(([^()]*)\)", value)]
-    if "/" in bare:
-        forms.append(bare.rsplit("/", 1)[-1])
-    return [f for f in dict.fromkeys(x.strip() for x in forms) if f]
-
-
-def arm_option(arm: Arm, options: list[CliFlag]) -> tuple[CliFlag, str] | None:
-    """An option and the value that select this arm (see `arm_flag`); the value in the first
-    form that can follow an option on a command line."""
-    if numeric(arm.value.split()[0]):  # "10 for PDF": a description, not a setting
-        return None
-    flag = arm_flag(arm, options)
-    if flag is None:
-        return None
-    if flag.switch:
-        return flag, ""
-    for form in value_forms(arm.value):
-        if form.lower() in _NO_VALUE:
-            continue
-        if numeric(flag.default.strip("'\"")) and not numeric(form):
-            continue  # "--seed default": the parser wants a number
-        if _VALUE.fullmatch(form):
-            return flag, form
-    return None
-
-
-def arm_flag(arm: Arm, options: list[CliFlag]) -> CliFlag | None:
-    """The option that switches this arm on: `flag_for` (in any of the value's forms), a
-    switch the arm names, an option named like the variable's kind (`--model` for a model),
-    or for an ablation ("w/o Conv") a switch named after the removed part (`--wo_conv`,
-    `--no-conv`), words matched by prefix."""
-    for form in value_forms(arm.value):
-        if form.lower() in _NO_VALUE:  # "(default)" says which arm runs bare, not how
-            continue
-        found = flag_for(form, arm.variable, options)
-        if found is not None:
-            return found
-    for f in options:  # a switch named by the arm: --cot for "chain-of-thought (CoT) model"
-        named = set(terms(f.name.lstrip("-").replace("-", "_")))
-        if f.switch and named <= arm.words and named and not numeric(arm.value.split()[0]):
-            return f
-    for f in options:  # --serial_conv for "Seq Conv": one word exact, the rest abbreviated
-        parts = [p for p in re.split(r"[-_]", f.name.lstrip("-")) if len(p) >= 2]
-        parts = [p.lower() for p in parts if p.lower() not in _SETTING_FILLER]
-        if (
-            f.switch
-            and len(parts) >= 2
-            and any(p in arm.words for p in parts)
-            and all(any(_abbreviates(a, p) for a in arm.words) for p in parts)
-            and not _ABLATED.match(arm.value)
-        ):
-            return f
-    m = _ABLATED.match(arm.value)
-    if m is None:
-        kinds = set(terms(arm.variable)) & set(_GENERIC_OPTIONS)
-        exact = [f for f in options if f.name.lstrip("-").lower() in kinds]
-        return exact[0] if len(exact) == 1 and not exact[0].switch else None
-    part = [w for w in _words(m.group(1)) if len(w) >= 3]
-
-    def names(f: CliFlag) -> list[str]:
-        return terms(f.name.replace("-", "_"))
-
-    for f in options:
-        words = names(f)
-        if set(words) & _OFF and part and all(any(w.startswith(p) for w in words) for p in part):
-            return f
-    return None
-
-
-_BOOLEANS = {"true", "false"}
-_DEFAULT = re.compile(r"^\s*default\s*$|\(\s*(?:the\s+)?default\s*\)", re.I)
-# words that describe an arm's standing, never a value a parser takes
-_NO_VALUE = {"default", "baseline", "none", "others", "other", "standard", "original", "vanilla"}
-_SETTING_FILLER = frozenset(
-    terms("use enable enabled disable do apply with flag args arg cfg config opt opts is")
-)
-
-
-def code_edits(
-    arms: list[Arm], settings: list[CodeSetting]
-) -> dict[int, list[tuple[CodeSetting, bool]]]:
-    """The in-code settings that select each arm of one design variable, by the arm's index.
-
-    A setting is the arm's when the words of its name, less the variable's own ("prompt" of
-    "prompt type"), all name the arm: `use_text_prompt` is the "text" arm's. An arm turns its
-    own settings on and its siblings' off ("box+text" sets both); an ablation ("w/o Zoom")
-    turns its own off. Arms that no setting names are left out."""
-    if not arms or not settings:
-        return {}
-    variable = set(_words(arms[0].variable.replace("_", " ")))
-
-    def named(arm: Arm, setting: CodeSetting) -> bool:
-        if truth(arm) is not None:  # "use zoom in": True, False -> the setting so named
-            return bool(setting.words) and setting.words <= variable
-        own = setting.words - variable
-        m = _ABLATED.match(arm.value)
-        want = set(_words(m.group(1))) if m else set(arm.words)
-        return bool(own) and all(
-            any(
-                a == w or (min(len(a), len(w)) >= 4 and (a.startswith(w) or w.startswith(a)))
-                for a in want
-            )
-            for w in own
-        )
-
-    mine = {i: [c for c in settings if named(a, c)] for i, a in enumerate(arms)}
-    group = [c for c in settings if any(c in m for m in mine.values())]
-    out: dict[int, list[tuple[CodeSetting, bool]]] = {}
-    for i, arm in enumerate(arms):
-        if not mine[i]:
-            continue
-        if (value := truth(arm)) is not None:
-            out[i] = [(c, value) for c in mine[i]]
-        elif _ABLATED.match(arm.value):
-            out[i] = [(c, False) for c in mine[i]]
-        else:
-            out[i] = [(c, c in mine[i]) for c in group]
-    return out
-
-
-_ARM_FILLER = frozenset(terms("configuration config variant version mode setting setup in"))
-
-
-def _form_words(arm: Arm) -> list[frozenset[str]]:
-    """The words of each way the arm's value is written ("LD (in LDLinear configuration)":
-    its whole, "LD", "LDLinear"), less words that describe rather than name it."""
-    out = [arm.words]
-    for form in value_forms(arm.value)[1:]:
-        words = frozenset(_words(form)) - _ARM_FILLER
-        if words and words not in out and not numeric(form):
-            out.append(words)
-    return out
-
-
-def truth(arm: Arm) -> bool | None:
-    """The boolean an arm's value states ("False (only zoom-out inference)"), if it is one."""
-    head = arm.value.split()[0].lower() if arm.value.split() else ""
-    return head == "true" if head in _BOOLEANS else None
-
-
-def edit_text(edits: list[tuple[CodeSetting, bool]]) -> str:
-    """`args.use_zoom_in = False` (inference_demo.py:208), ... as one instruction."""
-    parts = [f"`{c.target} = {value}` ({c.path}:{c.line})" for c, value in edits]
-    return " and ".join([", ".join(parts[:-1]), parts[-1]] if len(parts) > 1 else parts)
-
-
-def _abbreviates(short: str, word: str) -> bool:
-    """`short` is `word` or a short form of it: a shared prefix of four letters, or a word of
-    at most four letters that starts like it ("seq" for "serial", "par" for "parallel")."""
-    if short == word:
-        return True
-    if min(len(short), len(word)) >= 4 and (word.startswith(short) or short.startswith(word)):
-        return True
-    return len(short) <= 4 < len(word) and short[:2] == word[:2]
-
-
-_CHOICES = re.compile(r"\(choices: \[([^\]]*)\]\)")
-
-
-def setting_flags(task: TaskDraft, options: list[CliFlag]) -> list[tuple[CliFlag, str]]:
-    """Options that set what the task holds fixed, with the value their parser accepts: a
-    listed choice the value names ("CIFAR100-LT" -> `--dataset cifar100`), or a default or
-    help the value matches."""
-    out: list[tuple[CliFlag, str]] = []
-    for name, values in task.design_complexity.constant_variables.items():
-        for value in _listed(values):
-            text = str(value).strip()
-            if not text or len(text.split()) > 3:
-                continue
-            found = _choice(text, options)
-            if found is None and _VALUE.fullmatch(text):
-                flag = flag_for(text, str(name), options)
-                if flag is not None and numeric(flag.default) and not numeric(text):
-                    flag = None  # "--seed default": the parser wants a number
-                found = (flag, text) if flag is not None and not flag.switch else None
-            if found is not None:
-                out.append(found)
-    return out
-
-
-def _choice(value: str, options: list[CliFlag]) -> tuple[CliFlag, str] | None:
-    low = value.lower()
-    head = re.split(r"[-_\s/]", low)[0]
-    for f in options:
-        m = _CHOICES.search(f.help)
-        if not m:
-            continue
-        choices = [c.strip().strip("'\"") for c in m.group(1).split(",")]
-        for c in choices:
-            if c and c.lower() in (low, head):
-                return f, c
-    return None
-
-
-def flag_for(value: str, variable: str, options: list[CliFlag]) -> CliFlag | None:
-    """The option that sets `value` of `variable`: its default is the value, its help names
-    the value, or its name shares a word with the variable's name."""
-    low = value.lower()
-    if low not in _BOOLEANS:  # any switch's default or help says True: only its name tells
-        for f in options:
-            if f.default.strip("'\"").lower() == low:
-                return f
-        pattern = re.compile(rf"(?<![\w-]){re.escape(low)}(?![\w-])")
-        for f in options:
-            if pattern.search(f.help.lower()):
-                return f
-    wanted = {stem(w) for w in _words(variable)} - {
-        "model",
-        "method",
-        "type",
-        "variant",
-        "name",
-        "setting",
-    }
-    named = [f for f in options if wanted & {stem(t) for t in terms(f.name)}]
-    return named[0] if len(named) == 1 else None
 
 
 def _invocation(lines: list[str], q: TaskQuery, arms: list[Arm]) -> tuple[int, int, str, str]:

@@ -29,17 +29,8 @@ from extractors.repo.commands import python_entry
 from extractors.validate.repo_checks import reference_problems
 from extractors.validate.tree import WorkTree
 
-from .plan import (
-    Plan,
-    Planner,
-    Run,
-    about_data,
-    edit_text,
-    known_metrics,
-    numeric,
-    run_label,
-    task_arms,
-)
+from .arms import about_data, edit_text, known_metrics, numeric, task_arms
+from .plan import Plan, Planner, Run, run_label
 from .query import TaskQuery, build_query
 from .rank import Candidate, Ranker
 from .steps import Step, StepTracer, usage_for

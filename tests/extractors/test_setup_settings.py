@@ -266,7 +266,7 @@ def test_a_notebooks_command_runs_from_its_folder_when_it_is_written_from_there(
 
 def test_a_switch_named_by_an_abbreviation_of_the_arm_selects_it() -> None:
     from expcurate.records import CliFlag
-    from extractors.agent.plan import Arm, arm_flag
+    from extractors.agent.arms import Arm, arm_flag
 
     options = [
         CliFlag(name="--wo_conv", switch=True),
@@ -458,7 +458,7 @@ def test_numbers_the_launch_scripts_are_filed_under_are_run_by_them(tmp_path: Pa
 
 
 def test_a_long_design_value_is_run_by_the_name_it_starts_with(tmp_path: Path) -> None:
-    from extractors.agent.plan import task_arms
+    from extractors.agent.arms import task_arms
 
     task = _task(
         "Does period patching beat plain patching?",
