@@ -643,21 +643,26 @@ class Planner:
         )
 
     def _rejected(self, invocation: str, script: str) -> str:
-        """What the script passes that its entry point's parser does not define, as a
-        warning for the reader ("" when every flag is known)."""
+        """What the script passes, in any of its runs, that its entry point's parser does not
+        define, as a warning for the reader ("" when every flag is known)."""
         if not invocation:
             return ""
         folder = posixpath.dirname(script)
         known = {f.path for f in self.index.files}
-        for cwd in dict.fromkeys(["", folder]):
-            line = f"cd {shlex.quote(cwd)} && {invocation}" if cwd else invocation
-            missing, unknown = check_command(line, known, self.entries)
-            if not missing:
-                break
-        bad = [u.split(" is not a flag", 1)[0] for u in unknown]
+        bad: list[str] = []
+        for command in [invocation, *_run_lines(self._lines(script))]:
+            for cwd in dict.fromkeys(["", folder]):
+                line = f"cd {shlex.quote(cwd)} && {command}" if cwd else command
+                missing, unknown = check_command(line, known, self.entries)
+                if not missing:
+                    break
+            bad += [u.split(" is not a flag", 1)[0] for u in unknown]
+        bad = list(dict.fromkeys(bad))
         if not bad:
             return ""
-        return f"the script passes {', '.join(bad[:3])}, which its program does not define: drop it"
+        flags = ", ".join(bad[:6]) + (", …" if len(bad) > 6 else "")
+        them = "them" if len(bad) > 1 else "it"
+        return f"the script passes {flags}, which its program does not define: drop {them}"
 
     # ------------------------------------------------------------ steps
 
@@ -1139,6 +1144,13 @@ class Planner:
     def _run_step(self, run: Run) -> Step:
         what = run_label(run)
         settings = f" with {run.settings}" if run.settings else ""
+        if run.sweep:  # the cited line is the authors' multirun, over their own values
+            return Step(
+                f"{what}: start from the authors' multirun ({posixpath.basename(run.script)}) "
+                f"and sweep {run.settings} instead",
+                run.script,
+                *run.lines,
+            )
         return Step(f"{what} ({posixpath.basename(run.script)}){settings}", run.script, *run.lines)
 
     def _narrow(self, module: str, item: OutlineItem, prefer: tuple[str, ...]) -> OutlineItem:
@@ -1271,6 +1283,24 @@ def _with_setting(command: str, setting: list[str]) -> str:
             kept = [w for w in words if not w.startswith(group)]
             return " ".join(setting[0] if w.startswith(key) else w for w in kept)
     return command + " " + shlex.join(setting)
+
+
+def _run_lines(lines: list[str]) -> list[str]:
+    """Every program run of a launch script, continuation lines joined, redirections off."""
+    out: list[str] = []
+    k = 0
+    while k < len(lines):
+        if not _RUN_LINE.match(lines[k]):
+            k += 1
+            continue
+        parts = [lines[k]]
+        while parts[-1].rstrip().endswith("\\") and k + 1 < len(lines):
+            k += 1
+            parts.append(lines[k])
+        command = " ".join(p.rstrip("\\ ").strip() for p in parts)
+        out.append(_REDIRECTS.sub("", command).strip())
+        k += 1
+    return out[:20]
 
 
 def _invocation(lines: list[str], q: TaskQuery, arms: list[Arm]) -> tuple[int, int, str, str]:

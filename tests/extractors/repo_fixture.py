@@ -13,6 +13,9 @@ from pathlib import Path
 
 import git
 
+from expcurate.records import RepoIndex
+from extractors.repo import mine_repo
+
 TRAIN = '''"""Train GateMix on an image dataset."""
 import argparse
 
@@ -201,6 +204,16 @@ def write(root: Path, rel: str, content: str | bytes) -> Path:
     else:
         path.write_text(content, encoding="utf-8")
     return path
+
+
+def committed_index(root: Path, files: dict[str, str]) -> RepoIndex:
+    """Write the files, commit them to a new git repository, and mine it."""
+    for rel, text in files.items():
+        write(root, rel, text)
+    g = git.Repo.init(root)
+    g.git.add(A=True)
+    g.index.commit("the experiment's code")
+    return mine_repo(root)
 
 
 def build_demo_repo(root: Path, *, outside: Path, commit: bool = True) -> Path:

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import git
 import pytest
+from repo_fixture import committed_index
 
 from expcurate.records import REF_RE, STEP_RE, DesignComplexity, RepoIndex, Setup, TaskDraft
 from extractors.agent import SetupAgent, validate_references
 from extractors.agent.figures import boilerplate, citations, command_check
-from extractors.repo import mine_repo
 from extractors.repo.commands import check_command
 
 RUN = '''"""Long-term forecasting with CycleNet."""
@@ -161,17 +160,6 @@ sh scripts/MLP/etth1.sh
 """
 
 
-def _committed(root: Path, files: dict[str, str]) -> RepoIndex:
-    """Write the files, commit them to a new git repository, and mine it."""
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
-    g = git.Repo.init(root)
-    g.git.add(A=True)
-    g.index.commit("the experiment's code")
-    return mine_repo(root)
-
-
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, RepoIndex]:
     root = tmp_path_factory.mktemp("plan") / "cyclenet"
@@ -190,7 +178,7 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, RepoIndex]:
     for model_type in ("Linear", "MLP"):
         for data in ("ETTh1", "ETTh2"):
             files[f"scripts/{model_type}/{data.lower()}.sh"] = script(model_type.lower(), data)
-    return root, _committed(root, files)
+    return root, committed_index(root, files)
 
 
 def _task(key: str, question: str, independent: dict, constant: dict) -> TaskDraft:
@@ -386,7 +374,7 @@ HYDRA_FILES = {
 
 def test_hydra_arms_run_as_one_multirun_over_their_config_groups(tmp_path: Path) -> None:
     root = tmp_path / "marl"
-    index = _committed(root, HYDRA_FILES)
+    index = committed_index(root, HYDRA_FILES)
     task = TaskDraft(
         key="fig-2",
         question="Does MAPPO reach a higher return than QMIX and IQL on the balance task?",
@@ -398,7 +386,13 @@ def test_hydra_arms_run_as_one_multirun_over_their_config_groups(tmp_path: Path)
             dependent_variables={"return": ["mean return"]},
         ),
     )
-    usage = SetupAgent(index, root).recover(task).usage_instructions
+    setup = SetupAgent(index, root).recover(task)
+    usage = setup.usage_instructions
+    # the step cites the authors' line, which sweeps their own values: it says so
+    assert any(
+        "start from the authors' multirun (run_mappo.sh) and sweep algorithm=mappo,qmix,iql" in r
+        for r in setup.requirements
+    )
     # the authors' multirun, with the task's algorithms in place of theirs
     assert (
         "Run every combination of algorithm MAPPO, QMIX, IQL in one multirun: "
@@ -411,7 +405,7 @@ def test_a_hydra_multirun_sweeps_config_keys_and_takes_the_task_the_question_nam
     tmp_path: Path,
 ) -> None:
     root = tmp_path / "marl"
-    index = _committed(root, HYDRA_FILES)
+    index = committed_index(root, HYDRA_FILES)
     task = TaskDraft(
         key="fig-3",
         question="Do more frames help MAPPO and IQL on the Navigation task?",
