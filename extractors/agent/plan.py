@@ -313,7 +313,7 @@ class Planner:
                 run = Run(command, arms=[arm], edits=edits)
                 if base:  # the same launch script as the default run, with the switches set
                     run.script, run.lines, run.data = base[0].script, base[0].lines, base[0].data
-                    run.invocation = base[0].invocation
+                    run.invocation, run.warning = base[0].invocation, base[0].warning
                 add(run)
             # each arm's run states its settings: the default run is one of them
             chosen = [r for r in chosen if r.arms or r.command != command]
@@ -639,7 +639,11 @@ class Planner:
             script=e.path,
             lines=(first, last),
             settings=settings,
-            warning=self._rejected(invocation, e.path),
+            warning="; ".join(
+                w
+                for w in (_placeholders(self._lines(e.path)), self._rejected(invocation, e.path))
+                if w
+            ),
         )
 
     def _rejected(self, invocation: str, script: str) -> str:
@@ -1283,6 +1287,25 @@ def _with_setting(command: str, setting: list[str]) -> str:
             kept = [w for w in words if not w.startswith(group)]
             return " ".join(setting[0] if w.startswith(key) else w for w in kept)
     return command + " " + shlex.join(setting)
+
+
+_PLACEHOLDER_VALUE = re.compile(r"(?:^|/)path/to/|^/?your[_-]|^<[^>]+>$|^/path/", re.I)
+
+
+def _placeholders(lines: list[str]) -> str:
+    """The script's settings its authors left for the user (`segvol_ckpt="path/to/x.pth"`), as
+    an instruction: a run that skips a missing checkpoint would otherwise go on silently."""
+    found: list[str] = []
+    for line in lines:
+        m = _ASSIGN.match(line)
+        if m is None:
+            continue
+        value = next((g for g in m.groups()[1:] if g is not None), "")
+        if _PLACEHOLDER_VALUE.search(value) and m.group(1) not in found:
+            found.append(m.group(1))
+    if not found:
+        return ""
+    return f"set the script's {', '.join(found[:4])} to your own paths first"
 
 
 def _run_lines(lines: list[str]) -> list[str]:

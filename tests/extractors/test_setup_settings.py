@@ -536,3 +536,18 @@ def test_compared_methods_with_their_own_modules_are_the_method_steps(tmp_path: 
     assert "Implement QMIX (Qmix) (algorithms/qmix.py:1-11)" in steps
     # the config loader shares the task's words, but it is no part of either method
     assert "experiment_loader.py" not in steps
+
+
+def test_a_launch_scripts_placeholder_paths_are_named_for_the_user(tmp_path: Path) -> None:
+    launch = (
+        'export ckpt="path/to/SegVol_v1.pth"\nwork_dir=./work_dir\npython demo.py --resume $ckpt\n'
+    )
+    files = {"demo.py": DEMO, "script/demo.sh": launch}
+    task = _task(
+        "Does combining text and box prompts beat either prompt alone?",
+        {"prompt type": ["text", "box"]},
+    )
+    usage = _recover(tmp_path / "seg", files, task).usage_instructions
+    # the demo skips a missing checkpoint and runs untrained: the user is told to set it
+    assert "then run `bash script/demo.sh` (set the script's ckpt to your own paths first)" in usage
+    assert "work_dir to your own" not in usage
