@@ -26,6 +26,11 @@ _DATA_VARIABLE = {"data", "dataset", "benchmark", "corpus"}
 _NAME_HEAD = re.compile(r"^([A-Za-z][\w./+-]*(?:\([^()\s]*\))?\*?)\s+(?:with|using|on|\(|-|:)")
 
 
+# a value's explanation in parentheses, after a space: "COPRO (optimizes only the prompt)"
+_EXPLAINED = re.compile(r"\s+\([^()]*\)")
+_EXAMPLES = re.compile(r"\((?:e\.g\.|i\.e\.|such as|for example|like)", re.I)
+
+
 _ABLATION_IN_TEXT = re.compile(r"\b(?:w/o|without)\s+(?:the\s+)?([A-Za-z][\w-]*)", re.I)
 
 
@@ -65,9 +70,22 @@ def task_arms(task: TaskDraft) -> list[Arm]:
     for variable, values in task.design_complexity.independent_variables.items():
         for value in listed(values):
             text = str(value).strip()
-            if len(text.split()) > MAX_VALUE_WORDS:  # "PDF(336) with period-based patching"
+            if len(text.split()) > MAX_VALUE_WORDS:
+                # the name it starts with ("PDF(336) with period-based patching"), else the
+                # value without its explanation ("DSPy's COPRO (optimizes only the prompt)")
+                # (a name, not a kind of thing: "model type (e.g., linear or MLP)" is none)
                 head = _NAME_HEAD.match(text)
-                text = head.group(1) if head and re.search(r"[A-Z\d]", head.group(1)) else ""
+                bare = _EXPLAINED.sub("", text).strip()
+                if head and re.search(r"[A-Z\d]", head.group(1)):
+                    text = head.group(1)
+                elif (
+                    len(bare.split()) <= MAX_VALUE_WORDS
+                    and re.search(r"[A-Z\d]", bare)
+                    and not _EXAMPLES.search(text)
+                ):
+                    text = bare
+                else:
+                    text = ""
             if not text:
                 continue
             words = frozenset(content_words(text))
@@ -178,6 +196,9 @@ def arm_option(arm: Arm, options: list[CliFlag]) -> tuple[CliFlag, str] | None:
         return None
     if flag.switch:
         return flag, ""
+    for form in value_forms(arm.value):  # as the parser or the code spells it: "trace"
+        if form.lower() not in NO_VALUE and (chosen := _choice(form, [flag])) is not None:
+            return chosen
     for form in value_forms(arm.value):
         if form.lower() in NO_VALUE:
             continue
@@ -324,7 +345,7 @@ def _abbreviates(short: str, word: str) -> bool:
     return len(short) <= 4 < len(word) and short[:2] == word[:2]
 
 
-_CHOICES = re.compile(r"\(choices: \[([^\]]*)\]\)")
+_CHOICES = re.compile(r"\((?:choices|values the code tests): \[([^\]]*)\]\)")
 
 
 def setting_flags(task: TaskDraft, options: list[CliFlag]) -> list[tuple[CliFlag, str]]:

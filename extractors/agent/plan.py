@@ -241,7 +241,7 @@ class Planner:
                 is_data = arm.words in datasets  # the arm is a data set: no second one
                 for data in [frozenset()] if is_data else datasets:
                     pick = max(launchers, key=lambda e: fit(e, arm, data))
-                    run = self._script_run(pick, q, [arm])
+                    run = self._script_run(pick, q, [arm], arm.words if is_data else data)
                     run.data = label.get(data, "")
                     run.elsewhere = bool(data) and not fit(pick, arm, data)[1]
                     add(run)
@@ -249,6 +249,16 @@ class Planner:
                 by_flag.append((arm, setting))
             else:
                 plain.append(arm)
+        # arms run by their own program beside the entry point
+        for arm in list(plain):
+            program = self._arm_program(arm, entry)
+            if program is not None:
+                own = self.entries.get(program)
+                flags = [f for f in own.flags if f.name.startswith("--")] if own else []
+                run = self._default_run(task, program, flags, own)
+                run.arms = [arm]
+                add(run)
+                plain.remove(arm)
         # arms the entry point selects by a switch it hard-codes (`args.use_zoom_in = True`)
         coded: list[tuple[Arm, list[tuple[CodeSetting, bool]]]] = []
         in_code = self.code_settings(entry)
@@ -278,7 +288,7 @@ class Planner:
                 best = max(launchers, key=lambda e: fit(e, None, data))
                 if (data and not fit(best, None, data)[1]) or fit(best, None, data)[1:] == (0, 0):
                     continue
-                run = self._script_run(best, q, [])
+                run = self._script_run(best, q, [], data)
                 run.data = label.get(data, "")
                 base.append(add(run))
         for arm, setting in by_flag:
@@ -357,6 +367,24 @@ class Planner:
         if added:
             command += " " + shlex.join(added)
         return Run(self.complete(command, entry), settings=shlex.join(added))
+
+    def _arm_program(self, arm: Arm, entry: str | None) -> str | None:
+        """A program beside the entry point named after the arm where the entry point is not
+        (`run_prompt_bigbench_trace.py` beside `run_prompt_bigbench_dspy.py` for "Trace"):
+        the arm is run by its own program, not by the entry point's defaults."""
+        if entry is None:
+            return None
+        folder = posixpath.dirname(entry)
+        mine = set(terms(posixpath.basename(entry).rsplit(".", 1)[0]))
+        for e in self.index.entry_points:
+            if e.path == entry or posixpath.dirname(e.path) != folder:
+                continue
+            if e.kind == "shell" or not e.runnable or not e.path.endswith(".py"):
+                continue
+            name = set(terms(posixpath.basename(e.path).rsplit(".", 1)[0]))
+            if any(w and w <= name and not w <= mine for w in form_words(arm)):
+                return e.path
+        return None
 
     def _arm_setting(self, arm: Arm, options: list[CliFlag], entry: str | None) -> list[str] | None:
         """What selects the arm on the entry point's command line: an option with the value
@@ -630,8 +658,10 @@ class Planner:
             self._script_words[path] = frozenset(terms(path + " " + text))
         return self._script_words[path]
 
-    def _script_run(self, e: EntryPoint, q: TaskQuery, arms: list[Arm]) -> Run:
-        first, last, settings, invocation = _invocation(self._lines(e.path), q, arms)
+    def _script_run(
+        self, e: EntryPoint, q: TaskQuery, arms: list[Arm], data: frozenset[str] = frozenset()
+    ) -> Run:
+        first, last, settings, invocation = _invocation(self._lines(e.path), q, arms, data)
         return Run(
             invocation=invocation,
             command=f"bash {shlex.quote(e.path)}",
@@ -654,7 +684,7 @@ class Planner:
         folder = posixpath.dirname(script)
         known = {f.path for f in self.index.files}
         bad: list[str] = []
-        for command in [invocation, *_run_lines(self._lines(script))]:
+        for command in [invocation, *(b.filled() for b in _blocks(self._lines(script)))]:
             for cwd in dict.fromkeys(["", folder]):
                 line = f"cd {shlex.quote(cwd)} && {command}" if cwd else command
                 missing, unknown = check_command(line, known, self.entries)
@@ -1010,9 +1040,14 @@ class Planner:
         """Where the code switches between the arms: an `if` comparing with an arm's value or
         testing the option an arm sets (`if self.wo_conv:`)."""
         values = {a.value.lower(): a for a in arms if len(a.value) >= 2}
-        switches = {
-            r.switch.lstrip("-").replace("-", "_"): a for r in runs for a in r.arms if r.switch
-        }
+        switches: dict[str, Arm] = {}
+        for r in runs:
+            for a in r.arms if r.switch else []:
+                given = r.settings.split()
+                if len(given) == 1:  # `--wo_conv`: testing the option tests the arm
+                    switches.setdefault(r.switch.lstrip("-").replace("-", "_"), a)
+                else:  # `--algo trace`: the code tests the value
+                    values.setdefault(given[-1].strip("'\"").lower(), a)
         for r in runs:  # `if args.use_zoom_in:` for the arm an in-code setting selects
             for setting, value in r.edits:
                 if value and r.arms and not r.missing:
@@ -1308,49 +1343,28 @@ def _placeholders(lines: list[str]) -> str:
     return f"set the script's {', '.join(found[:4])} to your own paths first"
 
 
-def _run_lines(lines: list[str]) -> list[str]:
-    """Every program run of a launch script, continuation lines joined, redirections off."""
-    out: list[str] = []
-    k = 0
-    while k < len(lines):
-        if not _RUN_LINE.match(lines[k]):
-            k += 1
-            continue
-        parts = [lines[k]]
-        while parts[-1].rstrip().endswith("\\") and k + 1 < len(lines):
-            k += 1
-            parts.append(lines[k])
-        command = " ".join(p.rstrip("\\ ").strip() for p in parts)
-        out.append(_REDIRECTS.sub("", command).strip())
-        k += 1
-    return out[:20]
-
-
-def _invocation(lines: list[str], q: TaskQuery, arms: list[Arm]) -> tuple[int, int, str, str]:
+def _invocation(
+    lines: list[str], q: TaskQuery, arms: list[Arm], data: frozenset[str] = frozenset()
+) -> tuple[int, int, str, str]:
     """The lines of the entry point's invocation in a launch script (with its continuation
     lines), its experiment-defining flags as set (with the script's variables filled in),
-    and the command itself with one value of each sweep."""
-    variables: dict[str, str] = {}
-    loops: dict[str, str] = {}
-    for line in lines:
-        if m := _ASSIGN.match(line):
-            variables[m.group(1)] = next(g for g in m.groups()[1:] if g is not None)
-        elif m := _FOR.match(line):
-            loops[m.group(1)] = "{" + ",".join(m.group(2).split()[:8]) + "}"
-    first = next((i for i, ln in enumerate(lines, start=1) if _RUN_LINE.match(ln)), 0)
-    if not first:
+    and the command itself with one value of each sweep.
+
+    A script that runs its program once per data set (`data_path_name=ETTh1.csv`, a run,
+    `data_path_name=ETTh2.csv`, a run, ...) is read at the run on the task's data, with the
+    variables as they stand there; else at its first run. A sweep the script splits over
+    several runs (`for pred_len in 96`, then `for pred_len in 192 336`) shows all its values.
+    """
+    blocks = _blocks(lines)
+    on_data = [b for b in blocks if data and data <= set(terms(b.filled()))]
+    if not blocks:
         return 0, 0, "", ""
-    last = first
-    while last < len(lines) and lines[last - 1].rstrip().endswith("\\"):
-        last += 1
-    command = " ".join(ln.rstrip("\\ ").strip() for ln in lines[first - 1 : last])
-
-    def fill(m: re.Match[str]) -> str:
-        name = m.group(1) or m.group(2)
-        return loops.get(name) or variables.get(name) or m.group(0)
-
-    command = _VAR.sub(fill, command).replace("'_'", "_")
-    command = _REDIRECTS.sub("", command).strip()
+    block = (on_data or blocks)[0]
+    loops: dict[str, list[str]] = {}
+    for b in on_data or blocks:
+        for name, values in b.loops.items():
+            loops[name] = list(dict.fromkeys([*loops.get(name, []), *values]))
+    command = block.filled({n: v for n, v in loops.items() if n in block.loops})
     single = re.sub(r"\{([^,{}]+)(?:,[^{}]*)?\}", r"\1", command)  # one value of each sweep
     try:
         words = shlex.split(command, comments=True)
@@ -1369,4 +1383,50 @@ def _invocation(lines: list[str], q: TaskQuery, arms: list[Arm]) -> tuple[int, i
         named = set(terms(word.lstrip("-"))) & wanted or set(terms(value)) & wanted
         if named or "{" in value:  # what the task names, and a sweep the script loops over
             shown.append(f"{word} {value}")
-    return first, last, " ".join(shown[:6]), single
+    return block.first, block.last, " ".join(shown[:6]), single
+
+
+@dataclass
+class _Block:
+    """One program run of a launch script, with the script's variables as they stand there."""
+
+    first: int
+    last: int
+    command: str  # as written, continuation lines joined
+    variables: dict[str, str]
+    loops: dict[str, list[str]]  # the enclosing loops' values: {"pred_len": ["96", "192"]}
+
+    def filled(self, loops: dict[str, list[str]] | None = None) -> str:
+        """The command with its variables filled in, a loop's values as `{a,b}`."""
+        values = {**self.loops, **(loops or {})}
+
+        def fill(m: re.Match[str]) -> str:
+            name = m.group(1) or m.group(2)
+            if name in values:
+                return "{" + ",".join(values[name][:8]) + "}"
+            return self.variables.get(name) or m.group(0)
+
+        command = _VAR.sub(fill, self.command).replace("'_'", "_")
+        return _REDIRECTS.sub("", command).strip()
+
+
+def _blocks(lines: list[str]) -> list[_Block]:
+    """Each program run of a launch script (at most 20)."""
+    variables: dict[str, str] = {}
+    loops: dict[str, list[str]] = {}
+    out: list[_Block] = []
+    k = 0
+    while k < len(lines) and len(out) < 20:
+        line = lines[k]
+        k += 1
+        if m := _ASSIGN.match(line):
+            variables[m.group(1)] = next(g for g in m.groups()[1:] if g is not None)
+        elif m := _FOR.match(line):
+            loops[m.group(1)] = m.group(2).split()
+        elif _RUN_LINE.match(line):
+            first = k
+            while k < len(lines) and lines[k - 1].rstrip().endswith("\\"):
+                k += 1
+            command = " ".join(ln.rstrip("\\ ").strip() for ln in lines[first - 1 : k])
+            out.append(_Block(first, k, command, dict(variables), dict(loops)))
+    return out

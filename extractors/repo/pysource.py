@@ -120,8 +120,11 @@ def analyze_python(path: str, text: str) -> PyInfo:
     main_line = parser_line = 0
     # Walking every expression is the slow part; only files that mention a CLI library need it.
     nodes = ast.walk(tree) if _CLI_HINT.search(text) else _statements(tree)
+    tested: dict[str, list[str]] = {}  # `args.algo == "trace"`: the values code tests
     for node in nodes:
-        if isinstance(node, ast.If) and _is_main_guard(node.test):
+        if isinstance(node, ast.Compare):
+            _tested_values(node, tested)
+        elif isinstance(node, ast.If) and _is_main_guard(node.test):
             main_line = main_line or node.lineno
         elif isinstance(node, ast.Call):
             kind, flag = _call_signal(node)
@@ -155,6 +158,7 @@ def analyze_python(path: str, text: str) -> PyInfo:
         kind = next(k for k in _KIND_ORDER if k in kinds)
         runnable = bool(main_line or script_line) or kind in ("hydra", "fire")
         flags.sort(key=lambda f: f.line)
+        flags = [_with_tested(f, tested) for f in flags]
         info.entry = EntryPoint(
             path=path,
             kind=kind,
@@ -288,6 +292,34 @@ def _flag_from_call(call: ast.Call, *, names_from: Sequence[ast.expr]) -> CliFla
         aliases=aliases,
         switch=switch,
     )
+
+
+def _tested_values(node: ast.Compare, out: dict[str, list[str]]) -> None:
+    """Record the strings an attribute is compared with: `args.algo == "trace"`,
+    `opt.mode in ("train", "eval")`, by the attribute's name."""
+    sides = [node.left, *node.comparators]
+    if len(sides) != 2 or not isinstance(node.ops[0], ast.Eq | ast.NotEq | ast.In | ast.NotIn):
+        return
+    attr = next((x.attr for x in sides if isinstance(x, ast.Attribute)), "")
+    if not attr:
+        return
+    other = sides[1] if isinstance(sides[0], ast.Attribute) else sides[0]
+    items = other.elts if isinstance(other, ast.List | ast.Tuple | ast.Set) else [other]
+    for item in items:
+        if isinstance(item, ast.Constant) and isinstance(item.value, str) and item.value.strip():
+            values = out.setdefault(attr, [])
+            if item.value not in values and len(values) < 12:
+                values.append(item.value)
+
+
+def _with_tested(flag: CliFlag, tested: dict[str, list[str]]) -> CliFlag:
+    """A flag without declared choices, with the values its module's code tests it for, as
+    `(values the code tests: ['textgrad', 'trace'])` in its help."""
+    values = tested.get(flag.name.lstrip("-").replace("-", "_"))
+    if not values or "(choices:" in flag.help or flag.switch:
+        return flag
+    note = f"(values the code tests: {values!r})"
+    return flag.model_copy(update={"help": f"{flag.help[: 300 - len(note) - 1]} {note}".strip()})
 
 
 def _call_signal(call: ast.Call) -> tuple[str, CliFlag | None]:

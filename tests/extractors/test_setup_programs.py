@@ -1,0 +1,209 @@
+"""Which program and which part of it runs each arm: a launch script read at the run on the
+task's data set, a program beside the entry point named after an arm, the value an option
+takes as the code tests it, and design values written with an explanation. Each repository is
+built with git in tmp_path and mined for real."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from repo_fixture import committed_index
+
+from expcurate.records import DesignComplexity, Setup, TaskDraft
+from extractors.agent import SetupAgent, validate_references
+
+RUN = '''"""Long-term forecasting with a linear backbone."""
+import argparse
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--data_path", default="ETTh1.csv")
+parser.add_argument("--data", default="ETTh1")
+parser.add_argument("--model", default="Linear")
+parser.add_argument("--seq_len", type=int, default=96)
+parser.add_argument("--pred_len", type=int, default=96)
+args = parser.parse_args()
+
+
+def mse(pred, true):
+    return ((pred - true) ** 2).mean()
+
+
+def train(args):
+    print("mse", mse(1.0, 0.0))
+
+
+if __name__ == "__main__":
+    train(args)
+'''
+
+# one script, one block per data set, a horizon sweep split over two loops per block
+STD = """seq_len=336
+model_name=LDLinear
+
+data_path_name=ETTh1.csv
+data_name=ETTh1
+for pred_len in 96 192
+do
+    python -u run.py \\
+      --data_path $data_path_name \\
+      --data $data_name \\
+      --model $model_name \\
+      --seq_len $seq_len \\
+      --pred_len $pred_len
+done
+for pred_len in 336 720
+do
+    python -u run.py --data_path $data_path_name --data $data_name --model $model_name \\
+      --seq_len $seq_len --pred_len $pred_len
+done
+
+data_path_name=traffic.csv
+data_name=custom
+for pred_len in 96 192 336 720
+do
+    python -u run.py \\
+      --data_path $data_path_name \\
+      --data $data_name \\
+      --model $model_name \\
+      --seq_len $seq_len \\
+      --pred_len $pred_len
+done
+"""
+
+
+def _task(question: str, independent: dict, constant: dict | None = None) -> TaskDraft:
+    return TaskDraft(
+        key="t",
+        question=question,
+        method="Run each arm and compare the reported metric.",
+        expected_outcome="The proposed arm is better.",
+        design_complexity=DesignComplexity(
+            independent_variables=independent,
+            constant_variables=constant or {},
+            dependent_variables={"metric": ["accuracy"]},
+        ),
+    )
+
+
+def _recover(root: Path, files: dict[str, str], task: TaskDraft) -> Setup:
+    index = committed_index(root, files)
+    setup = SetupAgent(index, root).recover(task)
+    assert validate_references(setup, root) == []
+    return setup
+
+
+def test_a_launch_script_is_read_at_the_run_on_the_tasks_data(tmp_path: Path) -> None:
+    files = {"run.py": RUN, "scripts/STD/LDLinear.sh": STD}
+    task = _task(
+        "Does LD decomposition help a linear forecaster on ETTh1?",
+        {"std technique": ["LD (in LDLinear configuration)"], "horizon": ["96", "720"]},
+        {"dataset": "ETTh1"},
+    )
+    usage = _recover(tmp_path / "fc", files, task).usage_instructions
+    # the ETTh1 block's values, not the traffic block's that the script sets last, and the
+    # horizons of both its loops
+    assert "--data_path ETTh1.csv" in usage and "traffic.csv" not in usage
+    assert "--pred_len {96,192,336,720}" in usage
+
+    traffic = _task(
+        "Does LD decomposition help a linear forecaster on Traffic?",
+        {"std technique": ["LD (in LDLinear configuration)"]},
+        {"dataset": "traffic"},
+    )
+    usage = _recover(tmp_path / "fc2", files, traffic).usage_instructions
+    assert "--data_path traffic.csv --model LDLinear" in usage and "ETTh1.csv" not in usage
+
+
+DSPY = '''"""Big-Bench Hard with DSPy programs."""
+import argparse
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--task", default="sports_understanding")
+parser.add_argument("--cot", action="store_true")
+parser.add_argument("--copro", action="store_true")
+args = parser.parse_args()
+
+
+def accuracy(pred, gold):
+    return float(pred == gold)
+
+
+if args.copro:
+    optimizer = "COPRO"
+print("accuracy", accuracy(1, 1))
+'''
+
+TRACE = '''"""Big-Bench Hard with Trace: prompts and functions optimized together."""
+import argparse
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--task", default="sports_understanding")
+parser.add_argument("--train", action="store_true")
+args = parser.parse_args()
+
+
+def accuracy(pred, gold):
+    return float(pred == gold)
+
+
+print("accuracy", accuracy(1, 1))
+'''
+
+
+def test_an_arm_with_its_own_program_beside_the_entry_point_runs_it(tmp_path: Path) -> None:
+    files = {"bbh/run_bbh_dspy.py": DSPY, "bbh/run_bbh_trace.py": TRACE}
+    task = _task(
+        "Does Trace beat DSPy's COPRO on Big-Bench Hard accuracy?",
+        {
+            # written with an explanation: the arm is the name before it
+            "optimization framework": [
+                "DSPy's COPRO (optimizes only the meta-prompt of the program)",
+                "Trace (optimizes both prompt and functions of the program)",
+            ],
+            # a kind of thing named by examples is no arm
+            "model family": ["model type (e.g., linear or MLP over features)"],
+        },
+    )
+    setup = _recover(tmp_path / "bbh", files, task)
+    usage = setup.usage_instructions
+    assert "Run DSPy's COPRO: `python bbh/run_bbh_dspy.py --copro`" in usage
+    assert "Run Trace: `python bbh/run_bbh_trace.py`" in usage
+    assert "model type" not in usage and "no launch script" not in usage
+
+
+SOLVE = '''"""Solution optimization with TextGrad or Trace."""
+import argparse
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--algo", type=str, default="textgrad", help="The algorithm to use.")
+parser.add_argument("--task", type=str, default="gpqa")
+args = parser.parse_args()
+
+
+def score(answer):
+    return float(bool(answer))
+
+
+if args.algo == "textgrad":
+    optimizer = "tgd"
+elif args.algo in ("trace", "opto_multi"):
+    optimizer = "optoprime"
+print("accuracy", score("x"))
+'''
+
+
+def test_an_option_takes_the_value_its_code_tests_for(tmp_path: Path) -> None:
+    files = {"evals/solve.py": SOLVE}
+    task = _task(
+        "Is Trace as accurate as TextGrad at solution optimization?",
+        {"optimization method": ["Trace", "TextGrad"]},
+    )
+    setup = _recover(tmp_path / "tg", files, task)
+    usage = setup.usage_instructions
+    # the parser declares no choices; the code compares --algo with "trace" and "textgrad"
+    assert "Run Trace: `python evals/solve.py --algo trace`" in usage
+    assert "Run TextGrad: `python evals/solve.py --algo textgrad`" in usage
+    steps = "\n".join(setup.requirements)
+    assert "Take the TextGrad path (optimization method) where args.algo == 'textgrad'" in steps
+    # a test of the option for another value is not the TextGrad arm's path
+    assert "Take the TextGrad path (optimization method) where args.algo in" not in steps
