@@ -230,6 +230,8 @@ class Planner:
                 chosen.append(run)
                 return run
             same.arms += [a for a in run.arms if a not in same.arms]
+            if same.elsewhere and run.elsewhere and run.data and run.data not in same.data:
+                same.data = f"{same.data}, then {run.data}"  # one run per data set
             same.data = same.data or run.data
             return same
 
@@ -244,6 +246,8 @@ class Planner:
                     run = self._script_run(pick, q, [arm], arm.words if is_data else data)
                     run.data = label.get(data, "")
                     run.elsewhere = bool(data) and not fit(pick, arm, data)[1]
+                    if variant := self._variant(run, arm):
+                        run.warning = "; ".join(w for w in (variant, run.warning) if w)
                     add(run)
             elif (setting := self._arm_setting(arm, options, entry)) is not None:
                 by_flag.append((arm, setting))
@@ -367,6 +371,24 @@ class Planner:
         if added:
             command += " " + shlex.join(added)
         return Run(self.complete(command, entry), settings=shlex.join(added))
+
+    def _variant(self, run: Run, arm: Arm) -> str:
+        """A warning when the arm's script trains a model whose name holds the arm's name but
+        is not it (`--model CycleiTransformer` in scripts/iTransformer/ for "iTransformer"): a
+        baseline run as the authors' variant of it, which a reviewer should know."""
+        m = _MODEL_OPTION.search(run.invocation)
+        if m is None:
+            return ""
+        model = m.group(1)
+        names = [f for f in value_forms(arm.value) if re.fullmatch(r"[\w.-]+", f)]
+        if any(model.lower() == n.lower() for n in names):
+            return ""
+        inside = [n for n in names if len(n) >= 3 and n.lower() in model.lower()]
+        if not inside:
+            return ""
+        own = self._modules_by_stem().get(inside[0].lower())
+        tail = "" if own else f"; the repository has no {inside[0]} model of its own"
+        return f"the script trains --model {model}, a variant of {inside[0]}, not {inside[0]}{tail}"
 
     def _arm_program(self, arm: Arm, entry: str | None) -> str | None:
         """A program beside the entry point named after the arm where the entry point is not
@@ -990,7 +1012,12 @@ class Planner:
         for arm in arms:
             if numeric(arm.value.split()[0]) or about_data(arm.variable):
                 continue
-            for form in value_forms(arm.value):
+            forms = value_forms(arm.value)
+            bare = re.sub(r"\s*\([^()]*\)", "", arm.value).strip()
+            head = bare.split("/")[0] if "/" in bare else ""
+            if by_stem.get(head.lower()):  # "CycleNet/Linear" is CycleNet's, not Linear's
+                forms = [head]
+            for form in forms:
                 paths = by_stem.get(re.sub(r"[\s-]+", "_", form.lower()), [])
                 if len(paths) != 1 or paths[0] in skip:
                     continue

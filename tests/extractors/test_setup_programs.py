@@ -207,3 +207,78 @@ def test_an_option_takes_the_value_its_code_tests_for(tmp_path: Path) -> None:
     assert "Take the TextGrad path (optimization method) where args.algo == 'textgrad'" in steps
     # a test of the option for another value is not the TextGrad arm's path
     assert "Take the TextGrad path (optimization method) where args.algo in" not in steps
+
+
+REGISTRY = '''"""Forecasting models by name."""
+import argparse
+
+from models import CycleNet, CycleiTransformer, Linear
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--data_path", default="ETTh1.csv")
+parser.add_argument("--data", default="ETTh1")
+parser.add_argument("--model", default="CycleNet")
+parser.add_argument("--model_type", default="linear")
+args = parser.parse_args()
+MODELS = {"CycleNet": CycleNet, "Linear": Linear, "CycleiTransformer": CycleiTransformer}
+
+
+def mse(pred, true):
+    return ((pred - true) ** 2).mean()
+
+
+if __name__ == "__main__":
+    model = MODELS[args.model].Model(args)
+    print("mse", mse(1.0, 0.0))
+'''
+
+
+def _model(name: str, body: str) -> str:
+    return f'''"""{name}."""
+
+
+class Model:
+    def __init__(self, args):
+        self.args = args
+        self.kind = args.model_type
+
+    def forward(self, x):
+{body}
+'''
+
+
+def _launch(data: str, model: str) -> str:
+    return f"python -u run.py --data_path {data}.csv --data {data} --model {model}\n"
+
+
+def test_a_baseline_script_that_trains_a_variant_of_it_says_so(tmp_path: Path) -> None:
+    files = {
+        "run.py": REGISTRY,
+        "models/__init__.py": "",
+        "models/CycleNet.py": _model("Cycles", "        x = x - x.mean()\n        return x"),
+        "models/Linear.py": _model("Linear", "        return x * 2"),
+        "models/CycleiTransformer.py": _model("Inverted", "        x = x.T\n        return x.T"),
+        "scripts/CycleNet/Linear/etth1.sh": _launch("ETTh1", "CycleNet"),
+        "scripts/CycleNet/Linear/etth2.sh": _launch("ETTh2", "CycleNet"),
+        "scripts/iTransformer/traffic.sh": _launch("traffic", "CycleiTransformer"),
+    }
+    task = _task(
+        "Does CycleNet/Linear beat iTransformer on ETTh1 and ETTh2?",
+        {"model variant": ["CycleNet/Linear"], "baseline": ["iTransformer"]},
+        {"dataset": ["ETTh1", "ETTh2"]},
+    )
+    setup = _recover(tmp_path / "cy", files, task)
+    usage = setup.usage_instructions
+    assert "Run CycleNet/Linear on ETTh2: `bash scripts/CycleNet/Linear/etth2.sh`" in usage
+    # the only iTransformer script runs other data and a variant of it: both are said
+    assert (
+        "Run iTransformer (its script runs other data: set its data options to ETTh1, then "
+        "ETTh2): `bash scripts/iTransformer/traffic.sh`" in usage
+    )
+    assert (
+        "the script trains --model CycleiTransformer, a variant of iTransformer, not "
+        "iTransformer; the repository has no iTransformer model of its own" in usage
+    )
+    # "CycleNet/Linear" is CycleNet's linear variant, not the Linear baseline's module
+    steps = "\n".join(setup.requirements)
+    assert "(models/CycleNet.py:" in steps and "(models/Linear.py:" not in steps
