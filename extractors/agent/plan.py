@@ -28,7 +28,13 @@ from dataclasses import dataclass, field
 
 from expcurate.records import CliFlag, EntryPoint, RepoIndex, TaskDraft
 from extractors.repo import RepoPathError, RepoSearch, stem, terms
-from extractors.repo.commands import check_command, run_from
+from extractors.repo.commands import (
+    PathResolver,
+    check_command,
+    parse_command,
+    python_entry,
+    run_from,
+)
 from extractors.repo.pysource import OutlineItem, callee_name
 
 from .arms import (
@@ -137,6 +143,7 @@ class Planner:
         self._texts: dict[str, list[str]] = {}
         self._settings: dict[str, list[CodeSetting]] = {}
         self._stems: dict[str, list[str]] | None = None
+        self._resolver: PathResolver | None = None
 
     def _lines(self, path: str) -> list[str]:
         """A file's lines, read once for all the tasks of the repository ([] if unreadable)."""
@@ -146,6 +153,18 @@ class Planner:
             except (OSError, RepoPathError):
                 self._texts[path] = []
         return self._texts[path]
+
+    def programs(self, command: str) -> list[str]:
+        """The repository's programs a command runs: what it names, and the Python files
+        the launch scripts it names run."""
+        if self._resolver is None:
+            self._resolver = PathResolver(f.path for f in self.index.files if not f.skipped)
+        out: list[str] = []
+        for path in parse_command(command, self._resolver, "").runs:
+            out.append(path)
+            if (program := python_entry(path, self.entries)) is not None:
+                out.append(program)
+        return out
 
     # ------------------------------------------------------------ runs
 

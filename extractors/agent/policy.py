@@ -29,7 +29,7 @@ from extractors.repo.commands import python_entry
 from extractors.validate.repo_checks import reference_problems
 from extractors.validate.tree import WorkTree
 
-from .arms import about_data, edit_text, known_metrics, numeric, task_arms
+from .arms import about_data, edit_text, form_words, known_metrics, numeric, task_arms
 from .plan import Plan, Planner, Run, run_label
 from .query import TaskQuery, build_query
 from .rank import Candidate, Ranker
@@ -198,12 +198,29 @@ class SetupAgent:
         own = self.planner.arm_steps(task_arms(task), set())
         if method is None and home and len(own) < 2:
             method = self.tracer.method_step(home, q)
-        also = tuple(
+        others = [
             c.path
             for c in chosen[1:]
             if c.kind == "entry" and c.path.endswith(".py") and c.path != entry
-        )[: 0 if chosen[0].kind == "notebook" else 1]  # a notebook is its own program
-        return entry, self.planner.steps(task, q, entry, runs, method, also), also
+        ]
+        also = tuple(others[: 0 if chosen[0].kind == "notebook" else 1])  # a notebook: its own
+        # another program's code is a step of this experiment when a run runs it, when it
+        # sits beside the entry point in its own folder (generate, fine-tune, evaluate), when
+        # it is the entry point's twin (the same file name in another folder: a sequential and
+        # a distributed version) or when it is named after an arm; else it is only masked (a
+        # keyword neighbour's code would be a step of some other experiment)
+        ran = {r.script for r in runs} | {p for r in runs for p in self.planner.programs(r.command)}
+        arms = [w for a in task_arms(task) for w in form_words(a)]
+        folder = posixpath.dirname(entry or "")
+        part = tuple(
+            p
+            for p in others
+            if p in ran
+            or (folder and posixpath.dirname(p) == folder)
+            or (entry and posixpath.basename(p) == posixpath.basename(entry))
+            or any(w and w <= set(terms(posixpath.basename(p))) for w in arms)
+        )[: len(also)]
+        return entry, self.planner.steps(task, q, entry, runs, method, part), also
 
     def _no_answer(self, q: TaskQuery, ranked: list[Candidate]) -> str:
         """Nothing relevant: the repository lacks the task's names and much of its vocabulary.

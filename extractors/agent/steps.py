@@ -508,11 +508,19 @@ def _meaningful(node: ast.stmt) -> bool:
     return any(isinstance(n, ast.Call) and not _quiet(n) for n in ast.walk(node))
 
 
+# a comment that remarks on the code rather than names what it does
+_NOTE = re.compile(
+    r"^(?:note|nb|please|todo|fixme|xxx|hack|warning|to be|tbd|remember|do not|don't|"
+    r"this (?:is|was)|it is|here we|we (?:need|have)|i think)\b",
+    re.I,
+)
+
+
 def _block_action(seg: list[ast.stmt], lines: list[str]) -> str:
     above = lines[seg[0].lineno - 2].strip() if seg[0].lineno >= 2 else ""
     if above.startswith("#"):
         text = above.lstrip("#").strip().rstrip(".:")
-        if len(text.split()) >= 2 and 8 <= len(text) <= 140:
+        if len(text.split()) >= 2 and 8 <= len(text) <= 140 and not _NOTE.match(text):
             return text[0].upper() + text[1:]
     for node in seg:
         calls = [c for c in ast.walk(node) if isinstance(c, ast.Call) and not _quiet(c)]

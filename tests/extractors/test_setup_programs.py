@@ -282,3 +282,76 @@ def test_a_baseline_script_that_trains_a_variant_of_it_says_so(tmp_path: Path) -
     # "CycleNet/Linear" is CycleNet's linear variant, not the Linear baseline's module
     steps = "\n".join(setup.requirements)
     assert "(models/CycleNet.py:" in steps and "(models/Linear.py:" not in steps
+
+
+GATED = '''"""Train the gated attention classifier on CIFAR-10 and report accuracy."""
+import argparse
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--gate", action="store_true")
+args = parser.parse_args()
+
+
+def accuracy(pred, gold):
+    return float(pred == gold)
+
+
+if __name__ == "__main__":
+    # load the CIFAR-10 training split
+    data = list(range(10))
+    # fit the gated attention classifier
+    model = sum(data)
+    print("accuracy", accuracy(model, 45))
+'''
+
+# a program that shares the task's words but runs no part of its experiment
+MAPS = '''"""Draw gated attention maps of a classifier on CIFAR-10."""
+import argparse
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--image", default="cat.png")
+args = parser.parse_args()
+
+if __name__ == "__main__":
+    # load the test images into a data loader
+    loader = load_data(args.image)
+    # evaluate the model on the test data
+    heat = evaluate_model(loader)
+    # TODO: to be adapted
+    print("accuracy", heat)
+'''
+
+
+WORKERS = '''"""Train the gated attention classifier on CIFAR-10 with several workers."""
+import sys
+
+if __name__ == "__main__":
+    # split the CIFAR-10 data across the workers
+    shards = [list(range(10))[i::2] for i in range(2)]
+    # TODO: to be adapted
+    model = sum(sum(s) for s in shards)
+    print("accuracy", model == 45, sys.argv)
+'''
+
+
+def test_another_programs_code_is_a_step_only_when_it_is_part_of_the_run(tmp_path: Path) -> None:
+    task = _task(
+        "Does the gate improve the attention classifier's accuracy on CIFAR-10?",
+        {"attention": ["gated attention", "plain attention"]},
+    )
+    launch = "python exp/train.py --gate\n"
+    files = {"exp/train.py": GATED, "tools/attention_demo.py": MAPS, "scripts/gate.sh": launch}
+    setup = _recover(tmp_path / "nb", files, task)
+    # a keyword neighbour: among the sources and masked, but none of its lines is a step
+    assert "tools/attention_demo.py" in setup.source
+    assert "tools/attention_demo.py" in setup.masked_source
+    steps = "\n".join(setup.requirements)
+    assert "Fit the gated attention classifier (exp/train.py:17-18)" in steps
+    assert "tools/attention_demo.py" not in steps
+
+    # the entry point's twin (the same program in another folder) is part of the experiment;
+    # a remark above a line ("TODO: to be adapted") is not what the line does
+    twin = {"exp/train.py": GATED, "exp/distributed/train.py": WORKERS, "scripts/gate.sh": launch}
+    steps = "\n".join(_recover(tmp_path / "tw", twin, task).requirements)
+    assert "Call sum into model (exp/distributed/train.py:8" in steps
+    assert "TODO" not in steps and "adapted" not in steps
