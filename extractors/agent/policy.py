@@ -30,9 +30,11 @@ from extractors.validate.repo_checks import reference_problems
 from extractors.validate.tree import WorkTree
 
 from .arms import about_data, edit_text, form_words, known_metrics, numeric, task_arms
-from .plan import Plan, Planner, Run, run_label
+from .methods import MethodModules
+from .plan import Plan, StepPlanner
 from .query import TaskQuery, build_query
 from .rank import Candidate, Ranker
+from .runs import Run, RunPlanner, run_label
 from .steps import Step, StepTracer, usage_for
 
 MAX_SOURCE = 5
@@ -102,7 +104,9 @@ class SetupAgent:
         self.search = search or RepoSearch(self.root, index)
         self.ranker = Ranker(index, self.search)
         self.tracer = StepTracer(index, self.search)
-        self.planner = Planner(index, self.search, self.tracer)
+        self.methods = MethodModules(index, self.tracer)
+        self.run_planner = RunPlanner(index, self.search, self.tracer, self.methods)
+        self.step_planner = StepPlanner(index, self.search, self.tracer, self.methods)
         self.entries = {e.path: e for e in index.entry_points}
 
     @property
@@ -186,16 +190,16 @@ class SetupAgent:
         ranked: list[Candidate],
         entry: str | None,
     ) -> tuple[str | None, Plan, tuple[str, ...]]:
-        """The runs, the steps and the other entry points of the task (see `plan.py`)."""
+        """The runs, the steps and the other entry points of the task (`runs.py`, `plan.py`)."""
         scores = {c.path: c.score for c in ranked}
-        runs, entry = self.planner.runs(task, q, entry, scores)
+        runs, entry = self.run_planner.runs(task, q, entry, scores)
         top = chosen[0].path
         home = entry or (top if top.endswith(".py") else None)
         # the model the runs train (`--model CycleNet`) is the method, else the best match
-        method = self.planner.run_model(runs, q)
+        method = self.run_planner.run_model(runs, q)
         # when the compared methods each have their own module (algorithms/mappo.py, ...),
         # those are the method's steps; a best word match would only add plumbing
-        own = self.planner.arm_steps(task_arms(task), set())
+        own = self.methods.arm_steps(task_arms(task), set())
         if method is None and home and len(own) < 2:
             method = self.tracer.method_step(home, q)
         others = [
@@ -209,7 +213,8 @@ class SetupAgent:
         # it is the entry point's twin (the same file name in another folder: a sequential and
         # a distributed version) or when it is named after an arm; else it is only masked (a
         # keyword neighbour's code would be a step of some other experiment)
-        ran = {r.script for r in runs} | {p for r in runs for p in self.planner.programs(r.command)}
+        programs = {p for r in runs for p in self.run_planner.programs(r.command)}
+        ran = {r.script for r in runs} | programs
         arms = [w for a in task_arms(task) for w in form_words(a)]
         folder = posixpath.dirname(entry or "")
         part = tuple(
@@ -220,7 +225,7 @@ class SetupAgent:
             or (entry and posixpath.basename(p) == posixpath.basename(entry))
             or any(w and w <= set(terms(posixpath.basename(p))) for w in arms)
         )[: len(also)]
-        return entry, self.planner.steps(task, q, entry, runs, method, part), also
+        return entry, self.step_planner.steps(task, q, entry, runs, method, part), also
 
     def _no_answer(self, q: TaskQuery, ranked: list[Candidate]) -> str:
         """Nothing relevant: the repository lacks the task's names and much of its vocabulary.

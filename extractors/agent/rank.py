@@ -111,7 +111,6 @@ class Ranker:
         n = max(len(self.ptokens), 1)
         self.path_idf = {t: math.log(1 + n / c) for t, c in df.items()}
         self.entries = {e.path: e for e in index.entry_points}
-        self._doc_lines: dict[str, list[str]] = {}
 
     def rank(self, q: TaskQuery, text_scores: dict[str, float]) -> list[Candidate]:
         cands = {p: Candidate(p, k) for p, k in self.kinds.items()}
@@ -205,7 +204,7 @@ class Ranker:
         for cmd in self.index.commands:
             if not cmd.runs:
                 continue
-            lines = self._doc(cmd.doc)
+            lines = self.search.lines(cmd.doc)
             context = "\n".join(lines[max(0, cmd.line - 12) : cmd.line + 1])
             toks = set(terms(context)) | set(terms(cmd.text))
             score = math.fsum(self._idf(t) for t in toks & wanted)  # any set order: same sum
@@ -219,7 +218,7 @@ class Ranker:
         if not q.labels:
             return out
         for cmd in self.index.commands:
-            lines = self._doc(cmd.doc)
+            lines = self.search.lines(cmd.doc)
             near = " ".join(lines[max(0, cmd.line - 4) : cmd.line]).lower()
             near = re.sub(r"\b(tab|fig)[a-z]*\.?\s*", r"\1 ", near)
             if any(re.search(rf"\b{re.escape(label)}\b", near) for label in q.labels):
@@ -312,14 +311,6 @@ class Ranker:
         df = self.search.document_frequency(term)
         n = max(len(self.search.readable), 1)
         return math.log(1 + n / (df + 1))
-
-    def _doc(self, path: str) -> list[str]:
-        if path not in self._doc_lines:
-            try:
-                self._doc_lines[path] = self.search.text(path).splitlines()
-            except (OSError, ValueError):
-                self._doc_lines[path] = []
-        return self._doc_lines[path]
 
 
 def _path_terms(path: str) -> set[str]:

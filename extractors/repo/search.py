@@ -96,6 +96,7 @@ class RepoSearch:
         self._post: dict[str, list[tuple[str, float]]] | None = None
         self._len: dict[str, float] = {}
         self._avg = 1.0
+        self._lines: dict[str, list[str]] = {}
 
     # ------------------------------------------------------------ confinement
 
@@ -133,6 +134,16 @@ class RepoSearch:
             return data.decode("utf-8-sig")
         except UnicodeDecodeError:
             return data.decode("latin-1")
+
+    def lines(self, path: str) -> list[str]:
+        """A file's lines, read once for every reader of the repository ([] when it cannot be
+        read: outside the repository, not a text file of it, or gone)."""
+        if path not in self._lines:
+            try:
+                self._lines[path] = self.text(path).splitlines()
+            except (RepoPathError, OSError, ValueError):
+                self._lines[path] = []
+        return self._lines[path]
 
     # ------------------------------------------------------------ tools
 

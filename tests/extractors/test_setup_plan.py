@@ -321,7 +321,7 @@ def test_option_aliases_are_accepted_and_documented_commands_run_from_where_thei
 def test_arm_values_are_written_the_way_a_parser_takes_them() -> None:
     from expcurate.records import CliFlag
     from extractors.agent.arms import Arm, arm_option, value_forms
-    from extractors.agent.plan import _with_setting
+    from extractors.agent.launch import with_setting
 
     assert value_forms("moganet_tiny (MogaNet-T)") == [
         "moganet_tiny (MogaNet-T)",
@@ -335,11 +335,11 @@ def test_arm_values_are_written_the_way_a_parser_takes_them() -> None:
     assert found is not None and (found[0].name, found[1]) == ("--model", "moganet_tiny")
     assert arm_option(Arm("drop_path", "0.1 for moganet_tiny", frozenset()), options) is None
     sweep = "python run.py -m algorithm=mappo,qmix task=vmas/balance seed=0,1"
-    assert _with_setting(sweep, ["algorithm=iql"]) == (
+    assert with_setting(sweep, ["algorithm=iql"]) == (
         "python run.py -m algorithm=iql task=vmas/balance seed=0,1"
     )
     assert (
-        _with_setting("python run.py --lr 0.1", ["--wo_conv"]) == "python run.py --lr 0.1 --wo_conv"
+        with_setting("python run.py --lr 0.1", ["--wo_conv"]) == "python run.py --lr 0.1 --wo_conv"
     )
 
 
@@ -464,14 +464,14 @@ def test_a_boolean_typed_option_takes_a_value_and_a_store_true_one_does_not() ->
 def test_a_plan_that_cannot_be_made_leaves_traced_steps_and_says_why(
     repo, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from extractors.agent.plan import Planner
+    from extractors.agent.runs import RunPlanner
 
     root, index = repo
 
     def unreadable(*args: object, **kwargs: object) -> None:
         raise OSError("scripts/MLP/etth1.sh: permission denied")
 
-    monkeypatch.setattr(Planner, "runs", unreadable)
+    monkeypatch.setattr(RunPlanner, "runs", unreadable)
     setup = SetupAgent(index, root).recover(BACKBONES)
     assert setup.source and setup.requirements and setup.usage_instructions
     assert validate_references(setup, root) == []

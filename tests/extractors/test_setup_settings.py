@@ -123,7 +123,7 @@ def test_a_boolean_arm_sets_the_switch_its_variable_names(tmp_path: Path) -> Non
 
 
 def test_switches_of_state_or_other_files_are_not_settings(tmp_path: Path) -> None:
-    from extractors.agent.plan import Planner
+    from extractors.agent.entry_args import EntryArgs
     from extractors.agent.steps import StepTracer
     from extractors.repo import RepoSearch
 
@@ -131,16 +131,16 @@ def test_switches_of_state_or_other_files_are_not_settings(tmp_path: Path) -> No
     root = tmp_path / "seg"
     index = committed_index(root, {"demo.py": DEMO, "model.py": model})
     search = RepoSearch(root, index)
-    planner = Planner(index, search, StepTracer(index, search))
-    found = [(c.target, c.value, c.line) for c in planner.code_settings("demo.py")]
+    entry_args = EntryArgs(index, search, StepTracer(index, search))
+    found = [(c.target, c.value, c.line) for c in entry_args.code_settings("demo.py")]
     assert found == [
         ("args.use_zoom_in", True, 34),
         ("args.use_text_prompt", True, 35),
         ("args.use_box_prompt", False, 36),
         ("args.visualize", True, 37),
     ]
-    assert planner.code_settings("model.py") == []  # an object's own state
-    assert planner.code_settings("script/demo.sh") == []
+    assert entry_args.code_settings("model.py") == []  # an object's own state
+    assert entry_args.code_settings("script/demo.sh") == []
 
 
 BENCH = """import argparse

@@ -1,0 +1,230 @@
+"""What an entry point needs to run, as its own code says.
+
+The options it refuses to run without (declared `required=True`, or refused with
+`parser.error` when absent), the switches its main block hard-codes outside the parser
+(`args.use_zoom_in = True`), whether a value is one the repository knows, the flags a launch
+script passes that it does not define, and for a hydra program the config file or config key
+an override names. Read from the mined index and the parsed files, once for all the tasks of
+a repository.
+"""
+
+from __future__ import annotations
+
+import ast
+import posixpath
+import re
+import shlex
+
+from expcurate.records import CliFlag, EntryPoint, RepoIndex
+from extractors.repo import RepoSearch, terms
+from extractors.repo.commands import check_command
+from extractors.repo.pysource import callee_name
+
+from .arms import SETTING_FILLER, CodeSetting, content_words, numeric, value_forms
+from .launch import blocks_of, shell
+from .steps import StepTracer
+
+# a config group's file: conf/task/vmas/navigation.yaml is group "task", stem "navigation"
+CONFIG_GROUP = re.compile(
+    r"(?:^|/)(?:conf|config|configs)/(?P<group>[\w/-]+)/(?P<stem>[\w.-]+)\.ya?ml$"
+)
+
+
+class EntryArgs:
+    """The arguments and switches of one repository's entry points, read once for its tasks."""
+
+    def __init__(self, index: RepoIndex, search: RepoSearch, tracer: StepTracer) -> None:
+        self.index = index
+        self.search = search
+        self.tracer = tracer
+        self.entries = {e.path: e for e in index.entry_points}
+        self._settings: dict[str, list[CodeSetting]] = {}
+
+    def required(self, entry: str | None) -> list[tuple[str, str]]:
+        """The options a Python entry point cannot run without, with a value to give: those
+        declared `required=True`, and those whose absence its code refuses (`if args.config
+        is None: parser.error(...)`). A configuration gets the repository's config file
+        that shares most words with the entry point, anything else a placeholder."""
+        e = self.entries.get(entry or "")
+        tree = self.tracer.tree(entry) if entry and entry.endswith(".py") else None
+        if e is None or tree is None:
+            return []
+        names: list[str] = []
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and callee_name(node.func) == "add_argument":
+                if (
+                    any(
+                        k.arg == "required" and isinstance(k.value, ast.Constant) and k.value.value
+                        for k in node.keywords
+                    )
+                    and node.args
+                    and isinstance(node.args[0], ast.Constant)
+                ):
+                    names.append(str(node.args[0].value))
+            elif isinstance(node, ast.If) and any(
+                (isinstance(c, ast.Call) and callee_name(c.func) in ("error", "exit"))
+                or isinstance(c, ast.Raise)
+                for stmt in node.body
+                for c in ast.walk(stmt)
+            ):
+                for c in ast.walk(node.test):
+                    if isinstance(c, ast.Compare) and isinstance(c.ops[0], ast.Is):
+                        left = c.left
+                    elif isinstance(c, ast.UnaryOp) and isinstance(c.op, ast.Not):
+                        left = c.operand
+                    else:
+                        continue
+                    if isinstance(left, ast.Attribute) and isinstance(left.value, ast.Name):
+                        names.append(f"--{left.attr}")
+                        break  # the first one the test names: --config of "config or ..."
+        out: list[tuple[int, str, str]] = []
+        for name in dict.fromkeys(names):
+            flag = next(
+                (
+                    f
+                    for f in e.flags
+                    if name in (f.name, *f.aliases)
+                    or f.name.lstrip("-").replace("-", "_") == name.lstrip("-")
+                ),
+                None,
+            )
+            if flag is None or flag.switch or not flag.name.startswith("-"):
+                continue
+            out.append((flag.line, flag.name, self._value_for(flag.name, entry or "")))
+        return [(name, value) for _, name, value in sorted(out)]  # in the parser's order
+
+    def _value_for(self, name: str, entry: str) -> str:
+        """A config file of the repository for a configuration option, else `<NAME>`."""
+        words = set(terms(name))
+        if words & {"config", "cfg", "yaml"}:
+            near = set(content_words(entry.replace("/", " ").rsplit(".", 1)[0])) - {"src", "main"}
+            best = max(
+                (
+                    (len(near & set(content_words(f.path.replace("/", " ")))), f.path)
+                    for f in self.index.files
+                    if f.path.endswith((".yaml", ".yml")) and "config" in f.path.lower()
+                ),
+                default=(0, ""),
+            )
+            if best[0]:
+                return best[1]
+        return "<" + name.lstrip("-").replace("-", "_").upper() + ">"
+
+    def complete(self, command: str, entry: str | None) -> str:
+        """The command with the entry point's required options it lacks."""
+        given = set(re.findall(r"(?<!\S)--?[\w-]+", command))
+        added = [
+            w for name, value in self.required(entry) if name not in given for w in (name, value)
+        ]
+        return command + " " + shell(added) if added else command
+
+    def code_settings(self, path: str | None) -> list[CodeSetting]:
+        """The switches a Python entry point hard-codes outside its parser and its classes'
+        state (`args.use_zoom_in = True`, `USE_TEXT = False`), the last assignment of each."""
+        if not path or not path.endswith(".py"):
+            return []
+        if path not in self._settings:
+            tree = self.tracer.tree(path)
+            found: dict[str, CodeSetting] = {}
+            for node in ast.walk(tree) if tree is not None else []:
+                if not (
+                    isinstance(node, ast.Assign)
+                    and len(node.targets) == 1
+                    and isinstance(node.value, ast.Constant)
+                    and isinstance(node.value.value, bool)
+                ):
+                    continue
+                target = node.targets[0]
+                if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
+                    owner, name = target.value.id, target.attr
+                elif isinstance(target, ast.Name):
+                    owner, name = "", target.id
+                elif (
+                    isinstance(target, ast.Subscript)
+                    and isinstance(target.value, ast.Name)
+                    and isinstance(target.slice, ast.Constant)
+                    and isinstance(target.slice.value, str)
+                ):
+                    owner, name = target.value.id, target.slice.value
+                else:
+                    continue
+                words = frozenset(content_words(name.replace("_", " "))) - SETTING_FILLER
+                if owner == "self" or not any(len(w) >= 3 for w in words):
+                    continue
+                text = ast.unparse(target)
+                if text not in found or found[text].line < node.lineno:
+                    found[text] = CodeSetting(path, node.lineno, text, node.value.value, words)
+            self._settings[path] = sorted(found.values(), key=lambda c: c.line)
+        return self._settings[path]
+
+    def known_value(self, value: str, flag: CliFlag) -> bool:
+        """The repository knows the value: its parser's default or choices, or its code."""
+        low = value.lower()
+        if low == flag.default.strip("'\"").lower() or low in flag.help.lower() or numeric(value):
+            return True
+        return any(
+            self.search.document_frequency(t) > 0
+            for t in dict.fromkeys((low, low.replace("-", "_")))
+        )
+
+    def config_choice(self, value: str) -> str:
+        """The hydra override that picks the config file named after `value`:
+        conf/task/vmas/navigation.yaml is `task=vmas/navigation` for "navigation" (or "")."""
+        for form in value_forms(value):
+            name = re.sub(r"[\s-]+", "_", form.lower())
+            for f in self.index.files:
+                m = CONFIG_GROUP.search(f.path)
+                if not m:
+                    continue
+                group, _, inner = m.group("group").partition("/")
+                choice = f"{inner + '/' if inner else ''}{m.group('stem')}"
+                if name in (m.group("stem").lower(), choice.lower()):
+                    return f"{group}={choice}"
+        return ""
+
+    def config_key(self, variable: str) -> bool:
+        """A dotted design variable that is a key of the program's configs
+        (`experiment.max_n_frames` where conf/experiment/*.yaml sets max_n_frames)."""
+        variable = variable.strip()
+        if not re.fullmatch(r"\w+(?:\.\w+)*", variable):
+            return False
+        group, last = variable.split(".", 1)[0], variable.rsplit(".", 1)[-1]
+        key = re.compile(rf"^\s*{re.escape(last)}\s*:", re.M)
+        # a dotted key in its group's folder; a plain one in the primary config beside it
+        where = (
+            (lambda p: f"/{group}/" in f"/{p}")
+            if "." in variable
+            else (lambda p: bool(re.search(r"(?:^|/)(?:conf|config|configs)/[^/]+\.ya?ml$", p)))
+        )
+        return any(
+            key.search("\n".join(self.search.lines(f.path)))
+            for f in self.index.files
+            if f.path.endswith((".yaml", ".yml")) and where(f.path)
+        )
+
+    def rejected(self, invocation: str, script: str) -> str:
+        """What the script passes, in any of its runs, that its entry point's parser does not
+        define, as a warning for the reader ("" when every flag is known)."""
+        if not invocation:
+            return ""
+        folder = posixpath.dirname(script)
+        known = {f.path for f in self.index.files}
+        bad: list[str] = []
+        for command in [invocation, *(b.filled() for b in blocks_of(self.search.lines(script)))]:
+            for cwd in dict.fromkeys(["", folder]):
+                line = f"cd {shlex.quote(cwd)} && {command}" if cwd else command
+                missing, unknown = check_command(line, known, self.entries)
+                if not missing:
+                    break
+            bad += [u.split(" is not a flag", 1)[0] for u in unknown]
+        bad = list(dict.fromkeys(bad))
+        if not bad:
+            return ""
+        flags = ", ".join(bad[:6]) + (", …" if len(bad) > 6 else "")
+        them = "them" if len(bad) > 1 else "it"
+        return f"the script passes {flags}, which its program does not define: drop {them}"
+
+
+def positional(e: EntryPoint | None) -> list[str]:
+    """Placeholders for the entry point's positional arguments: `<CONFIG>`."""
+    return [f"<{f.name.upper()}>" for f in (e.flags if e else []) if not f.name.startswith("-")]

@@ -1,0 +1,157 @@
+"""Reading a launch script as it runs, and writing a command back.
+
+A repository runs its experiments through shell scripts that set variables, loop over a
+sweep's values and call the entry point (`for pred_len in 96 192; do python run.py
+--pred_len $pred_len ...`). These functions read such a script the way the shell would: each
+program run with the script's variables filled in, the run on the task's data with the flags
+that define the experiment, and the paths the authors left for the user to fill. They also
+write a command back with an arm's setting in it. Pure functions of the script's lines.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass
+
+from extractors.repo import terms
+
+from .arms import Arm
+from .query import TaskQuery
+
+_RUN_LINE = re.compile(
+    r"^\s*(?:[A-Za-z_]\w*=\S*\s+)*(?:nohup\s+)?(?:\S*/)?(?:python[\d.]*|torchrun|deepspeed|"
+    r"accelerate\s+launch)\b"
+)
+_ASSIGN = re.compile(
+    r"""^\s*(?:export\s+)?([A-Za-z_]\w*)=(?:'([^']*)'|"([^"$]*)"|([^\s;$`]*))\s*$"""
+)
+_FOR = re.compile(r"^\s*for\s+([A-Za-z_]\w*)\s+in\s+(.+?)\s*(?:;\s*do)?\s*$")
+_VAR = re.compile(r"\$\{(\w+)\}|\$([A-Za-z_]\w*)")
+_REDIRECTS = re.compile(r"\s+(?:\d?>>?|&>)\s*\S+|\s+2>&1|\s*&\s*$|\s*\|\s*tee\b.*$")
+_PLACEHOLDER_VALUE = re.compile(r"(?:^|/)path/to/|^/?your[_-]|^<[^>]+>$|^/path/", re.I)
+_PLACEHOLDER = re.compile(r"<[A-Z][A-Z0-9_]*>")
+
+
+@dataclass
+class Block:
+    """One program run of a launch script, with the script's variables as they stand there."""
+
+    first: int
+    last: int
+    command: str  # as written, continuation lines joined
+    variables: dict[str, str]
+    loops: dict[str, list[str]]  # the enclosing loops' values: {"pred_len": ["96", "192"]}
+
+    def filled(self, loops: dict[str, list[str]] | None = None) -> str:
+        """The command with its variables filled in, a loop's values as `{a,b}`."""
+        values = {**self.loops, **(loops or {})}
+
+        def fill(m: re.Match[str]) -> str:
+            name = m.group(1) or m.group(2)
+            if name in values:
+                return "{" + ",".join(values[name][:8]) + "}"
+            return self.variables.get(name) or m.group(0)
+
+        command = _VAR.sub(fill, self.command).replace("'_'", "_")
+        return _REDIRECTS.sub("", command).strip()
+
+
+def blocks_of(lines: list[str]) -> list[Block]:
+    """Each program run of a launch script (at most 20)."""
+    variables: dict[str, str] = {}
+    loops: dict[str, list[str]] = {}
+    out: list[Block] = []
+    k = 0
+    while k < len(lines) and len(out) < 20:
+        line = lines[k]
+        k += 1
+        if m := _ASSIGN.match(line):
+            variables[m.group(1)] = next(g for g in m.groups()[1:] if g is not None)
+        elif m := _FOR.match(line):
+            loops[m.group(1)] = m.group(2).split()
+        elif _RUN_LINE.match(line):
+            first = k
+            while k < len(lines) and lines[k - 1].rstrip().endswith("\\"):
+                k += 1
+            command = " ".join(ln.rstrip("\\ ").strip() for ln in lines[first - 1 : k])
+            out.append(Block(first, k, command, dict(variables), dict(loops)))
+    return out
+
+
+def invocation_of(
+    lines: list[str], q: TaskQuery, arms: list[Arm], data: frozenset[str] = frozenset()
+) -> tuple[int, int, str, str]:
+    """The lines of the entry point's invocation in a launch script (with its continuation
+    lines), its experiment-defining flags as set (with the script's variables filled in),
+    and the command itself with one value of each sweep.
+
+    A script that runs its program once per data set (`data_path_name=ETTh1.csv`, a run,
+    `data_path_name=ETTh2.csv`, a run, ...) is read at the run on the task's data, with the
+    variables as they stand there; else at its first run. A sweep the script splits over
+    several runs (`for pred_len in 96`, then `for pred_len in 192 336`) shows all its values.
+    """
+    blocks = blocks_of(lines)
+    on_data = [b for b in blocks if data and data <= set(terms(b.filled()))]
+    if not blocks:
+        return 0, 0, "", ""
+    block = (on_data or blocks)[0]
+    loops: dict[str, list[str]] = {}
+    for b in on_data or blocks:
+        for name, values in b.loops.items():
+            loops[name] = list(dict.fromkeys([*loops.get(name, []), *values]))
+    command = block.filled({n: v for n, v in loops.items() if n in block.loops})
+    single = re.sub(r"\{([^,{}]+)(?:,[^{}]*)?\}", r"\1", command)  # one value of each sweep
+    try:
+        words = shlex.split(command, comments=True)
+    except ValueError:
+        words = command.split()
+    wanted = q.terms | {w for a in arms for w in a.words}
+    shown: list[str] = []
+    for k, word in enumerate(words):
+        if not word.startswith("--"):
+            continue
+        if k + 1 >= len(words) or words[k + 1].startswith("--"):  # a switch: --no_gate
+            if set(terms(word.lstrip("-"))) & wanted:
+                shown.append(word)
+            continue
+        value = words[k + 1]
+        named = set(terms(word.lstrip("-"))) & wanted or set(terms(value)) & wanted
+        if named or "{" in value:  # what the task names, and a sweep the script loops over
+            shown.append(f"{word} {value}")
+    return block.first, block.last, " ".join(shown[:6]), single
+
+
+def placeholders(lines: list[str]) -> str:
+    """The script's settings its authors left for the user (`segvol_ckpt="path/to/x.pth"`), as
+    an instruction: a run that skips a missing checkpoint would otherwise go on silently."""
+    found: list[str] = []
+    for line in lines:
+        m = _ASSIGN.match(line)
+        if m is None:
+            continue
+        value = next((g for g in m.groups()[1:] if g is not None), "")
+        if _PLACEHOLDER_VALUE.search(value) and m.group(1) not in found:
+            found.append(m.group(1))
+    if not found:
+        return ""
+    return f"set the script's {', '.join(found[:4])} to your own paths first"
+
+
+def with_setting(command: str, setting: list[str]) -> str:
+    """The command with an arm's setting: a config override (`algorithm=iql`) replaces the
+    one the command already gives for that key (a sweep over several included); an option
+    is added at the end."""
+    key = setting[0].split("=", 1)[0] + "=" if "=" in setting[0] else ""
+    if key and not key.startswith("-"):
+        words = command.split()
+        if any(w.startswith(key) for w in words):
+            group = key[:-1] + "."  # algorithm.lr=... belongs to the algorithm replaced
+            kept = [w for w in words if not w.startswith(group)]
+            return " ".join(setting[0] if w.startswith(key) else w for w in kept)
+    return command + " " + shlex.join(setting)
+
+
+def shell(words: list[str]) -> str:
+    """Words as a shell command, `<PLACEHOLDER>`s left bare for the reader to replace."""
+    return " ".join(w if _PLACEHOLDER.fullmatch(w) else shlex.quote(w) for w in words)

@@ -1,0 +1,170 @@
+"""The method's own code as steps: the definitions of the modules that implement it.
+
+A task's method lives in a module (models/CycleNet.py, algorithms/mappo.py). Its steps are
+that module's definitions named after what the task studies, a long class cited by its parts
+(its constructor and its forward pass) rather than whole; each compared method with a module
+named after it is cited by its main class's core method.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+from expcurate.records import RepoIndex
+from extractors.repo import stem, terms
+from extractors.repo.pysource import OutlineItem
+
+from .arms import Arm, about_data, numeric, value_forms
+from .query import TaskQuery
+from .steps import Step, StepTracer, humanize
+
+NARROW = 40  # a definition longer than this is cited by its parts
+# what a method's class is about, in order: its pass, its objective, its update
+_CORE_METHODS = ("forward", "call", "get_loss", "loss", "compute_loss", "update", "learn", "step")
+
+
+class MethodModules:
+    """The modules of one repository that define methods, read once for all its tasks."""
+
+    def __init__(self, index: RepoIndex, tracer: StepTracer) -> None:
+        self.index = index
+        self.tracer = tracer
+        self._stems: dict[str, list[str]] | None = None
+
+    def method_steps(self, method: Step, q: TaskQuery) -> list[Step]:
+        """The method's own definitions in its module, each cut to parts a step can cite."""
+        module = method.path
+        items = [i for i in self.tracer.outline(module) if i.kind != "method"]
+        focus = {stem(t) for t in q.focus} | {stem(t) for t in q.names}
+        chosen = [i for i in items if i.start == method.start]
+        named = [
+            i
+            for i in items
+            if i not in chosen and i.end - i.start >= 4 and not i.name.startswith("_")
+        ]
+        # the definitions named after what the task studies, then the module's largest
+        named.sort(key=lambda i: (not set(terms(i.name)) & focus, -(i.end - i.start)))
+        if set(terms(module)) & focus or any(set(terms(i.name)) & focus for i in named):
+            chosen += named[: 3 - len(chosen)]
+        chosen = sorted(chosen, key=lambda i: i.start)[:3]
+        out: list[Step] = []
+        for item in chosen:
+            if item.end - item.start <= NARROW or item.kind != "class":
+                out.append(Step(_define(item), module, item.start, item.end))
+                continue
+            methods = [
+                m
+                for m in self.tracer.outline(module)
+                if m.kind == "method" and m.name.startswith(item.name + ".")
+            ]
+            init = next((m for m in methods if m.name.endswith(".__init__")), None)
+            core = next(
+                (m for m in methods if m.name.rsplit(".", 1)[-1] in ("forward", "__call__")),
+                max(
+                    (m for m in methods if m is not init),
+                    key=lambda m: m.end - m.start,
+                    default=None,
+                ),
+            )
+            if init is not None:
+                out.append(
+                    Step(
+                        f"Build the parts of {item.name} ({init.name})",
+                        module,
+                        init.start,
+                        init.end,
+                    )
+                )
+            if core is not None:
+                out.append(
+                    Step(
+                        f"Compute {item.name}'s {core.name.rsplit('.', 1)[-1]} pass"
+                        if core.name.endswith(("forward", "__call__"))
+                        else _define(core),
+                        module,
+                        core.start,
+                        core.end,
+                    )
+                )
+            if init is None and core is None:
+                out.append(Step(_define(item), module, item.start, item.end))
+        return out
+
+    def modules_by_stem(self) -> dict[str, list[str]]:
+        """Python modules by their lower-case file stem (models/PatchTST.py as "patchtst"),
+        tests left out."""
+        if self._stems is None:
+            self._stems = {}
+            for f in self.index.files:
+                name = posixpath.basename(f.path)
+                if name.endswith(".py") and not name.startswith("test") and "/test" not in f.path:
+                    self._stems.setdefault(name[:-3].lower(), []).append(f.path)
+        return self._stems
+
+    def arm_steps(self, arms: list[Arm], skip: set[str]) -> list[Step]:
+        """Each compared method's own module, when one is named after it (algorithms/mappo.py
+        for "MAPPO", models/PatchTST.py for "PatchTST"): its main class by its core method."""
+        by_stem = self.modules_by_stem()
+        out: list[Step] = []
+        for arm in arms:
+            if numeric(arm.value.split()[0]) or about_data(arm.variable):
+                continue
+            forms = value_forms(arm.value)
+            bare = re.sub(r"\s*\([^()]*\)", "", arm.value).strip()
+            head = bare.split("/")[0] if "/" in bare else ""
+            if by_stem.get(head.lower()):  # "CycleNet/Linear" is CycleNet's, not Linear's
+                forms = [head]
+            for form in forms:
+                paths = by_stem.get(re.sub(r"[\s-]+", "_", form.lower()), [])
+                if len(paths) != 1 or paths[0] in skip:
+                    continue
+                step = self.main_definition(paths[0], arm.value)
+                if step is not None:
+                    out.append(step)
+                break
+            if len(out) >= 3:
+                break
+        return out
+
+    def main_definition(self, module: str, what: str) -> Step | None:
+        """A module's largest class, cited by its core method when it is long."""
+        items = self.tracer.outline(module)
+        classes = [i for i in items if i.kind == "class" and i.end - i.start >= 4]
+        top = max(
+            classes or [i for i in items if i.kind == "function"],
+            key=lambda i: i.end - i.start,
+            default=None,
+        )
+        if top is None:
+            return None
+        if top.kind == "class" and top.end - top.start > NARROW:
+            methods = [
+                m
+                for m in items
+                if m.kind == "method"
+                and m.name.startswith(top.name + ".")
+                and not m.name.endswith(".__init__")
+            ]
+            core = next(
+                (
+                    m
+                    for want in _CORE_METHODS
+                    for m in methods
+                    if m.name.rsplit(".", 1)[-1].strip("_") == want
+                ),
+                max(methods, key=lambda m: m.end - m.start, default=None),
+            )
+            if core is not None:
+                return Step(f"Implement {what}'s {core.name}", module, core.start, core.end)
+        return Step(f"Implement {what} ({top.name})", module, top.start, top.end)
+
+
+def _define(item: OutlineItem) -> str:
+    doc = item.doc.strip().rstrip(".:")
+    short = item.name.rsplit(".", 1)[-1]
+    if 8 <= len(doc) <= 140 and not doc.lower().startswith(("args", "returns", "todo")):
+        return f"Implement {item.name}: {doc[0].lower() + doc[1:]}"
+    if item.kind == "class":
+        return f"Implement the {item.name} class"
+    return humanize(short) if humanize(short) != f"Call {short}" else f"Implement {item.name}"

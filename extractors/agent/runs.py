@@ -1,0 +1,539 @@
+"""The runs of one task's experiment: the launch scripts or commands that run its arms.
+
+A task varies something (methods, backbones, data sets, horizons); each value is an arm. The
+repository's own launch scripts run them first: a script whose path or settings name an arm
+beats one that only shares words with the task, and it runs once per data set of the task.
+An arm the entry point selects by an option (`--wo_conv`, `--model_type mlp`) runs as the
+script's own command with that option set; a hydra program's arms run as one multirun; an arm
+its main block hard-codes (`args.use_zoom_in = True`) runs with those lines set. An arm nothing
+selects is a line for the reviewer to fill in. Derived from the mined index and the files.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+import shlex
+from collections import Counter
+from dataclasses import dataclass, field
+
+from expcurate.records import CliFlag, EntryPoint, RepoIndex, TaskDraft
+from extractors.repo import RepoSearch, stem, terms
+from extractors.repo.commands import PathResolver, parse_command, python_entry, run_from
+
+from .arms import (
+    ABLATED,
+    DEFAULT_ARM,
+    Arm,
+    CodeSetting,
+    about_data,
+    arm_option,
+    code_edits,
+    content_words,
+    form_words,
+    listed,
+    numeric,
+    setting_flags,
+    task_arms,
+    task_datasets,
+    task_settings,
+    value_forms,
+)
+from .entry_args import CONFIG_GROUP, EntryArgs, positional
+from .launch import invocation_of, placeholders, shell, with_setting
+from .methods import MethodModules
+from .query import TaskQuery
+from .steps import Step, StepTracer, bare_run
+
+MAX_RUNS = 8
+RELEVANT = 0.6  # a launch script ranked this close to the best file can name the entry point
+MAX_MISSING = 4  # arms no script or option selects, each shown as a line to fill in
+_PUBLISHING = re.compile(
+    r"git\s+push|gh-pages|ghp-import|sphinx-build|mkdocs|jupyter-book|twine\s+upload|"
+    r"docker\s+(?:build|push)|npm\s+(?:run|publish)",
+    re.I,
+)
+_MODEL_OPTION = re.compile(r"(?<!\S)--(?:model|model_name|arch|backbone)(?:=|\s+)([A-Za-z][\w.-]*)")
+
+
+@dataclass
+class Run:
+    """One way to run (part of) the experiment: a launch script, a README line, a command."""
+
+    command: str
+    arms: list[Arm] = field(default_factory=list)
+    script: str = ""  # the launch script it runs, if any
+    lines: tuple[int, int] = (0, 0)  # the entry point's invocation inside the script
+    settings: str = ""  # the invocation's experiment-defining flags, as they are set
+    invocation: str = ""  # the script's command with its variables filled (one sweep value)
+    switch: str = ""  # the option this run adds to turn its arm on
+    data: str = ""  # the data set it runs on, when the task names several
+    missing: bool = False  # no script or option selects this arm: the reviewer writes it
+    elsewhere: bool = False  # the arm's only script runs it on other data than the task's
+    sweep: bool = False  # one multirun over every combination of its arms
+    warning: str = ""  # what would stop the command as written, for the reader
+    # in-code settings to give before it runs, with their values for this run
+    edits: list[tuple[CodeSetting, bool]] = field(default_factory=list)
+
+
+class RunPlanner:
+    """Plans the runs of every task of one repository, reading each script once."""
+
+    def __init__(
+        self, index: RepoIndex, search: RepoSearch, tracer: StepTracer, methods: MethodModules
+    ) -> None:
+        self.index = index
+        self.search = search
+        self.entries = {e.path: e for e in index.entry_points}
+        self.args = EntryArgs(index, search, tracer)
+        self.methods = methods
+        self._script_words: dict[str, frozenset[str]] = {}
+        self._resolver: PathResolver | None = None
+
+    def programs(self, command: str) -> list[str]:
+        """The repository's programs a command runs: what it names, and the Python files
+        the launch scripts it names run."""
+        if self._resolver is None:
+            self._resolver = PathResolver(f.path for f in self.index.files if not f.skipped)
+        out: list[str] = []
+        for path in parse_command(command, self._resolver, "").runs:
+            out.append(path)
+            if (program := python_entry(path, self.entries)) is not None:
+                out.append(program)
+        return out
+
+    def runs(
+        self, task: TaskDraft, q: TaskQuery, entry: str | None, scores: dict[str, float]
+    ) -> tuple[list[Run], str | None]:
+        """The runs of this task's arms (at most `MAX_RUNS`), and the entry point they run.
+
+        The repository's own launch scripts come first: an arm a script's path or settings
+        name runs through that script, once per data set of the task. An arm that is an option
+        of the entry point (`--wo_conv`, `--model_type mlp`) runs as the script's own command
+        with that option set. When the ranked entry point is run by no launch script but the
+        task's launch scripts run another one, that one is the entry point: how the authors
+        run an experiment outranks a file that shares its words.
+        """
+        # numbers are swept inside; "10 for PDF" describes a value, it is no arm
+        arms = [a for a in task_arms(task) if not numeric(a.value.split()[0])]
+        names = task_datasets(task)
+        datasets = [frozenset(content_words(d)) for d in names] or [frozenset()]
+        label = dict(zip(datasets, names, strict=False))
+        fixed = task_settings(task, q) - {w for a in arms for w in a.words}
+        top = max(scores.values(), default=0.0) or 1.0
+        launchers = [
+            e
+            for e in self.index.entry_points
+            if e.kind == "shell"
+            and e.calls
+            and not self._aggregate(e)
+            and not self._not_an_experiment(e.path)
+        ]
+        ran = [e for e in launchers if entry in e.calls] if entry else []
+        if not ran:
+            relevant = [e for e in launchers if scores.get(e.path, 0.0) >= RELEVANT * top]
+            targets = Counter(c for e in relevant for c in e.calls if c.endswith(".py"))
+            if targets:
+                entry = targets.most_common(1)[0][0]
+                ran = [e for e in launchers if entry in e.calls]
+        launchers = ran if entry else launchers
+        e = self.entries.get(entry or "")
+        options = [f for f in e.flags if f.name.startswith("--")] if e else []
+        # a numeric variable every value of which names a folder or file of the launch
+        # scripts (scripts/PDF/336/, scripts/PDF/720/) is run by those scripts, value by
+        # value, when the numbers are what the task compares (no method is an arm)
+        named = [a for a in arms if not about_data(a.variable)]
+        parts = {p for x in launchers for p in re.split(r"[/_.\-]", x.path)} if not named else set()
+        numbers: dict[str, list[Arm]] = {}
+        for a in task_arms(task):
+            if numeric(a.value):
+                numbers.setdefault(a.variable, []).append(a)
+        for values in numbers.values():
+            if len(values) >= 2 and all(v.value in parts for v in values):
+                arms += values
+        fixed -= {w for a in arms for w in a.words}
+
+        chosen: list[Run] = []
+        sweep = self._hydra_sweep(task, q, task_arms(task), entry, launchers)
+        if sweep is not None:  # one multirun covers these arms
+            chosen.append(sweep)
+            arms = [a for a in arms if a not in sweep.arms]
+
+        def fit(e: EntryPoint, arm: Arm | None, data: frozenset[str]) -> tuple[float, ...]:
+            path_words = set(terms(e.path.replace("/", " ").replace("-", " ")))
+            words = self._words_of(e.path)
+
+            def hit(want: frozenset[str]) -> float:
+                return 2.0 if want <= path_words else 1.0 if want <= words else 0.0
+
+            arm_hit = hit(arm.words) if arm is not None else 0.0
+            if arm is not None and not arm_hit:  # "LD (in LDLinear ...)": a script LDLinear.sh
+                named = any(w <= path_words for w in form_words(arm)[1:])
+                arm_hit = 1.5 if named else 0.0
+            data_hit = hit(data) if data else 0.0
+            setting = len(fixed & path_words) + 0.5 * len(fixed & words)
+            return arm_hit, data_hit, setting + scores.get(e.path, 0.0) / top
+
+        def add(run: Run) -> Run:
+            """Keep the run, or merge its arms into the same command kept before; the kept."""
+            same = next(
+                (r for r in chosen if r.command == run.command and r.edits == run.edits), None
+            )
+            if same is None:
+                chosen.append(run)
+                return run
+            same.arms += [a for a in run.arms if a not in same.arms]
+            if same.elsewhere and run.elsewhere and run.data and run.data not in same.data:
+                same.data = f"{same.data}, then {run.data}"  # one run per data set
+            same.data = same.data or run.data
+            return same
+
+        by_flag: list[tuple[Arm, list[str]]] = []  # the arm and what sets it on the command
+        plain: list[Arm] = []
+        for arm in arms:
+            best = max(launchers, key=lambda e: fit(e, arm, datasets[0]), default=None)
+            if best is not None and fit(best, arm, datasets[0])[0] > 0:
+                is_data = arm.words in datasets  # the arm is a data set: no second one
+                for data in [frozenset()] if is_data else datasets:
+                    pick = max(launchers, key=lambda e: fit(e, arm, data))
+                    run = self._script_run(pick, q, [arm], arm.words if is_data else data)
+                    run.data = label.get(data, "")
+                    run.elsewhere = bool(data) and not fit(pick, arm, data)[1]
+                    if variant := self._variant(run, arm):
+                        run.warning = "; ".join(w for w in (variant, run.warning) if w)
+                    add(run)
+            elif (setting := self._arm_setting(arm, options, entry)) is not None:
+                by_flag.append((arm, setting))
+            else:
+                plain.append(arm)
+        # arms run by their own program beside the entry point
+        for arm in list(plain):
+            program = self._arm_program(arm, entry)
+            if program is not None:
+                own = self.entries.get(program)
+                flags = [f for f in own.flags if f.name.startswith("--")] if own else []
+                run = self._default_run(task, program, flags, own)
+                run.arms = [arm]
+                add(run)
+                plain.remove(arm)
+        # arms the entry point selects by a switch it hard-codes (`args.use_zoom_in = True`)
+        coded: list[tuple[Arm, list[tuple[CodeSetting, bool]]]] = []
+        in_code = self.args.code_settings(entry)
+        for variable in dict.fromkeys(a.variable for a in plain):
+            group = [a for a in plain if a.variable == variable]
+            coded += [(group[i], edits) for i, edits in code_edits(group, in_code).items()]
+        plain = [a for a in plain if all(a is not c for c, _ in coded)]
+        # the arm that runs bare: one its value calls the default, or the one left of a
+        # variable whose other arms are each turned on by a switch (Par Conv beside
+        # --serial_conv and --wo_conv)
+        defaults: list[Arm] = []
+        switches = {f.name for f in options if f.switch}
+        for variable in dict.fromkeys(a.variable for a in plain):
+            rest = [a for a in plain if a.variable == variable]
+            said = [a for a in rest if DEFAULT_ARM.search(a.value)]
+            switched = [a for a, st in by_flag if a.variable == variable and st[0] in switches]
+            if said:  # "Ridge (default)" names the bare run; a bare "default" needs no label
+                defaults.append(said[0])
+            elif switched and len(rest) == 1 and not ABLATED.match(rest[0].value):
+                defaults.append(rest[0])
+        plain = [a for a in plain if a not in defaults]
+        defaults = [a for a in defaults if a.value.strip().lower() != "default"]
+        base: list[Run] = []
+        ablations = bool(arms) and all(ABLATED.match(a.value) for a in arms)
+        if launchers and (by_flag or coded or defaults or not chosen or ablations):
+            for data in datasets[:2]:
+                best = max(launchers, key=lambda e: fit(e, None, data))
+                if (data and not fit(best, None, data)[1]) or fit(best, None, data)[1:] == (0, 0):
+                    continue
+                run = self._script_run(best, q, [], data)
+                run.data = label.get(data, "")
+                base.append(add(run))
+        for arm, setting in by_flag:
+            if base and base[0].invocation:
+                command = with_setting(base[0].invocation, setting)
+            elif entry is not None:
+                command = self.args.complete(
+                    shell(["python", entry, *positional(e), *setting]), entry
+                )
+            else:
+                continue
+            add(
+                Run(
+                    command,
+                    arms=[arm],
+                    settings=" ".join(setting),
+                    switch=setting[0] if setting[0].startswith("-") else "",
+                    data=base[0].data if base else "",
+                )
+            )
+        if defaults:
+            if base:
+                for run in base:
+                    run.arms += [a for a in defaults if a not in run.arms]
+            elif entry is not None:
+                run = self._default_run(task, entry, options, e)
+                run.arms = list(defaults)
+                add(run)
+        if coded and entry is not None:
+            command = (
+                base[0].command if base else self._default_run(task, entry, options, e).command
+            )
+            for arm, edits in coded:
+                run = Run(command, arms=[arm], edits=edits)
+                if base:  # the same launch script as the default run, with the switches set
+                    run.script, run.lines, run.data = base[0].script, base[0].lines, base[0].data
+                    run.invocation, run.warning = base[0].invocation, base[0].warning
+                add(run)
+            # each arm's run states its settings: the default run is one of them
+            chosen = [r for r in chosen if r.arms or r.command != command]
+        if not chosen and entry is not None:
+            chosen.append(self._default_run(task, entry, options, e))
+        if chosen:
+            unrun = [a for a in plain if not about_data(a.variable)]
+            unrun = [a for a in unrun if not numeric(a.value.split()[0])]  # "0.1 for X"
+            for arm in unrun[:MAX_MISSING]:
+                if not any(arm in r.arms for r in chosen):
+                    # the switches that select its siblings, shown for the reviewer to adapt
+                    near = [
+                        (c, c.value)
+                        for a, edits in coded
+                        if a.variable == arm.variable
+                        for c, _ in edits
+                    ]
+                    chosen.append(
+                        Run("", arms=[arm], missing=True, edits=list(dict.fromkeys(near)))
+                    )
+        return chosen[:MAX_RUNS], entry
+
+    def _default_run(
+        self, task: TaskDraft, entry: str, options: list[CliFlag], e: EntryPoint | None
+    ) -> Run:
+        """The entry point run as the README documents it (else bare), with the options that
+        set what the task holds fixed (`--dataset cifar100` for "CIFAR100-LT") added."""
+        documented = [c for c in self.index.commands if entry in c.runs]
+        if documented:
+            command = run_from(documented[0], {f.path for f in self.index.files})
+        else:
+            command = " ".join([bare_run(entry, e), *positional(e)])
+        present = set(re.findall(r"(?<!\S)--?[\w-]+", command))
+        added: list[str] = []
+        names: list[str] = []
+        for flag, value in setting_flags(task, options):
+            if {flag.name, *flag.aliases} & present or flag.name in names:
+                continue
+            names.append(flag.name)
+            added += [flag.name, value]
+        if added:
+            command += " " + shlex.join(added)
+        return Run(self.args.complete(command, entry), settings=shlex.join(added))
+
+    def _variant(self, run: Run, arm: Arm) -> str:
+        """A warning when the arm's script trains a model whose name holds the arm's name but
+        is not it (`--model CycleiTransformer` in scripts/iTransformer/ for "iTransformer"): a
+        baseline run as the authors' variant of it, which a reviewer should know."""
+        m = _MODEL_OPTION.search(run.invocation)
+        if m is None:
+            return ""
+        model = m.group(1)
+        names = [f for f in value_forms(arm.value) if re.fullmatch(r"[\w.-]+", f)]
+        if any(model.lower() == n.lower() for n in names):
+            return ""
+        inside = [n for n in names if len(n) >= 3 and n.lower() in model.lower()]
+        if not inside:
+            return ""
+        own = self.methods.modules_by_stem().get(inside[0].lower())
+        tail = "" if own else f"; the repository has no {inside[0]} model of its own"
+        return f"the script trains --model {model}, a variant of {inside[0]}, not {inside[0]}{tail}"
+
+    def _arm_program(self, arm: Arm, entry: str | None) -> str | None:
+        """A program beside the entry point named after the arm where the entry point is not
+        (`run_prompt_bigbench_trace.py` beside `run_prompt_bigbench_dspy.py` for "Trace"):
+        the arm is run by its own program, not by the entry point's defaults."""
+        if entry is None:
+            return None
+        folder = posixpath.dirname(entry)
+        mine = set(terms(posixpath.basename(entry).rsplit(".", 1)[0]))
+        for e in self.index.entry_points:
+            if e.path == entry or posixpath.dirname(e.path) != folder:
+                continue
+            if e.kind == "shell" or not e.runnable or not e.path.endswith(".py"):
+                continue
+            name = set(terms(posixpath.basename(e.path).rsplit(".", 1)[0]))
+            if any(w and w <= name and not w <= mine for w in form_words(arm)):
+                return e.path
+        return None
+
+    def _arm_setting(self, arm: Arm, options: list[CliFlag], entry: str | None) -> list[str] | None:
+        """What selects the arm on the entry point's command line: an option with the value
+        in the form its parser knows (`--model moganet_xtiny` for "moganet_xtiny
+        (MogaNet-XT)"), a switch (`--wo_conv`), or for a hydra program the config group
+        whose file is named after the arm (`algorithm=qmix` for benchmarl/conf/algorithm/
+        qmix.yaml)."""
+        found = arm_option(arm, options)
+        if found is not None:
+            flag, value = found
+            if flag.switch:
+                return [flag.name]
+            if self.args.known_value(value, flag):
+                return [flag.name, value]
+            return None  # --model ParC-Net-S where the repository has no ParC-Net-S
+        e = self.entries.get(entry or "")
+        if e is None or e.kind != "hydra":
+            return None
+        choice = self.args.config_choice(arm.value)
+        return [choice] if choice else None
+
+    def _hydra_sweep(
+        self,
+        task: TaskDraft,
+        q: TaskQuery,
+        arms: list[Arm],
+        entry: str | None,
+        launchers: list[EntryPoint],
+    ) -> Run | None:
+        """For a hydra program, one multirun over every arm that picks a config file and every
+        numeric sweep of a config key (`-m algorithm=mappo,qmix task=vmas/balance
+        experiment.max_n_frames=20000000,50000000`), built on the authors' own multirun when
+        a launch script has one. None unless some variable is swept over two or more values."""
+        e = self.entries.get(entry or "")
+        if e is None or e.kind != "hydra" or entry is None:
+            return None
+        sweeps: dict[str, list[str]] = {}
+        covered: list[Arm] = []
+        for arm in arms:
+            key, value = "", ""
+            if numeric(arm.value) and self.args.config_key(arm.variable):
+                key, value = arm.variable, _number(arm.value)
+            elif not numeric(arm.value) and (choice := self.args.config_choice(arm.value)):
+                key, value = choice.split("=", 1)
+            if key:
+                values = sweeps.setdefault(key, [])
+                values += [value] if value not in values else []
+                covered.append(arm)
+        if not any(len(v) >= 2 for v in sweeps.values()):
+            return None
+        # what the task holds fixed, as the question and the constants name it ("on the
+        # VMAS/balance task", "the Navigation task"): a config file of a group not swept
+        fixed = " ".join(
+            [task.question]
+            + [
+                str(v)
+                for vs in task.design_complexity.constant_variables.values()
+                for v in listed(vs)
+            ]
+        ).lower()
+        named: dict[str, set[str]] = {}
+        for f in self.index.files:
+            m = CONFIG_GROUP.search(f.path)
+            if not m:
+                continue
+            group, _, inner = m.group("group").partition("/")
+            stem_ = m.group("stem").lower()
+            choice = f"{inner + '/' if inner else ''}{m.group('stem')}"
+            full = bool(inner) and choice.lower() in fixed
+            if group not in sweeps and (
+                full or (len(stem_) >= 5 and re.search(rf"\b{re.escape(stem_)}\b", fixed))
+            ):
+                named.setdefault(group, set()).add(choice if full else f"?{choice}")
+        for group, choices in named.items():
+            exact = [c for c in choices if not c.startswith("?")]
+            pick = exact if exact else [c[1:] for c in choices]
+            if len(pick) == 1:  # "navigation" names one task file, else it is ambiguous
+                sweeps[group] = pick
+        own = [
+            (x.path, first, last, inv)
+            for x in launchers
+            if entry in x.calls
+            for first, last, _, inv in [invocation_of(self.search.lines(x.path), q, [])]
+            if re.search(r"\s(?:-m|--multirun)\b", inv)
+        ]
+        command = own[0][3] if own else f"python {entry} -m"
+        for key, values in sweeps.items():
+            command = with_setting(command, [f"{key}={','.join(values)}"])
+        settings = " ".join(f"{k}={','.join(v)}" for k, v in sweeps.items())
+        run = Run(command, arms=covered, settings=settings, sweep=True)
+        if own:  # the authors' multirun it is built on: cited as the step that runs it
+            run.script, run.lines = own[0][0], (own[0][1], own[0][2])
+        return run
+
+    def _not_an_experiment(self, path: str) -> bool:
+        """Scripts that build or publish documentation, packages or images."""
+        if path.split("/", 1)[0] in ("docs", "doc", ".github", "website"):
+            return True
+        lines = self.search.lines(path)
+        return not lines or bool(_PUBLISHING.search("\n".join(lines)[:6000]))
+
+    def _aggregate(self, e: EntryPoint) -> bool:
+        """A script that only calls other launch scripts (run_all.sh) runs every experiment."""
+        return sum(c.endswith(".sh") for c in e.calls) > 3
+
+    def _words_of(self, path: str) -> frozenset[str]:
+        if path not in self._script_words:
+            text = "\n".join(self.search.lines(path))[:6000]
+            self._script_words[path] = frozenset(terms(path + " " + text))
+        return self._script_words[path]
+
+    def _script_run(
+        self, e: EntryPoint, q: TaskQuery, arms: list[Arm], data: frozenset[str] = frozenset()
+    ) -> Run:
+        first, last, settings, invocation = invocation_of(self.search.lines(e.path), q, arms, data)
+        return Run(
+            invocation=invocation,
+            command=f"bash {shlex.quote(e.path)}",
+            arms=list(arms),
+            script=e.path,
+            lines=(first, last),
+            settings=settings,
+            warning="; ".join(
+                w
+                for w in (
+                    placeholders(self.search.lines(e.path)),
+                    self.args.rejected(invocation, e.path),
+                )
+                if w
+            ),
+        )
+
+    def run_model(self, runs: list[Run], q: TaskQuery) -> Step | None:
+        """The model the runs train, when a run names it by an option (`--model CycleNet`)
+        and one module is named after it (models/CycleNet.py): its main definition. Of
+        several, the one the task names, else the most run."""
+        names: Counter[str] = Counter()
+        for r in runs:
+            for m in _MODEL_OPTION.finditer(r.invocation or r.command):
+                names[m.group(1).strip("'\"")] += 1
+        wanted = {stem(n) for n in q.names}
+        ordered = sorted(names, key=lambda n: (stem(n) not in wanted, -names[n]))
+        modules = self.methods.modules_by_stem()
+        for name in ordered:
+            paths = modules.get(name.lower(), [])
+            if len(paths) == 1:
+                return self.methods.main_definition(paths[0], name)
+        return None
+
+
+def run_label(run: Run) -> str:
+    """ "Run CycleNet/MLP on ETTh1", "Run w/o Conv", "Run the default configuration on ETTh2"."""
+    arms = ", ".join(a.value for a in run.arms)
+    if run.sweep:  # "algorithm MAPPO, QMIX × seed 0, 1"
+        by: dict[str, list[str]] = {}
+        for a in run.arms:
+            by.setdefault(a.variable.replace("_", " "), []).append(a.value)
+        grid = " × ".join(f"{k} {', '.join(v)}" for k, v in by.items())
+        return f"Run every combination of {grid} in one multirun"
+    what = f"Run {arms}" if arms else "Run the default configuration"
+    if run.elsewhere and run.data:  # say so rather than pass another data set off as this one
+        return f"{what} (its script runs other data: set its data options to {run.data})"
+    return what + (f" on {run.data}" if run.data and run.data not in arms else "")
+
+
+def _number(text: str) -> str:
+    """A design value as a config takes it: "2e7" and "20,000,000" as 20000000."""
+    plain = text.replace(",", "").replace(" ", "")
+    try:
+        value = float(plain)
+    except ValueError:
+        return plain
+    return (
+        str(int(value)) if value.is_integer() and ("e" in plain.lower() or "," in text) else plain
+    )
