@@ -34,6 +34,7 @@ from .arms import (
     Arm,
     about_data,
     arm_option,
+    content_words,
     numeric,
     task_arms,
     task_datasets,
@@ -64,6 +65,8 @@ _COMMON_METRICS = frozenset(
         "reward return error precision recall score top1 pearson"
     )
 )
+_PRINTS_VALUE = re.compile(r"\{[^{}]*\}|%[-\d.]*[dfsgre]\b|[,+]\s*[A-Za-z_][\w.\[\]]*\s*[,)+]")
+_OPTION_LINE = re.compile(r"add_argument|^\s*help\s*=|\bhelp\s*=\s*['\"]")
 _REPORT = re.compile(r"\b(print|log|logger|logging|write|writer|info|add_scalar|wandb)\b")
 
 
@@ -405,7 +408,9 @@ class StepPlanner:
         self, metrics: list[str], arms: list[Arm], evaluate: Step | None, entry: str | None
     ) -> Step | None:
         """The line that prints or writes the metric, where the arms are compared."""
-        places = [(evaluate.path, evaluate.start, evaluate.end)] if evaluate else []
+        # the evaluation (and what it logs just past a cited range), its file, the entry point
+        places = [(evaluate.path, evaluate.start, evaluate.end + 20)] if evaluate else []
+        places += [(evaluate.path, evaluate.start, 10**9)] if evaluate else []  # after it
         places += [(evaluate.path, 1, 10**9)] if evaluate else []
         if entry:
             places.append((entry, 1, 10**9))
@@ -419,13 +424,18 @@ class StepPlanner:
         compared = " and ".join(named_arms) or "the runs"
         named = ", ".join(metrics[:3]) or "the metric"
         # the task's own metric words first, then any common metric ("dice" for accuracy)
-        for wanted in ({stem(w) for m in metrics for w in terms(m)}, _COMMON_METRICS):
+        for wanted in ({stem(w) for m in metrics for w in content_words(m)}, _COMMON_METRICS):
             for path, start, end in places if wanted else []:
                 lines = self.search.lines(path)
                 for i in range(max(start, 1), min(end, len(lines)) + 1):
                     line = lines[i - 1]
-                    if _REPORT.search(line) and set(terms(line)) & wanted:
-                        return Step(f"Report {named} and compare {compared}", path, i, i)
+                    if _OPTION_LINE.search(line) or not _REPORT.search(line):
+                        continue  # `help='log ... metrics'` reports nothing
+                    last = _statement_end(lines, i)
+                    said = " ".join(lines[i - 1 : last])
+                    # it prints a value, not only a message ("wandb not found, metrics not logged")
+                    if set(terms(said)) & wanted and _PRINTS_VALUE.search(said):
+                        return Step(f"Report {named} and compare {compared}", path, i, last)
         return None
 
     def _run_step(self, run: Run) -> Step:
@@ -453,6 +463,17 @@ class StepPlanner:
             if found is not None:
                 return found
         return item
+
+
+def _statement_end(lines: list[str], first: int, most: int = 8) -> int:
+    """The last line of the statement starting at `first` (its brackets closed)."""
+    depth = 0
+    for k in range(first, min(first + most, len(lines) + 1)):
+        text = re.sub(r"(['\"]).*?\1", "", lines[k - 1])  # brackets inside strings do not count
+        depth += text.count("(") + text.count("[") - text.count(")") - text.count("]")
+        if depth <= 0:
+            return k
+    return first
 
 
 def _code_step(runs: list[Run]) -> Step | None:

@@ -33,6 +33,7 @@ PRIOR = {
     "module": 0.45,
     "helper": 0.3,
 }
+BUILD_MODULE = 0.8  # a module's prior when the task asks how to build what it implements
 WEIGHTS = {
     "text": 0.40,
     "path": 0.35,
@@ -47,6 +48,13 @@ AGGREGATE = 1.05
 CONFIG_OF = 0.7
 _HELPER_NAMES = {"__init__.py", "setup.py", "conftest.py", "conf.py", "version.py"}
 _PATH_NOISE = {"scripts", "script", "src", "lib", "py", "sh", "ipynb", "yaml", "yml", "json"}
+# "How can you implement / create ...": the module that does it is the answer, not only what
+# runs it
+_BUILD = re.compile(
+    r"^\W*how\s+(?:would|could|can|do|should|might)\s+(?:you|we|one|i)\s+"
+    r"(?:implement|create|build|write|design|develop|construct|make)\b",
+    re.I,
+)
 _TEST_NAME = re.compile(r"(^|/)(test_[^/]*|[^/]*_test|Test[^/]*)\.py$")
 
 
@@ -122,9 +130,10 @@ class Ranker:
         self._put(cands, "dir", self._dir_scores(text_scores))
         self._put(cands, "label", self._label_scores(q))
         self._put(cands, "result", self._result_scores(q))
+        build = bool(_BUILD.match(q.text))
         for c in cands.values():
             base = sum(WEIGHTS[s] * c.signals.get(s, 0.0) for s in WEIGHTS)
-            c.score = base * PRIOR[c.kind]
+            c.score = base * (BUILD_MODULE if build and c.kind == "module" else PRIOR[c.kind])
         self._propagate(cands)
         return sorted(cands.values(), key=lambda c: (-c.score, c.path))
 

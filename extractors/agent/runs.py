@@ -24,6 +24,7 @@ from extractors.repo.commands import PathResolver, parse_command, python_entry, 
 from .arms import (
     ABLATED,
     DEFAULT_ARM,
+    NO_VALUE,
     Arm,
     CodeSetting,
     about_data,
@@ -40,7 +41,7 @@ from .arms import (
     value_forms,
 )
 from .entry_args import CONFIG_GROUP, EntryArgs, positional
-from .launch import invocation_of, placeholders, shell, with_setting
+from .launch import blocks_of, invocation_of, placeholders, shell, with_setting
 from .methods import MethodModules
 from .query import TaskQuery
 from .steps import Step, StepTracer, bare_run
@@ -89,6 +90,7 @@ class RunPlanner:
         self.methods = methods
         self._script_words: dict[str, frozenset[str]] = {}
         self._resolver: PathResolver | None = None
+        self._own: str | None = None  # the model the launch scripts train most
 
     def programs(self, command: str) -> list[str]:
         """The repository's programs a command runs: what it names, and the Python files
@@ -206,6 +208,42 @@ class RunPlanner:
                 by_flag.append((arm, setting))
             else:
                 plain.append(arm)
+        # the one arm of a variable no script names, beside siblings run by the scripts of
+        # one folder (scripts/STD/LDLinear.sh for "LD"): that folder's script training the
+        # repository's own model (scripts/STD/CycleNet.sh for "RCF", the authors' method)
+        for variable in dict.fromkeys(a.variable for a in plain):
+            rest = [
+                a
+                for a in plain
+                if a.variable == variable
+                and not ABLATED.match(a.value)
+                and not numeric(a.value.split()[0])
+                and not about_data(a.variable)
+                and a.value.lower() not in NO_VALUE
+            ]
+            folders = {
+                posixpath.dirname(r.script)
+                for r in chosen
+                if r.script and any(a.variable == variable for a in r.arms)
+            }
+            authors = self._own_model(launchers)
+            used = {r.script for r in chosen}
+            picks = [
+                e
+                for e in launchers
+                if posixpath.dirname(e.path) in folders
+                and e.path not in used
+                and self._trains(e) == authors
+            ]
+            if len(rest) != 1 or len(folders) != 1 or not authors or len(picks) != 1:
+                continue
+            for data in datasets:
+                run = self._script_run(picks[0], q, rest, data)
+                run.data = label.get(data, "")
+                note = f"the script trains the repository's own model, {authors}, taken as this arm"
+                run.warning = "; ".join(w for w in (note, run.warning) if w)
+                add(run)
+            plain.remove(rest[0])
         # arms run by their own program beside the entry point
         for arm in list(plain):
             program = self._arm_program(arm, entry)
@@ -472,6 +510,22 @@ class RunPlanner:
             text = "\n".join(self.search.lines(path))[:6000]
             self._script_words[path] = frozenset(terms(path + " " + text))
         return self._script_words[path]
+
+    def _trains(self, e: EntryPoint) -> str:
+        """The model a launch script's first run trains (`--model CycleNet`), or ""."""
+        blocks = blocks_of(self.search.lines(e.path))
+        m = _MODEL_OPTION.search(blocks[0].filled()) if blocks else None
+        return m.group(1) if m else ""
+
+    def _own_model(self, launchers: list[EntryPoint]) -> str:
+        """The model the repository's launch scripts train most often, when one does: the
+        authors' own method, which their scripts name by the model, not by the paper's words."""
+        if self._own is None:
+            counts = Counter(m for e in launchers if (m := self._trains(e)))
+            top = counts.most_common(2)
+            clear = top and (len(top) == 1 or top[0][1] > 2 * top[1][1])
+            self._own = top[0][0] if clear else ""
+        return self._own
 
     def _script_run(
         self, e: EntryPoint, q: TaskQuery, arms: list[Arm], data: frozenset[str] = frozenset()

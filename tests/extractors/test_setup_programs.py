@@ -355,3 +355,125 @@ def test_another_programs_code_is_a_step_only_when_it_is_part_of_the_run(tmp_pat
     steps = "\n".join(_recover(tmp_path / "tw", twin, task).requirements)
     assert "Call sum into model (exp/distributed/train.py:8" in steps
     assert "TODO" not in steps and "adapted" not in steps
+
+
+LONG_RUN = '''"""Long-term forecasting: every model of the registry, by name."""
+import argparse
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--data_path", default="ETTh1.csv")
+parser.add_argument("--model", default="CycleNet")
+parser.add_argument("--log_wandb", action="store_true", help="log training and mse metrics")
+args = parser.parse_args()
+
+
+def metric(pred, true):
+    return ((pred - true) ** 2).mean(), abs(pred - true).mean()
+
+
+def test(model):
+    pred, true = 1.0, 0.0
+    mse, mae = metric(pred, true)
+    print(
+        "mse:{}, mae:{}".format(mse, mae)
+    )
+    return mse
+
+
+if __name__ == "__main__":
+    print("Models are logged to wandb when installed")
+    test(args.model)
+'''
+
+
+def _std(model: str) -> str:
+    return f"python -u run.py --data_path ETTh1.csv --model {model}\n"
+
+
+def test_the_arm_no_script_names_runs_the_authors_own_model(tmp_path: Path) -> None:
+    files = {
+        "run.py": LONG_RUN,
+        "scripts/CycleNet/Linear/etth1.sh": _std("CycleNet"),
+        "scripts/CycleNet/MLP/etth1.sh": _std("CycleNet"),
+        "scripts/CycleNet/STD/CycleNet.sh": _std("CycleNet"),
+        "scripts/CycleNet/STD/LDLinear.sh": _std("LDLinear"),
+        "scripts/CycleNet/STD/DLinear.sh": _std("DLinear"),
+    }
+    task = _task(
+        "Does RCF outperform LD as a decomposition on ETTh1?",
+        {"std technique": ["RCF (in CLinear configuration)", "LD (in LDLinear configuration)"]},
+        {"dataset": "ETTh1"},
+    )
+    setup = _recover(tmp_path / "std", files, task)
+    usage = setup.usage_instructions
+    assert (
+        "Run LD (in LDLinear configuration) on ETTh1: `bash scripts/CycleNet/STD/LDLinear.sh`"
+        in usage
+    )
+    # RCF is named by no script; beside LDLinear.sh, the authors' model (the one their
+    # launch scripts train most) runs it, and the usage says so
+    assert (
+        "Run RCF (in CLinear configuration) on ETTh1: `bash scripts/CycleNet/STD/CycleNet.sh`"
+        in usage
+    )
+    assert "the script trains the repository's own model, CycleNet, taken as this arm" in usage
+    assert "STD/DLinear.sh" not in usage and "no launch script" not in usage
+    # the last step is the line that prints the measured values (the whole statement), not
+    # an option's help ("log ... metrics") nor a message without a value
+    assert setup.requirements[-1].endswith("(run.py:18-20)")
+
+
+CLIENT = '''"""Check an agent: it interacts with you in the terminal, as with an environment."""
+import argparse
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--config", default="configs/agents.yaml")
+parser.add_argument("--agent", default="gpt")
+args = parser.parse_args()
+
+if __name__ == "__main__":
+    while True:
+        line = input("> ")
+        print("agent:", line)
+'''
+
+OS_TASK = '''"""The OS interaction task: an agent thinks, then acts with bash, answer or finish."""
+
+ONE_SHOT = "Think: count the files. Act: bash ls | wc -l"
+
+
+class OSInteraction:
+    """Runs the agent's bash commands in a container and checks its answer."""
+
+    def __init__(self, container):
+        self.container = container
+
+    def step(self, action):
+        if action.startswith("bash"):
+            return self.container.run(action[4:])
+        if action.startswith("answer"):
+            return action[7:-1]
+        return None
+'''
+
+
+def test_a_task_asking_how_to_build_something_ranks_the_module_that_does_it(
+    tmp_path: Path,
+) -> None:
+    readme = (
+        "# Agents\n\nCheck that an agent interacts with the environment:\n\n"
+        "```bash\npython src/client/agent_test.py --agent gpt\n```\n"
+    )
+    files = {
+        "README.md": readme,
+        "src/client/agent_test.py": CLIENT,
+        "src/tasks/os_interaction/task.py": OS_TASK,
+    }
+    build = _task(
+        "How can you implement an agent that interacts with the OS environment to count files?",
+        {},
+    )
+    setup = _recover(tmp_path / "ab", files, build)
+    # the documented client runs something; the task module is what the question is about
+    assert setup.source[0] == "src/tasks/os_interaction/task.py"
+    assert "src/client/agent_test.py" in setup.source + setup.candidates
