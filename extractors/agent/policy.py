@@ -32,7 +32,7 @@ from extractors.validate.tree import WorkTree
 from .arms import about_data, edit_text, form_words, known_metrics, numeric, task_arms
 from .methods import MethodModules
 from .plan import Plan, StepPlanner
-from .query import TaskQuery, build_query
+from .query import TaskQuery, asks_to_build, build_query
 from .rank import Candidate, Ranker
 from .runs import Run, RunPlanner, run_label
 from .steps import Step, StepTracer, usage_for
@@ -200,6 +200,8 @@ class SetupAgent:
         # when the compared methods each have their own module (algorithms/mappo.py, ...),
         # those are the method's steps; a best word match would only add plumbing
         own = self.methods.arm_steps(task_arms(task), set())
+        if method is None and asks_to_build(task.question) and chosen[0].kind == "module":
+            method = self.tracer.method_step(top, q)  # what to build is in the module asked of
         if method is None and home and len(own) < 2:
             method = self.tracer.method_step(home, q)
         others = [

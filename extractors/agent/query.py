@@ -84,6 +84,20 @@ class TaskQuery:
         return set(self.words) | set(self.names) | set(self.parts)
 
 
+# "How can you implement / create ...": the code that does it is the answer, not only what
+# runs it
+_BUILD = re.compile(
+    r"^\W*how\s+(?:would|could|can|do|should|might)\s+(?:you|we|one|i)\s+"
+    r"(?:implement|create|build|write|design|develop|construct|make)\b",
+    re.I,
+)
+
+
+def asks_to_build(text: str) -> bool:
+    """The task asks how to build something (EXP-Bench's implementation tasks)."""
+    return bool(_BUILD.match(text))
+
+
 def norm_number(text: str) -> str | None:
     """1e-3, 0.001 and 0.0010 all become "0.001"; 720 stays "720"."""
     try:

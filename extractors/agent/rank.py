@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from expcurate.records import RepoIndex
 from extractors.repo import RepoSearch, path_tokens, stem, terms, tokens
 
-from .query import GENERIC, STOPWORDS, TaskQuery, norm_number
+from .query import GENERIC, STOPWORDS, TaskQuery, asks_to_build, norm_number
 
 CODE_LANGS = {"python", "shell", "notebook"}
 CONFIG_LANGS = {"yaml", "json", "toml"}
@@ -48,13 +48,6 @@ AGGREGATE = 1.05
 CONFIG_OF = 0.7
 _HELPER_NAMES = {"__init__.py", "setup.py", "conftest.py", "conf.py", "version.py"}
 _PATH_NOISE = {"scripts", "script", "src", "lib", "py", "sh", "ipynb", "yaml", "yml", "json"}
-# "How can you implement / create ...": the module that does it is the answer, not only what
-# runs it
-_BUILD = re.compile(
-    r"^\W*how\s+(?:would|could|can|do|should|might)\s+(?:you|we|one|i)\s+"
-    r"(?:implement|create|build|write|design|develop|construct|make)\b",
-    re.I,
-)
 _TEST_NAME = re.compile(r"(^|/)(test_[^/]*|[^/]*_test|Test[^/]*)\.py$")
 
 
@@ -130,7 +123,7 @@ class Ranker:
         self._put(cands, "dir", self._dir_scores(text_scores))
         self._put(cands, "label", self._label_scores(q))
         self._put(cands, "result", self._result_scores(q))
-        build = bool(_BUILD.match(q.text))
+        build = asks_to_build(q.text)
         for c in cands.values():
             base = sum(WEIGHTS[s] * c.signals.get(s, 0.0) for s in WEIGHTS)
             c.score = base * (BUILD_MODULE if build and c.kind == "module" else PRIOR[c.kind])

@@ -477,3 +477,8 @@ def test_a_task_asking_how_to_build_something_ranks_the_module_that_does_it(
     # the documented client runs something; the task module is what the question is about
     assert setup.source[0] == "src/tasks/os_interaction/task.py"
     assert "src/client/agent_test.py" in setup.source + setup.candidates
+    # and the plan to build it starts from the module's own class, not the client's loop
+    assert (
+        "1. Implement OSInteraction: runs the agent's bash commands in a container and checks "
+        "its answer (as in src/tasks/os_interaction/task.py)." in setup.usage_instructions
+    )
