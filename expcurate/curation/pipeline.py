@@ -46,7 +46,8 @@ from expcurate.store.rows import Paper, StageRun
 M = TypeVar("M", bound=BaseModel)
 
 PARSER_VERSION = "paper-1"
-MINER_VERSION = "repo-3"  # repo-2: option aliases (--ds for --dataset); repo-3: switches
+MINER_VERSION = "repo-4"  # repo-2: option aliases (--ds for --dataset); repo-3: switches;
+# repo-4: the values code tests an option for (`args.algo == "trace"`)
 
 
 class StageBlocked(RuntimeError):

@@ -44,7 +44,7 @@ RELEVANCE = 1.05  # share of task names found in the repo + share of task words 
 WORDS_ONLY_RELEVANCE = 0.85  # share of task words, for a task that names nothing
 _RUNNABLE = {"script", "entry", "notebook", "test"}
 _NUMERIC = re.compile(r"[\d.,%]+")
-HEURISTIC_VERSION = "setup-heuristic-5"  # bump when the policy's output changes
+HEURISTIC_VERSION = "setup-heuristic-6"  # bump when the policy's output changes
 # A task that asks how to build or use something wants the plan, not only the command.
 _ROOT = {"path", "dir", "root"}
 _HOW_TO = re.compile(
