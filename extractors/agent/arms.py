@@ -125,8 +125,9 @@ def task_datasets(task: TaskDraft) -> list[str]:
 def listed(values: object) -> list[object]:
     """A design variable's values: its list, a list written as text ("[a, b]"), or its one
     value."""
-    if isinstance(values, str) and re.fullmatch(r"\[[^\[\]]*,[^\[\]]*\]", values.strip()):
-        return [v.strip().strip("'\"") for v in values.strip()[1:-1].split(",") if v.strip()]
+    text = _EXPLAINED.sub("", values).strip() if isinstance(values, str) else ""
+    if re.fullmatch(r"\[[^\[\]]*,[^\[\]]*\]", text):  # "[True, False] (toggle the prompt)"
+        return [v.strip().strip("'\"") for v in text[1:-1].split(",") if v.strip()]
     return list(values) if isinstance(values, list | tuple) else [values]
 
 
@@ -327,6 +328,14 @@ def truth(arm: Arm) -> bool | None:
     """The boolean an arm's value states ("False (only zoom-out inference)"), if it is one."""
     head = arm.value.split()[0].lower() if arm.value.split() else ""
     return head == "true" if head in _BOOLEANS else None
+
+
+def arm_name(arm: Arm) -> str:
+    """How a reader names the arm: its value, or for a bare boolean its variable too
+    ("use text prompt = True", not "True")."""
+    if arm.value.strip().lower() in _BOOLEANS:
+        return f"{arm.variable.replace('_', ' ')} = {arm.value.strip()}"
+    return arm.value
 
 
 def edit_text(edits: list[tuple[CodeSetting, bool]]) -> str:

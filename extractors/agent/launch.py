@@ -122,6 +122,11 @@ def invocation_of(
     return block.first, block.last, " ".join(shown[:6]), single
 
 
+def placeholder_value(value: str) -> bool:
+    """A value its authors left for the user to fill: `path/to/x.pth`, `<DATA>`, `your_key`."""
+    return bool(_PLACEHOLDER_VALUE.search(value.strip()))
+
+
 def placeholders(lines: list[str]) -> str:
     """The script's settings its authors left for the user (`segvol_ckpt="path/to/x.pth"`), as
     an instruction: a run that skips a missing checkpoint would otherwise go on silently."""
@@ -131,11 +136,11 @@ def placeholders(lines: list[str]) -> str:
         if m is None:
             continue
         value = next((g for g in m.groups()[1:] if g is not None), "")
-        if _PLACEHOLDER_VALUE.search(value) and m.group(1) not in found:
+        if placeholder_value(value) and m.group(1) not in found:
             found.append(m.group(1))
     if not found:
         return ""
-    return f"set the script's {', '.join(found[:4])} to your own paths first"
+    return f"set the script's {', '.join(found[:4])} to your own paths"
 
 
 def with_setting(command: str, setting: list[str]) -> str:

@@ -29,7 +29,7 @@ from extractors.repo.commands import python_entry
 from extractors.validate.repo_checks import reference_problems
 from extractors.validate.tree import WorkTree
 
-from .arms import about_data, edit_text, form_words, known_metrics, numeric, task_arms
+from .arms import about_data, arm_name, edit_text, form_words, known_metrics, numeric, task_arms
 from .methods import MethodModules
 from .plan import Plan, StepPlanner
 from .query import TaskQuery, asks_to_build, build_query
@@ -389,6 +389,15 @@ class SetupAgent:
         data = self._data_option(entry, plan.runs)
         if data:
             lines.append(data)
+        # what every run needs first (a checkpoint path, a config's data paths) is said once
+        parts = [[p for p in c[4].split("; ") if p] for c in commands]
+        shared = [p for p in parts[0] if all(p in x for x in parts[1:])] if len(parts) > 1 else []
+        if shared:
+            lines.append(f"Before the runs: {'; '.join(shared)}.")
+            commands = [
+                (c[0], c[1], c[2], c[3], "; ".join(p for p in x if p not in shared))
+                for c, x in zip(commands, parts, strict=True)
+            ]
         if _HOW_TO.match(task.question):  # "How can you implement ...": the plan, in steps
             for step in steps[:10]:
                 if not step.path.endswith(".sh"):
@@ -420,7 +429,7 @@ class SetupAgent:
             if repeated:
                 swept.setdefault(a.variable.replace("_", " "), []).append(a.value)
             elif not numeric(a.value.split()[0]):
-                named.append(a.value)
+                named.append(arm_name(a))
         named = named[:6]
         swept = dict(list(swept.items())[:3])
         compared = f" of {', '.join(named)}" if named else ""

@@ -28,6 +28,7 @@ from .arms import (
     Arm,
     CodeSetting,
     about_data,
+    arm_name,
     arm_option,
     code_edits,
     content_words,
@@ -41,7 +42,14 @@ from .arms import (
     value_forms,
 )
 from .entry_args import CONFIG_GROUP, EntryArgs, positional
-from .launch import blocks_of, invocation_of, placeholders, shell, with_setting
+from .launch import (
+    blocks_of,
+    invocation_of,
+    placeholder_value,
+    placeholders,
+    shell,
+    with_setting,
+)
 from .methods import MethodModules
 from .query import TaskQuery
 from .steps import Step, StepTracer, bare_run
@@ -363,7 +371,24 @@ class RunPlanner:
             added += [flag.name, value]
         if added:
             command += " " + shlex.join(added)
-        return Run(self.args.complete(command, entry), settings=shlex.join(added))
+        command = self.args.complete(command, entry)
+        return Run(command, settings=shlex.join(added), warning=self._config_placeholders(command))
+
+    def _config_placeholders(self, command: str) -> str:
+        """The placeholder paths inside a config file the command passes (`"ct_path":
+        "path/to/ct"` in config/config_demo.json), as an instruction: the run would fail, or
+        read nothing, until the user fills them."""
+        configs = {c.path: c for c in self.index.configs}
+        out: list[str] = []
+        for word in command.replace("=", " ").split():
+            path = posixpath.normpath(word.strip("'\""))
+            config = configs.get(path)
+            if config is None:
+                continue
+            keys = [k for k, v in config.values.items() if placeholder_value(v)]
+            if keys:
+                out.append(f"set {', '.join(keys[:4])} in {path} to your own paths")
+        return "; ".join(dict.fromkeys(out))
 
     def _variant(self, run: Run, arm: Arm) -> str:
         """A warning when the arm's script trains a model whose name holds the arm's name but
@@ -542,6 +567,7 @@ class RunPlanner:
                 w
                 for w in (
                     placeholders(self.search.lines(e.path)),
+                    self._config_placeholders(invocation),
                     self.args.rejected(invocation, e.path),
                 )
                 if w
@@ -568,7 +594,7 @@ class RunPlanner:
 
 def run_label(run: Run) -> str:
     """ "Run CycleNet/MLP on ETTh1", "Run w/o Conv", "Run the default configuration on ETTh2"."""
-    arms = ", ".join(a.value for a in run.arms)
+    arms = ", ".join(arm_name(a) for a in run.arms)
     if run.sweep:  # "algorithm MAPPO, QMIX × seed 0, 1"
         by: dict[str, list[str]] = {}
         for a in run.arms:

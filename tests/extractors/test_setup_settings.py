@@ -540,14 +540,41 @@ def test_compared_methods_with_their_own_modules_are_the_method_steps(tmp_path: 
 
 def test_a_launch_scripts_placeholder_paths_are_named_for_the_user(tmp_path: Path) -> None:
     launch = (
-        'export ckpt="path/to/SegVol_v1.pth"\nwork_dir=./work_dir\npython demo.py --resume $ckpt\n'
+        'export ckpt="path/to/SegVol_v1.pth"\nwork_dir=./work_dir\n'
+        "python demo.py --resume $ckpt --demo_config ./config/demo.json\n"
     )
-    files = {"demo.py": DEMO, "script/demo.sh": launch}
+    config = '{"name": "CT-1k", "case": {"ct_path": "path/to/ct", "gt_path": "path/to/gt"}}\n'
+    demo = DEMO.replace(
+        'parser.add_argument("--resume", type=str, default="")',
+        'parser.add_argument("--resume", type=str, default="")\n'
+        '    parser.add_argument("--demo_config", type=str, default="")',
+    )
+    files = {"demo.py": demo, "script/demo.sh": launch, "config/demo.json": config}
     task = _task(
         "Does combining text and box prompts beat either prompt alone?",
         {"prompt type": ["text", "box"]},
     )
     usage = _recover(tmp_path / "seg", files, task).usage_instructions
-    # the demo skips a missing checkpoint and runs untrained: the user is told to set it
-    assert "then run `bash script/demo.sh` (set the script's ckpt to your own paths first)" in usage
-    assert "work_dir to your own" not in usage
+    # the demo skips a missing checkpoint and runs untrained, and reads its CT volume from a
+    # config file's placeholder paths: every run needs them, so the user is told once, first
+    assert (
+        "1. Before the runs: set the script's ckpt to your own paths; set case.ct_path, "
+        "case.gt_path in config/demo.json to your own paths." in usage
+    )
+    assert "then run `bash script/demo.sh`." in usage
+    assert "work_dir to your own" not in usage and "name in config" not in usage
+
+
+def test_a_list_written_as_text_with_its_explanation_gives_one_arm_per_value(
+    tmp_path: Path,
+) -> None:
+    files = {"demo.py": DEMO, "script/demo.sh": LAUNCH}
+    task = _task(
+        "Does zoom-in improve the Dice score?",
+        {"use_zoom_in": "[True, False] (toggle to evaluate zoom-in inference)"},
+    )
+    usage = _recover(tmp_path / "seg", files, task).usage_instructions
+    # a bare boolean is named with its variable
+    assert "Run use zoom in = True: set `args.use_zoom_in = True` (demo.py:34)" in usage
+    assert "Run use zoom in = False: set `args.use_zoom_in = False` (demo.py:34)" in usage
+    assert "[True, False]" not in usage
