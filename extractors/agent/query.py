@@ -115,7 +115,9 @@ def _design_text(task: TaskDraft) -> str:
     def walk(value: Any) -> None:
         if isinstance(value, dict):
             for k, v in value.items():
-                parts.append(str(k))
+                # a variable's label ("model_config_file") is the drafter's words, not a name
+                # the code uses: as plain words it can match, but is never a missing name
+                parts.append(str(k).replace("_", " "))
                 walk(v)
         elif isinstance(value, list | tuple):
             for v in value:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from repo_fixture import build_demo_repo
 
-from expcurate.records import REF_RE, STEP_RE, RepoIndex, Setup, TaskDraft
+from expcurate.records import REF_RE, STEP_RE, DesignComplexity, RepoIndex, Setup, TaskDraft
 from extractors.agent import (
     SetupAgent,
     build_query,
@@ -59,6 +59,27 @@ def test_query_turns_ablation_prose_into_flag_guesses_names_and_numbers() -> Non
     assert {"gatemix", "cifar_10"} <= set(q.names)
     assert {"0.001", "300"} <= q.numbers
     assert "91.2" not in q.numbers  # a result, not a setting
+
+
+def test_design_variables_labels_are_words_never_missing_names(agent: SetupAgent) -> None:
+    """A drafter labels its variables in snake case ("model_config_file", "expected_outcome");
+    those labels are not names the code must contain, so they never make a task unanswerable."""
+    labelled = ABLATION.model_copy(
+        update={
+            "design_complexity": DesignComplexity(
+                independent_variables={"gating_unit_setting": ["with gate", "w/o Gate"]},
+                constant_variables={"model_config_file": "the default configuration"},
+                dependent_variables={"expected_outcome_metric": ["top-1 accuracy"]},
+            )
+        }
+    )
+    q = build_query(labelled)
+    assert not {"model_config_file", "expected_outcome_metric", "gating_unit_setting"} & set(
+        q.names
+    )
+    assert {"config", "gating"} <= set(q.words)
+    setup = agent.recover(labelled)
+    assert setup.no_answer == "" and setup.source
 
 
 def test_ablation_task_finds_its_launch_script_and_entry_point(agent: SetupAgent) -> None:
