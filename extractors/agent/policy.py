@@ -243,7 +243,12 @@ class SetupAgent:
         if not ranked or ranked[0].score <= 0:
             return "no file of the repository matches the task's words"
         grouped = {n for group in q.alternatives for n in group}
-        units = [([n], self._present(n)) for n in q.names if n not in grouped]
+        # a design variable's label the code does not use is the drafter's word, not missing
+        units = [
+            ([n], present)
+            for n in q.names
+            if n not in grouped and ((present := self._present(n)) or n not in q.keys)
+        ]
         for group in q.alternatives:  # the absent alternatives of a found one are forgiven
             here = [([n], True) for n in group if self._present(n)]
             units += here or [(group, False)]

@@ -78,6 +78,9 @@ class TaskQuery:
     # The values of each varied design variable (methods compared, data sets run): a
     # repository needs one of them, not all; baselines usually live elsewhere.
     alternatives: list[list[str]] = field(default_factory=list)
+    # The design variables' labels as names ("model_config_file", "use_zoom_in"): the
+    # drafter's words, which count when the code has them and are never missing names.
+    keys: set[str] = field(default_factory=set)
 
     @property
     def terms(self) -> set[str]:
@@ -115,9 +118,7 @@ def _design_text(task: TaskDraft) -> str:
     def walk(value: Any) -> None:
         if isinstance(value, dict):
             for k, v in value.items():
-                # a variable's label ("model_config_file") is the drafter's words, not a name
-                # the code uses: as plain words it can match, but is never a missing name
-                parts.append(str(k).replace("_", " "))
+                parts.append(str(k))
                 walk(v)
         elif isinstance(value, list | tuple):
             for v in value:
@@ -202,7 +203,26 @@ def build_query(task: TaskDraft) -> TaskQuery:
         results=results,
         phrases=phrases,
         alternatives=alternatives,
+        keys=_design_keys(task),
     )
+
+
+def _design_keys(task: TaskDraft) -> set[str]:
+    """The design variables' labels (and nested labels), as names."""
+    out: set[str] = set()
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            for k, v in value.items():
+                out.add(name_key(str(k)))
+                walk(v)
+        elif isinstance(value, list | tuple):
+            for v in value:
+                walk(v)
+
+    dc = task.design_complexity
+    walk([dc.constant_variables, dc.independent_variables, dc.dependent_variables])
+    return out
 
 
 MAX_VALUE_WORDS = 4  # longer values are descriptions, not names of alternatives
