@@ -23,6 +23,7 @@ from __future__ import annotations
 import ast
 import posixpath
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 from expcurate.records import RepoIndex, TaskDraft
@@ -66,6 +67,7 @@ _COMMON_METRICS = frozenset(
     )
 )
 _PRINTS_VALUE = re.compile(r"\{[^{}]*\}|%[-\d.]*[dfsgre]\b|[,+]\s*[A-Za-z_][\w.\[\]]*\s*[,)+]")
+_DATA_OPTION = re.compile(r"(?<!\S)--(?:data|dataset|data_name)(?:=|\s+)(\S+)")
 _OPTION_LINE = re.compile(r"add_argument|^\s*help\s*=|\bhelp\s*=\s*['\"]")
 _REPORT = re.compile(r"\b(print|log|logger|logging|write|writer|info|add_scalar|wandb)\b")
 
@@ -106,7 +108,7 @@ class StepPlanner:
         plan = Plan(runs=runs, metrics=task_metrics(task, q))
         arms = task_arms(task)
         modules = self._closure(entry) if entry else []
-        data = self._data_step(q, task, modules)
+        data = self._data_step(q, task, modules, runs)
         parts = self.methods.method_steps(method, q) if method else []
         plan.method_modules = list(dict.fromkeys(s.path for s in parts))
         branches = self._branch_steps(arms, [entry, *modules] if entry else [], runs)
@@ -258,9 +260,14 @@ class StepPlanner:
             end,
         )
 
-    def _data_step(self, q: TaskQuery, task: TaskDraft, modules: list[str]) -> Step | None:
-        """The loader of the task's data: a class or function about data, naming its sets."""
+    def _data_step(
+        self, q: TaskQuery, task: TaskDraft, modules: list[str], runs: list[Run]
+    ) -> Step | None:
+        """The loader of the task's data: a class or function about data, naming its sets;
+        first of all the one a registry maps the runs' data option to (`--data custom` and
+        `data_dict = {"custom": Dataset_Custom}`: Dataset_Custom, not the ETTh loader)."""
         datasets = {w for d in task_datasets(task) for w in terms(d)}
+        chosen = self._registered_loaders(modules, runs)
         best: tuple[float, str, OutlineItem] | None = None
         for module in modules:
             module_words = set(terms(module))
@@ -275,6 +282,7 @@ class StepPlanner:
                     continue
                 score: float = 2 * len(own & _DATA_WORDS) + 3 * len(own & datasets)
                 score += len(module_words & _DATA_WORDS) + (0.5 if item.kind == "class" else 0)
+                score += 10 * chosen.get(item.name, 0)
                 if best is None or score > best[0]:
                     best = (score, module, item)
         if best is None or best[0] < 2:
@@ -284,6 +292,31 @@ class StepPlanner:
         sets = task_datasets(task)
         what = f"the {', '.join(sets)} data" if sets else "the data"
         return Step(f"Load and split {what} ({item.name})", module, item.start, item.end)
+
+    def _registered_loaders(self, modules: list[str], runs: list[Run]) -> dict[str, int]:
+        """How many runs pick each class through a name registry (`{"custom": Dataset_Custom}`
+        indexed by the value a run passes to `--data` or `--dataset`)."""
+        values = [
+            m.group(1).strip("'\"")
+            for r in runs
+            for m in _DATA_OPTION.finditer(r.invocation or r.command)
+        ]
+        if not values:
+            return {}
+        registry: dict[str, str] = {}
+        for module in modules:
+            tree = self.tracer.tree(module)
+            for node in ast.walk(tree) if tree else []:
+                if not isinstance(node, ast.Dict):
+                    continue
+                for key, value in zip(node.keys, node.values, strict=False):
+                    if (
+                        isinstance(key, ast.Constant)
+                        and isinstance(key.value, str)
+                        and isinstance(value, ast.Name)
+                    ):
+                        registry.setdefault(key.value, value.id)
+        return dict(Counter(registry[v] for v in values if v in registry))
 
     def _branch_steps(
         self, arms: list[Arm], files: list[str | None], runs: list[Run]

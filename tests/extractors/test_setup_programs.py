@@ -482,3 +482,84 @@ def test_a_task_asking_how_to_build_something_ranks_the_module_that_does_it(
         "1. Implement OSInteraction: runs the agent's bash commands in a container and checks "
         "its answer (as in src/tasks/os_interaction/task.py)." in setup.usage_instructions
     )
+
+
+LOADERS = '''"""Data sets of the forecasting benchmarks."""
+
+
+class Dataset_ETT_hour:
+    """ETTh1 and ETTh2, split by months."""
+
+    def __init__(self, root_path, data_path="ETTh1.csv"):
+        self.root_path = root_path
+        self.data_path = data_path
+        self.__read_data__()
+
+    def __read_data__(self):
+        borders = [0, 12 * 30 * 24, 16 * 30 * 24]
+        self.data = list(range(borders[-1]))
+
+
+class Dataset_Custom:
+    """Any other csv: electricity, traffic, weather, split 7:1:2."""
+
+    def __init__(self, root_path, data_path="electricity.csv"):
+        self.root_path = root_path
+        self.data_path = data_path
+        self.__read_data__()
+
+    def __read_data__(self):
+        num_train = int(100 * 0.7)
+        num_test = int(100 * 0.2)
+        self.data = list(range(num_train + num_test))
+'''
+
+FACTORY = '''"""Which loader reads which data set."""
+from data_provider.data_loader import Dataset_Custom, Dataset_ETT_hour
+
+data_dict = {"ETTh1": Dataset_ETT_hour, "ETTh2": Dataset_ETT_hour, "custom": Dataset_Custom}
+
+
+def data_provider(args):
+    return data_dict[args.data](args.root_path, args.data_path)
+'''
+
+FORECAST = '''"""Long-term forecasting."""
+import argparse
+
+from data_provider.data_factory import data_provider
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--root_path", default="./dataset/")
+parser.add_argument("--data_path", default="ETTh1.csv")
+parser.add_argument("--data", default="ETTh1")
+args = parser.parse_args()
+
+if __name__ == "__main__":
+    data = data_provider(args)
+    print("mse {}".format(len(data.data)))
+'''
+
+
+def test_the_data_step_is_the_loader_the_runs_data_option_picks(tmp_path: Path) -> None:
+    files = {
+        "run.py": FORECAST,
+        "data_provider/__init__.py": "",
+        "data_provider/data_loader.py": LOADERS,
+        "data_provider/data_factory.py": FACTORY,
+        "scripts/electricity.sh": (
+            "python -u run.py --root_path ./dataset/ --data_path electricity.csv --data custom\n"
+        ),
+    }
+    task = _task(
+        "How low is the forecasting MSE on the Electricity data set?",
+        {},
+        {"dataset": "Electricity"},
+    )
+    steps = "\n".join(_recover(tmp_path / "fc", files, task).requirements)
+    # `--data custom` is Dataset_Custom in the registry, whatever the ETT loader's name says
+    assert (
+        "Load and split the Electricity data (Dataset_Custom) (data_provider/data_loader.py:17-28)"
+        in steps
+    )
+    assert "Dataset_ETT_hour" not in steps
