@@ -59,12 +59,12 @@ _EXPERIMENT_WORDS = frozenset(
     )
 )
 _CONFIG_WORDS = frozenset(terms("config cfg yaml hydra conf reload restore checkpoint_path"))
-_COMMON_METRICS = frozenset(
+_COMMON_METRICS = frozenset(  # whole words: "f1" and "top1", never "f" (of an f-string) or "1"
     stem(w)
-    for w in terms(
+    for w in (
         "acc accuracy dice iou miou loss metric result mse mae rmse f1 auc bleu rouge psnr ssim "
         "reward return error precision recall score top1 pearson"
-    )
+    ).split()
 )
 _PRINTS_VALUE = re.compile(r"\{[^{}]*\}|%[-\d.]*[dfsgre]\b|[,+]\s*[A-Za-z_][\w.\[\]]*\s*[,)+]")
 _DATA_OPTION = re.compile(r"(?<!\S)--(?:data|dataset|data_name)(?:=|\s+)(\S+)")
