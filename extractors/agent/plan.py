@@ -50,6 +50,8 @@ MAX_STEPS = 15
 _DATA_WORDS = {"data", "dataset", "loader", "dataloader", "load", "read"}
 _DATA_NAMES = DATA_NAMES | {"corpus"}
 _TRAIN_NAMES = ("train", "fit", "train_epoch", "train_one_epoch", "training", "run_epoch")
+_TRAIN_PREFIX = re.compile(r"train(?:ing)?(?:_|$)")  # train_model, training_loop; not trainable
+_EVAL_PREFIX = re.compile(r"eval(?:uate|uation)?(?:_|$)")  # evaluation_loop, eval_epoch
 _EVAL_NAMES = ("test", "evaluate", "eval", "inference", "validate", "validation", "vali", "val")
 _EXPERIMENT_WORDS = frozenset(
     terms(
@@ -59,13 +61,10 @@ _EXPERIMENT_WORDS = frozenset(
     )
 )
 _CONFIG_WORDS = frozenset(terms("config cfg yaml hydra conf reload restore checkpoint_path"))
-_COMMON_METRICS = frozenset(  # whole words: "f1" and "top1", never "f" (of an f-string) or "1"
-    stem(w)
-    for w in (
-        "acc accuracy dice iou miou loss metric result mse mae rmse f1 auc bleu rouge psnr ssim "
-        "reward return error precision recall score top1 pearson"
-    ).split()
-)
+_METRIC_WORDS = "acc accuracy dice iou miou loss metric result mse mae rmse f1 auc bleu rouge psnr "
+_METRIC_WORDS += "ssim reward return error precision recall score top1 pearson"
+# whole words: "f1" and "top1", never "f" (of an f-string) or "1"
+_COMMON_METRICS = frozenset(stem(w) for w in _METRIC_WORDS.split())
 _PRINTS_VALUE = re.compile(r"\{[^{}]*\}|%[-\d.]*[dfsgre]\b|[,+]\s*[A-Za-z_][\w.\[\]]*\s*[,)+]")
 _DATA_OPTION = re.compile(r"(?<!\S)--(?:data|dataset|data_name)(?:=|\s+)(\S+)")
 _OPTION_LINE = re.compile(r"add_argument|^\s*help\s*=|\bhelp\s*=\s*['\"]")
@@ -374,14 +373,24 @@ class StepPlanner:
         return out
 
     def _named_step(self, files: list[str | None], names: tuple[str, ...]) -> Step | None:
-        """The first definition named like `names` (in their order) in `files`, cut to its
+        """The first definition named like `names` (in their order) in `files` that the code
+        of `files` uses (an `evaluate` nothing calls is not this run's evaluation), cut to its
         loop when it is long."""
-        for wanted in names:
+        used = self._used_names(files)
+        # the names themselves, then names that start like the kind of step (`_evaluation_loop`;
+        # never `test_*`, which is a unit test or a helper as often as an evaluation)
+        kind = _EVAL_PREFIX if names is _EVAL_NAMES else _TRAIN_PREFIX
+        for wanted, whole in [*((n, True) for n in names), ("", False)]:
             for path in files:
                 if path is None:
                     continue
                 for item in self.tracer.outline(path):
-                    if item.name.rsplit(".", 1)[-1].lower() != wanted or item.end - item.start < 3:
+                    short = item.name.rsplit(".", 1)[-1]
+                    name = short.lower() if whole else short.lower().strip("_")
+                    hit = name == wanted if whole else bool(kind.match(name))
+                    if not hit or item.end - item.start < 3 or short not in used:
+                        continue
+                    if "config" in item.name.lower():  # ExperimentConfig.validate checks a config
                         continue
                     start, end = item.start, item.end
                     if end - start > NARROW:
@@ -393,6 +402,21 @@ class StepPlanner:
                     action = f"{verb} ({item.name})" + (f": {doc}" if doc else "")
                     return Step(action, path, start, end)
         return None
+
+    def _used_names(self, files: list[str | None]) -> set[str]:
+        """Every name the code of `files` refers to: called, read as an attribute, or given
+        as a string (`getattr(exp, "test")`)."""
+        out: set[str] = set()
+        for path in files:
+            tree = self.tracer.tree(path) if path else None
+            for node in ast.walk(tree) if tree else []:
+                if isinstance(node, ast.Name):
+                    out.add(node.id)
+                elif isinstance(node, ast.Attribute):
+                    out.add(node.attr)
+                elif isinstance(node, ast.Constant) and str(node.value).isidentifier():
+                    out.add(str(node.value))
+        return out
 
     def _loop(self, path: str, item: OutlineItem) -> tuple[int, int] | None:
         node = self.tracer._def_node(path, item.name)

@@ -563,3 +563,69 @@ def test_the_data_step_is_the_loader_the_runs_data_option_picks(tmp_path: Path) 
         in steps
     )
     assert "Dataset_ETT_hour" not in steps
+
+
+EXPERIMENT = '''"""One multi-agent experiment: collect, train, evaluate."""
+
+
+class ExperimentConfig:
+    def __init__(self, frames):
+        self.frames = frames
+
+    def validate(self):
+        if self.frames <= 0:
+            raise ValueError("frames must be positive")
+        return self
+
+
+class Experiment:
+    def __init__(self, config):
+        self.config = config.validate()
+        self.returns = []
+
+    def run(self):
+        for frame in range(self.config.frames):
+            self.returns.append(frame * 0.5)
+            if frame % 10 == 0:
+                self._evaluation_loop()
+
+    def _evaluation_loop(self):
+        mean_return = sum(self.returns) / max(len(self.returns), 1)
+        best = max(self.returns, default=0.0)
+        self.last = (mean_return, best)
+        print(f"mean return {mean_return:.3f}")
+        return mean_return
+
+    def evaluate(self):
+        """Run just the evaluation loop once."""
+        self.returns = [0.0]
+        self._evaluation_loop()
+        return self.returns
+'''
+
+MARL = '''"""Run one experiment."""
+import argparse
+
+from experiment import Experiment, ExperimentConfig
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--frames", type=int, default=100)
+args = parser.parse_args()
+
+if __name__ == "__main__":
+    Experiment(ExperimentConfig(args.frames)).run()
+'''
+
+
+def test_the_evaluation_step_is_the_one_the_run_calls(tmp_path: Path) -> None:
+    files = {"run.py": MARL, "experiment.py": EXPERIMENT}
+    task = TaskDraft(
+        key="t",
+        question="Is the mean return of the Experiment higher with more frames?",
+        method="Run the Experiment for more frames; collect, train and evaluate the mean return.",
+        expected_outcome="The mean return is higher with more frames.",
+    )
+    steps = "\n".join(_recover(tmp_path / "marl", files, task).requirements)
+    # `evaluate` is never called by the run, and a config's `validate` evaluates nothing
+    assert "Evaluate (Experiment._evaluation_loop) (experiment.py:25-30)" in steps
+    assert "Experiment.evaluate" not in steps and "ExperimentConfig.validate" not in steps
