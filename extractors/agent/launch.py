@@ -145,9 +145,15 @@ def placeholders(lines: list[str]) -> str:
 
 def with_setting(command: str, setting: list[str]) -> str:
     """The command with an arm's setting: a config override (`algorithm=iql`) replaces the
-    one the command already gives for that key (a sweep over several included); an option
-    is added at the end."""
+    one the command already gives for that key (a sweep over several included), and so does
+    an option with a value (`--model x`); any other option is added at the end."""
     key = setting[0].split("=", 1)[0] + "=" if "=" in setting[0] else ""
+    if len(setting) == 2 and setting[0].startswith("-"):  # `--model x` where it already has one
+        words = command.split()
+        for k, word in enumerate(words[:-1]):
+            if word == setting[0]:
+                words[k + 1] = shlex.quote(setting[1])
+                return " ".join(words)
     if key and not key.startswith("-"):
         words = command.split()
         if any(w.startswith(key) for w in words):

@@ -297,6 +297,9 @@ class RunPlanner:
         for arm, setting in by_flag:
             if base and base[0].invocation:
                 command = with_setting(base[0].invocation, setting)
+            elif entry is not None and (recipe := self._recipe(entry, setting)):
+                # the authors' documented command, with this arm's setting in it
+                command = self.args.complete(with_setting(recipe, setting), entry)
             elif entry is not None:
                 command = self.args.complete(
                     shell(["python", entry, *positional(e), *setting]), entry
@@ -389,6 +392,22 @@ class RunPlanner:
             if keys:
                 out.append(f"set {', '.join(keys[:4])} in {path} to your own paths")
         return "; ".join(dict.fromkeys(out))
+
+    def _recipe(self, entry: str, setting: list[str]) -> str:
+        """The README's command running the entry point that fits this setting best: one that
+        already names its value (a per-model recipe), else one that sets its option, else the
+        first; "" when none is documented."""
+        documented = [c for c in self.index.commands if entry in c.runs]
+        if not documented:
+            return ""
+        value = setting[-1] if len(setting) == 2 else ""
+
+        def fit(text: str) -> tuple[bool, bool]:
+            words = text.split()
+            return (bool(value) and value in words, setting[0].split("=")[0] in text)
+
+        best = max(documented, key=lambda c: fit(c.text))  # max keeps the first of equals
+        return run_from(best, {f.path for f in self.index.files})
 
     def _variant(self, run: Run, arm: Arm) -> str:
         """A warning when the arm's script trains a model whose name holds the arm's name but

@@ -629,3 +629,50 @@ def test_the_evaluation_step_is_the_one_the_run_calls(tmp_path: Path) -> None:
     # `evaluate` is never called by the run, and a config's `validate` evaluates nothing
     assert "Evaluate (Experiment._evaluation_loop) (experiment.py:25-30)" in steps
     assert "Experiment.evaluate" not in steps and "ExperimentConfig.validate" not in steps
+
+
+CLASSIFY = '''"""Train an image classifier on ImageNet."""
+import argparse
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--model", default="net_tiny", help="net_tiny, net_small or net_base")
+parser.add_argument("--lr", type=float, default=1e-3)
+parser.add_argument("--drop_path", type=float, default=0.0)
+args = parser.parse_args()
+
+
+def accuracy(pred, gold):
+    return float(pred == gold)
+
+
+if __name__ == "__main__":
+    print("top-1 accuracy {:.2f}".format(accuracy(1, 1)))
+'''
+
+RECIPES = """# Training
+
+Train the tiny model:
+
+```bash
+python train.py --model net_tiny --lr 1e-3 --drop_path 0.1
+```
+
+Train the small model:
+
+```bash
+python train.py --model net_small --lr 2e-3 --drop_path 0.2
+```
+"""
+
+
+def test_an_option_arm_runs_the_authors_documented_recipe(tmp_path: Path) -> None:
+    files = {"train.py": CLASSIFY, "README.md": RECIPES}
+    task = _task(
+        "Does a larger model reach a higher top-1 accuracy on ImageNet?",
+        {"model size": ["net_tiny", "net_small", "net_base"]},
+    )
+    usage = _recover(tmp_path / "cls", files, task).usage_instructions
+    # each model's own recipe where the README has one, else the first with the model swapped
+    assert "Run net_small: `python train.py --model net_small --lr 2e-3 --drop_path 0.2`" in usage
+    assert "Run net_tiny: `python train.py --model net_tiny --lr 1e-3 --drop_path 0.1`" in usage
+    assert "Run net_base: `python train.py --model net_base --lr 1e-3 --drop_path 0.1`" in usage
