@@ -480,18 +480,24 @@ class StepPlanner:
         ][:4]
         compared = " and ".join(named_arms) or "the runs"
         named = ", ".join(metrics[:3]) or "the metric"
-        # the task's own metric words first, then any common metric ("dice" for accuracy)
-        for wanted in ({stem(w) for m in metrics for w in content_words(m)}, _COMMON_METRICS):
+        # the task's own metrics first (all of a metric's words, or a metric word of it: "dice"
+        # of "Dice score", never "inference" alone for "inference time"), then any common one
+        own = [frozenset(stem(w) for w in content_words(m)) for m in metrics]
+        signs = [w & _COMMON_METRICS or w for w in own if w]
+        for wanted in (signs, [frozenset([w]) for w in _COMMON_METRICS]):
             for path, start, end in places if wanted else []:
                 lines = self.search.lines(path)
                 for i in range(max(start, 1), min(end, len(lines)) + 1):
                     line = lines[i - 1]
-                    if _OPTION_LINE.search(line) or not _REPORT.search(line):
-                        continue  # `help='log ... metrics'` reports nothing
+                    if line.lstrip().startswith("#") or _OPTION_LINE.search(line):
+                        continue  # a comment, or `help='log ... metrics'`, reports nothing
+                    if not _REPORT.search(line):
+                        continue
                     last = _statement_end(lines, i)
                     said = " ".join(lines[i - 1 : last])
                     # it prints a value, not only a message ("wandb not found, metrics not logged")
-                    if set(terms(said)) & wanted and _PRINTS_VALUE.search(said):
+                    said_terms = set(terms(said))
+                    if any(w <= said_terms for w in wanted) and _PRINTS_VALUE.search(said):
                         return Step(f"Report {named} and compare {compared}", path, i, last)
         return None
 

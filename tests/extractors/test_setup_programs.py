@@ -676,3 +676,39 @@ def test_an_option_arm_runs_the_authors_documented_recipe(tmp_path: Path) -> Non
     assert "Run net_small: `python train.py --model net_small --lr 2e-3 --drop_path 0.2`" in usage
     assert "Run net_tiny: `python train.py --model net_tiny --lr 1e-3 --drop_path 0.1`" in usage
     assert "Run net_base: `python train.py --model net_base --lr 1e-3 --drop_path 0.1`" in usage
+
+
+SEGMENT = '''"""Segment one CT volume and report its Dice score."""
+import argparse
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--volume", default="ct.nii")
+args = parser.parse_args()
+
+
+def dice(pred, gold):
+    return 2 * pred * gold / (pred + gold)
+
+
+if __name__ == "__main__":
+    for organ in ["liver", "kidney"]:
+        print(f"inference |{organ}| target...")
+        # print(f"cached dice {organ}")
+        score = dice(1.0, 1.0)
+        print(f"{organ} result with Dice score {score:.4f}")
+'''
+
+
+def test_the_report_step_prints_the_measured_metric_not_a_word_of_it(tmp_path: Path) -> None:
+    task = TaskDraft(
+        key="t",
+        question="What Dice score does the CT volume segmentation reach, and how long is inference?",
+        method="Segment the CT volume and report the Dice score and the inference time.",
+        expected_outcome="A Dice score above 0.9.",
+        design_complexity=DesignComplexity(
+            dependent_variables={"metrics": ["Dice score", "inference time"]}
+        ),
+    )
+    setup = _recover(tmp_path / "seg", {"segment.py": SEGMENT}, task)
+    # "inference" alone is not "inference time"; a comment prints nothing
+    assert setup.requirements[-1].endswith("(segment.py:18)")
