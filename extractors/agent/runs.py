@@ -62,6 +62,10 @@ _PUBLISHING = re.compile(
     r"docker\s+(?:build|push)|npm\s+(?:run|publish)",
     re.I,
 )
+# options that say where output goes or how the machine is used, not what is run
+_INCIDENTAL_OPTION = re.compile(
+    r"out|save|log|dir|path|device|gpu|cuda|worker|thread|port|seed|verbose|debug|name|ckpt", re.I
+)
 _MODEL_OPTION = re.compile(r"(?<!\S)--(?:model|model_name|arch|backbone)(?:=|\s+)([A-Za-z][\w.-]*)")
 
 
@@ -352,7 +356,47 @@ class RunPlanner:
                     chosen.append(
                         Run("", arms=[arm], missing=True, edits=list(dict.fromkeys(near)))
                     )
+        self._comparable(chosen)
         return chosen[:MAX_RUNS], entry
+
+    def _comparable(self, runs: list[Run]) -> None:
+        """Runs of different programs compared with each other run on the same setting: an
+        option both programs define with different defaults (`--task` of Trace's script and
+        DSPy's) is given the first program's default in the others' commands."""
+        by_program: dict[str, list[Run]] = {}
+        for r in runs:
+            if r.missing or r.script or not r.command.startswith(("python", "cd ")):
+                continue
+            program = next((p for p in self.programs(r.command) if p in self.entries), "")
+            if program:
+                by_program.setdefault(program, []).append(r)
+        if len(by_program) < 2:
+            return
+        # only when the programs are rival methods (Trace's script against DSPy's), not when
+        # each runs a different task or data set by design (prompt against solution
+        # optimization)
+        variables = [{a.variable for r in rs for a in r.arms} for rs in by_program.values()]
+        shared = set.intersection(*variables)
+        if not shared or any(about_data(v) or "task" in terms(v) for v in shared):
+            return
+        programs = list(by_program)
+        first = {f.name: f for f in self.entries[programs[0]].flags if f.name.startswith("--")}
+        for other in programs[1:]:
+            for f in self.entries[other].flags:
+                mine = first.get(f.name)
+                if (
+                    mine is None
+                    or f.switch
+                    or mine.switch
+                    or not mine.default.strip("'\"")
+                    or f.default == mine.default
+                    or _INCIDENTAL_OPTION.search(f.name)
+                ):
+                    continue
+                value = mine.default.strip("'\"")
+                for r in by_program[other]:
+                    if f.name not in r.command.split():
+                        r.command = with_setting(r.command, [f.name, value])
 
     def _default_run(
         self, task: TaskDraft, entry: str, options: list[CliFlag], e: EntryPoint | None

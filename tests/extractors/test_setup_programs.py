@@ -712,3 +712,24 @@ def test_the_report_step_prints_the_measured_metric_not_a_word_of_it(tmp_path: P
     setup = _recover(tmp_path / "seg", {"segment.py": SEGMENT}, task)
     # "inference" alone is not "inference time"; a comment prints nothing
     assert setup.requirements[-1].endswith("(segment.py:18)")
+
+
+def test_rival_programs_run_on_the_same_setting(tmp_path: Path) -> None:
+    dspy = DSPY.replace('default="sports_understanding"', 'default="date_understanding"')
+    files = {"bbh/run_bbh_dspy.py": dspy, "bbh/run_bbh_trace.py": TRACE}
+    task = _task(
+        "Does Trace beat DSPy's COPRO on Big-Bench Hard accuracy?",
+        {
+            "optimization framework": [
+                "DSPy's COPRO (optimizes only the meta-prompt of the program)",
+                "Trace (optimizes both prompt and functions of the program)",
+            ]
+        },
+    )
+    usage = _recover(tmp_path / "bbh", files, task).usage_instructions
+    # the two scripts default to different BBH tasks: the comparison runs both on one
+    assert "Run Trace: `python bbh/run_bbh_trace.py`." in usage
+    assert (
+        "Run DSPy's COPRO: `python bbh/run_bbh_dspy.py --copro --task sports_understanding`"
+        in usage
+    )
