@@ -47,6 +47,8 @@ _NUMERIC = re.compile(r"[\d.,%]+")
 HEURISTIC_VERSION = "setup-heuristic-6"  # bump when the policy's output changes
 # A task that asks how to build or use something wants the plan, not only the command.
 _ROOT = {"path", "dir", "root"}
+# a program that compares what the runs produced: eval_results.py, validate.py, plot_x.py
+_COMPARE_STAGE = re.compile(r"(?:eval|valid|plot|analy)", re.I)
 _HOW_TO = re.compile(
     r"^\W*how\s+(?:would|could|can|do|should|might)\s+(?:you|we|one|i)\b", re.IGNORECASE
 )
@@ -210,11 +212,13 @@ class SetupAgent:
             if c.kind == "entry" and c.path.endswith(".py") and c.path != entry
         ]
         also = tuple(others[: 0 if chosen[0].kind == "notebook" else 1])  # a notebook: its own
-        # another program's code is a step of this experiment when a run runs it, when it
-        # sits beside the entry point in its own folder (generate, fine-tune, evaluate), when
-        # it is the entry point's twin (the same file name in another folder: a sequential and
-        # a distributed version) or when it is named after an arm; else it is only masked (a
-        # keyword neighbour's code would be a step of some other experiment)
+        # another program is part of this experiment when a run runs it, when it sits beside
+        # the entry point in its own folder (generate, fine-tune, evaluate), when it is the
+        # entry point's twin (the same file name in another folder: a sequential and a
+        # distributed version), when it is named after an arm, or when it is the comparing
+        # stage (an evaluation, validation, plotting or analysis program); then its code is
+        # cited and it is masked. A keyword neighbour is neither: its code would be a step of
+        # some other experiment, and hiding it would hide what the task does not ask for.
         programs = {p for r in runs for p in self.run_planner.programs(r.command)}
         ran = {r.script for r in runs} | programs
         arms = [w for a in task_arms(task) for w in form_words(a)]
@@ -226,8 +230,9 @@ class SetupAgent:
             or (folder and posixpath.dirname(p) == folder)
             or (entry and posixpath.basename(p) == posixpath.basename(entry))
             or any(w and w <= set(terms(posixpath.basename(p))) for w in arms)
+            or _COMPARE_STAGE.match(posixpath.basename(p))
         )[: len(also)]
-        return entry, self.step_planner.steps(task, q, entry, runs, method, part), also
+        return entry, self.step_planner.steps(task, q, entry, runs, method, part), part
 
     def _no_answer(self, q: TaskQuery, ranked: list[Candidate]) -> str:
         """Nothing relevant: the repository lacks the task's names and much of its vocabulary.

@@ -342,9 +342,9 @@ def test_another_programs_code_is_a_step_only_when_it_is_part_of_the_run(tmp_pat
     launch = "python exp/train.py --gate\n"
     files = {"exp/train.py": GATED, "tools/attention_demo.py": MAPS, "scripts/gate.sh": launch}
     setup = _recover(tmp_path / "nb", files, task)
-    # a keyword neighbour: among the sources and masked, but none of its lines is a step
+    # a keyword neighbour: among the sources, but neither masked nor cited
     assert "tools/attention_demo.py" in setup.source
-    assert "tools/attention_demo.py" in setup.masked_source
+    assert "tools/attention_demo.py" not in setup.masked_source
     steps = "\n".join(setup.requirements)
     assert "Fit the gated attention classifier (exp/train.py:17-18)" in steps
     assert "tools/attention_demo.py" not in steps
@@ -352,7 +352,9 @@ def test_another_programs_code_is_a_step_only_when_it_is_part_of_the_run(tmp_pat
     # the entry point's twin (the same program in another folder) is part of the experiment;
     # a remark above a line ("TODO: to be adapted") is not what the line does
     twin = {"exp/train.py": GATED, "exp/distributed/train.py": WORKERS, "scripts/gate.sh": launch}
-    steps = "\n".join(_recover(tmp_path / "tw", twin, task).requirements)
+    twin_setup = _recover(tmp_path / "tw", twin, task)
+    assert "exp/distributed/train.py" in twin_setup.masked_source
+    steps = "\n".join(twin_setup.requirements)
     assert "Call sum into model (exp/distributed/train.py:8" in steps
     assert "TODO" not in steps and "adapted" not in steps
 
