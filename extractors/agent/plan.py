@@ -67,6 +67,9 @@ _METRIC_WORDS += "ssim reward return error precision recall score top1 pearson"
 _COMMON_METRICS = frozenset(stem(w) for w in _METRIC_WORDS.split())
 _PRINTS_VALUE = re.compile(r"\{[^{}]*\}|%[-\d.]*[dfsgre]\b|[,+]\s*[A-Za-z_][\w.\[\]]*\s*[,)+]")
 _DATA_OPTION = re.compile(r"(?<!\S)--(?:data|dataset|data_name)(?:=|\s+)(\S+)")
+# what is looked at rather than measured: it has no definition to cite
+_SHOWN_WORDS = "visual visualization visualizations plot plots figure figures curve curves image"
+_SHOWN = frozenset(stem(w) for w in (_SHOWN_WORDS + " images map maps output").split(" "))
 _OPTION_LINE = re.compile(r"add_argument|^\s*help\s*=|\bhelp\s*=\s*['\"]")
 _REPORT = re.compile(r"\b(print|log|logger|logging|write|writer|info|add_scalar|wandb)\b")
 
@@ -442,7 +445,7 @@ class StepPlanner:
 
     def _metric_step(self, metrics: list[str], modules: list[str]) -> Step | None:
         """The definitions of the measured quantities: `def MSE(...)`, `def MAE(...)`."""
-        wanted = {stem(w) for m in metrics for w in terms(m)}
+        wanted = {stem(w) for m in metrics for w in content_words(m)} - _SHOWN
         helpers = {"metric", "metrics", "compute", "calc", "get", "score"}
         for module in modules:
             found = [
@@ -471,13 +474,16 @@ class StepPlanner:
         places += [(evaluate.path, 1, 10**9)] if evaluate else []
         if entry:
             places.append((entry, 1, 10**9))
-        named_arms = [
-            a.value
+        runs_of = [
+            a
             for a in arms
             if not numeric(a.value.split()[0])
             and not about_data(a.variable)
             and a.value.lower() not in NO_VALUE
-        ][:4]
+        ]
+        # the methods compared, not the tasks repeated over, unless the tasks are compared
+        methods = [a for a in runs_of if "task" not in terms(a.variable)]
+        named_arms = [a.value for a in methods or runs_of][:4]
         compared = " and ".join(named_arms) or "the runs"
         named = ", ".join(metrics[:3]) or "the metric"
         # the task's own metrics first (all of a metric's words, or a metric word of it: "dice"

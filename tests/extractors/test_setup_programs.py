@@ -735,3 +735,50 @@ def test_rival_programs_run_on_the_same_setting(tmp_path: Path) -> None:
         "Run DSPy's COPRO: `python bbh/run_bbh_dspy.py --copro --task sports_understanding`"
         in usage
     )
+
+
+TOOLS = '''"""Plots and metrics."""
+
+
+def visual(true, preds, name="./pic/test.pdf"):
+    """Draw the prediction against the ground truth."""
+    import matplotlib.pyplot as plt
+
+    plt.plot(true)
+    plt.plot(preds)
+    plt.savefig(name)
+
+
+def MSE(pred, true):
+    return ((pred - true) ** 2).mean()
+'''
+
+
+def test_what_is_looked_at_has_no_metric_step_and_tasks_are_not_the_methods(
+    tmp_path: Path,
+) -> None:
+    run = LONG_RUN.replace(
+        "def metric(pred, true):",
+        "from utils.tools import MSE, visual\n\n\ndef metric(pred, true):",
+    )
+    files = {
+        "run.py": run,
+        "utils/__init__.py": "",
+        "utils/tools.py": TOOLS,
+        "scripts/CycleNet/etth1.sh": _std("CycleNet"),
+        "scripts/DLinear/etth1.sh": _std("DLinear"),
+    }
+    task = TaskDraft(
+        key="t",
+        question="Does CycleNet beat DLinear in MSE on the long-term forecasting task ETTh1?",
+        method="Run CycleNet and DLinear on ETTh1, report the MSE and plot the predictions.",
+        expected_outcome="CycleNet has the lower MSE.",
+        design_complexity=DesignComplexity(
+            independent_variables={"model": ["CycleNet", "DLinear"], "task": ["ETTh1 forecasting"]},
+            dependent_variables={"metrics": ["MSE", "visualizations"]},
+        ),
+    )
+    steps = _recover(tmp_path / "fc", files, task).requirements
+    text = "\n".join(steps)
+    assert "Compute MSE as measured (utils/tools.py:" in text and "Compute visual" not in text
+    assert "compare CycleNet and DLinear (" in steps[-1] and "ETTh1 forecasting" not in steps[-1]
