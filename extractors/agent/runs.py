@@ -191,7 +191,14 @@ class RunPlanner:
         def add(run: Run) -> Run:
             """Keep the run, or merge its arms into the same command kept before; the kept."""
             same = next(
-                (r for r in chosen if r.command == run.command and r.edits == run.edits), None
+                (
+                    r
+                    for r in chosen
+                    if r.command == run.command
+                    and r.edits == run.edits
+                    and r.warning == run.warning
+                ),
+                None,
             )
             if same is None:
                 chosen.append(run)
@@ -341,6 +348,16 @@ class RunPlanner:
             chosen = [r for r in chosen if r.arms or r.command != command]
         if not chosen and entry is not None:
             chosen.append(self._default_run(task, entry, options, e))
+        # arms a config file the runs pass lists (`encoders: [..., "resnet50_trunc", ...]` for
+        # "ResNet50"): the same command with the list cut to the arm's item
+        for arm in list(plain):
+            listed_in = self._config_item(arm, chosen)
+            if listed_in is None:
+                continue
+            run, path, key, item = listed_in
+            edit = f"set {key} in {path} to [{item}] first"
+            add(Run(run.command, arms=[arm], data=run.data, warning=edit))
+            plain.remove(arm)
         if chosen:
             unrun = [a for a in plain if not about_data(a.variable)]
             unrun = [a for a in unrun if not numeric(a.value.split()[0])]  # "0.1 for X"
@@ -397,6 +414,30 @@ class RunPlanner:
                 for r in by_program[other]:
                     if f.name not in r.command.split():
                         r.command = with_setting(r.command, [f.name, value])
+
+    def _config_item(self, arm: Arm, runs: list[Run]) -> tuple[Run, str, str, str] | None:
+        """The run, config file, list key and item that name the arm, when a config file a run
+        passes lists the arm's value as an item (or an item named by it: "resnet50_trunc" for
+        "ResNet50")."""
+        if numeric(arm.value.split()[0]) or about_data(arm.variable) or not arm.words:
+            return None
+        configs = {c.path: c for c in self.index.configs}
+        for run in sorted(runs, key=lambda r: len(r.settings)):  # the plainest run first
+            if run.missing or not run.command:
+                continue
+            for word in run.command.replace("=", " ").split():
+                config = configs.get(posixpath.normpath(word.strip("'\"").lstrip("./")))
+                if config is None:
+                    continue
+                for key, value in config.values.items():
+                    head, _, index = key.rpartition(".")
+                    if not head or not index.isdigit():
+                        continue
+                    names = {re.sub(r"[\W_]+", "", t) for t in terms(value)}
+                    forms = {re.sub(r"[\W_]+", "", f.lower()) for f in value_forms(arm.value)}
+                    if forms & names - {""}:
+                        return run, config.path, head, value
+        return None
 
     def _default_run(
         self, task: TaskDraft, entry: str, options: list[CliFlag], e: EntryPoint | None

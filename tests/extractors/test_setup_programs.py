@@ -782,3 +782,52 @@ def test_what_is_looked_at_has_no_metric_step_and_tasks_are_not_the_methods(
     text = "\n".join(steps)
     assert "Compute MSE as measured (utils/tools.py:" in text and "Compute visual" not in text
     assert "compare CycleNet and DLinear (" in steps[-1] and "ETTh1 forecasting" not in steps[-1]
+
+
+BENCH = '''"""Benchmark patch encoders on gene expression prediction."""
+import argparse
+
+import yaml
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--config", default="bench_config/bench_config.yaml")
+args = parser.parse_args()
+
+
+def pearson(pred, gold):
+    return float(pred == gold)
+
+
+if __name__ == "__main__":
+    config = yaml.safe_load(open(args.config))
+    for encoder in config["encoders"]:
+        print(f"{encoder} pearson {pearson(1, 1):.3f}")
+'''
+
+BENCH_CONFIG = """# encoders to benchmark
+encoders: [
+  "kimianet",
+  "resnet50_trunc",
+  "ctranspath",
+]
+batch_size: 128
+"""
+
+
+def test_an_arm_a_config_lists_runs_with_the_list_cut_to_it(tmp_path: Path) -> None:
+    files = {
+        "bench/run_bench.py": BENCH,
+        "bench_config/bench_config.yaml": BENCH_CONFIG,
+        "README.md": "```bash\npython bench/run_bench.py --config bench_config/bench_config.yaml\n```\n",
+    }
+    task = _task(
+        "Which patch encoder predicts gene expression best, by Pearson correlation?",
+        {"encoder model": ["ResNet50", "CTransPath", "MyEncoder"]},
+    )
+    usage = _recover(tmp_path / "hest", files, task).usage_instructions
+    assert (
+        "Run ResNet50: `python bench/run_bench.py --config bench_config/bench_config.yaml` "
+        "(set encoders in bench_config/bench_config.yaml to [resnet50_trunc] first)." in usage
+    )
+    assert "set encoders in bench_config/bench_config.yaml to [ctranspath] first" in usage
+    assert "Run MyEncoder: no launch script" in usage
