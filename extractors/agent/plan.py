@@ -43,7 +43,7 @@ from .arms import (
 )
 from .methods import NARROW, MethodModules
 from .query import TaskQuery
-from .runs import Run, run_label
+from .run import Run, run_label
 from .steps import DATA_NAMES, Step, StepTracer
 
 MAX_STEPS = 15

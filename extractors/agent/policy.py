@@ -34,7 +34,8 @@ from .methods import MethodModules
 from .plan import Plan, StepPlanner
 from .query import TaskQuery, asks_to_build, build_query
 from .rank import Candidate, Ranker
-from .runs import Run, RunPlanner, run_label
+from .run import Run, run_label
+from .runs import RunPlanner
 from .steps import Step, StepTracer, usage_for
 
 MAX_SOURCE = 5

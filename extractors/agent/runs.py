@@ -15,7 +15,6 @@ import posixpath
 import re
 import shlex
 from collections import Counter
-from dataclasses import dataclass, field
 
 from expcurate.records import CliFlag, EntryPoint, RepoIndex, TaskDraft
 from extractors.repo import RepoSearch, stem, terms
@@ -28,30 +27,31 @@ from .arms import (
     Arm,
     CodeSetting,
     about_data,
-    arm_name,
     arm_option,
     code_edits,
     content_words,
     form_words,
-    listed,
     numeric,
     setting_flags,
     task_arms,
     task_datasets,
     task_settings,
-    value_forms,
 )
-from .entry_args import CONFIG_GROUP, EntryArgs, positional
-from .launch import (
-    blocks_of,
-    invocation_of,
-    placeholder_value,
-    placeholders,
-    shell,
-    with_setting,
-)
+from .entry_args import EntryArgs, positional
+from .launch import invocation_of, placeholders, shell, with_setting
 from .methods import MethodModules
+from .multirun import hydra_sweep
 from .query import TaskQuery
+from .run import Run
+from .run_notes import (
+    MODEL_OPTION,
+    comparable,
+    config_item,
+    config_placeholders,
+    own_model,
+    trains,
+    variant_warning,
+)
 from .steps import Step, StepTracer, bare_run
 
 MAX_RUNS = 8
@@ -62,31 +62,6 @@ _PUBLISHING = re.compile(
     r"docker\s+(?:build|push)|npm\s+(?:run|publish)",
     re.I,
 )
-# options that say where output goes or how the machine is used, not what is run
-_INCIDENTAL_OPTION = re.compile(
-    r"out|save|log|dir|path|device|gpu|cuda|worker|thread|port|seed|verbose|debug|name|ckpt", re.I
-)
-_MODEL_OPTION = re.compile(r"(?<!\S)--(?:model|model_name|arch|backbone)(?:=|\s+)([A-Za-z][\w.-]*)")
-
-
-@dataclass
-class Run:
-    """One way to run (part of) the experiment: a launch script, a README line, a command."""
-
-    command: str
-    arms: list[Arm] = field(default_factory=list)
-    script: str = ""  # the launch script it runs, if any
-    lines: tuple[int, int] = (0, 0)  # the entry point's invocation inside the script
-    settings: str = ""  # the invocation's experiment-defining flags, as they are set
-    invocation: str = ""  # the script's command with its variables filled (one sweep value)
-    switch: str = ""  # the option this run adds to turn its arm on
-    data: str = ""  # the data set it runs on, when the task names several
-    missing: bool = False  # no script or option selects this arm: the reviewer writes it
-    elsewhere: bool = False  # the arm's only script runs it on other data than the task's
-    sweep: bool = False  # one multirun over every combination of its arms
-    warning: str = ""  # what would stop the command as written, for the reader
-    # in-code settings to give before it runs, with their values for this run
-    edits: list[tuple[CodeSetting, bool]] = field(default_factory=list)
 
 
 class RunPlanner:
@@ -168,7 +143,7 @@ class RunPlanner:
         fixed -= {w for a in arms for w in a.words}
 
         chosen: list[Run] = []
-        sweep = self._hydra_sweep(task, q, task_arms(task), entry, launchers)
+        sweep = hydra_sweep(self.args, task, q, task_arms(task), entry, launchers)
         if sweep is not None:  # one multirun covers these arms
             chosen.append(sweep)
             arms = [a for a in arms if a not in sweep.arms]
@@ -220,7 +195,7 @@ class RunPlanner:
                     run = self._script_run(pick, q, [arm], arm.words if is_data else data)
                     run.data = label.get(data, "")
                     run.elsewhere = bool(data) and not fit(pick, arm, data)[1]
-                    if variant := self._variant(run, arm):
+                    if variant := variant_warning(run, arm, self.methods):
                         run.warning = "; ".join(w for w in (variant, run.warning) if w)
                     add(run)
             elif (setting := self._arm_setting(arm, options, entry)) is not None:
@@ -245,14 +220,16 @@ class RunPlanner:
                 for r in chosen
                 if r.script and any(a.variable == variable for a in r.arms)
             }
-            authors = self._own_model(launchers)
+            if self._own is None:
+                self._own = own_model(self.search, launchers)
+            authors = self._own
             used = {r.script for r in chosen}
             picks = [
                 e
                 for e in launchers
                 if posixpath.dirname(e.path) in folders
                 and e.path not in used
-                and self._trains(e) == authors
+                and trains(self.search, e) == authors
             ]
             if len(rest) != 1 or len(folders) != 1 or not authors or len(picks) != 1:
                 continue
@@ -351,7 +328,7 @@ class RunPlanner:
         # arms a config file the runs pass lists (`encoders: [..., "resnet50_trunc", ...]` for
         # "ResNet50"): the same command with the list cut to the arm's item
         for arm in list(plain):
-            listed_in = self._config_item(arm, chosen)
+            listed_in = config_item(self.index, arm, chosen)
             if listed_in is None:
                 continue
             run, path, key, item = listed_in
@@ -373,71 +350,8 @@ class RunPlanner:
                     chosen.append(
                         Run("", arms=[arm], missing=True, edits=list(dict.fromkeys(near)))
                     )
-        self._comparable(chosen)
+        comparable(chosen, self.entries, self.programs)
         return chosen[:MAX_RUNS], entry
-
-    def _comparable(self, runs: list[Run]) -> None:
-        """Runs of different programs compared with each other run on the same setting: an
-        option both programs define with different defaults (`--task` of Trace's script and
-        DSPy's) is given the first program's default in the others' commands."""
-        by_program: dict[str, list[Run]] = {}
-        for r in runs:
-            if r.missing or r.script or not r.command.startswith(("python", "cd ")):
-                continue
-            program = next((p for p in self.programs(r.command) if p in self.entries), "")
-            if program:
-                by_program.setdefault(program, []).append(r)
-        if len(by_program) < 2:
-            return
-        # only when the programs are rival methods (Trace's script against DSPy's), not when
-        # each runs a different task or data set by design (prompt against solution
-        # optimization)
-        variables = [{a.variable for r in rs for a in r.arms} for rs in by_program.values()]
-        shared = set.intersection(*variables)
-        if not shared or any(about_data(v) or "task" in terms(v) for v in shared):
-            return
-        programs = list(by_program)
-        first = {f.name: f for f in self.entries[programs[0]].flags if f.name.startswith("--")}
-        for other in programs[1:]:
-            for f in self.entries[other].flags:
-                mine = first.get(f.name)
-                if (
-                    mine is None
-                    or f.switch
-                    or mine.switch
-                    or not mine.default.strip("'\"")
-                    or f.default == mine.default
-                    or _INCIDENTAL_OPTION.search(f.name)
-                ):
-                    continue
-                value = mine.default.strip("'\"")
-                for r in by_program[other]:
-                    if f.name not in r.command.split():
-                        r.command = with_setting(r.command, [f.name, value])
-
-    def _config_item(self, arm: Arm, runs: list[Run]) -> tuple[Run, str, str, str] | None:
-        """The run, config file, list key and item that name the arm, when a config file a run
-        passes lists the arm's value as an item (or an item named by it: "resnet50_trunc" for
-        "ResNet50")."""
-        if numeric(arm.value.split()[0]) or about_data(arm.variable) or not arm.words:
-            return None
-        configs = {c.path: c for c in self.index.configs}
-        for run in sorted(runs, key=lambda r: len(r.settings)):  # the plainest run first
-            if run.missing or not run.command:
-                continue
-            for word in run.command.replace("=", " ").split():
-                config = configs.get(posixpath.normpath(word.strip("'\"").lstrip("./")))
-                if config is None:
-                    continue
-                for key, value in config.values.items():
-                    head, _, index = key.rpartition(".")
-                    if not head or not index.isdigit():
-                        continue
-                    names = {re.sub(r"[\W_]+", "", t) for t in terms(value)}
-                    forms = {re.sub(r"[\W_]+", "", f.lower()) for f in value_forms(arm.value)}
-                    if forms & names - {""}:
-                        return run, config.path, head, value
-        return None
 
     def _default_run(
         self, task: TaskDraft, entry: str, options: list[CliFlag], e: EntryPoint | None
@@ -460,23 +374,9 @@ class RunPlanner:
         if added:
             command += " " + shlex.join(added)
         command = self.args.complete(command, entry)
-        return Run(command, settings=shlex.join(added), warning=self._config_placeholders(command))
-
-    def _config_placeholders(self, command: str) -> str:
-        """The placeholder paths inside a config file the command passes (`"ct_path":
-        "path/to/ct"` in config/config_demo.json), as an instruction: the run would fail, or
-        read nothing, until the user fills them."""
-        configs = {c.path: c for c in self.index.configs}
-        out: list[str] = []
-        for word in command.replace("=", " ").split():
-            path = posixpath.normpath(word.strip("'\""))
-            config = configs.get(path)
-            if config is None:
-                continue
-            keys = [k for k, v in config.values.items() if placeholder_value(v)]
-            if keys:
-                out.append(f"set {', '.join(keys[:4])} in {path} to your own paths")
-        return "; ".join(dict.fromkeys(out))
+        return Run(
+            command, settings=shlex.join(added), warning=config_placeholders(self.index, command)
+        )
 
     def _recipe(self, entry: str, setting: list[str]) -> str:
         """The README's command running the entry point that fits this setting best: one that
@@ -493,24 +393,6 @@ class RunPlanner:
 
         best = max(documented, key=lambda c: fit(c.text))  # max keeps the first of equals
         return run_from(best, {f.path for f in self.index.files})
-
-    def _variant(self, run: Run, arm: Arm) -> str:
-        """A warning when the arm's script trains a model whose name holds the arm's name but
-        is not it (`--model CycleiTransformer` in scripts/iTransformer/ for "iTransformer"): a
-        baseline run as the authors' variant of it, which a reviewer should know."""
-        m = _MODEL_OPTION.search(run.invocation)
-        if m is None:
-            return ""
-        model = m.group(1)
-        names = [f for f in value_forms(arm.value) if re.fullmatch(r"[\w.-]+", f)]
-        if any(model.lower() == n.lower() for n in names):
-            return ""
-        inside = [n for n in names if len(n) >= 3 and n.lower() in model.lower()]
-        if not inside:
-            return ""
-        own = self.methods.modules_by_stem().get(inside[0].lower())
-        tail = "" if own else f"; the repository has no {inside[0]} model of its own"
-        return f"the script trains --model {model}, a variant of {inside[0]}, not {inside[0]}{tail}"
 
     def _arm_program(self, arm: Arm, entry: str | None) -> str | None:
         """A program beside the entry point named after the arm where the entry point is not
@@ -550,79 +432,6 @@ class RunPlanner:
         choice = self.args.config_choice(arm.value)
         return [choice] if choice else None
 
-    def _hydra_sweep(
-        self,
-        task: TaskDraft,
-        q: TaskQuery,
-        arms: list[Arm],
-        entry: str | None,
-        launchers: list[EntryPoint],
-    ) -> Run | None:
-        """For a hydra program, one multirun over every arm that picks a config file and every
-        numeric sweep of a config key (`-m algorithm=mappo,qmix task=vmas/balance
-        experiment.max_n_frames=20000000,50000000`), built on the authors' own multirun when
-        a launch script has one. None unless some variable is swept over two or more values."""
-        e = self.entries.get(entry or "")
-        if e is None or e.kind != "hydra" or entry is None:
-            return None
-        sweeps: dict[str, list[str]] = {}
-        covered: list[Arm] = []
-        for arm in arms:
-            key, value = "", ""
-            if numeric(arm.value) and self.args.config_key(arm.variable):
-                key, value = arm.variable, _number(arm.value)
-            elif not numeric(arm.value) and (choice := self.args.config_choice(arm.value)):
-                key, value = choice.split("=", 1)
-            if key:
-                values = sweeps.setdefault(key, [])
-                values += [value] if value not in values else []
-                covered.append(arm)
-        if not any(len(v) >= 2 for v in sweeps.values()):
-            return None
-        # what the task holds fixed, as the question and the constants name it ("on the
-        # VMAS/balance task", "the Navigation task"): a config file of a group not swept
-        fixed = " ".join(
-            [task.question]
-            + [
-                str(v)
-                for vs in task.design_complexity.constant_variables.values()
-                for v in listed(vs)
-            ]
-        ).lower()
-        named: dict[str, set[str]] = {}
-        for f in self.index.files:
-            m = CONFIG_GROUP.search(f.path)
-            if not m:
-                continue
-            group, _, inner = m.group("group").partition("/")
-            stem_ = m.group("stem").lower()
-            choice = f"{inner + '/' if inner else ''}{m.group('stem')}"
-            full = bool(inner) and choice.lower() in fixed
-            if group not in sweeps and (
-                full or (len(stem_) >= 5 and re.search(rf"\b{re.escape(stem_)}\b", fixed))
-            ):
-                named.setdefault(group, set()).add(choice if full else f"?{choice}")
-        for group, choices in named.items():
-            exact = [c for c in choices if not c.startswith("?")]
-            pick = exact if exact else [c[1:] for c in choices]
-            if len(pick) == 1:  # "navigation" names one task file, else it is ambiguous
-                sweeps[group] = pick
-        own = [
-            (x.path, first, last, inv)
-            for x in launchers
-            if entry in x.calls
-            for first, last, _, inv in [invocation_of(self.search.lines(x.path), q, [])]
-            if re.search(r"\s(?:-m|--multirun)\b", inv)
-        ]
-        command = own[0][3] if own else f"python {entry} -m"
-        for key, values in sweeps.items():
-            command = with_setting(command, [f"{key}={','.join(values)}"])
-        settings = " ".join(f"{k}={','.join(v)}" for k, v in sweeps.items())
-        run = Run(command, arms=covered, settings=settings, sweep=True)
-        if own:  # the authors' multirun it is built on: cited as the step that runs it
-            run.script, run.lines = own[0][0], (own[0][1], own[0][2])
-        return run
-
     def _not_an_experiment(self, path: str) -> bool:
         """Scripts that build or publish documentation, packages or images."""
         if path.split("/", 1)[0] in ("docs", "doc", ".github", "website"):
@@ -640,22 +449,6 @@ class RunPlanner:
             self._script_words[path] = frozenset(terms(path + " " + text))
         return self._script_words[path]
 
-    def _trains(self, e: EntryPoint) -> str:
-        """The model a launch script's first run trains (`--model CycleNet`), or ""."""
-        blocks = blocks_of(self.search.lines(e.path))
-        m = _MODEL_OPTION.search(blocks[0].filled()) if blocks else None
-        return m.group(1) if m else ""
-
-    def _own_model(self, launchers: list[EntryPoint]) -> str:
-        """The model the repository's launch scripts train most often, when one does: the
-        authors' own method, which their scripts name by the model, not by the paper's words."""
-        if self._own is None:
-            counts = Counter(m for e in launchers if (m := self._trains(e)))
-            top = counts.most_common(2)
-            clear = top and (len(top) == 1 or top[0][1] > 2 * top[1][1])
-            self._own = top[0][0] if clear else ""
-        return self._own
-
     def _script_run(
         self, e: EntryPoint, q: TaskQuery, arms: list[Arm], data: frozenset[str] = frozenset()
     ) -> Run:
@@ -671,7 +464,7 @@ class RunPlanner:
                 w
                 for w in (
                     placeholders(self.search.lines(e.path)),
-                    self._config_placeholders(invocation),
+                    config_placeholders(self.index, invocation),
                     self.args.rejected(invocation, e.path),
                 )
                 if w
@@ -684,7 +477,7 @@ class RunPlanner:
         several, the one the task names, else the most run."""
         names: Counter[str] = Counter()
         for r in runs:
-            for m in _MODEL_OPTION.finditer(r.invocation or r.command):
+            for m in MODEL_OPTION.finditer(r.invocation or r.command):
                 names[m.group(1).strip("'\"")] += 1
         wanted = {stem(n) for n in q.names}
         ordered = sorted(names, key=lambda n: (stem(n) not in wanted, -names[n]))
@@ -694,30 +487,3 @@ class RunPlanner:
             if len(paths) == 1:
                 return self.methods.main_definition(paths[0], name)
         return None
-
-
-def run_label(run: Run) -> str:
-    """ "Run CycleNet/MLP on ETTh1", "Run w/o Conv", "Run the default configuration on ETTh2"."""
-    arms = ", ".join(arm_name(a) for a in run.arms)
-    if run.sweep:  # "algorithm MAPPO, QMIX × seed 0, 1"
-        by: dict[str, list[str]] = {}
-        for a in run.arms:
-            by.setdefault(a.variable.replace("_", " "), []).append(a.value)
-        grid = " × ".join(f"{k} {', '.join(v)}" for k, v in by.items())
-        return f"Run every combination of {grid} in one multirun"
-    what = f"Run {arms}" if arms else "Run the default configuration"
-    if run.elsewhere and run.data:  # say so rather than pass another data set off as this one
-        return f"{what} (its script runs other data: set its data options to {run.data})"
-    return what + (f" on {run.data}" if run.data and run.data not in arms else "")
-
-
-def _number(text: str) -> str:
-    """A design value as a config takes it: "2e7" and "20,000,000" as 20000000."""
-    plain = text.replace(",", "").replace(" ", "")
-    try:
-        value = float(plain)
-    except ValueError:
-        return plain
-    return (
-        str(int(value)) if value.is_integer() and ("e" in plain.lower() or "," in text) else plain
-    )

@@ -1,0 +1,46 @@
+"""One run of a task's experiment, and the label its step carries.
+
+The record the planner in `runs.py` returns, kept apart from it so that the plan's steps
+(`plan.py`) can name a run without importing how runs are chosen.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .arms import Arm, CodeSetting, arm_name
+
+
+@dataclass
+class Run:
+    """One way to run (part of) the experiment: a launch script, a README line, a command."""
+
+    command: str
+    arms: list[Arm] = field(default_factory=list)
+    script: str = ""  # the launch script it runs, if any
+    lines: tuple[int, int] = (0, 0)  # the entry point's invocation inside the script
+    settings: str = ""  # the invocation's experiment-defining flags, as they are set
+    invocation: str = ""  # the script's command with its variables filled (one sweep value)
+    switch: str = ""  # the option this run adds to turn its arm on
+    data: str = ""  # the data set it runs on, when the task names several
+    missing: bool = False  # no script or option selects this arm: the reviewer writes it
+    elsewhere: bool = False  # the arm's only script runs it on other data than the task's
+    sweep: bool = False  # one multirun over every combination of its arms
+    warning: str = ""  # what would stop the command as written, for the reader
+    # in-code settings to give before it runs, with their values for this run
+    edits: list[tuple[CodeSetting, bool]] = field(default_factory=list)
+
+
+def run_label(run: Run) -> str:
+    """ "Run CycleNet/MLP on ETTh1", "Run w/o Conv", "Run the default configuration on ETTh2"."""
+    arms = ", ".join(arm_name(a) for a in run.arms)
+    if run.sweep:  # "algorithm MAPPO, QMIX × seed 0, 1"
+        by: dict[str, list[str]] = {}
+        for a in run.arms:
+            by.setdefault(a.variable.replace("_", " "), []).append(a.value)
+        grid = " × ".join(f"{k} {', '.join(v)}" for k, v in by.items())
+        return f"Run every combination of {grid} in one multirun"
+    what = f"Run {arms}" if arms else "Run the default configuration"
+    if run.elsewhere and run.data:  # say so rather than pass another data set off as this one
+        return f"{what} (its script runs other data: set its data options to {run.data})"
+    return what + (f" on {run.data}" if run.data and run.data not in arms else "")
