@@ -93,6 +93,10 @@ class StepPlanner:
         self.tracer = tracer
         self.methods = methods
         self.entries = {e.path: e for e in index.entry_points}
+        # per file, read once for all the repository's tasks: the names its code refers to,
+        # and the name registries it defines (`{"custom": Dataset_Custom}`)
+        self._names: dict[str, frozenset[str]] = {}
+        self._registries: dict[str, dict[str, str]] = {}
 
     def steps(
         self,
@@ -307,17 +311,22 @@ class StepPlanner:
             return {}
         registry: dict[str, str] = {}
         for module in modules:
-            tree = self.tracer.tree(module)
-            for node in ast.walk(tree) if tree else []:
-                if not isinstance(node, ast.Dict):
-                    continue
-                for key, value in zip(node.keys, node.values, strict=False):
-                    if (
-                        isinstance(key, ast.Constant)
-                        and isinstance(key.value, str)
-                        and isinstance(value, ast.Name)
-                    ):
-                        registry.setdefault(key.value, value.id)
+            if module not in self._registries:
+                tree = self.tracer.tree(module)
+                found: dict[str, str] = {}
+                for node in ast.walk(tree) if tree else []:
+                    if not isinstance(node, ast.Dict):
+                        continue
+                    for key, value in zip(node.keys, node.values, strict=False):
+                        if (
+                            isinstance(key, ast.Constant)
+                            and isinstance(key.value, str)
+                            and isinstance(value, ast.Name)
+                        ):
+                            found.setdefault(key.value, value.id)
+                self._registries[module] = found
+            for label, loader in self._registries[module].items():
+                registry.setdefault(label, loader)
         return dict(Counter(registry[v] for v in values if v in registry))
 
     def _branch_steps(
@@ -411,14 +420,18 @@ class StepPlanner:
         as a string (`getattr(exp, "test")`)."""
         out: set[str] = set()
         for path in files:
-            tree = self.tracer.tree(path) if path else None
-            for node in ast.walk(tree) if tree else []:
-                if isinstance(node, ast.Name):
-                    out.add(node.id)
-                elif isinstance(node, ast.Attribute):
-                    out.add(node.attr)
-                elif isinstance(node, ast.Constant) and str(node.value).isidentifier():
-                    out.add(str(node.value))
+            if path is not None and path not in self._names:
+                tree = self.tracer.tree(path)
+                names: set[str] = set()
+                for node in ast.walk(tree) if tree else []:
+                    if isinstance(node, ast.Name):
+                        names.add(node.id)
+                    elif isinstance(node, ast.Attribute):
+                        names.add(node.attr)
+                    elif isinstance(node, ast.Constant) and str(node.value).isidentifier():
+                        names.add(str(node.value))
+                self._names[path] = frozenset(names)
+            out |= self._names.get(path or "", frozenset())
         return out
 
     def _loop(self, path: str, item: OutlineItem) -> tuple[int, int] | None:

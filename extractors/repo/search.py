@@ -7,6 +7,7 @@ absolute paths or symlinks alike.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import time
@@ -63,6 +64,7 @@ _SUFFIXES = (
 )  # fmt: skip
 
 
+@functools.lru_cache(maxsize=1 << 16)  # pure, and called for every word of every file
 def stem(word: str) -> str:
     """Crude suffix stripping so `visualization`, `visualize` and `visualizing` meet."""
     if len(word) <= 4 or not word.isalpha():
