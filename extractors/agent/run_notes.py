@@ -8,12 +8,11 @@ the files or the method's modules; none needs the planner's state for a task.
 
 from __future__ import annotations
 
-import posixpath
 import re
 from collections import Counter
 from collections.abc import Callable
 
-from expcurate.records import EntryPoint, RepoIndex
+from expcurate.records import ConfigFile, EntryPoint
 from extractors.repo import RepoSearch, terms
 
 from .arms import Arm, about_data, numeric, value_forms
@@ -28,45 +27,38 @@ _INCIDENTAL_OPTION = re.compile(
 MODEL_OPTION = re.compile(r"(?<!\S)--(?:model|model_name|arch|backbone)(?:=|\s+)([A-Za-z][\w.-]*)")
 
 
-def config_placeholders(index: RepoIndex, command: str) -> str:
-    """The placeholder paths inside a config file the command passes (`"ct_path":
+def config_placeholders(configs: list[ConfigFile]) -> str:
+    """The placeholder paths inside the config files a command passes (`"ct_path":
     "path/to/ct"` in config/config_demo.json), as an instruction: the run would fail, or
     read nothing, until the user fills them."""
-    configs = {c.path: c for c in index.configs}
     out: list[str] = []
-    for word in command.replace("=", " ").split():
-        path = posixpath.normpath(word.strip("'\""))
-        config = configs.get(path)
-        if config is None:
-            continue
+    for config in configs:
         keys = [k for k, v in config.values.items() if placeholder_value(v)]
         if keys:
-            out.append(f"set {', '.join(keys[:4])} in {path} to your own paths")
+            out.append(f"set {', '.join(keys[:4])} in {config.path} to your own paths")
     return "; ".join(dict.fromkeys(out))
 
 
-def config_item(index: RepoIndex, arm: Arm, runs: list[Run]) -> tuple[Run, str, str, str] | None:
+def config_item(
+    arm: Arm, runs: list[Run], configs_of: Callable[[str], list[ConfigFile]]
+) -> tuple[Run, str, str, str] | None:
     """The run, config file, list key and item that name the arm, when a config file a run
     passes lists the arm's value as an item (or an item named by it: "resnet50_trunc" for
     "ResNet50")."""
     if numeric(arm.value.split()[0]) or about_data(arm.variable) or not arm.words:
         return None
-    configs = {c.path: c for c in index.configs}
+    forms = {re.sub(r"[\W_]+", "", f.lower()) for f in value_forms(arm.value)} - {""}
     for run in sorted(runs, key=lambda r: len(r.settings)):  # the plainest run first
         if run.missing or not run.command:
             continue
-        for word in run.command.replace("=", " ").split():
-            config = configs.get(posixpath.normpath(word.strip("'\"").lstrip("./")))
-            if config is None:
-                continue
+        for config in configs_of(run.command):
             for key, value in config.values.items():
                 head, _, place = key.rpartition(".")
-                if not head or not place.isdigit():
-                    continue
-                names = {re.sub(r"[\W_]+", "", t) for t in terms(value)}
-                forms = {re.sub(r"[\W_]+", "", f.lower()) for f in value_forms(arm.value)}
-                if forms & names - {""}:
-                    return run, config.path, head, value
+                # a list of values, not of files it includes (mmcv's `_base_` paths)
+                if head and place.isdigit() and "/" not in value:
+                    names = {re.sub(r"[\W_]+", "", t) for t in terms(value)}
+                    if forms & names:
+                        return run, config.path, head, value
     return None
 
 

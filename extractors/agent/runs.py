@@ -16,9 +16,9 @@ import re
 import shlex
 from collections import Counter
 
-from expcurate.records import CliFlag, EntryPoint, RepoIndex, TaskDraft
+from expcurate.records import CliFlag, ConfigFile, EntryPoint, RepoIndex, TaskDraft
 from extractors.repo import RepoSearch, stem, terms
-from extractors.repo.commands import PathResolver, parse_command, python_entry, run_from
+from extractors.repo.commands import Parsed, PathResolver, parse_command, python_entry, run_from
 
 from .arms import (
     ABLATED,
@@ -78,14 +78,24 @@ class RunPlanner:
         self._script_words: dict[str, frozenset[str]] = {}
         self._resolver: PathResolver | None = None
         self._own: str | None = None  # the model the launch scripts train most
+        self._launcher_list: list[EntryPoint] | None = None
+
+    def _parsed(self, command: str) -> Parsed:
+        if self._resolver is None:
+            self._resolver = PathResolver(f.path for f in self.index.files if not f.skipped)
+        return parse_command(command, self._resolver, "")
+
+    def configs(self, command: str) -> list[ConfigFile]:
+        """The repository's config files a command passes (`--demo_config ./config/x.json`,
+        read from the folder a `cd` of the command moves to)."""
+        known = {c.path: c for c in self.index.configs}
+        return [known[p] for p in self._parsed(command).mentions if p in known]
 
     def programs(self, command: str) -> list[str]:
         """The repository's programs a command runs: what it names, and the Python files
         the launch scripts it names run."""
-        if self._resolver is None:
-            self._resolver = PathResolver(f.path for f in self.index.files if not f.skipped)
         out: list[str] = []
-        for path in parse_command(command, self._resolver, "").runs:
+        for path in self._parsed(command).runs:
             out.append(path)
             if (program := python_entry(path, self.entries)) is not None:
                 out.append(program)
@@ -110,14 +120,7 @@ class RunPlanner:
         label = dict(zip(datasets, names, strict=False))
         fixed = task_settings(task, q) - {w for a in arms for w in a.words}
         top = max(scores.values(), default=0.0) or 1.0
-        launchers = [
-            e
-            for e in self.index.entry_points
-            if e.kind == "shell"
-            and e.calls
-            and not self._aggregate(e)
-            and not self._not_an_experiment(e.path)
-        ]
+        launchers = self._launchers()
         ran = [e for e in launchers if entry in e.calls] if entry else []
         if not ran:
             relevant = [e for e in launchers if scores.get(e.path, 0.0) >= RELEVANT * top]
@@ -220,8 +223,10 @@ class RunPlanner:
                 for r in chosen
                 if r.script and any(a.variable == variable for a in r.arms)
             }
-            if self._own is None:
-                self._own = own_model(self.search, launchers)
+            if len(rest) != 1 or len(folders) != 1:
+                continue
+            if self._own is None:  # of the whole repository, whatever task asks first
+                self._own = own_model(self.search, self._launchers())
             authors = self._own
             used = {r.script for r in chosen}
             picks = [
@@ -231,7 +236,7 @@ class RunPlanner:
                 and e.path not in used
                 and trains(self.search, e) == authors
             ]
-            if len(rest) != 1 or len(folders) != 1 or not authors or len(picks) != 1:
+            if not authors or len(picks) != 1:
                 continue
             for data in datasets:
                 run = self._script_run(picks[0], q, rest, data)
@@ -328,7 +333,7 @@ class RunPlanner:
         # arms a config file the runs pass lists (`encoders: [..., "resnet50_trunc", ...]` for
         # "ResNet50"): the same command with the list cut to the arm's item
         for arm in list(plain):
-            listed_in = config_item(self.index, arm, chosen)
+            listed_in = config_item(arm, chosen, self.configs)
             if listed_in is None:
                 continue
             run, path, key, item = listed_in
@@ -375,7 +380,7 @@ class RunPlanner:
             command += " " + shlex.join(added)
         command = self.args.complete(command, entry)
         return Run(
-            command, settings=shlex.join(added), warning=config_placeholders(self.index, command)
+            command, settings=shlex.join(added), warning=config_placeholders(self.configs(command))
         )
 
     def _recipe(self, entry: str, setting: list[str]) -> str:
@@ -432,6 +437,20 @@ class RunPlanner:
         choice = self.args.config_choice(arm.value)
         return [choice] if choice else None
 
+    def _launchers(self) -> list[EntryPoint]:
+        """The repository's launch scripts that run an experiment, found once for all tasks:
+        not documentation or publishing scripts, not a script that runs every other one."""
+        if self._launcher_list is None:
+            self._launcher_list = [
+                e
+                for e in self.index.entry_points
+                if e.kind == "shell"
+                and e.calls
+                and not self._aggregate(e)
+                and not self._not_an_experiment(e.path)
+            ]
+        return self._launcher_list
+
     def _not_an_experiment(self, path: str) -> bool:
         """Scripts that build or publish documentation, packages or images."""
         if path.split("/", 1)[0] in ("docs", "doc", ".github", "website"):
@@ -464,7 +483,7 @@ class RunPlanner:
                 w
                 for w in (
                     placeholders(self.search.lines(e.path)),
-                    config_placeholders(self.index, invocation),
+                    config_placeholders(self.configs(invocation)),
                     self.args.rejected(invocation, e.path),
                 )
                 if w
