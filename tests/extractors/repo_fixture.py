@@ -13,7 +13,8 @@ from pathlib import Path
 
 import git
 
-from expcurate.records import RepoIndex
+from expcurate.records import RepoIndex, Setup, TaskDraft
+from extractors.agent import SetupAgent, validate_references
 from extractors.repo import mine_repo
 
 TRAIN = '''"""Train GateMix on an image dataset."""
@@ -214,6 +215,15 @@ def committed_index(root: Path, files: dict[str, str]) -> RepoIndex:
     g.git.add(A=True)
     g.index.commit("the experiment's code")
     return mine_repo(root)
+
+
+def recovered_setup(root: Path, files: dict[str, str], task: TaskDraft) -> Setup:
+    """The heuristic setup of `task` on a committed repository of `files`, its references
+    checked against the checkout."""
+    index = committed_index(root, files)
+    setup = SetupAgent(index, root).recover(task)
+    assert validate_references(setup, root) == []
+    return setup
 
 
 def build_demo_repo(root: Path, *, outside: Path, commit: bool = True) -> Path:

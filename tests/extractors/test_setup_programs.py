@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from repo_fixture import committed_index
+from repo_fixture import recovered_setup
 
-from expcurate.records import DesignComplexity, Setup, TaskDraft
-from extractors.agent import SetupAgent, validate_references
+from expcurate.records import DesignComplexity, TaskDraft
 
 RUN = '''"""Long-term forecasting with a linear backbone."""
 import argparse
@@ -85,13 +84,6 @@ def _task(question: str, independent: dict, constant: dict | None = None) -> Tas
     )
 
 
-def _recover(root: Path, files: dict[str, str], task: TaskDraft) -> Setup:
-    index = committed_index(root, files)
-    setup = SetupAgent(index, root).recover(task)
-    assert validate_references(setup, root) == []
-    return setup
-
-
 def test_a_launch_script_is_read_at_the_run_on_the_tasks_data(tmp_path: Path) -> None:
     files = {"run.py": RUN, "scripts/STD/LDLinear.sh": STD}
     task = _task(
@@ -99,7 +91,7 @@ def test_a_launch_script_is_read_at_the_run_on_the_tasks_data(tmp_path: Path) ->
         {"std technique": ["LD (in LDLinear configuration)"], "horizon": ["96", "720"]},
         {"dataset": "ETTh1"},
     )
-    usage = _recover(tmp_path / "fc", files, task).usage_instructions
+    usage = recovered_setup(tmp_path / "fc", files, task).usage_instructions
     # the ETTh1 block's values, not the traffic block's that the script sets last, and the
     # horizons of both its loops
     assert "--data_path ETTh1.csv" in usage and "traffic.csv" not in usage
@@ -110,7 +102,7 @@ def test_a_launch_script_is_read_at_the_run_on_the_tasks_data(tmp_path: Path) ->
         {"std technique": ["LD (in LDLinear configuration)"]},
         {"dataset": "traffic"},
     )
-    usage = _recover(tmp_path / "fc2", files, traffic).usage_instructions
+    usage = recovered_setup(tmp_path / "fc2", files, traffic).usage_instructions
     assert "--data_path traffic.csv --model LDLinear" in usage and "ETTh1.csv" not in usage
 
 
@@ -164,7 +156,7 @@ def test_an_arm_with_its_own_program_beside_the_entry_point_runs_it(tmp_path: Pa
             "model family": ["model type (e.g., linear or MLP over features)"],
         },
     )
-    setup = _recover(tmp_path / "bbh", files, task)
+    setup = recovered_setup(tmp_path / "bbh", files, task)
     usage = setup.usage_instructions
     assert "Run DSPy's COPRO: `python bbh/run_bbh_dspy.py --copro`" in usage
     assert "Run Trace: `python bbh/run_bbh_trace.py`" in usage
@@ -198,7 +190,7 @@ def test_an_option_takes_the_value_its_code_tests_for(tmp_path: Path) -> None:
         "Is Trace as accurate as TextGrad at solution optimization?",
         {"optimization method": ["Trace", "TextGrad"]},
     )
-    setup = _recover(tmp_path / "tg", files, task)
+    setup = recovered_setup(tmp_path / "tg", files, task)
     usage = setup.usage_instructions
     # the parser declares no choices; the code compares --algo with "trace" and "textgrad"
     assert "Run Trace: `python evals/solve.py --algo trace`" in usage
@@ -267,7 +259,7 @@ def test_a_baseline_script_that_trains_a_variant_of_it_says_so(tmp_path: Path) -
         {"model variant": ["CycleNet/Linear"], "baseline": ["iTransformer"]},
         {"dataset": ["ETTh1", "ETTh2"]},
     )
-    setup = _recover(tmp_path / "cy", files, task)
+    setup = recovered_setup(tmp_path / "cy", files, task)
     usage = setup.usage_instructions
     assert "Run CycleNet/Linear on ETTh2: `bash scripts/CycleNet/Linear/etth2.sh`" in usage
     # the only iTransformer script runs other data and a variant of it: both are said
@@ -341,7 +333,7 @@ def test_another_programs_code_is_a_step_only_when_it_is_part_of_the_run(tmp_pat
     )
     launch = "python exp/train.py --gate\n"
     files = {"exp/train.py": GATED, "tools/attention_demo.py": MAPS, "scripts/gate.sh": launch}
-    setup = _recover(tmp_path / "nb", files, task)
+    setup = recovered_setup(tmp_path / "nb", files, task)
     # a keyword neighbour: among the sources, but neither masked nor cited
     assert "tools/attention_demo.py" in setup.source
     assert "tools/attention_demo.py" not in setup.masked_source
@@ -352,7 +344,7 @@ def test_another_programs_code_is_a_step_only_when_it_is_part_of_the_run(tmp_pat
     # the entry point's twin (the same program in another folder) is part of the experiment;
     # a remark above a line ("TODO: to be adapted") is not what the line does
     twin = {"exp/train.py": GATED, "exp/distributed/train.py": WORKERS, "scripts/gate.sh": launch}
-    twin_setup = _recover(tmp_path / "tw", twin, task)
+    twin_setup = recovered_setup(tmp_path / "tw", twin, task)
     assert "exp/distributed/train.py" in twin_setup.masked_source
     steps = "\n".join(twin_setup.requirements)
     assert "Call sum into model (exp/distributed/train.py:8" in steps
@@ -406,7 +398,7 @@ def test_the_arm_no_script_names_runs_the_authors_own_model(tmp_path: Path) -> N
         {"std technique": ["RCF (in CLinear configuration)", "LD (in LDLinear configuration)"]},
         {"dataset": "ETTh1"},
     )
-    setup = _recover(tmp_path / "std", files, task)
+    setup = recovered_setup(tmp_path / "std", files, task)
     usage = setup.usage_instructions
     assert (
         "Run LD (in LDLinear configuration) on ETTh1: `bash scripts/CycleNet/STD/LDLinear.sh`"
@@ -475,7 +467,7 @@ def test_a_task_asking_how_to_build_something_ranks_the_module_that_does_it(
         "How can you implement an agent that interacts with the OS environment to count files?",
         {},
     )
-    setup = _recover(tmp_path / "ab", files, build)
+    setup = recovered_setup(tmp_path / "ab", files, build)
     # the documented client runs something; the task module is what the question is about
     assert setup.source[0] == "src/tasks/os_interaction/task.py"
     assert "src/client/agent_test.py" in setup.source + setup.candidates
@@ -558,7 +550,7 @@ def test_the_data_step_is_the_loader_the_runs_data_option_picks(tmp_path: Path) 
         {},
         {"dataset": "Electricity"},
     )
-    steps = "\n".join(_recover(tmp_path / "fc", files, task).requirements)
+    steps = "\n".join(recovered_setup(tmp_path / "fc", files, task).requirements)
     # `--data custom` is Dataset_Custom in the registry, whatever the ETT loader's name says
     assert (
         "Load and split the Electricity data (Dataset_Custom) (data_provider/data_loader.py:17-28)"
@@ -627,7 +619,7 @@ def test_the_evaluation_step_is_the_one_the_run_calls(tmp_path: Path) -> None:
         method="Run the Experiment for more frames; collect, train and evaluate the mean return.",
         expected_outcome="The mean return is higher with more frames.",
     )
-    steps = "\n".join(_recover(tmp_path / "marl", files, task).requirements)
+    steps = "\n".join(recovered_setup(tmp_path / "marl", files, task).requirements)
     # `evaluate` is never called by the run, and a config's `validate` evaluates nothing
     assert "Evaluate (Experiment._evaluation_loop) (experiment.py:25-30)" in steps
     assert "Experiment.evaluate" not in steps and "ExperimentConfig.validate" not in steps
@@ -673,7 +665,7 @@ def test_an_option_arm_runs_the_authors_documented_recipe(tmp_path: Path) -> Non
         "Does a larger model reach a higher top-1 accuracy on ImageNet?",
         {"model size": ["net_tiny", "net_small", "net_base"]},
     )
-    usage = _recover(tmp_path / "cls", files, task).usage_instructions
+    usage = recovered_setup(tmp_path / "cls", files, task).usage_instructions
     # each model's own recipe where the README has one, else the first with the model swapped
     assert "Run net_small: `python train.py --model net_small --lr 2e-3 --drop_path 0.2`" in usage
     assert "Run net_tiny: `python train.py --model net_tiny --lr 1e-3 --drop_path 0.1`" in usage
@@ -711,7 +703,7 @@ def test_the_report_step_prints_the_measured_metric_not_a_word_of_it(tmp_path: P
             dependent_variables={"metrics": ["Dice score", "inference time"]}
         ),
     )
-    setup = _recover(tmp_path / "seg", {"segment.py": SEGMENT}, task)
+    setup = recovered_setup(tmp_path / "seg", {"segment.py": SEGMENT}, task)
     # "inference" alone is not "inference time"; a comment prints nothing
     assert setup.requirements[-1].endswith("(segment.py:18)")
 
@@ -728,7 +720,7 @@ def test_rival_programs_run_on_the_same_setting(tmp_path: Path) -> None:
             ]
         },
     )
-    usage = _recover(tmp_path / "bbh", files, task).usage_instructions
+    usage = recovered_setup(tmp_path / "bbh", files, task).usage_instructions
     # the two scripts default to different BBH tasks: the comparison runs both on one
     assert "Run Trace: `python bbh/run_bbh_trace.py`." in usage
     assert (
@@ -778,7 +770,7 @@ def test_what_is_looked_at_has_no_metric_step_and_tasks_are_not_the_methods(
             dependent_variables={"metrics": ["MSE", "visualizations"]},
         ),
     )
-    steps = _recover(tmp_path / "fc", files, task).requirements
+    steps = recovered_setup(tmp_path / "fc", files, task).requirements
     text = "\n".join(steps)
     assert "Compute MSE as measured (utils/tools.py:" in text and "Compute visual" not in text
     assert "compare CycleNet and DLinear (" in steps[-1] and "ETTh1 forecasting" not in steps[-1]
@@ -824,7 +816,7 @@ def test_an_arm_a_config_lists_runs_with_the_list_cut_to_it(tmp_path: Path) -> N
         "Which patch encoder predicts gene expression best, by Pearson correlation?",
         {"encoder model": ["ResNet50", "CTransPath", "MyEncoder"]},
     )
-    usage = _recover(tmp_path / "hest", files, task).usage_instructions
+    usage = recovered_setup(tmp_path / "hest", files, task).usage_instructions
     assert (
         "Run ResNet50: `python bench/run_bench.py --config bench_config/bench_config.yaml` "
         "(set encoders in bench_config/bench_config.yaml to [resnet50_trunc] first)." in usage

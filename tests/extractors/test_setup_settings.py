@@ -8,10 +8,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from repo_fixture import committed_index
+from repo_fixture import committed_index, recovered_setup
 
-from expcurate.records import DesignComplexity, Setup, TaskDraft
-from extractors.agent import SetupAgent, validate_references
+from expcurate.records import DesignComplexity, TaskDraft
 
 DEMO = '''"""Segment a CT volume with text, box or point prompts."""
 import argparse
@@ -72,20 +71,13 @@ def _task(question: str, independent: dict, metric: str = "Dice score") -> TaskD
     )
 
 
-def _recover(root: Path, files: dict[str, str], task: TaskDraft) -> Setup:
-    index = committed_index(root, files)
-    setup = SetupAgent(index, root).recover(task)
-    assert validate_references(setup, root) == []
-    return setup
-
-
 def test_arms_a_script_hard_codes_are_run_by_editing_its_switches(tmp_path: Path) -> None:
     files = {"demo.py": DEMO, "script/demo.sh": LAUNCH}
     task = _task(
         "Does combining text and box prompts beat either prompt alone?",
         {"prompt type": ["text", "box", "box+text"]},
     )
-    setup = _recover(tmp_path / "seg", files, task)
+    setup = recovered_setup(tmp_path / "seg", files, task)
     usage = setup.usage_instructions
     # each arm sets every switch of its variable, then runs the repository's launch script
     assert (
@@ -109,7 +101,7 @@ def test_a_boolean_arm_sets_the_switch_its_variable_names(tmp_path: Path) -> Non
         "Does zoom-in after zoom-out improve the Dice score over zoom-out alone?",
         {"use zoom in": ["True (zoom-out then zoom-in)", "False (zoom-out only)", "sliding"]},
     )
-    usage = _recover(tmp_path / "seg", files, task).usage_instructions
+    usage = recovered_setup(tmp_path / "seg", files, task).usage_instructions
     assert "Run False (zoom-out only): set `args.use_zoom_in = False` (demo.py:34)" in usage
     assert "Run True (zoom-out then zoom-in): set `args.use_zoom_in = True` (demo.py:34)" in usage
     # an arm no switch names is the reviewer's, with the switches that select its siblings
@@ -117,7 +109,7 @@ def test_a_boolean_arm_sets_the_switch_its_variable_names(tmp_path: Path) -> Non
         "Run sliding: no launch script, option or in-code switch of the repository selects it; "
         "the in-code switches `args.use_zoom_in = True` (demo.py:34) select the other arms" in usage
     )
-    steps = "\n".join(_recover(tmp_path / "seg2", files, task).requirements)
+    steps = "\n".join(recovered_setup(tmp_path / "seg2", files, task).requirements)
     # `if not args.use_zoom_in: return` is where the True arm is left, not taken
     assert "Leave the True (zoom-out then zoom-in) path (use zoom in) where not args" in steps
 
@@ -180,7 +172,7 @@ def test_commands_carry_the_options_the_entry_point_refuses_to_run_without(
         {"encoder": ["resnet50", "conch"]},
         metric="Pearson correlation",
     )
-    usage = _recover(tmp_path / "bench", files, task).usage_instructions
+    usage = recovered_setup(tmp_path / "bench", files, task).usage_instructions
     assert (
         "`python src/bench/training/predict.py --encoder conch "
         "--config bench_config/bench_config.yaml --out <OUT>`" in usage
@@ -345,7 +337,7 @@ def test_the_model_a_run_names_is_the_method_and_a_bare_test_call_is_no_step(
         {"method": ["CycleNet"]},
         metric="MSE",
     )
-    setup = _recover(tmp_path / "fc", files, task)
+    setup = recovered_setup(tmp_path / "fc", files, task)
     steps = "\n".join(setup.requirements)
     assert "models/CycleNet.py" in setup.masked_source
     assert "(models/CycleNet.py:1-9)" in steps  # RecurrentCycle, by its docstring
@@ -391,7 +383,7 @@ def test_the_arm_no_switch_turns_on_runs_bare_and_a_rejected_flag_is_said(
         {"convolution": ["Par Conv", "Seq Conv", "w/o Conv"], "seed": ["default"]},
         metric="segmentation accuracy",
     )
-    setup = _recover(tmp_path / "conv", files, task)
+    setup = recovered_setup(tmp_path / "conv", files, task)
     usage = setup.usage_instructions
     # --wo_conv and --serial_conv turn the others on: Par Conv is what runs bare
     assert "Run Par Conv: `bash scripts/etth1.sh`" in usage
@@ -440,7 +432,7 @@ def test_numbers_the_launch_scripts_are_filed_under_are_run_by_them(tmp_path: Pa
         {"look_back_window": ["336", "720"], "prediction_horizon": ["96", "192"]},
         metric="MSE",
     )
-    usage = _recover(tmp_path / "pdf", files, windows).usage_instructions
+    usage = recovered_setup(tmp_path / "pdf", files, windows).usage_instructions
     assert "Run 336: `bash scripts/PDF/336/etth2.sh`" in usage
     assert "Run 720: `bash scripts/PDF/720/etth2.sh`" in usage
     # the horizons are no folder: they are swept inside each run
@@ -475,7 +467,7 @@ def test_the_data_placeholder_says_what_the_runs_pass(tmp_path: Path) -> None:
         "Does removing the convolution (w/o Conv) hurt forecasting on ETTh1?",
         {"convolution": ["Par Conv", "w/o Conv"]},
     )
-    usage = _recover(tmp_path / "conv", files, task).usage_instructions
+    usage = recovered_setup(tmp_path / "conv", files, task).usage_instructions
     assert "--root_path <DATA_PATH> (the runs pass ./dataset/)." in usage
     assert "./data/ETT/" not in usage
 
@@ -530,7 +522,7 @@ def test_compared_methods_with_their_own_modules_are_the_method_steps(tmp_path: 
         {"algorithm": ["MAPPO", "QMIX"]},
         metric="return",
     )
-    setup = _recover(tmp_path / "marl", files, task)
+    setup = recovered_setup(tmp_path / "marl", files, task)
     steps = "\n".join(setup.requirements)
     assert "Implement MAPPO (Mappo) (algorithms/mappo.py:1-11)" in steps
     assert "Implement QMIX (Qmix) (algorithms/qmix.py:1-11)" in steps
@@ -554,7 +546,7 @@ def test_a_launch_scripts_placeholder_paths_are_named_for_the_user(tmp_path: Pat
         "Does combining text and box prompts beat either prompt alone?",
         {"prompt type": ["text", "box"]},
     )
-    usage = _recover(tmp_path / "seg", files, task).usage_instructions
+    usage = recovered_setup(tmp_path / "seg", files, task).usage_instructions
     # the demo skips a missing checkpoint and runs untrained, and reads its CT volume from a
     # config file's placeholder paths: every run needs them, so the user is told once, first
     assert (
@@ -573,7 +565,7 @@ def test_a_list_written_as_text_with_its_explanation_gives_one_arm_per_value(
         "Does zoom-in improve the Dice score?",
         {"use_zoom_in": "[True, False] (toggle to evaluate zoom-in inference)"},
     )
-    usage = _recover(tmp_path / "seg", files, task).usage_instructions
+    usage = recovered_setup(tmp_path / "seg", files, task).usage_instructions
     # a bare boolean is named with its variable
     assert "Run use zoom in = True: set `args.use_zoom_in = True` (demo.py:34)" in usage
     assert "Run use zoom in = False: set `args.use_zoom_in = False` (demo.py:34)" in usage
