@@ -32,7 +32,7 @@ from extractors.validate.tree import WorkTree
 from .arms import about_data, arm_name, edit_text, form_words, known_metrics, numeric, task_arms
 from .methods import MethodModules
 from .plan import Plan, StepPlanner
-from .query import TaskQuery, asks_to_build, build_query
+from .query import TaskQuery, asks_how, asks_to_build, build_query
 from .rank import Candidate, Ranker
 from .run import Run, run_label
 from .runs import RunPlanner
@@ -46,13 +46,9 @@ WORDS_ONLY_RELEVANCE = 0.85  # share of task words, for a task that names nothin
 _RUNNABLE = {"script", "entry", "notebook", "test"}
 _NUMERIC = re.compile(r"[\d.,%]+")
 HEURISTIC_VERSION = "setup-heuristic-6"  # bump when the policy's output changes
-# A task that asks how to build or use something wants the plan, not only the command.
 _ROOT = {"path", "dir", "root"}
 # a program that compares what the runs produced: eval_results.py, validate.py, plot_x.py
 _COMPARE_STAGE = re.compile(r"(?:eval|valid|plot|analy)", re.I)
-_HOW_TO = re.compile(
-    r"^\W*how\s+(?:would|could|can|do|should|might)\s+(?:you|we|one|i)\b", re.IGNORECASE
-)
 
 
 class _OutOfSteps(Exception):
@@ -409,7 +405,7 @@ class SetupAgent:
                 (c[0], c[1], c[2], c[3], "; ".join(p for p in x if p not in shared))
                 for c, x in zip(commands, parts, strict=True)
             ]
-        if _HOW_TO.match(task.question):  # "How can you implement ...": the plan, in steps
+        if asks_how(task.question):  # "How can you implement ...": the plan, in steps
             for step in steps[:10]:
                 if not step.path.endswith(".sh"):
                     lines.append(f"{step.action} (as in {step.path}).")
@@ -471,18 +467,13 @@ class SetupAgent:
                 and (words & _ROOT or words & {"dataroot", "datadir"})
                 and not words & {"weight", "checkpoint", "ckpt", "model", "output", "result"}
             ):
-                given = [
-                    m.group(1)
-                    for r in runs
-                    for m in [
-                        re.search(
-                            rf"(?<!\S){re.escape(f.name)}[= ](\S+)", r.invocation or r.command
-                        )
-                    ]
-                    if m
-                ]
+                passed = re.compile(rf"(?<!\S){re.escape(f.name)}[= ](\S+)")
+                given = next(
+                    (m.group(1) for r in runs if (m := passed.search(r.invocation or r.command))),
+                    "",
+                )
                 if given:  # what the runs pass, not the parser's unused default
-                    where = f" (the runs pass {given[0]})"
+                    where = f" (the runs pass {given})"
                 elif f.default and f.default != "None":
                     where = f" (default {f.default})"
                 else:

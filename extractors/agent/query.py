@@ -87,13 +87,19 @@ class TaskQuery:
         return set(self.words) | set(self.names) | set(self.parts)
 
 
+# "How can you ...?": EXP-Bench's usage and implementation tasks want the plan, in steps
+_HOW = r"^\W*how\s+(?:would|could|can|do|should|might)\s+(?:you|we|one|i)\b"
+_HOW_TO = re.compile(_HOW, re.I)
 # "How can you implement / create ...": the code that does it is the answer, not only what
 # runs it
 _BUILD = re.compile(
-    r"^\W*how\s+(?:would|could|can|do|should|might)\s+(?:you|we|one|i)\s+"
-    r"(?:implement|create|build|write|design|develop|construct|make)\b",
-    re.I,
+    _HOW + r"\s+(?:implement|create|build|write|design|develop|construct|make)\b", re.I
 )
+
+
+def asks_how(text: str) -> bool:
+    """The task asks how to do something rather than what a run shows."""
+    return bool(_HOW_TO.match(text))
 
 
 def asks_to_build(text: str) -> bool:
