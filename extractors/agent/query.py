@@ -118,13 +118,17 @@ def norm_number(text: str) -> str | None:
     return f"{value:g}" if value != int(value) else str(int(value))
 
 
-def _design_text(task: TaskDraft) -> str:
+def _design_parts(task: TaskDraft) -> tuple[list[str], list[str]]:
+    """The design variables' text, labels and values in order, and their labels alone
+    (nested labels too)."""
     parts: list[str] = []
+    labels: list[str] = []
 
     def walk(value: Any) -> None:
         if isinstance(value, dict):
             for k, v in value.items():
                 parts.append(str(k))
+                labels.append(str(k))
                 walk(v)
         elif isinstance(value, list | tuple):
             for v in value:
@@ -134,7 +138,11 @@ def _design_text(task: TaskDraft) -> str:
 
     dc = task.design_complexity
     walk([dc.constant_variables, dc.independent_variables, dc.dependent_variables])
-    return " ".join(parts)
+    return parts, labels
+
+
+def _design_text(task: TaskDraft) -> str:
+    return " ".join(_design_parts(task)[0])
 
 
 def build_query(task: TaskDraft) -> TaskQuery:
@@ -209,26 +217,8 @@ def build_query(task: TaskDraft) -> TaskQuery:
         results=results,
         phrases=phrases,
         alternatives=alternatives,
-        keys=_design_keys(task),
+        keys={name_key(k) for k in _design_parts(task)[1]},
     )
-
-
-def _design_keys(task: TaskDraft) -> set[str]:
-    """The design variables' labels (and nested labels), as names."""
-    out: set[str] = set()
-
-    def walk(value: Any) -> None:
-        if isinstance(value, dict):
-            for k, v in value.items():
-                out.add(name_key(str(k)))
-                walk(v)
-        elif isinstance(value, list | tuple):
-            for v in value:
-                walk(v)
-
-    dc = task.design_complexity
-    walk([dc.constant_variables, dc.independent_variables, dc.dependent_variables])
-    return out
 
 
 MAX_VALUE_WORDS = 4  # longer values are descriptions, not names of alternatives
