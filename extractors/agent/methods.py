@@ -47,6 +47,8 @@ class MethodModules:
         named.sort(key=lambda i: (not set(terms(i.name)) & focus, -(i.end - i.start)))
         if set(terms(module)) & focus or any(set(terms(i.name)) & focus for i in named):
             chosen += named[: 3 - len(chosen)]
+        # else the class whose core method the step cites (SparseTSF's Model.forecast)
+        chosen = chosen or [i for i in items if i.start <= method.start <= i.end][:1]
         chosen = sorted(chosen, key=lambda i: i.start)[:3]
         out: list[Step] = []
         for item in chosen:
@@ -59,14 +61,7 @@ class MethodModules:
                 if m.kind == "method" and m.name.startswith(item.name + ".")
             ]
             init = next((m for m in methods if m.name.endswith(".__init__")), None)
-            core = next(
-                (m for m in methods if m.name.rsplit(".", 1)[-1] in ("forward", "__call__")),
-                max(
-                    (m for m in methods if m is not init),
-                    key=lambda m: m.end - m.start,
-                    default=None,
-                ),
-            )
+            core = _core([m for m in methods if m is not init], ("forward", "call"))
             if init is not None:
                 out.append(
                     Step(
@@ -146,18 +141,22 @@ class MethodModules:
                 and m.name.startswith(top.name + ".")
                 and not m.name.endswith(".__init__")
             ]
-            core = next(
-                (
-                    m
-                    for want in _CORE_METHODS
-                    for m in methods
-                    if m.name.rsplit(".", 1)[-1].strip("_") == want
-                ),
-                max(methods, key=lambda m: m.end - m.start, default=None),
-            )
+            core = _core(methods, _CORE_METHODS)
             if core is not None:
                 return Step(f"Implement {what}'s {core.name}", module, core.start, core.end)
         return Step(f"Implement {what} ({top.name})", module, top.start, top.end)
+
+
+def _core(methods: list[OutlineItem], names: tuple[str, ...]) -> OutlineItem | None:
+    """The method that does a class's work: the first of `names` it defines, unless that one
+    only hands over (a three-line forward calling `forecast`); else its largest."""
+    named = (
+        m
+        for want in names
+        for m in methods
+        if m.name.rsplit(".", 1)[-1].strip("_") == want and m.end - m.start >= 4
+    )
+    return next(named, max(methods, key=lambda m: m.end - m.start, default=None))
 
 
 def _define(item: OutlineItem) -> str:

@@ -106,11 +106,13 @@ class StepPlanner:
         runs: list[Run],
         method: Step | None,
         also: tuple[str, ...] = (),
+        rivals: list[Step] | None = None,
     ) -> Plan:
         """The steps in execution order, at most `MAX_STEPS`, ending with the report.
 
         `also` are other entry points the task runs (the rival method's script beside the
-        proposed one's); their inline blocks follow the main entry point's."""
+        proposed one's); their inline blocks follow the main entry point's. `rivals` are the
+        main definitions of the models the other arms' runs train (the baselines)."""
         plan = Plan(runs=runs, metrics=task_metrics(task, q))
         arms = task_arms(task)
         modules = self._closure(entry) if entry else []
@@ -119,6 +121,7 @@ class StepPlanner:
         plan.method_modules = list(dict.fromkeys(s.path for s in parts))
         branches = self._branch_steps(arms, [entry, *modules] if entry else [], runs)
         own = self.methods.arm_steps(arms, {method.path} if method else set())
+        own += [r for r in rivals or [] if all(r.path != o.path for o in own)]
         files: list[str | None] = [entry, *modules] if entry else []
         train = self._named_step(files, _TRAIN_NAMES)
         launches = [self._run_step(r) for r in runs if r.script and r.lines[0]]

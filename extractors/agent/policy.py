@@ -195,7 +195,8 @@ class SetupAgent:
         top = chosen[0].path
         home = entry or (top if top.endswith(".py") else None)
         # the model the runs train (`--model CycleNet`) is the method, else the best match
-        method = self.run_planner.run_model(runs, q)
+        models = self.run_planner.run_models(runs, q)
+        method = models[0] if models else None
         # when the compared methods each have their own module (algorithms/mappo.py, ...),
         # those are the method's steps; a best word match would only add plumbing
         own = self.methods.arm_steps(task_arms(task), set())
@@ -229,7 +230,8 @@ class SetupAgent:
             or any(w and w <= set(terms(posixpath.basename(p))) for w in arms)
             or _COMPARE_STAGE.match(posixpath.basename(p))
         )[: len(also)]
-        return entry, self.step_planner.steps(task, q, entry, runs, method, part), part
+        plan = self.step_planner.steps(task, q, entry, runs, method, part, rivals=models[1:])
+        return entry, plan, part
 
     def _no_answer(self, q: TaskQuery, ranked: list[Candidate]) -> str:
         """Nothing relevant: the repository lacks the task's names and much of its vocabulary.

@@ -36,6 +36,7 @@ from .arms import (
     task_arms,
     task_datasets,
     task_settings,
+    value_forms,
 )
 from .entry_args import EntryArgs, positional
 from .launch import invocation_of, placeholders, shell, with_setting
@@ -62,6 +63,9 @@ _PUBLISHING = re.compile(
     r"docker\s+(?:build|push)|npm\s+(?:run|publish)",
     re.I,
 )
+
+
+_FLAG = re.compile(r"(?<![\w-])--[A-Za-z][\w-]*")
 
 
 class RunPlanner:
@@ -151,6 +155,8 @@ class RunPlanner:
             chosen.append(sweep)
             arms = [a for a in arms if a not in sweep.arms]
 
+        distinct = distinct_words(arms)
+
         def fit(e: EntryPoint, arm: Arm | None, data: frozenset[str]) -> tuple[float, ...]:
             path_words = set(terms(e.path.replace("/", " ").replace("-", " ")))
             words = self._words_of(e.path)
@@ -161,6 +167,12 @@ class RunPlanner:
             arm_hit = hit(arm.words) if arm is not None else 0.0
             if arm is not None and not arm_hit:  # "LD (in LDLinear ...)": a script LDLinear.sh
                 named = any(w <= path_words for w in form_words(arm)[1:])
+                # "Sparse+Linear" beside "RCF+Linear": the word only it has starts a name of
+                # the path (SparseTSF.sh)
+                named = named or any(
+                    all(any(p.startswith(w) for p in path_words) for w in part)
+                    for part in distinct.get(id(arm), [])
+                )
                 arm_hit = 1.5 if named else 0.0
             data_hit = hit(data) if data else 0.0
             setting = len(fixed & path_words) + 0.5 * len(fixed & words)
@@ -463,8 +475,19 @@ class RunPlanner:
         return sum(c.endswith(".sh") for c in e.calls) > 3
 
     def _words_of(self, path: str) -> frozenset[str]:
+        """The words of a launch script, less the flags its programs do not define
+        (`--period_mean` passed to a parser without it selects nothing)."""
         if path not in self._script_words:
             text = "\n".join(self.search.lines(path))[:6000]
+            e = self.entries.get(path)
+            defined = {
+                f.name
+                for c in (e.calls if e else [])
+                if (called := self.entries.get(c)) is not None
+                for f in called.flags
+            }
+            if defined:
+                text = _FLAG.sub(lambda m: m.group(0) if m.group(0) in defined else " ", text)
             self._script_words[path] = frozenset(terms(path + " " + text))
         return self._script_words[path]
 
@@ -490,19 +513,49 @@ class RunPlanner:
             ),
         )
 
-    def run_model(self, runs: list[Run], q: TaskQuery) -> Step | None:
-        """The model the runs train, when a run names it by an option (`--model CycleNet`)
-        and one module is named after it (models/CycleNet.py): its main definition. Of
-        several, the one the task names, else the most run."""
+    def run_models(self, runs: list[Run], q: TaskQuery) -> list[Step]:
+        """The models the runs train, when a run names one by an option (`--model CycleNet`)
+        and one module is named after it (models/CycleNet.py): each one's main definition.
+        First the method: the repository's own model (what its authors' scripts train most;
+        a baseline beside it is not the method), else the one the task names, else the most
+        run; then the models the other arms' runs train (the baselines compared with it)."""
         names: Counter[str] = Counter()
+        compared: set[str] = set()
         for r in runs:
             for m in MODEL_OPTION.finditer(r.invocation or r.command):
                 names[m.group(1).strip("'\"")] += 1
+                if r.arms:
+                    compared.add(m.group(1).strip("'\""))
         wanted = {stem(n) for n in q.names}
-        ordered = sorted(names, key=lambda n: (stem(n) not in wanted, -names[n]))
+        if len(names) > 1 and self._own is None:
+            self._own = own_model(self.search, self._launchers())
+        ordered = sorted(names, key=lambda n: (n != self._own, stem(n) not in wanted, -names[n]))
         modules = self.methods.modules_by_stem()
+        out: list[Step] = []
         for name in ordered:
             paths = modules.get(name.lower(), [])
-            if len(paths) == 1:
-                return self.methods.main_definition(paths[0], name)
-        return None
+            if len(paths) != 1 or (out and name not in compared):
+                continue
+            if (step := self.methods.main_definition(paths[0], name)) is not None:
+                out.append(step)
+        return out[:3]
+
+
+def distinct_words(arms: list[Arm]) -> dict[int, list[frozenset[str]]]:
+    """By arm (its id), the words of each short form of its value and of each part of one
+    ("Sparse" of "Slinear (Sparse+Linear)") less the words its sibling arms have, kept where
+    each is long enough to start a name (four letters or more): what a script must name to
+    run this arm and not its sibling."""
+    out: dict[int, list[frozenset[str]]] = {}
+    for arm in arms:
+        siblings = [a for a in arms if a.variable == arm.variable and a is not arm]
+        if not siblings:
+            continue
+        theirs = {w for a in siblings for form in form_words(a) for w in form}
+        parts = [
+            frozenset(content_words(p)) - theirs
+            for form in value_forms(arm.value)[1:]
+            for p in form.split("+")
+        ]
+        out[id(arm)] = [ws for ws in dict.fromkeys(parts) if ws and min(map(len, ws)) >= 4]
+    return out

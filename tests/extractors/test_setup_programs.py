@@ -417,6 +417,63 @@ def test_the_arm_no_script_names_runs_the_authors_own_model(tmp_path: Path) -> N
     assert setup.requirements[-1].endswith("(run.py:18-20)")
 
 
+def _handing_over(core: str, body_lines: int) -> str:
+    body = "".join(f"        x = x + {i}\n" for i in range(body_lines))
+    return (
+        f'"""The {core} model: residual cycle forecasting (RCF) and its kin."""\n'
+        "import torch.nn as nn\n\n\nclass Model(nn.Module):\n"
+        "    def __init__(self, configs):\n        super().__init__()\n"
+        "        self.configs = configs\n\n"
+        f"    def {core}(self, x):\n{body}        return x\n\n"
+        "    def forward(self, x):\n"
+        + ("        return self.forecast(x)\n" if core == "forecast" else "        return x\n")
+    )
+
+
+def test_the_arm_only_its_word_names_runs_that_script_beside_the_authors_model(
+    tmp_path: Path,
+) -> None:
+    files = {
+        "run.py": LONG_RUN,
+        "models/CycleNet.py": _handing_over("cycle", 40),
+        "models/SparseTSF.py": _handing_over("forecast", 40),
+        "scripts/CycleNet/Linear/etth1.sh": _std("CycleNet"),
+        "scripts/CycleNet/MLP/etth1.sh": _std("CycleNet"),
+        "scripts/CycleNet/STD/CycleNet.sh": _std("CycleNet"),
+        "scripts/CycleNet/STD/SparseTSF.sh": _std("SparseTSF"),
+        "scripts/CycleNet/STD/Linear.sh": _std("Linear"),
+        # a flag run.py does not define names nothing: "Mean" is no arm of this script
+        "scripts/Other/etth1.sh": "python -u run.py --data_path ETTh1.csv --period_mean\n",
+    }
+    task = _task(
+        "Does RCF outperform Sparse, from SparseTSF, as a decomposition on ETTh1?",
+        {"std technique": ["CLinear (RCF+Linear)", "SLinear (Sparse+Linear)"]},
+        {"dataset": "ETTh1"},
+    )
+    setup = recovered_setup(tmp_path / "sparse", files, task)
+    usage = setup.usage_instructions
+    # "Sparse" is the one word that tells SLinear from CLinear, and it starts SparseTSF.sh's
+    # name; "Linear", which both have, picks no Linear.sh
+    assert "Run SLinear (Sparse+Linear) on ETTh1: `bash scripts/CycleNet/STD/SparseTSF.sh`" in usage
+    assert "Run CLinear (RCF+Linear) on ETTh1: `bash scripts/CycleNet/STD/CycleNet.sh`" in usage
+    assert "STD/Linear.sh" not in usage and "no launch script" not in usage
+    steps = "\n".join(setup.requirements)
+    # the method is the authors' model, though the question names the baseline; the
+    # baseline's model is cited too, by the method that does its work (not a forward that
+    # only hands over to it)
+    assert steps.index("models/CycleNet.py") < steps.index("models/SparseTSF.py")
+    assert "Implement SparseTSF's Model.forecast (models/SparseTSF.py:10-51)" in steps
+
+    mean = _task(
+        "Does the mean of the branches forecast ETTh1 better than their concatenation?",
+        {"aggregation": ["Concat", "Mean"]},
+        {"dataset": "ETTh1"},
+    )
+    usage = recovered_setup(tmp_path / "mean", files, mean).usage_instructions
+    assert "Run Mean on ETTh1: `bash scripts/Other/etth1.sh`" not in usage
+    assert "Run Mean: no launch script" in usage
+
+
 CLIENT = '''"""Check an agent: it interacts with you in the terminal, as with an environment."""
 import argparse
 
