@@ -179,6 +179,16 @@ class SetupAgent:
         setup.requirements = _render(steps)
         setup.usage_instructions = self._usage(chosen, entry, q, task, plan, steps)
         setup.masked_source = self._masked(chosen, entry, ranked, plan, also)
+        # the files of the experiment are what its runs run: the program, then the scripts
+        # that run it, lead the sources; the best matches follow. A task asking how to build
+        # something leads with the module that does it.
+        scripts = [r.script for r in plan.runs if r.script]
+        build = asks_to_build(task.question) and chosen[0].kind == "module"
+        order = [*setup.source[:build], *([entry] if entry else []), *scripts, *setup.source]
+        setup.source = list(dict.fromkeys(order))[:MAX_SOURCE]
+        setup.candidates = [
+            c.path for c in ranked[: MAX_SOURCE + MAX_CANDIDATES] if c.path not in setup.source
+        ][:MAX_CANDIDATES]
         setup.agent_instructions = agent_instructions(task, q, setup, self.index)
 
     def _plan(

@@ -90,8 +90,11 @@ def test_ablation_task_finds_its_launch_script_and_entry_point(agent: SetupAgent
 
 def test_imagenet_task_ranks_the_imagenet_script_first(agent: SetupAgent) -> None:
     setup = agent.recover(IMAGENET)
-    assert setup.source[0] == "scripts/run_imagenet.sh"
-    assert "train.py" in setup.source
+    # the program the runs run, then the ImageNet script that runs it; the CIFAR one after
+    assert setup.source[:2] == ["train.py", "scripts/run_imagenet.sh"]
+    assert next(c for c in setup.trace if c.tool == "rank").result.startswith(
+        "scripts/run_imagenet.sh "
+    )
     # the ImageNet launch script, with the settings it passes, not the CIFAR one
     usage = setup.usage_instructions
     assert "`bash scripts/run_imagenet.sh` (it runs train.py with --dataset imagenet" in usage
