@@ -221,9 +221,13 @@ def arm_flag(arm: Arm, options: list[CliFlag]) -> CliFlag | None:
         found = flag_for(form, arm.variable, options)
         if found is not None:
             return found
-    for f in options:  # a switch named by the arm: --cot for "chain-of-thought (CoT) model"
+    # a switch named by the arm: --cot for "chain-of-thought (CoT) model", or by the arm and
+    # its variable's kind: --use_point_prompt for "point" of "prompt type"
+    for f in options:
         named = set(terms(f.name.lstrip("-").replace("-", "_")))
         if f.switch and named <= arm.words and named and not numeric(arm.value.split()[0]):
+            return f
+        if f.switch and names_arm(f.name, arm):
             return f
     for f in options:  # --serial_conv for "Seq Conv": one word exact, the rest abbreviated
         parts = [p for p in re.split(r"[-_]", f.name.lstrip("-")) if len(p) >= 2]
@@ -251,6 +255,19 @@ def arm_flag(arm: Arm, options: list[CliFlag]) -> CliFlag | None:
         if set(words) & _OFF and part and all(any(w.startswith(p) for w in words) for p in part):
             return f
     return None
+
+
+def names_arm(name: str, arm: Arm) -> bool:
+    """A switch's name (`--use_point_prompt`, `args.use_point_prompt`) names the arm: its
+    words, less setting filler, are some of the arm's and the rest its variable's kind
+    ("point" of "prompt type"), one at least (`GRAPH.TRACE` is no switch for "Trace", nor
+    `--do_predict` for "prediction length")."""
+    if ABLATED.match(arm.value) or numeric(arm.value.split()[0]):
+        return False
+    words = set(terms(name.lstrip("-").replace("-", "_")))
+    parts = {w for w in words if "_" not in w} - SETTING_FILLER
+    rest = parts - arm.words
+    return bool(parts & arm.words) and bool(rest) and rest <= set(terms(arm.variable))
 
 
 _BOOLEANS = {"true", "false"}

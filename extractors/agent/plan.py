@@ -36,6 +36,7 @@ from .arms import (
     about_data,
     arm_option,
     content_words,
+    names_arm,
     numeric,
     task_arms,
     task_datasets,
@@ -128,6 +129,8 @@ class StepPlanner:
         evaluate = self._named_step(files, _EVAL_NAMES)
         metric = self._metric_step(plan.metrics, modules)
         report = self._report_step(plan.metrics, arms, evaluate, entry)
+        if metric is None and report is not None:
+            metric = self._printed_metric(report, modules)
         called: list[Step] = []
         blocks: list[Step] = []
         if entry is not None and entry.endswith(".py"):
@@ -165,10 +168,9 @@ class StepPlanner:
             _code_step(runs),
             *parts,
             *own,
-            *branches[:2],
+            *branches,
             *blocks,
             *called,
-            *branches[2:],
             train,
             *launches,
             evaluate,
@@ -352,21 +354,30 @@ class StepPlanner:
                     switches.setdefault(
                         re.split(r"[.\[]", setting.target)[-1].strip("'\"]"), r.arms[0]
                     )
+        ran = [a for r in runs if not r.missing for a in r.arms]
+
+        def named_by(attr: str) -> Arm | None:
+            """The arm a run runs whose switch this is (`args.use_text_prompt` for "text")."""
+            return next((a for a in ran if names_arm(attr, a)), None)
+
         tests: set[str] = set()
         out: list[Step] = []
         for path in files:
             tree = self.tracer.tree(path) if path else None
             if tree is None or path is None:
                 continue
-            for node in ast.walk(tree):
-                if not isinstance(node, ast.If):
-                    continue
+            nodes = list(ast.walk(tree))
+            # `if` statements first, then conditional expressions (`text if args.use_text
+            # else None`), which select an arm as well
+            for node in [n for n in nodes if isinstance(n, ast.If)] + [
+                n for n in nodes if isinstance(n, ast.IfExp)
+            ]:
                 hit: Arm | None = None
                 for c in ast.walk(node.test):
                     if isinstance(c, ast.Constant) and isinstance(c.value, str):
                         hit = hit or values.get(c.value.lower())
                     elif isinstance(c, ast.Attribute):
-                        hit = hit or switches.get(c.attr)
+                        hit = hit or switches.get(c.attr) or named_by(c.attr)
                     elif isinstance(c, ast.Name):
                         hit = hit or switches.get(c.id)
                 if hit is None:
@@ -375,7 +386,8 @@ class StepPlanner:
                 if test in tests:
                     continue
                 tests.add(test)
-                end = min(node.body[-1].end_lineno or node.lineno, node.lineno + 15)
+                last = node.body[-1] if isinstance(node, ast.If) else node
+                end = min(last.end_lineno or node.lineno, node.lineno + 15)
                 what = hit.variable.replace("_", " ")
                 verb = "Leave" if isinstance(node.test, ast.UnaryOp) else "Take"
                 out.append(
@@ -384,8 +396,10 @@ class StepPlanner:
                     )
                 )
                 if len(out) >= 3:
-                    return out
-        return out
+                    break
+        # in the order the code runs them, file by file
+        rank = {p: i for i, p in enumerate(files)}
+        return sorted(out[:3], key=lambda st: (rank.get(st.path, 0), st.start))
 
     def _named_step(self, files: list[str | None], names: tuple[str, ...]) -> Step | None:
         """The first definition named like `names` (in their order) in `files` that the code
@@ -478,6 +492,40 @@ class StepPlanner:
             near = [first, *(i for i in found[1:] if i.end - first.start <= 30)]
             names = ", ".join(i.name for i in near[:4])
             return Step(f"Compute {names} as measured", module, first.start, near[-1].end)
+        return None
+
+    def _printed_metric(self, report: Step, modules: list[str]) -> Step | None:
+        """The function that computes the value the report statement prints, when no
+        definition is named after the metric: `zoom_out_dice = dice_score(...)` before
+        `print(f"... {zoom_out_dice:.4f}")` gives `def dice_score`."""
+        tree = self.tracer.tree(report.path)
+        if tree is None:
+            return None
+        text = "\n".join(self.search.lines(report.path)[report.start - 1 : report.end])
+        printed = set(re.findall(r"[A-Za-z_]\w*", text))
+        calls: list[tuple[int, str]] = []  # (line, function) of each assignment of a printed name
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Assign)
+                and node.lineno < report.start
+                and isinstance(node.value, ast.Call)
+                and any(isinstance(t, ast.Name) and t.id in printed for t in node.targets)
+            ):
+                func = node.value.func
+                name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+                calls.append((node.lineno, name))
+        for _, name in sorted(calls, reverse=True):  # the nearest assignment first
+            for path in dict.fromkeys([report.path, *modules]):
+                item = next(
+                    (
+                        i
+                        for i in self.tracer.outline(path)
+                        if i.kind == "function" and i.name == name and i.end - i.start <= NARROW
+                    ),
+                    None,
+                )
+                if item is not None:
+                    return Step(f"Compute {name} as measured", path, item.start, item.end)
         return None
 
     def _report_step(

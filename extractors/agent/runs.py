@@ -27,6 +27,7 @@ from .arms import (
     Arm,
     CodeSetting,
     about_data,
+    arm_flag,
     arm_option,
     code_edits,
     content_words,
@@ -301,7 +302,15 @@ class RunPlanner:
                 base.append(add(run))
         for arm, setting in by_flag:
             if base and base[0].invocation:
-                command = with_setting(base[0].invocation, setting)
+                # the base run may be a sibling's (a script passing --use_text_prompt): this
+                # arm's run turns the sibling's switch off
+                off = {
+                    flag.name
+                    for a in arms
+                    if a.variable == arm.variable and a is not arm
+                    if (flag := arm_flag(a, options)) is not None and flag.switch
+                }
+                command = with_setting(base[0].invocation, setting, off - set(setting))
             elif entry is not None and (recipe := self._recipe(entry, setting)):
                 # the authors' documented command, with this arm's setting in it
                 command = self.args.complete(with_setting(recipe, setting), entry)

@@ -474,6 +474,66 @@ def test_the_arm_only_its_word_names_runs_that_script_beside_the_authors_model(
     assert "Run Mean: no launch script" in usage
 
 
+INFER = '''"""Segment a CT volume with text or point prompts and score it."""
+import argparse
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--use_text_prompt", action="store_true")
+parser.add_argument("--use_point_prompt", action="store_true")
+args = parser.parse_args()
+
+
+def dice_score(pred, label):
+    inter = (pred * label).sum()
+    total = pred.sum() + label.sum() + 1
+    return 2 * inter / total
+
+
+def segment(model, volume, label, organ):
+    text = organ if args.use_text_prompt else None
+    points = None
+    if args.use_point_prompt:
+        points = [label.argmax()]
+    pred = model(volume, text=text, points=points)
+    organ_dice = dice_score(pred, label)
+    print(f"{organ} done with dice {organ_dice:.4f}")
+    return organ_dice
+
+
+if __name__ == "__main__":
+    segment(None, None, None, "liver")
+'''
+
+
+def test_a_switch_named_by_the_arm_and_its_kind_selects_it_and_its_paths_are_steps(
+    tmp_path: Path,
+) -> None:
+    files = {"infer.py": INFER, "scripts/infer.sh": "python infer.py --use_text_prompt\n"}
+    task = _task(
+        "Does a text prompt segment organs more accurately than a point prompt?",
+        {"prompt type": ["text", "point"]},
+    )
+    setup = recovered_setup(tmp_path / "seg", files, task)
+    usage = setup.usage_instructions
+    # "point" of "prompt type" is --use_point_prompt; its run turns the text switch the
+    # script passes off
+    assert "Run point: `python infer.py --use_point_prompt`" in usage
+    assert "no launch script" not in usage
+    steps = "\n".join(setup.requirements)
+    # the text arm's path is a conditional expression, the point arm's an `if`: both, in
+    # the order the code runs them
+    assert steps.index(
+        "Take the text path (prompt type) where args.use_text_prompt (infer.py:17)"
+    ) < (
+        steps.index(
+            "Take the point path (prompt type) where args.use_point_prompt (infer.py:19-20)"
+        )
+    )
+    # no definition is named after "accuracy": the function computing the printed value is
+    assert "Compute dice_score as measured (infer.py:10-13)" in steps
+    assert setup.requirements[-1].endswith("(infer.py:23)")
+
+
 CLIENT = '''"""Check an agent: it interacts with you in the terminal, as with an environment."""
 import argparse
 
