@@ -306,7 +306,9 @@ def code_edits(
         want = set(content_words(m.group(1))) if m else set(arm.words)
         return bool(own) and all(
             any(
-                a == w or (min(len(a), len(w)) >= 4 and (a.startswith(w) or w.startswith(a)))
+                a == w
+                or (min(len(a), len(w)) >= 4 and (a.startswith(w) or w.startswith(a)))
+                or (len(w) >= 3 and len(a) == len(w) + 1 and a.endswith(w))  # bbox: box
                 for a in want
             )
             for w in own

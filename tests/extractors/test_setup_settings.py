@@ -94,6 +94,14 @@ def test_arms_a_script_hard_codes_are_run_by_editing_its_switches(tmp_path: Path
     assert "switches that select text, box, box+text" in steps and "(demo.py:35-36)" in steps
     assert "Take the box path (prompt type) where args.use_box_prompt (demo.py:19-20)" in steps
 
+    # "bbox" is the box switch's word with a letter before it: text+bbox sets both
+    short = _task(
+        "Does adding a bbox to a text prompt help?", {"prompt type": ["text", "text+bbox"]}
+    )
+    usage = recovered_setup(tmp_path / "bbox", files, short).usage_instructions
+    assert "Run text+bbox: set `args.use_text_prompt = True` (demo.py:35) and " in usage
+    assert "Run text, text+bbox" not in usage
+
 
 def test_a_boolean_arm_sets_the_switch_its_variable_names(tmp_path: Path) -> None:
     files = {"demo.py": DEMO, "script/demo.sh": LAUNCH}
