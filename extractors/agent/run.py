@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .arms import Arm, CodeSetting, arm_name
+from .arms import Arm, CodeSetting, about_data, arm_name
 
 
 @dataclass
@@ -40,7 +40,13 @@ def run_label(run: Run) -> str:
             by.setdefault(a.variable.replace("_", " "), []).append(a.value)
         grid = " × ".join(f"{k} {', '.join(v)}" for k, v in by.items())
         return f"Run every combination of {grid} in one multirun"
+    # a data set among the arms is where the others run ("PDF(336) on ETTh1")
+    methods = [a for a in run.arms if not about_data(a.variable)]
+    sets = [a.value for a in run.arms if about_data(a.variable)]
+    data = run.data or ", ".join(sets)
+    if sets and not run.elsewhere:
+        arms = ", ".join(arm_name(a) for a in methods)
     what = f"Run {arms}" if arms else "Run the default configuration"
     if run.elsewhere and run.data:  # say so rather than pass another data set off as this one
         return f"{what} (its script runs other data: set its data options to {run.data})"
-    return what + (f" on {run.data}" if run.data and run.data not in arms else "")
+    return what + (f" on {data}" if data and data not in arms else "")

@@ -177,10 +177,18 @@ class RunPlanner:
                 arm_hit = 1.5 if named else 0.0
             data_hit = hit(data) if data else 0.0
             setting = len(fixed & path_words) + 0.5 * len(fixed & words)
-            return arm_hit, data_hit, setting + scores.get(e.path, 0.0) / top
+            # of equal fits, the script whose path shares the most with the scripts already
+            # chosen (MLP-Input-96 beside Linear-Input-96, not MLP-Input-336): one setting
+            alike = len(
+                set(re.split(r"[/_.\-]", e.path.lower())) & taken - (arm.words if arm else set())
+            )
+            return arm_hit, data_hit, setting, alike, scores.get(e.path, 0.0) / top
+
+        taken: set[str] = set()  # the path parts of the scripts chosen so far
 
         def add(run: Run) -> Run:
             """Keep the run, or merge its arms into the same command kept before; the kept."""
+            taken.update(re.split(r"[/_.\-]", run.script.lower()) if run.script else ())
             same = next(
                 (
                     r
@@ -295,7 +303,8 @@ class RunPlanner:
         if launchers and (by_flag or coded or defaults or not chosen or ablations):
             for data in datasets[:2]:
                 best = max(launchers, key=lambda e: fit(e, None, data))
-                if (data and not fit(best, None, data)[1]) or fit(best, None, data)[1:] == (0, 0):
+                _, data_hit, setting, _, score = fit(best, None, data)
+                if (data and not data_hit) or (data_hit, setting + score) == (0, 0):
                     continue
                 run = self._script_run(best, q, [], data)
                 run.data = label.get(data, "")

@@ -534,6 +534,42 @@ def test_a_switch_named_by_the_arm_and_its_kind_selects_it_and_its_paths_are_ste
     assert setup.requirements[-1].endswith("(infer.py:23)")
 
 
+def _lookback(model_type: str, data: str, seq: int, note: str = "") -> str:
+    return (
+        f"{note}python -u run.py --data_path {data}.csv --model CycleNet "
+        f"--model_type {model_type.lower()} --seq_len {seq}\n"
+    )
+
+
+def test_the_runs_of_one_task_share_one_setting_and_name_their_data(tmp_path: Path) -> None:
+    files = {
+        "run.py": LONG_RUN.replace(
+            '"--model", default="CycleNet")',
+            '"--model")\n'
+            'parser.add_argument("--model_type", default="linear")\n'
+            'parser.add_argument("--seq_len", type=int, default=96)',
+        )
+    }
+    for model in ("Linear", "MLP"):
+        for seq in (96, 336):
+            # a remark the task's words match, on Linear's 96 scripts and MLP's 336 ones
+            note = "# tuned backbone\n" if (model, seq) in {("Linear", 96), ("MLP", 336)} else ""
+            for data in ("ETTh1", "traffic"):
+                path = f"scripts/CycleNet/{model}-Input-{seq}/{data.lower()}.sh"
+                files[path] = _lookback(model, data, seq, note)
+    task = _task(
+        "Does the tuned backbone matter for CycleNet on ETTh1 and Traffic?",
+        {"backbone": ["Linear", "MLP"], "dataset": ["ETTh1", "Traffic"]},
+    )
+    usage = recovered_setup(tmp_path / "look", files, task).usage_instructions
+    # the MLP runs follow the look-back the Linear runs were chosen with, not their own best
+    # match: the arms are compared at one setting
+    assert "Run Linear on ETTh1: `bash scripts/CycleNet/Linear-Input-96/etth1.sh`" in usage
+    assert "Run MLP on ETTh1: `bash scripts/CycleNet/MLP-Input-96/etth1.sh`" in usage
+    assert "Run MLP on Traffic: `bash scripts/CycleNet/MLP-Input-96/traffic.sh`" in usage
+    assert "Input-336" not in usage
+
+
 CLIENT = '''"""Check an agent: it interacts with you in the terminal, as with an environment."""
 import argparse
 
