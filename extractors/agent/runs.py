@@ -303,8 +303,8 @@ class RunPlanner:
         if launchers and (by_flag or coded or defaults or not chosen or ablations):
             for data in datasets[:2]:
                 best = max(launchers, key=lambda e: fit(e, None, data))
-                _, data_hit, setting, _, score = fit(best, None, data)
-                if (data and not data_hit) or (data_hit, setting + score) == (0, 0):
+                _, data_hit, fixed_hit, _, score = fit(best, None, data)
+                if (data and not data_hit) or (data_hit, fixed_hit + score) == (0, 0):
                     continue
                 run = self._script_run(best, q, [], data)
                 run.data = label.get(data, "")
