@@ -29,24 +29,22 @@ from extractors.repo.commands import python_entry
 from extractors.validate.repo_checks import reference_problems
 from extractors.validate.tree import WorkTree
 
-from .arms import about_data, arm_name, edit_text, form_words, known_metrics, numeric, task_arms
+from .arms import form_words, task_arms
 from .methods import MethodModules
 from .plan import Plan, StepPlanner
-from .query import TaskQuery, asks_how, asks_to_build, build_query
+from .query import TaskQuery, asks_to_build, build_query
 from .rank import Candidate, Ranker
-from .run import Run, run_label
 from .runs import RunPlanner
-from .steps import Step, StepTracer, usage_for
+from .steps import Step, StepTracer
+from .usage import RUNNABLE, UsageWriter, measured
 
 MAX_SOURCE = 5
 RELATIVE_CUTOFF = 0.6  # keep sources scoring at least this fraction of the best one
 MAX_CANDIDATES = 10
 RELEVANCE = 1.05  # share of task names found in the repo + share of task words found
 WORDS_ONLY_RELEVANCE = 0.85  # share of task words, for a task that names nothing
-_RUNNABLE = {"script", "entry", "notebook", "test"}
 _NUMERIC = re.compile(r"[\d.,%]+")
 HEURISTIC_VERSION = "setup-heuristic-6"  # bump when the policy's output changes
-_ROOT = {"path", "dir", "root"}
 # a program that compares what the runs produced: eval_results.py, validate.py, plot_x.py
 _COMPARE_STAGE = re.compile(r"(?:eval|valid|plot|analy)", re.I)
 
@@ -106,6 +104,7 @@ class SetupAgent:
         self.methods = MethodModules(index, self.tracer)
         self.run_planner = RunPlanner(index, self.search, self.tracer, self.methods)
         self.step_planner = StepPlanner(index, self.search, self.tracer, self.methods)
+        self.usage_writer = UsageWriter(index)
         self.entries = {e.path: e for e in index.entry_points}
 
     @property
@@ -177,7 +176,7 @@ class SetupAgent:
             tools.note("plan", {}, f"no plan ({type(exc).__name__}: {exc}); steps traced instead")
         steps = self._steps(chosen, entry, q, tools, plan)
         setup.requirements = _render(steps)
-        setup.usage_instructions = self._usage(chosen, entry, q, task, plan, steps)
+        setup.usage_instructions = self.usage_writer.write(chosen, entry, q, task, plan, steps)
         setup.masked_source = self._masked(chosen, entry, ranked, plan, also)
         # the files of the experiment are what its runs run: the program, then the scripts
         # that run it, lead the sources; the best matches follow. A task asking how to build
@@ -363,136 +362,6 @@ class SetupAgent:
             return False
         return 1 <= step.start <= step.end <= n and " " not in step.path and "(" not in step.path
 
-    def _usage(
-        self,
-        chosen: list[Candidate],
-        entry: str | None,
-        q: TaskQuery,
-        task: TaskDraft,
-        plan: Plan,
-        steps: list[Step],
-    ) -> str:
-        """Numbered instructions: prerequisites, one command per arm in order, what to compare."""
-        commands = [
-            (r.command, run_label(r), r.settings, r.edits, r.warning)
-            for r in plan.runs
-            if not r.missing
-        ]
-        missing = [(a, r.edits) for r in plan.runs if r.missing for a in r.arms]
-        if not commands:
-            for c in chosen:
-                if c.kind not in _RUNNABLE:
-                    continue
-                cmd = usage_for(c.path, c.kind, self.entries.get(c.path), self.index, q)
-                if cmd and all(cmd != x[0] for x in commands):
-                    commands.append((cmd, "", "", [], ""))
-                if len(commands) >= 3 or (commands and chosen[0].kind == "notebook"):
-                    break  # a notebook the task is about is the whole program
-        if not commands and entry is not None:
-            commands.append(
-                (usage_for(entry, "entry", self.entries.get(entry), self.index, q), "", "", [], "")
-            )
-        lines: list[str] = []
-        known = {f.path for f in self.index.files}
-        for req in ("requirements.txt", "environment.yml", "environment.yaml", "setup.py"):
-            if req in known:
-                install = (
-                    f"pip install -r {req}"
-                    if req.endswith(".txt")
-                    else f"conda env create -f {req}"
-                    if req.startswith("env")
-                    else "pip install -e ."
-                )
-                lines.append(f"Install the dependencies: `{install}`.")
-                break
-        data = self._data_option(entry, plan.runs)
-        if data:
-            lines.append(data)
-        # what every run needs first (a checkpoint path, a config's data paths) is said once
-        parts = [[p for p in c[4].split("; ") if p] for c in commands]
-        shared = [p for p in parts[0] if all(p in x for x in parts[1:])] if len(parts) > 1 else []
-        if shared:
-            lines.append(f"Before the runs: {'; '.join(shared)}.")
-            commands = [
-                (c[0], c[1], c[2], c[3], "; ".join(p for p in x if p not in shared))
-                for c, x in zip(commands, parts, strict=True)
-            ]
-        if asks_how(task.question):  # "How can you implement ...": the plan, in steps
-            for step in steps[:10]:
-                if not step.path.endswith(".sh"):
-                    lines.append(f"{step.action} (as in {step.path}).")
-        for command, what, settings, edits, warning in commands:
-            what = what or "Run the experiment"
-            ran = f" (it runs {entry} with {settings})" if settings and entry else ""
-            ran += f" ({warning})" if warning else ""
-            first = f"set {edit_text(edits)}, then run " if edits else ""
-            lines.append(f"{what}: {first}`{command}`{ran}.")
-        for arm, near in missing:
-            hint = (
-                f"; the in-code switches {edit_text(near)} select the other arms: change them "
-                "or write the code that runs it"
-                if near
-                else "; write the command that runs it"
-            )
-            lines.append(
-                f"Run {arm.value}: no launch script, option or in-code switch of the repository "
-                f"selects it{hint} ({arm.variable.replace('_', ' ')} = {arm.value})."
-            )
-        metrics = ", ".join(plan.metrics) or _metrics(q)
-        arms = [a for a in task_arms(task) if len(a.value.split()) <= 3]
-        swept: dict[str, list[str]] = {}
-        named: list[str] = []
-        for a in arms:
-            # data sets and numbers are what a comparison is repeated over
-            repeated = numeric(a.value) or about_data(a.variable) or "task" in terms(a.variable)
-            if repeated:
-                swept.setdefault(a.variable.replace("_", " "), []).append(a.value)
-            elif not numeric(a.value.split()[0]):
-                named.append(arm_name(a))
-        named = named[:6]
-        swept = dict(list(swept.items())[:3])
-        compared = f" of {', '.join(named)}" if named else ""
-        over = "; ".join(f"{k} {', '.join(v)}" for k, v in swept.items())
-        question = " ".join(task.question.split())[:300]
-        if len(commands) + len(missing) > 1 or named or over:
-            lines.append(
-                f"Compare {metrics}{compared} across the runs"
-                + (f" (for each {over})" if over else "")
-                + f" to answer: {question}"
-            )
-        elif plan.metrics or known_metrics(q):  # one run: nothing to compare it with
-            lines.append(f"Report {metrics} of the run to answer: {question}")
-        else:
-            lines.append(f"Check that the output answers: {question}")
-        return "\n".join(f"{i}. {line}" for i, line in enumerate(lines, start=1))
-
-    def _data_option(self, entry: str | None, runs: list[Run]) -> str:
-        """Where the entry point reads its data, as an instruction with a placeholder."""
-        e = self.entries.get(entry or "")
-        if e is None:
-            return ""
-        for f in e.flags:
-            words = set(terms(f.name.replace("_", " ").replace("-", " ")))
-            if (
-                f.name.startswith("--")
-                and (words & {"data", "dataset", "dataroot", "datadir"} or words <= _ROOT)
-                and (words & _ROOT or words & {"dataroot", "datadir"})
-                and not words & {"weight", "checkpoint", "ckpt", "model", "output", "result"}
-            ):
-                passed = re.compile(rf"(?<!\S){re.escape(f.name)}[= ](\S+)")
-                given = next(
-                    (m.group(1) for r in runs if (m := passed.search(r.invocation or r.command))),
-                    "",
-                )
-                if given:  # what the runs pass, not the parser's unused default
-                    where = f" (the runs pass {given})"
-                elif f.default and f.default != "None":
-                    where = f" (default {f.default})"
-                else:
-                    where = ""
-                return f"Put the data where {entry} reads it: {f.name} <DATA_PATH>{where}."
-        return ""
-
     def _masked(
         self,
         chosen: list[Candidate],
@@ -505,7 +374,7 @@ class SetupAgent:
         they name that would give the answer away; never a support library, never a script
         of another setting that merely ranked high."""
         top = chosen[0]
-        own = [top.path] if top.kind in _RUNNABLE or top.kind == "config" else []
+        own = [top.path] if top.kind in RUNNABLE or top.kind == "config" else []
         masked = list(
             dict.fromkeys(
                 [r.script for r in plan.runs if r.script]
@@ -540,10 +409,6 @@ def recover_setup(task: TaskDraft, index: RepoIndex, root: Path, *, max_steps: i
 
 
 # ---------------------------------------------------------------- instructions
-
-
-def _metrics(q: TaskQuery) -> str:
-    return ", ".join(known_metrics(q)) or "the measured metrics"
 
 
 def _render(steps: list[Step]) -> list[str]:
@@ -584,7 +449,7 @@ def agent_instructions(task: TaskDraft, q: TaskQuery, setup: Setup, index: RepoI
             + ", ".join(flags)
             + "."
         )
-    parts.append(f"Report {_metrics(q)} so the result can be compared with the expected outcome.")
+    parts.append(f"Report {measured(q)} so the result can be compared with the expected outcome.")
     if reuse:
         parts.append("You may reuse the existing modules " + ", ".join(reuse) + ".")
     return scrub(" \n".join(parts), setup.masked_source)

@@ -1,0 +1,177 @@
+"""The usage instructions of a setup: numbered lines a researcher follows to run the experiment.
+
+Prerequisites first (installing the dependencies, where the data goes, what every run needs
+before it starts), then one command per arm in the order of the plan's runs, the arms no
+script, option or switch selects (said so, with the switches of their siblings), and last what
+to compare across the runs. A task asking how to build something gets the plan's steps first.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from expcurate.records import RepoIndex, TaskDraft
+from extractors.repo import terms
+
+from .arms import CodeSetting, about_data, arm_name, edit_text, known_metrics, numeric, task_arms
+from .plan import Plan
+from .query import TaskQuery, asks_how
+from .rank import Candidate
+from .run import Run, run_label
+from .steps import Step, usage_for
+
+RUNNABLE = {"script", "entry", "notebook", "test"}
+_ROOT = {"path", "dir", "root"}
+_INSTALL = ("requirements.txt", "environment.yml", "environment.yaml", "setup.py")
+
+
+@dataclass
+class Command:
+    """One line of the runs: the command, how it is named, what it sets and what to know."""
+
+    command: str
+    label: str = ""
+    settings: str = ""
+    edits: list[tuple[CodeSetting, bool]] = field(default_factory=list)
+    warning: str = ""
+
+    @classmethod
+    def of(cls, run: Run) -> Command:
+        return cls(run.command, run_label(run), run.settings, run.edits, run.warning)
+
+
+def measured(q: TaskQuery) -> str:
+    return ", ".join(known_metrics(q)) or "the measured metrics"
+
+
+class UsageWriter:
+    def __init__(self, index: RepoIndex) -> None:
+        self.index = index
+        self.entries = {e.path: e for e in index.entry_points}
+        self.known = {f.path for f in index.files}
+
+    def write(
+        self,
+        chosen: list[Candidate],
+        entry: str | None,
+        q: TaskQuery,
+        task: TaskDraft,
+        plan: Plan,
+        steps: list[Step],
+    ) -> str:
+        """Numbered instructions: prerequisites, one command per arm in order, what to compare."""
+        commands = [Command.of(r) for r in plan.runs if not r.missing]
+        missing = [(a, r.edits) for r in plan.runs if r.missing for a in r.arms]
+        if not commands:
+            for cand in chosen:
+                if cand.kind not in RUNNABLE:
+                    continue
+                cmd = usage_for(cand.path, cand.kind, self.entries.get(cand.path), self.index, q)
+                if cmd and all(cmd != x.command for x in commands):
+                    commands.append(Command(cmd))
+                if len(commands) >= 3 or (commands and chosen[0].kind == "notebook"):
+                    break  # a notebook the task is about is the whole program
+        if not commands and entry is not None:
+            commands.append(
+                Command(usage_for(entry, "entry", self.entries.get(entry), self.index, q))
+            )
+        lines: list[str] = []
+        if install := self._install():
+            lines.append(f"Install the dependencies: `{install}`.")
+        if data := self.data_option(entry, plan.runs):
+            lines.append(data)
+        # what every run needs first (a checkpoint path, a config's data paths) is said once
+        parts = [[p for p in c.warning.split("; ") if p] for c in commands]
+        shared = [p for p in parts[0] if all(p in x for x in parts[1:])] if len(parts) > 1 else []
+        if shared:
+            lines.append(f"Before the runs: {'; '.join(shared)}.")
+            for c, x in zip(commands, parts, strict=True):
+                c.warning = "; ".join(p for p in x if p not in shared)
+        if asks_how(task.question):  # "How can you implement ...": the plan, in steps
+            for step in steps[:10]:
+                if not step.path.endswith(".sh"):
+                    lines.append(f"{step.action} (as in {step.path}).")
+        for c in commands:
+            what = c.label or "Run the experiment"
+            ran = f" (it runs {entry} with {c.settings})" if c.settings and entry else ""
+            ran += f" ({c.warning})" if c.warning else ""
+            first = f"set {edit_text(c.edits)}, then run " if c.edits else ""
+            lines.append(f"{what}: {first}`{c.command}`{ran}.")
+        for arm, near in missing:
+            hint = (
+                f"; the in-code switches {edit_text(near)} select the other arms: change them "
+                "or write the code that runs it"
+                if near
+                else "; write the command that runs it"
+            )
+            lines.append(
+                f"Run {arm.value}: no launch script, option or in-code switch of the repository "
+                f"selects it{hint} ({arm.variable.replace('_', ' ')} = {arm.value})."
+            )
+        lines.append(self._compare(task, q, plan, len(commands) + len(missing)))
+        return "\n".join(f"{i}. {line}" for i, line in enumerate(lines, start=1))
+
+    def _install(self) -> str:
+        for req in _INSTALL:
+            if req in self.known:
+                if req.endswith(".txt"):
+                    return f"pip install -r {req}"
+                return f"conda env create -f {req}" if req.startswith("env") else "pip install -e ."
+        return ""
+
+    @staticmethod
+    def _compare(task: TaskDraft, q: TaskQuery, plan: Plan, runs: int) -> str:
+        """The last line: what to compare across the runs, over what, to answer what."""
+        metrics = ", ".join(plan.metrics) or measured(q)
+        arms = [a for a in task_arms(task) if len(a.value.split()) <= 3]
+        swept: dict[str, list[str]] = {}
+        named: list[str] = []
+        for a in arms:
+            # data sets and numbers are what a comparison is repeated over
+            repeated = numeric(a.value) or about_data(a.variable) or "task" in terms(a.variable)
+            if repeated:
+                swept.setdefault(a.variable.replace("_", " "), []).append(a.value)
+            elif not numeric(a.value.split()[0]):
+                named.append(arm_name(a))
+        named = named[:6]
+        swept = dict(list(swept.items())[:3])
+        compared = f" of {', '.join(named)}" if named else ""
+        over = "; ".join(f"{k} {', '.join(v)}" for k, v in swept.items())
+        question = " ".join(task.question.split())[:300]
+        if runs > 1 or named or over:
+            return (
+                f"Compare {metrics}{compared} across the runs"
+                + (f" (for each {over})" if over else "")
+                + f" to answer: {question}"
+            )
+        if plan.metrics or known_metrics(q):  # one run: nothing to compare it with
+            return f"Report {metrics} of the run to answer: {question}"
+        return f"Check that the output answers: {question}"
+
+    def data_option(self, entry: str | None, runs: list[Run]) -> str:
+        """Where the entry point reads its data, as an instruction with a placeholder."""
+        e = self.entries.get(entry or "")
+        if e is None:
+            return ""
+        for f in e.flags:
+            words = set(terms(f.name.replace("_", " ").replace("-", " ")))
+            if (
+                f.name.startswith("--")
+                and (words & {"data", "dataset", "dataroot", "datadir"} or words <= _ROOT)
+                and (words & _ROOT or words & {"dataroot", "datadir"})
+                and not words & {"weight", "checkpoint", "ckpt", "model", "output", "result"}
+            ):
+                passed = re.compile(rf"(?<!\S){re.escape(f.name)}[= ](\S+)")
+                given = next(
+                    (m.group(1) for r in runs if (m := passed.search(r.invocation or r.command))),
+                    "",
+                )
+                if given:  # what the runs pass, not the parser's unused default
+                    where = f" (the runs pass {given})"
+                elif f.default and f.default != "None":
+                    where = f" (default {f.default})"
+                else:
+                    where = ""
+                return f"Put the data where {entry} reads it: {f.name} <DATA_PATH>{where}."
+        return ""
