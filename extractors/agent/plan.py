@@ -31,17 +31,15 @@ from extractors.repo import RepoSearch, stem, terms
 from extractors.repo.pysource import OutlineItem
 
 from .arms import (
-    NO_VALUE,
     Arm,
-    about_data,
     arm_option,
-    content_words,
     names_arm,
     numeric,
     task_arms,
     task_datasets,
     task_metrics,
 )
+from .measures import MeasureSteps
 from .methods import NARROW, MethodModules
 from .query import TaskQuery
 from .run import Run, run_label
@@ -62,17 +60,7 @@ _EXPERIMENT_WORDS = frozenset(
     )
 )
 _CONFIG_WORDS = frozenset(terms("config cfg yaml hydra conf reload restore checkpoint_path"))
-_METRIC_WORDS = "acc accuracy dice iou miou loss metric result mse mae rmse f1 auc bleu rouge psnr "
-_METRIC_WORDS += "ssim reward return error precision recall score top1 pearson"
-# whole words: "f1" and "top1", never "f" (of an f-string) or "1"
-_COMMON_METRICS = frozenset(stem(w) for w in _METRIC_WORDS.split())
-_PRINTS_VALUE = re.compile(r"\{[^{}]*\}|%[-\d.]*[dfsgre]\b|[,+]\s*[A-Za-z_][\w.\[\]]*\s*[,)+]")
 _DATA_OPTION = re.compile(r"(?<!\S)--(?:data|dataset|data_name)(?:=|\s+)(\S+)")
-# what is looked at rather than measured: it has no definition to cite
-_SHOWN_WORDS = "visual visualization visualizations plot plots figure figures curve curves image"
-_SHOWN = frozenset(stem(w) for w in (_SHOWN_WORDS + " images map maps output").split(" "))
-_OPTION_LINE = re.compile(r"add_argument|^\s*help\s*=|\bhelp\s*=\s*['\"]")
-_REPORT = re.compile(r"\b(print|log|logger|logging|write|writer|info|add_scalar|wandb)\b")
 
 
 @dataclass
@@ -93,6 +81,7 @@ class StepPlanner:
         self.search = search
         self.tracer = tracer
         self.methods = methods
+        self.measures = MeasureSteps(search, tracer)
         self.entries = {e.path: e for e in index.entry_points}
         # per file, read once for all the repository's tasks: the names its code refers to,
         # and the name registries it defines (`{"custom": Dataset_Custom}`)
@@ -127,10 +116,10 @@ class StepPlanner:
         train = self._named_step(files, _TRAIN_NAMES)
         launches = [self._run_step(r) for r in runs if r.script and r.lines[0]]
         evaluate = self._named_step(files, _EVAL_NAMES)
-        metric = self._metric_step(plan.metrics, modules)
-        report = self._report_step(plan.metrics, arms, evaluate, entry)
+        metric = self.measures.metric_step(plan.metrics, modules)
+        report = self.measures.report_step(plan.metrics, arms, evaluate, entry)
         if metric is None and report is not None:
-            metric = self._printed_metric(report, modules)
+            metric = self.measures.printed_metric(report, modules)
         called: list[Step] = []
         blocks: list[Step] = []
         if entry is not None and entry.endswith(".py"):
@@ -473,104 +462,6 @@ class StepPlanner:
         )
         return first.lineno, min(first.end_lineno or first.lineno, first.lineno + NARROW)
 
-    def _metric_step(self, metrics: list[str], modules: list[str]) -> Step | None:
-        """The definitions of the measured quantities: `def MSE(...)`, `def MAE(...)`."""
-        wanted = {stem(w) for m in metrics for w in content_words(m)} - _SHOWN
-        helpers = {"metric", "metrics", "compute", "calc", "get", "score"}
-        for module in modules:
-            found = [
-                item
-                for item in self.tracer.outline(module)
-                if item.kind != "method"
-                and (own := set(terms(item.name)))
-                and own & wanted
-                and own <= wanted | helpers
-            ]
-            if not found:
-                continue
-            first = found[0]
-            near = [first, *(i for i in found[1:] if i.end - first.start <= 30)]
-            names = ", ".join(i.name for i in near[:4])
-            return Step(f"Compute {names} as measured", module, first.start, near[-1].end)
-        return None
-
-    def _printed_metric(self, report: Step, modules: list[str]) -> Step | None:
-        """The function that computes the value the report statement prints, when no
-        definition is named after the metric: `zoom_out_dice = dice_score(...)` before
-        `print(f"... {zoom_out_dice:.4f}")` gives `def dice_score`."""
-        tree = self.tracer.tree(report.path)
-        if tree is None:
-            return None
-        text = "\n".join(self.search.lines(report.path)[report.start - 1 : report.end])
-        printed = set(re.findall(r"[A-Za-z_]\w*", text))
-        calls: list[tuple[int, str]] = []  # (line, function) of each assignment of a printed name
-        for node in ast.walk(tree):
-            if (
-                isinstance(node, ast.Assign)
-                and node.lineno < report.start
-                and isinstance(node.value, ast.Call)
-                and any(isinstance(t, ast.Name) and t.id in printed for t in node.targets)
-            ):
-                func = node.value.func
-                name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
-                calls.append((node.lineno, name))
-        for _, name in sorted(calls, reverse=True):  # the nearest assignment first
-            for path in dict.fromkeys([report.path, *modules]):
-                item = next(
-                    (
-                        i
-                        for i in self.tracer.outline(path)
-                        if i.kind == "function" and i.name == name and i.end - i.start <= NARROW
-                    ),
-                    None,
-                )
-                if item is not None:
-                    return Step(f"Compute {name} as measured", path, item.start, item.end)
-        return None
-
-    def _report_step(
-        self, metrics: list[str], arms: list[Arm], evaluate: Step | None, entry: str | None
-    ) -> Step | None:
-        """The line that prints or writes the metric, where the arms are compared."""
-        # the evaluation (and what it logs just past a cited range), its file, the entry point
-        places = [(evaluate.path, evaluate.start, evaluate.end + 20)] if evaluate else []
-        places += [(evaluate.path, evaluate.start, 10**9)] if evaluate else []  # after it
-        places += [(evaluate.path, 1, 10**9)] if evaluate else []
-        if entry:
-            places.append((entry, 1, 10**9))
-        runs_of = [
-            a
-            for a in arms
-            if not numeric(a.value.split()[0])
-            and not about_data(a.variable)
-            and a.value.lower() not in NO_VALUE
-        ]
-        # the methods compared, not the tasks repeated over, unless the tasks are compared
-        methods = [a for a in runs_of if "task" not in terms(a.variable)]
-        named_arms = [a.value for a in methods or runs_of][:4]
-        compared = " and ".join(named_arms) or "the runs"
-        named = ", ".join(metrics[:3]) or "the metric"
-        # the task's own metrics first (all of a metric's words, or a metric word of it: "dice"
-        # of "Dice score", never "inference" alone for "inference time"), then any common one
-        own = [frozenset(stem(w) for w in content_words(m)) for m in metrics]
-        signs = [w & _COMMON_METRICS or w for w in own if w]
-        for wanted in (signs, [frozenset([w]) for w in _COMMON_METRICS]):
-            for path, start, end in places if wanted else []:
-                lines = self.search.lines(path)
-                for i in range(max(start, 1), min(end, len(lines)) + 1):
-                    line = lines[i - 1]
-                    if line.lstrip().startswith("#") or _OPTION_LINE.search(line):
-                        continue  # a comment, or `help='log ... metrics'`, reports nothing
-                    if not _REPORT.search(line):
-                        continue
-                    last = _statement_end(lines, i)
-                    said = " ".join(lines[i - 1 : last])
-                    # it prints a value, not only a message ("wandb not found, metrics not logged")
-                    said_terms = set(terms(said))
-                    if any(w <= said_terms for w in wanted) and _PRINTS_VALUE.search(said):
-                        return Step(f"Report {named} and compare {compared}", path, i, last)
-        return None
-
     def _run_step(self, run: Run) -> Step:
         what = run_label(run)
         settings = f" with {run.settings}" if run.settings else ""
@@ -596,17 +487,6 @@ class StepPlanner:
             if found is not None:
                 return found
         return item
-
-
-def _statement_end(lines: list[str], first: int, most: int = 8) -> int:
-    """The last line of the statement starting at `first` (its brackets closed)."""
-    depth = 0
-    for k in range(first, min(first + most, len(lines) + 1)):
-        text = re.sub(r"(['\"]).*?\1", "", lines[k - 1])  # brackets inside strings do not count
-        depth += text.count("(") + text.count("[") - text.count(")") - text.count("]")
-        if depth <= 0:
-            return k
-    return first
 
 
 def _code_step(runs: list[Run]) -> Step | None:
