@@ -1,0 +1,335 @@
+"""Code written inline, cut into steps: a script's main block and a notebook's cells.
+
+Scripts that do their work at top level have no functions to cite; their steps are runs of
+statements between blank lines or comments, each worded by the comment above it or by what
+it calls, a long loop read through its body. A notebook's steps are its substantial code
+cells, worded by the markdown cell before them. Both give (action, first line, last line).
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+
+from extractors.repo import terms
+from extractors.repo.pysource import callee_name, parse
+
+_VERB_FIRST = {
+    "build", "load", "train", "test", "evaluate", "eval", "run", "parse", "get", "make",
+    "create", "compute", "init", "setup", "prepare", "save", "plot", "predict", "validate",
+    "fit", "generate", "main", "process", "preprocess", "update", "sample", "collect",
+}  # fmt: skip
+
+# Calls every script makes that say nothing about the experiment.
+INCIDENTAL = re.compile(r"parse|debug|seed|logg|print|wandb|set_?up_?log|get_?args", re.I)
+_INTERFACE = re.compile(r"button|widget|click|api_?key|env_?var", re.I)
+
+Block = tuple[str, int, int]  # what it does, first line, last line
+
+
+def humanize(name: str, cls: str = "") -> str:
+    """`build_model` -> "Build model"; `Exp.train` -> "Train (Exp.train)"; else "Call x"."""
+    words = [w.lower() for w in re.findall(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+", name)]
+    qual = f"{cls}.{name}" if cls else name
+    if not words or words[0] not in _VERB_FIRST:
+        return f"Call {qual}"
+    text = " ".join(words)
+    text = text[0].upper() + text[1:]
+    return f"{text} ({qual})" if cls else text
+
+
+def inline_blocks(tree: ast.Module, lines: list[str], wanted: set[str], limit: int) -> list[Block]:
+    """The main block's (or its `main()`'s) runs of statements that do the experiment's work,
+    in file order; of more than `limit`, those sharing the most words with `wanted`."""
+    body = main_body(tree)
+    calls_main = [
+        n for n in body if isinstance(n, ast.Expr) and "main(" in ast.unparse(n.value)[:40]
+    ]
+    if calls_main:
+        node = next(
+            (
+                n
+                for n in tree.body
+                if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef) and n.name == "main"
+            ),
+            None,
+        )
+        if node is not None:
+            body = list(node.body)
+    segments: list[list[ast.stmt]] = []
+    _segment(body, lines, segments, depth=0)
+    blocks: list[Block] = []
+    for seg in segments:
+        if not any(_meaningful(n) for n in seg):
+            continue
+        if isinstance(seg[0], ast.If) and _INFRA.search(ast.unparse(seg[0].test)):
+            continue
+        start = seg[0].lineno
+        end = max(n.end_lineno or n.lineno for n in seg)
+        action = _block_action(seg, lines)
+        if _INFRA.search(action):
+            continue
+        blocks.append((action, start, end))
+    if len(blocks) > limit:  # keep the blocks closest to the task, in file order
+        text = {b: set(terms(" ".join(lines[b[1] - 1 : b[2]]))) for b in blocks}
+        keep = sorted(blocks, key=lambda b: -len(text[b] & wanted))[:limit]
+        blocks = [b for b in blocks if b in keep]
+    return blocks
+
+
+def notebook_cells(raw: str, limit: int) -> list[Block]:
+    """One block per substantial code cell, by the cell's lines in the .ipynb file (at most
+    `limit`). The markdown cell before a code cell usually says what it does, so its first
+    line is the wording; a cell that only calls what the previous one defined joins it."""
+    raw_lines = raw.splitlines()
+    try:
+        cells = json.loads(raw).get("cells", [])
+    except (ValueError, AttributeError):
+        return []
+    blocks: list[Block] = []
+    defined: set[str] = set()
+    pos = 0
+    heading = ""
+    for cell in cells:
+        src = cell.get("source", "")
+        src_lines = src if isinstance(src, list) else str(src).splitlines(keepends=True)
+        found, pos = _locate(src_lines, raw_lines, pos)
+        if cell.get("cell_type") == "markdown":
+            text = next((ln.strip("# \n") for ln in src_lines if ln.strip("# \n")), "")
+            text = re.sub(r"^(?:\d+(?:\.\d+)*\.?\s+)", "", text).replace("`", "")
+            heading = text if 4 <= len(text) <= 120 else heading
+            continue
+        if cell.get("cell_type") != "code" or not found:
+            continue
+        code = "".join(ln for ln in src_lines if not ln.lstrip().startswith(("%", "!")))
+        tree = parse(code)
+        if tree is None or not tree.body:
+            continue
+        if _interface_only(tree):
+            heading = ""
+            continue
+        names = {n.name for n in tree.body if isinstance(n, _DEFS)}
+        calls = _called_names(tree)
+        if blocks and not names and calls and calls <= defined and not heading:
+            action, start, _ = blocks[-1]  # running what the previous cell defined
+            blocks[-1] = (action, start, max(found))
+            continue
+        defined = names or defined
+        action = _cell_action(tree)
+        title = _title(heading)
+        if title and title.lower() not in action.lower():
+            action = f"{title}: {action[0].lower() + action[1:]}"
+        heading = ""
+        blocks.append((action, min(found), max(found)))
+        if len(blocks) >= limit:
+            break
+    return blocks
+
+
+def has_main(tree: ast.Module) -> bool:
+    return any(isinstance(n, ast.If) and "__main__" in ast.unparse(n.test) for n in tree.body)
+
+
+def main_body(tree: ast.Module) -> list[ast.stmt]:
+    for node in tree.body:
+        if isinstance(node, ast.If) and "__main__" in ast.unparse(node.test):
+            return list(node.body)
+    return [
+        n
+        for n in tree.body
+        if not isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+    ]
+
+
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+_BLOCK_LINES = 12  # a segment longer than this is cut
+_LONG_COMPOUND = 15  # a loop longer than this is read through its body
+_QUIET_CALLS = {
+    "print", "len", "str", "int", "float", "format", "append", "extend", "makedirs", "exists",
+    "join", "info", "debug", "warning", "warn", "mkdir", "isdir", "isfile", "update", "get",
+    "add_argument", "parse_args", "ArgumentParser", "seed", "manual_seed", "set_seed", "time",
+    "range", "enumerate", "zip", "list", "dict", "set", "tuple", "items", "keys", "values",
+    "set_device", "spawn", "getLogger", "init_process_group", "barrier", "device", "cuda",
+    "to", "device_count", "is_available", "manual_seed_all", "setLevel", "addHandler",
+    "basicConfig", "FileHandler", "StreamHandler", "Formatter", "setFormatter", "now",
+    "strftime", "environ", "getenv", "filterwarnings", "seed_everything", "initialize",
+    "init", "set_start_method", "use_deterministic_algorithms", "is_initialized", "eval",
+}  # fmt: skip
+# Blocks about the machine, not the experiment: devices, processes, logging, seeds.
+_INFRA = re.compile(
+    r"distributed|world_size|local_rank|\bgpus?\b|\bdevices?\b|cuda|amp\b|apex|logg|seed",
+    re.I,
+)
+
+
+def _segment(body: list[ast.stmt], lines: list[str], out: list[list[ast.stmt]], depth: int) -> None:
+    """Cut statements into runs at blank or comment lines, and at `_BLOCK_LINES`."""
+    current: list[ast.stmt] = []
+    for node in body:
+        if isinstance(node, (*_DEFS, ast.Import, ast.ImportFrom)):
+            continue
+        long = (node.end_lineno or node.lineno) - node.lineno > _LONG_COMPOUND
+        if (
+            long
+            and depth < 2
+            and isinstance(node, ast.For | ast.While | ast.With | ast.Try | ast.If)
+        ):
+            if current:
+                out.append(current)
+                current = []
+            _segment(list(node.body), lines, out, depth + 1)
+            continue
+        if current:
+            gap = lines[(current[-1].end_lineno or current[-1].lineno) : node.lineno - 1]
+            broken = any(not g.strip() or g.strip().startswith("#") for g in gap)
+            too_long = (node.end_lineno or node.lineno) - current[0].lineno >= _BLOCK_LINES
+            if broken or too_long:
+                out.append(current)
+                current = []
+        current.append(node)
+    if current:
+        out.append(current)
+
+
+def _quiet(call: ast.Call) -> bool:
+    name = callee_name(call.func)
+    return name in _QUIET_CALLS or bool(INCIDENTAL.search(name))
+
+
+def _meaningful(node: ast.stmt) -> bool:
+    """A statement that does work: it calls something other than printing and bookkeeping."""
+    if isinstance(node, ast.Pass | ast.Continue | ast.Break | ast.Return | ast.Raise):
+        return False
+    return any(isinstance(n, ast.Call) and not _quiet(n) for n in ast.walk(node))
+
+
+# a comment that remarks on the code rather than names what it does
+_NOTE = re.compile(
+    r"^(?:note|nb|please|todo|fixme|xxx|hack|warning|to be|tbd|remember|do not|don't|"
+    r"this (?:is|was)|it is|here we|we (?:need|have)|i think)\b",
+    re.I,
+)
+
+
+def _block_action(seg: list[ast.stmt], lines: list[str]) -> str:
+    above = lines[seg[0].lineno - 2].strip() if seg[0].lineno >= 2 else ""
+    if above.startswith("#"):
+        text = above.lstrip("#").strip().rstrip(".:")
+        if len(text.split()) >= 2 and 8 <= len(text) <= 140 and not _NOTE.match(text):
+            return text[0].upper() + text[1:]
+    for node in seg:
+        calls = [c for c in ast.walk(node) if isinstance(c, ast.Call) and not _quiet(c)]
+        if not calls:
+            continue
+        if isinstance(node, ast.With) and any(
+            callee_name(i.context_expr.func) == "open"
+            for i in node.items
+            if isinstance(i.context_expr, ast.Call)
+        ):
+            inner = [c for c in calls if callee_name(c.func) != "open"]
+            how = f" ({ast.unparse(inner[0].func)[:40]})" if inner else ""
+            return f"Write the results to a file{how}"
+        if isinstance(node, ast.If):
+            return f"If {ast.unparse(node.test)[:60]}: {_call_phrase(calls[0])}"
+        target = ""
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
+            target = node.targets[0].id
+        phrase = _call_phrase(calls[0])
+        return f"{phrase} into {target}" if target else phrase
+    return "Run the block's code"
+
+
+def _call_phrase(call: ast.Call) -> str:
+    name = callee_name(call.func)
+    if name[:1].isupper():  # a class: an object is made
+        return f"Create the {name}"
+    words = humanize(name)
+    if not words.startswith("Call "):
+        return words
+    dotted = ast.unparse(call.func)[:60]
+    return f"Call {dotted}"
+
+
+def _locate(src_lines: list[str], raw_lines: list[str], pos: int) -> tuple[list[int], int]:
+    """Line numbers, in the .ipynb file, of a cell's source lines (searched from `pos`)."""
+    found: list[int] = []
+    for line in src_lines:
+        needle = json.dumps(line)[1:-1].strip()
+        if not needle:
+            continue
+        for i in range(pos, len(raw_lines)):
+            if needle in raw_lines[i]:
+                found.append(i + 1)
+                pos = i + 1
+                break
+    return found, pos
+
+
+def _called_names(tree: ast.Module) -> set[str]:
+    return {
+        n.func.id
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+    }
+
+
+def _cell_action(tree: ast.Module) -> str:
+    """What a notebook cell does, from its code: the functions it defines, else its main call
+    with what it assigns ("Compute P, U with CAMUV.execute")."""
+    defs = [n for n in tree.body if isinstance(n, _DEFS)]
+    if defs:
+        doc = (ast.get_docstring(defs[0]) or "").strip().splitlines()
+        if len(defs) == 1 and doc and 8 <= len(doc[0]) <= 140:
+            return doc[0].rstrip(".")
+        return f"Define {', '.join(n.name for n in defs[:3])}"
+    for node in tree.body:
+        value = node.value if isinstance(node, ast.Expr | ast.Assign) else None
+        if not isinstance(value, ast.Call) or _quiet(value) or not callee_name(value.func):
+            continue
+        func = ".".join(ast.unparse(value.func).split(".")[-2:])
+        if isinstance(node, ast.Assign):
+            targets = ", ".join(ast.unparse(t) for t in node.targets)[:40]
+            return f"Compute {targets} with {func}"
+        return f"Call {func}"
+    for node in tree.body:
+        if isinstance(node, ast.For):
+            over = ast.unparse(node.iter)[:40]
+            shows = any(
+                isinstance(c, ast.Call) and callee_name(c.func) in ("print", "display", "plot")
+                for c in ast.walk(node)
+            )
+            return f"Print each item of {over}" if shows else f"Loop over {over}"
+    shown = [
+        n.value.args[0]
+        for n in tree.body
+        if isinstance(n, ast.Expr)
+        and isinstance(n.value, ast.Call)
+        and callee_name(n.value.func) in ("print", "display")
+        and n.value.args
+    ]
+    if shown:
+        return f"Print {ast.unparse(shown[0])[:60]}"
+    return "Run the cell's code"
+
+
+def _interface_only(tree: ast.Module) -> bool:
+    """A cell that only asks for an API key or draws a widget: no part of the experiment."""
+    names = [n.name for n in tree.body if isinstance(n, _DEFS)]
+    if names and all(_INTERFACE.search(n) for n in names):
+        return True
+    return all(
+        (isinstance(n, ast.Assign) and "environ" in ast.unparse(n.targets[0]))
+        or isinstance(n, ast.Import | ast.ImportFrom)
+        for n in tree.body
+    )
+
+
+def _title(text: str) -> str:
+    """A markdown line that names what follows ("Data generation", "Meta-World"), not a
+    sentence of explanation ("Please note that the sample size ...")."""
+    text = text.strip().rstrip(":")
+    words = text.split()
+    if not 1 <= len(words) <= 6 or re.search(r"[.!?;]\s|[.!?]$|[$<>{}]", text):
+        return ""
+    return text
