@@ -170,3 +170,29 @@ def test_version_and_the_demo_from_wherever_the_sample_is(
     assert result.exit_code == 0, result.output
     assert "1 papers, 0 failed" in result.output
     assert list((data / "published" / "sample").glob("outputs/logs/*/*/*_complete_final.json"))
+
+
+def test_the_command_keeps_pymupdfs_layout_model_out_of_its_process(tmp_path: Path) -> None:
+    """PyMuPDF imports its layout add-on (an ONNX model) whenever it is installed; the
+    command never uses it, so its process starts without it, and still parses PDFs."""
+    import importlib.util
+    import os
+    import subprocess
+    import sys
+
+    if importlib.util.find_spec("pymupdf.layout") is None:
+        pytest.skip("PyMuPDF's layout add-on is not installed here: nothing to keep out")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("EXPCURATE_")}
+    env["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
+    probe = (
+        "import sys, runpy; sys.argv = ['expcurate', '--version']\n"
+        "try:\n    runpy.run_module('expcurate', run_name='__main__')\n"
+        "except SystemExit:\n    pass\n"
+        "print('pymupdf' in sys.modules, 'onnxruntime' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    # the command's modules (and PyMuPDF with them) are loaded, the layout model is not
+    assert done.stdout.strip().splitlines()[-1] == "True False", done.stdout

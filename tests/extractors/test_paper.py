@@ -547,3 +547,27 @@ def test_group_labels_beside_the_middle_of_their_rows_move_to_the_first_row() ->
     fixed, _ = apply_moves([list(r) for r in rows], [], shape.moved)
     assert [r[0] for r in fixed] == ["Model", "Small Instruct", "", "", "", "Large-V3"] + [""] * 4
     assert (shape.header_rows, shape.blocks) == (1, [5])
+
+
+def test_a_process_without_pymupdfs_layout_model_still_finds_tables() -> None:
+    """`extractors.nolayout` keeps PyMuPDF's layout model out of the parse child and the
+    command; PyMuPDF's own table finder (the parser's fallback) must still work there."""
+    import subprocess
+
+    if importlib.util.find_spec("pymupdf.layout") is None:
+        pytest.skip("PyMuPDF's layout add-on is not installed here: nothing to keep out")
+    probe = (
+        "import sys\n"
+        "from extractors.nolayout import keep_layout_out\n"
+        "keep_layout_out()\n"
+        "import pymupdf\n"
+        f"page = pymupdf.open({str(SAMPLE)!r})[2]\n"
+        "found = page.find_tables()\n"
+        "print(len(found.tables), 'pymupdf.layout' in sys.modules, 'onnxruntime' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, cwd=REPO, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    tables, layout, onnx = done.stdout.split()
+    assert int(tables) >= 1 and (layout, onnx) == ("False", "False")
