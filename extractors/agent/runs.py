@@ -360,6 +360,18 @@ class RunPlanner:
             chosen = [r for r in chosen if r.arms or r.command != command]
         if not chosen and entry is not None:
             chosen.append(self._default_run(task, entry, options, e))
+        for arm, program in self._twin_arms(plain, entry):
+            if program == entry:  # the entry point's own run, as it already stands
+                run = next((r for r in chosen if not r.arms and not r.missing), None)
+                run = run or add(self._default_run(task, entry, options, e))
+                run.arms.append(arm)
+            else:
+                own = self.entries.get(program)
+                flags = [f for f in own.flags if f.name.startswith("--")] if own else []
+                run = self._default_run(task, program, flags, own)
+                run.arms = [arm]
+                add(run)
+            plain.remove(arm)
         # arms a config file the runs pass lists (`encoders: [..., "resnet50_trunc", ...]` for
         # "ResNet50"): the same command with the list cut to the arm's item
         for arm in list(plain):
@@ -446,6 +458,35 @@ class RunPlanner:
             if any(w and w <= name and not w <= mine for w in form_words(arm)):
                 return e.path
         return None
+
+    def _twin_arms(self, plain: list[Arm], entry: str | None) -> list[tuple[Arm, str]]:
+        """The entry point and its one twin (the same file name in another folder: a
+        sequential script and its distributed version), and a variable of two arms nothing
+        else selects: each arm runs the program whose words it shares more ("Multi-GPU with
+        RPC coordination" the script that uses RPC, "Single GPU" the other); none when the
+        words do not tell them apart."""
+        if entry is None or not entry.endswith(".py"):
+            return []
+        name = posixpath.basename(entry)
+        twins = [
+            e.path
+            for e in self.index.entry_points
+            if e.path != entry and posixpath.basename(e.path) == name and e.runnable
+        ]
+        if len(twins) != 1:
+            return []
+        mine, theirs = self._words_of(entry), self._words_of(twins[0])
+        out: list[tuple[Arm, str]] = []
+        for variable in dict.fromkeys(a.variable for a in plain):
+            pair = [a for a in plain if a.variable == variable]
+            if len(pair) != 2 or about_data(variable) or any(numeric(a.value) for a in pair):
+                continue
+            lean = [len(a.words & mine) - len(a.words & theirs) for a in pair]
+            if lean[0] == lean[1]:
+                continue
+            first = 0 if lean[0] > lean[1] else 1
+            out += [(pair[first], entry), (pair[1 - first], twins[0])]
+        return out
 
     def _arm_setting(self, arm: Arm, options: list[CliFlag], entry: str | None) -> list[str] | None:
         """What selects the arm on the entry point's command line: an option with the value

@@ -351,6 +351,23 @@ def test_another_programs_code_is_a_step_only_when_it_is_part_of_the_run(tmp_pat
     assert "TODO" not in steps and "adapted" not in steps
 
 
+def test_two_arms_run_the_entry_point_and_its_twin_by_the_words_they_share(tmp_path: Path) -> None:
+    # exp/train.py trains on one process; exp/distributed/train.py is its twin with workers
+    files = {"exp/train.py": GATED, "exp/distributed/train.py": WORKERS}
+    task = _task(
+        "Does training the gated attention classifier with several workers keep its accuracy?",
+        {"execution": ["one process", "several workers"]},
+    )
+    usage = recovered_setup(tmp_path / "twin", files, task).usage_instructions
+    assert "no launch script" not in usage
+    # "several workers" shares a word with the script that splits the data across workers
+    workers = usage.index("Run several workers: ")
+    one = usage.index("Run one process: ")
+    assert "exp/distributed" in usage[workers : usage.index("\n", workers)]
+    assert "exp/distributed" not in usage[one : usage.index("\n", one)]
+    assert "train.py" in usage[one : usage.index("\n", one)]
+
+
 LONG_RUN = '''"""Long-term forecasting: every model of the registry, by name."""
 import argparse
 
