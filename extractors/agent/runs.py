@@ -362,9 +362,8 @@ class RunPlanner:
             chosen.append(self._default_run(task, entry, options, e))
         for arm, program in self._twin_arms(plain, entry):
             if program == entry:  # the entry point's own run, as it already stands
-                run = next((r for r in chosen if not r.arms and not r.missing), None)
-                run = run or add(self._default_run(task, entry, options, e))
-                run.arms.append(arm)
+                bare = next((r for r in chosen if not r.arms and not r.missing), None)
+                (bare or add(self._default_run(task, entry, options, e))).arms.append(arm)
             else:
                 own = self.entries.get(program)
                 flags = [f for f in own.flags if f.name.startswith("--")] if own else []
