@@ -15,6 +15,7 @@ import traceback
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from prefect import flow, get_run_logger, task
@@ -431,7 +432,7 @@ def _fan_out_locally(
     done: dict[str, PaperSummary] = {}
     if get_settings().dask_address:
         return _fan_out_on_dask(entries, settings, model, auto_approve)
-    queue, taking, telling = iter(entries), threading.Lock(), threading.Lock()
+    queue, taking, telling = iter(largest_first(entries)), threading.Lock(), threading.Lock()
 
     def take() -> PaperListEntry | None:
         with taking:
@@ -476,6 +477,23 @@ def _fan_out_locally(
                 feed()
         local.join()
     return [done[e.id] for e in entries if e.id in done]
+
+
+def largest_first(entries: list[PaperListEntry]) -> list[PaperListEntry]:
+    """The papers in the order workers should take them: the largest local PDFs first, so the
+    last ones taken are short and no worker is left idle while another finishes a long paper;
+    a paper whose PDF is a URL keeps its place after them (its size is not known yet)."""
+
+    def size(entry: PaperListEntry) -> int:
+        url = entry.pdf_url
+        if "://" in url and not url.startswith("file://"):
+            return 0
+        try:
+            return Path(url.removeprefix("file://")).stat().st_size
+        except OSError:
+            return 0
+
+    return sorted(entries, key=lambda e: -size(e))
 
 
 def _fan_out_on_dask(

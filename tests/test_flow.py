@@ -280,3 +280,25 @@ def test_without_a_prefect_server_the_same_flows_run_in_process(
         run_cli(["approve", "--paper", "w", "--stage", stage], walked)
     store = Store(f"sqlite:///{walked / 'expcurate.db'}")
     assert store.current_runs("w")["tasks"].status == "awaiting_review"
+
+
+def test_workers_take_the_largest_papers_first(tmp_path: Path) -> None:
+    """So the last papers taken are short and no worker idles while another finishes a long
+    one; a PDF known only by URL keeps its place after the local ones."""
+    from flows.curate import largest_first
+
+    small, large = tmp_path / "small.pdf", tmp_path / "large.pdf"
+    small.write_bytes(b"%PDF-1.4\n" + b"x" * 10)
+    large.write_bytes(b"%PDF-1.4\n" + b"x" * 10_000)
+
+    def entry(n: int, pdf: str) -> PaperListEntry:
+        return PaperListEntry(id=str(n), pdf_url=pdf, code_url="repo")
+
+    entries = [
+        entry(1, "https://example.org/a.pdf"),
+        entry(2, str(small)),
+        entry(3, f"file://{large}"),
+        entry(4, "https://example.org/b.pdf"),
+        entry(5, str(tmp_path / "missing.pdf")),
+    ]
+    assert [e.id for e in largest_first(entries)] == ["3", "2", "1", "4", "5"]
