@@ -16,6 +16,7 @@ import argparse
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -27,10 +28,24 @@ sys.path.insert(0, str(REPO))
 SAMPLE = REPO / "data" / "sample"
 
 
+def private_repo(folder: Path) -> Path:
+    """The sample repository as a git repository of its own in `folder`: `data/sample/repo`
+    sits inside this checkout, whose HEAD moves when someone commits during a run, and every
+    paper must be curated at one commit for the runs to be compared."""
+    dest = folder / "repo"
+    shutil.copytree(SAMPLE / "repo", dest)
+    env = {**os.environ, "GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "bench@example.org",
+           "GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "bench@example.org"}  # fmt: skip
+    for cmd in (["git", "init", "-q"], ["git", "add", "-A"], ["git", "commit", "-q", "-m", "s"]):
+        subprocess.run(cmd, cwd=dest, check=True, env=env, capture_output=True)
+    return dest
+
+
 def paper_list(folder: Path, papers: int, corpus: Path | None = None) -> Path:
     """PAPERS entries: copies of the sample, or the corpus's PDFs in turn (each with the
     sample's repository, so only the papers differ)."""
     path = folder / "papers.jsonl"
+    repo = private_repo(folder)
     pdfs = sorted(corpus.glob("*/paper.pdf")) if corpus else [SAMPLE / "paper.pdf"]
     if not pdfs:
         raise SystemExit(f"no */paper.pdf under {corpus}")
@@ -41,7 +56,7 @@ def paper_list(folder: Path, papers: int, corpus: Path | None = None) -> Path:
                 "conference": "neurips2099",
                 "title": f"Paper {n}",
                 "pdf_url": str(pdfs[n % len(pdfs)]),
-                "code_url": str(SAMPLE / "repo"),
+                "code_url": str(repo),
             }
         )
         for n in range(papers)

@@ -185,22 +185,28 @@ class EntryArgs:
     def config_key(self, variable: str) -> bool:
         """A dotted design variable that is a key of the program's configs
         (`experiment.max_n_frames` where conf/experiment/*.yaml sets max_n_frames)."""
+        return self.config_key_line(variable) is not None
+
+    def config_key_line(self, variable: str) -> tuple[str, int] | None:
+        """Where a config key is set: (config file, line) of `experiment.max_n_frames` in
+        conf/experiment/base_experiment.yaml; a dotted key in its group's folder, a plain one
+        in the primary config beside it."""
         variable = variable.strip()
         if not re.fullmatch(r"\w+(?:\.\w+)*", variable):
-            return False
+            return None
         group, last = variable.split(".", 1)[0], variable.rsplit(".", 1)[-1]
-        key = re.compile(rf"^\s*{re.escape(last)}\s*:", re.M)
-        # a dotted key in its group's folder; a plain one in the primary config beside it
+        key = re.compile(rf"^\s*{re.escape(last)}\s*:")
         where = (
             (lambda p: f"/{group}/" in f"/{p}")
             if "." in variable
             else (lambda p: bool(re.search(r"(?:^|/)(?:conf|config|configs)/[^/]+\.ya?ml$", p)))
         )
-        return any(
-            key.search("\n".join(self.search.lines(f.path)))
-            for f in self.index.files
-            if f.path.endswith((".yaml", ".yml")) and where(f.path)
-        )
+        for f in self.index.files:
+            if f.path.endswith((".yaml", ".yml")) and where(f.path):
+                for n, line in enumerate(self.search.lines(f.path), start=1):
+                    if key.match(line):
+                        return f.path, n
+        return None
 
     def rejected(self, invocation: str, script: str) -> str:
         """What the script passes, in any of its runs, that its entry point's parser does not

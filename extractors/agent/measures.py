@@ -22,12 +22,29 @@ _METRIC_WORDS = "acc accuracy dice iou miou loss metric result mse mae rmse f1 a
 _METRIC_WORDS += "ssim reward return error precision recall score top1 pearson"
 # whole words: "f1" and "top1", never "f" (of an f-string) or "1"
 _COMMON_METRICS = frozenset(stem(w) for w in _METRIC_WORDS.split())
-_PRINTS_VALUE = re.compile(r"\{[^{}]*\}|%[-\d.]*[dfsgre]\b|[,+]\s*[A-Za-z_][\w.\[\]]*\s*[,)+]")
+# a value interpolated, formatted, passed after another argument, or passed by keyword
+# (`writer.write(metrics=json_metrics, ...)`)
+_PRINTS_VALUE = re.compile(
+    r"\{[^{}]*\}|%[-\d.]*[dfsgre]\b|[,+]\s*[A-Za-z_][\w.\[\]]*\s*[,)+]"
+    r"|[(,]\s*\w+\s*=\s*[A-Za-z_][\w.\[\]]*\s*[,)]"
+)
 # what is looked at rather than measured: it has no definition to cite
 _SHOWN_WORDS = "visual visualization visualizations plot plots figure figures curve curves image"
 _SHOWN = frozenset(stem(w) for w in (_SHOWN_WORDS + " images map maps output").split(" "))
 _OPTION_LINE = re.compile(r"add_argument|^\s*help\s*=|\bhelp\s*=\s*['\"]")
 _REPORT = re.compile(r"\b(print|log|logger|logging|write|writer|info|add_scalar|wandb)\b")
+
+
+_SETTING_WORDS = re.compile(r"\b(?:config|cfg|conf|args|opt|settings|path|dir|folder)\b", re.I)
+
+
+def _settings_only(said: str) -> bool:
+    """Every value the statement interpolates is a setting (`{self.config.loggers}`,
+    `{args.output_dir}`): it says where or how, not what was measured."""
+    values = re.findall(r"\{([^{}]+)\}", said)
+    return bool(values) and all(
+        _SETTING_WORDS.search(v.replace(".", " ").replace("_", " ")) for v in values
+    )
 
 
 class MeasureSteps:
@@ -90,6 +107,30 @@ class MeasureSteps:
                     return Step(f"Compute {name} as measured", path, item.start, item.end)
         return None
 
+    def _loggers(self, evaluate: Step) -> list[tuple[str, int, int]]:
+        """The definitions of what the evaluation hands its results to for logging
+        (`self.logger.log_evaluation(rollouts)` -> `Logger.log_evaluation` in logger.py): the
+        repository's own methods named like reporting, one definition each."""
+        lines = self.search.lines(evaluate.path)
+        text = "\n".join(lines[evaluate.start - 1 : evaluate.end + 25])  # and just past it
+        called = {
+            name
+            for name in re.findall(r"\.(\w+)\s*\(", text)
+            if _REPORT.search(name.replace("_", " "))
+        }
+        out: list[tuple[str, int, int]] = []
+        for name in sorted(called):
+            found = [
+                (f.path, item.start, item.end)
+                for f in self.search.index.files
+                if f.path.endswith(".py")
+                for item in self.tracer.outline(f.path)
+                if item.name.rsplit(".", 1)[-1] == name
+            ]
+            if len(found) == 1:
+                out += found
+        return out[:2]
+
     def report_step(
         self, metrics: list[str], arms: list[Arm], evaluate: Step | None, entry: str | None
     ) -> Step | None:
@@ -98,6 +139,7 @@ class MeasureSteps:
         places = [(evaluate.path, evaluate.start, evaluate.end + 20)] if evaluate else []
         places += [(evaluate.path, evaluate.start, 10**9)] if evaluate else []  # after it
         places += [(evaluate.path, 1, 10**9)] if evaluate else []
+        places += self._loggers(evaluate) if evaluate else []
         if entry:
             places.append((entry, 1, 10**9))
         runs_of = [
@@ -129,6 +171,8 @@ class MeasureSteps:
                     said = " ".join(lines[i - 1 : last])
                     # it prints a value, not only a message ("wandb not found, metrics not logged")
                     said_terms = set(terms(said))
+                    if _settings_only(said):
+                        continue  # "results logged to {self.config.loggers}": no value measured
                     if any(w <= said_terms for w in wanted) and _PRINTS_VALUE.search(said):
                         return Step(f"Report {named} and compare {compared}", path, i, last)
         return None

@@ -39,6 +39,7 @@ from .arms import (
     task_datasets,
     task_metrics,
 )
+from .entry_args import EntryArgs
 from .measures import MeasureSteps
 from .methods import NARROW, MethodModules
 from .query import TaskQuery
@@ -75,13 +76,19 @@ class StepPlanner:
     """Plans the steps of every task of one repository, sharing the tracer's parsed files."""
 
     def __init__(
-        self, index: RepoIndex, search: RepoSearch, tracer: StepTracer, methods: MethodModules
+        self,
+        index: RepoIndex,
+        search: RepoSearch,
+        tracer: StepTracer,
+        methods: MethodModules,
+        args: EntryArgs | None = None,
     ) -> None:
         self.index = index
         self.search = search
         self.tracer = tracer
         self.methods = methods
         self.measures = MeasureSteps(search, tracer)
+        self.args = args or EntryArgs(index, search, tracer)
         self.entries = {e.path: e for e in index.entry_points}
         # per file, read once for all the repository's tasks: the names its code refers to,
         # and the name registries it defines (`{"custom": Dataset_Custom}`)
@@ -235,6 +242,8 @@ class StepPlanner:
         """The parser lines of the options that select the arms (`--wo_conv`,
         `--model_type`), not the whole parser; none when no option tells the arms apart."""
         e = self.entries.get(entry or "")
+        if e is not None and e.kind == "hydra":
+            return self._config_keys_step(runs)
         if e is None or not e.flags:
             return None
         wanted = {r.switch for r in runs if r.switch}
@@ -259,6 +268,32 @@ class StepPlanner:
             start,
             end,
         )
+
+    def _config_keys_step(self, runs: list[Run]) -> Step | None:
+        """For a hydra program, where the config keys the runs override are set
+        (`experiment.max_n_frames` in conf/experiment/base_experiment.yaml, `seed` in
+        conf/config.yaml), cited at the file of the first; a config group the runs choose
+        (`algorithm=mappo`, a folder of configs) is no key."""
+        groups = {
+            part
+            for f in self.index.files
+            if f.path.endswith((".yaml", ".yml"))
+            for part in f.path.split("/")[:-1]
+        }
+        keys = [
+            key
+            for r in runs
+            for word in r.settings.split()
+            if "=" in word and (key := word.split("=", 1)[0].lstrip("+")) not in groups
+        ]
+        found = [(k, at) for k in dict.fromkeys(keys) if (at := self.args.config_key_line(k))]
+        if not found:
+            return None
+        path = found[0][1][0]
+        lines = [line for _, (p, line) in found if p == path]
+        names = [k for k, (p, _) in found if p == path]
+        start, end = _cluster(lines)
+        return Step(f"Set the overridden config values: {', '.join(names)}", path, start, end)
 
     def _data_step(
         self, q: TaskQuery, task: TaskDraft, modules: list[str], runs: list[Run]

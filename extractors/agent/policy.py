@@ -103,7 +103,9 @@ class SetupAgent:
         self.tracer = StepTracer(index, self.search)
         self.methods = MethodModules(index, self.tracer)
         self.run_planner = RunPlanner(index, self.search, self.tracer, self.methods)
-        self.step_planner = StepPlanner(index, self.search, self.tracer, self.methods)
+        self.step_planner = StepPlanner(
+            index, self.search, self.tracer, self.methods, self.run_planner.args
+        )
         self.usage_writer = UsageWriter(index)
         self.entries = {e.path: e for e in index.entry_points}
 

@@ -421,12 +421,18 @@ def test_a_hydra_multirun_sweeps_config_keys_and_takes_the_task_the_question_nam
             dependent_variables={"return": ["mean return"]},
         ),
     )
-    usage = SetupAgent(index, root).recover(task).usage_instructions
+    setup = SetupAgent(index, root).recover(task)
+    usage = setup.usage_instructions
     assert (
         "`python run.py -m algorithm=mappo,iql task=vmas/navigation seed=0,1,2 "
         "experiment.max_n_frames=20000000,50000000`" in usage
     )
     assert "experiment.gamma=" not in usage
+    # the step where the swept key is set; a config group (algorithm=, task=) is no key
+    assert (
+        "Step 1: Set the overridden config values: experiment.max_n_frames "
+        "(conf/experiment/base.yaml:2)" in setup.requirements
+    )
 
 
 def test_a_module_nothing_explains_is_cited_by_its_own_definitions(repo) -> None:

@@ -878,6 +878,42 @@ def test_the_report_step_prints_the_measured_metric_not_a_word_of_it(tmp_path: P
     assert setup.requirements[-1].endswith("(segment.py:18)")
 
 
+RETURNS = '''"""Train an agent and log the mean return it reaches on the task."""
+import json
+
+
+class Writer:
+    def write(self, metrics, step):
+        json.dump({"step": step, **metrics}, open("results.json", "a"))
+
+
+class Experiment:
+    def __init__(self, config):
+        self.config = config
+        self.writer = Writer()
+
+    def evaluate(self, policy):
+        returns = [policy(s) for s in range(10)]
+        mean_return = sum(returns) / len(returns)
+        print(f"mean return logged to {self.config.loggers} in {self.config.folder}")
+        self.writer.write(metrics={"return": mean_return}, step=mean_return)
+        return mean_return
+
+
+if __name__ == "__main__":
+    Experiment({"loggers": [], "folder": "."}).evaluate(lambda s: s)
+'''
+
+
+def test_the_report_step_is_a_value_measured_not_a_setting_printed(tmp_path: Path) -> None:
+    task = _task("What mean return does the agent reach?", {})
+    task.design_complexity.dependent_variables = {"return": ["mean return"]}
+    setup = recovered_setup(tmp_path / "rl", {"train.py": RETURNS}, task)
+    # "mean return logged to {self.config.loggers}" names the metric and interpolates, but only
+    # settings; the writer's call passes the measured value by keyword
+    assert setup.requirements[-1].endswith("(train.py:19)"), setup.requirements
+
+
 def test_rival_programs_run_on_the_same_setting(tmp_path: Path) -> None:
     dspy = DSPY.replace('default="sports_understanding"', 'default="date_understanding"')
     files = {"bbh/run_bbh_dspy.py": dspy, "bbh/run_bbh_trace.py": TRACE}
