@@ -270,11 +270,7 @@ class RunPlanner:
         for arm in list(plain):
             program = self._arm_program(arm, entry)
             if program is not None:
-                own = self.entries.get(program)
-                flags = [f for f in own.flags if f.name.startswith("--")] if own else []
-                run = self._default_run(task, program, flags, own)
-                run.arms = [arm]
-                add(run)
+                add(self._program_run(task, program, arm))
                 plain.remove(arm)
         # arms the entry point selects by a switch it hard-codes (`args.use_zoom_in = True`)
         coded: list[tuple[Arm, list[tuple[CodeSetting, bool]]]] = []
@@ -365,11 +361,7 @@ class RunPlanner:
                 bare = next((r for r in chosen if not r.arms and not r.missing), None)
                 (bare or add(self._default_run(task, entry, options, e))).arms.append(arm)
             else:
-                own = self.entries.get(program)
-                flags = [f for f in own.flags if f.name.startswith("--")] if own else []
-                run = self._default_run(task, program, flags, own)
-                run.arms = [arm]
-                add(run)
+                add(self._program_run(task, program, arm))
             plain.remove(arm)
         # arms a config file the runs pass lists (`encoders: [..., "resnet50_trunc", ...]` for
         # "ResNet50"): the same command with the list cut to the arm's item
@@ -423,6 +415,14 @@ class RunPlanner:
         return Run(
             command, settings=shlex.join(added), warning=config_placeholders(self.configs(command))
         )
+
+    def _program_run(self, task: TaskDraft, program: str, arm: Arm) -> Run:
+        """Another program than the entry point, run as documented, for this arm."""
+        own = self.entries.get(program)
+        flags = [f for f in own.flags if f.name.startswith("--")] if own else []
+        run = self._default_run(task, program, flags, own)
+        run.arms = [arm]
+        return run
 
     def _recipe(self, entry: str, setting: list[str]) -> str:
         """The README's command running the entry point that fits this setting best: one that
