@@ -124,7 +124,9 @@ class UsageWriter:
     def _compare(task: TaskDraft, q: TaskQuery, plan: Plan, runs: int) -> str:
         """The last line: what to compare across the runs, over what, to answer what."""
         metrics = ", ".join(plan.metrics) or measured(q)
-        arms = [a for a in task_arms(task) if len(a.value.split()) <= 3]
+        # short values, and every arm a run runs ("Multi-GPU with RPC coordination")
+        ran = [a for r in plan.runs if not r.missing for a in r.arms]
+        arms = [a for a in task_arms(task) if len(a.value.split()) <= 3 or a in ran]
         swept: dict[str, list[str]] = {}
         named: list[str] = []
         for a in arms:

@@ -356,12 +356,14 @@ def test_two_arms_run_the_entry_point_and_its_twin_by_the_words_they_share(tmp_p
     files = {"exp/train.py": GATED, "exp/distributed/train.py": WORKERS}
     task = _task(
         "Does training the gated attention classifier with several workers keep its accuracy?",
-        {"execution": ["one process", "several workers"]},
+        {"execution": ["one process", "several workers in parallel"]},
     )
     usage = recovered_setup(tmp_path / "twin", files, task).usage_instructions
     assert "no launch script" not in usage
-    # "several workers" shares a word with the script that splits the data across workers
-    workers = usage.index("Run several workers: ")
+    # "several workers" shares a word with the script that splits the data across workers;
+    # the comparison names every arm a run runs, however long its name
+    assert "Compare accuracy of one process, several workers in parallel across" in usage
+    workers = usage.index("Run several workers in parallel: ")
     one = usage.index("Run one process: ")
     assert "exp/distributed" in usage[workers : usage.index("\n", workers)]
     assert "exp/distributed" not in usage[one : usage.index("\n", one)]
