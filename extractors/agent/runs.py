@@ -166,7 +166,7 @@ class RunPlanner:
                 return 2.0 if want <= path_words else 1.0 if want <= words else 0.0
 
             arm_hit = hit(arm.words) if arm is not None else 0.0
-            if arm is not None and not arm_hit:  # "LD (in LDLinear ...)": a script LDLinear.sh
+            if arm is not None and arm_hit < 2:  # "LD (in LDLinear ...)": a script LDLinear.sh
                 named = any(w <= path_words for w in form_words(arm)[1:])
                 # "Sparse+Linear" beside "RCF+Linear": the word only it has starts a name of
                 # the path (SparseTSF.sh)
@@ -174,7 +174,10 @@ class RunPlanner:
                     all(any(p.startswith(w) for p in path_words) for w in part)
                     for part in distinct.get(id(arm), [])
                 )
-                arm_hit = 1.5 if named else 0.0
+                # a path naming a short form of the arm, and a text holding all of it
+                # ("PatchTST(336)": PatchTST/etth1.sh at 336, not PatchTST/illness.sh at 104)
+                if named:
+                    arm_hit = 1.75 if arm_hit else 1.5
             data_hit = hit(data) if data else 0.0
             setting = len(fixed & path_words) + 0.5 * len(fixed & words)
             # of equal fits, the script whose path shares the most with the scripts already

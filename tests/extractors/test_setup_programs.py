@@ -589,6 +589,29 @@ def test_the_runs_of_one_task_share_one_setting_and_name_their_data(tmp_path: Pa
     assert "Input-336" not in usage
 
 
+def test_a_path_naming_the_arm_and_a_text_holding_all_of_it_wins(tmp_path: Path) -> None:
+    run = LONG_RUN.replace(
+        'parser.add_argument("--model", default="CycleNet")',
+        'parser.add_argument("--model", default="CycleNet")\n'
+        'parser.add_argument("--seq_len", type=int, default=96)',
+    )
+    files = {
+        "run.py": run,
+        "scripts/PatchTST/etth1.sh": "python -u run.py --data_path ETTh1.csv --model PatchTST "
+        "--seq_len 336\n",
+        "scripts/PatchTST/illness.sh": "python -u run.py --data_path illness.csv --model PatchTST "
+        "--seq_len 104\n",
+        "scripts/CycleNet/etth1.sh": _std("CycleNet"),
+    }
+    task = _task(
+        "Does CycleNet beat PatchTST(336) on ETTh1?",
+        {"model": ["PatchTST(336)", "CycleNet"], "dataset": ["ETTh1"]},
+    )
+    usage = recovered_setup(tmp_path / "ptst", files, task).usage_instructions
+    # both PatchTST scripts are named by the arm's short form; only one runs it at 336
+    assert "`bash scripts/PatchTST/etth1.sh`" in usage and "illness" not in usage
+
+
 CLIENT = '''"""Check an agent: it interacts with you in the terminal, as with an environment."""
 import argparse
 
