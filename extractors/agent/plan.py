@@ -124,7 +124,10 @@ class StepPlanner:
         launches = [self._run_step(r) for r in runs if r.script and r.lines[0]]
         evaluate = self._named_step(files, _EVAL_NAMES)
         metric = self.measures.metric_step(plan.metrics, modules)
-        report = self.measures.report_step(plan.metrics, arms, evaluate, entry)
+        # what one run goes through (SegVol's organs) is compared only when nothing else is
+        covered = [a for a in arms if any(a in r.covers for r in runs)]
+        compared = [a for a in arms if a not in covered] or arms
+        report = self.measures.report_step(plan.metrics, compared, evaluate, entry)
         if metric is None and report is not None:
             metric = self.measures.printed_metric(report, modules)
         called: list[Step] = []

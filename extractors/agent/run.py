@@ -29,6 +29,10 @@ class Run:
     warning: str = ""  # what would stop the command as written, for the reader
     # in-code settings to give before it runs, with their values for this run
     edits: list[tuple[CodeSetting, bool]] = field(default_factory=list)
+    # values of a variable the run goes through in one pass (a config's list it passes:
+    # `categories: [liver, kidney, ...]`), with where they are listed
+    covers: list[Arm] = field(default_factory=list)
+    covered_by: str = ""  # "categories in config/config_demo.json"
 
 
 def run_label(run: Run) -> str:

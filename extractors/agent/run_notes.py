@@ -51,12 +51,12 @@ def config_item(
     for run in sorted(runs, key=lambda r: len(r.settings)):  # the plainest run first
         if run.missing or not run.command:
             continue
-        for config in configs_of(run.command):
+        for config in configs_of(run.invocation or run.command):  # the script's, filled
             for key, value in config.values.items():
                 head, _, place = key.rpartition(".")
                 # a list of values, not of files it includes (mmcv's `_base_` paths)
                 if head and place.isdigit() and "/" not in value:
-                    names = {re.sub(r"[\W_]+", "", t) for t in terms(value)}
+                    names = {re.sub(r"[\W_]+", "", t) for t in [*terms(value), value.lower()]}
                     if forms & names:
                         return run, config.path, head, value
     return None

@@ -366,6 +366,21 @@ class RunPlanner:
             else:
                 add(self._program_run(task, program, arm))
             plain.remove(arm)
+        # every value of a variable listed by one config list the runs pass (`categories:
+        # [liver, kidney, spleen, pancreas]`): each run goes through them all in one pass
+        for variable in dict.fromkeys(a.variable for a in plain):
+            group = [a for a in plain if a.variable == variable]
+            found = [config_item(a, chosen, self.configs) for a in group]
+            places = {(f[1], f[2]) for f in found if f is not None}
+            if len(group) < 2 or None in found or len(places) != 1:
+                continue
+            path, key = places.pop()
+            for run in chosen:
+                passed = self.configs(run.invocation or run.command)
+                if not run.missing and any(c.path == path for c in passed):
+                    run.covers += group
+                    run.covered_by = f"{key} in {path}"
+            plain = [a for a in plain if a not in group]
         # arms a config file the runs pass lists (`encoders: [..., "resnet50_trunc", ...]` for
         # "ResNet50"): the same command with the list cut to the arm's item
         for arm in list(plain):

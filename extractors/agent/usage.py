@@ -127,11 +127,18 @@ class UsageWriter:
         # short values, and every arm a run runs ("Multi-GPU with RPC coordination")
         ran = [a for r in plan.runs if not r.missing for a in r.arms]
         arms = [a for a in task_arms(task) if len(a.value.split()) <= 3 or a in ran]
+        covered = {(a.variable, a.value): r.covered_by for r in plan.runs for a in r.covers}
         swept: dict[str, list[str]] = {}
         named: list[str] = []
         for a in arms:
-            # data sets and numbers are what a comparison is repeated over
-            repeated = numeric(a.value) or about_data(a.variable) or "task" in terms(a.variable)
+            # data sets, numbers and what one run goes through are what a comparison is
+            # repeated over
+            repeated = (
+                numeric(a.value)
+                or about_data(a.variable)
+                or "task" in terms(a.variable)
+                or (a.variable, a.value) in covered
+            )
             if repeated:
                 swept.setdefault(a.variable.replace("_", " "), []).append(a.value)
             elif not numeric(a.value.split()[0]):
@@ -140,6 +147,8 @@ class UsageWriter:
         swept = dict(list(swept.items())[:3])
         compared = f" of {', '.join(named)}" if named else ""
         over = "; ".join(f"{k} {', '.join(v)}" for k, v in swept.items())
+        if where := next(iter(dict.fromkeys(covered.values())), ""):
+            over += f"; one run goes through them all, as listed by {where}"
         question = " ".join(task.question.split())[:300]
         if runs > 1 or named or over:
             return (

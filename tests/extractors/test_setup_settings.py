@@ -578,3 +578,31 @@ def test_a_list_written_as_text_with_its_explanation_gives_one_arm_per_value(
     assert "Run use zoom in = True: set `args.use_zoom_in = True` (demo.py:34)" in usage
     assert "Run use zoom in = False: set `args.use_zoom_in = False` (demo.py:34)" in usage
     assert "[True, False]" not in usage
+
+
+def test_values_one_config_list_holds_are_gone_through_by_every_run(tmp_path: Path) -> None:
+    demo = DEMO.replace(
+        '    parser.add_argument("--resume", type=str, default="")',
+        '    parser.add_argument("--resume", type=str, default="")\n'
+        '    parser.add_argument("--demo_config", type=str, default="")',
+    )
+    files = {
+        "demo.py": demo,
+        "config/demo.json": json.dumps({"categories": ["liver", "kidney", "spleen", "pancreas"]}),
+        # the config reaches the program through a variable of the script
+        "script/demo.sh": 'config="./config/demo.json"\n'
+        "python demo.py --resume path/to/ckpt.pth --demo_config $config\n",
+    }
+    task = _task(
+        "Does zoom-in inference raise the Dice score of each organ?",
+        {"use_zoom_in": ["False", "True"], "organ": ["liver", "kidney", "spleen", "pancreas"]},
+    )
+    setup = recovered_setup(tmp_path / "organs", files, task)
+    usage = setup.usage_instructions
+    # one run segments every organ the config lists: the organs are not arms to run one by one
+    assert "Run liver" not in usage and "Run pancreas" not in usage
+    assert (
+        "(for each organ liver, kidney, spleen, pancreas; one run goes through them all, as "
+        "listed by categories in config/demo.json)" in usage
+    )
+    assert "liver" not in setup.requirements[-1]  # the comparison is of the zoom settings
