@@ -41,6 +41,7 @@ from .usage import RUNNABLE, UsageWriter, measured
 MAX_SOURCE = 5
 RELATIVE_CUTOFF = 0.6  # keep sources scoring at least this fraction of the best one
 MAX_CANDIDATES = 10
+NOTEBOOK_CELLS = 12  # a notebook that is the experiment: its substantial cells, in order
 RELEVANCE = 1.05  # share of task names found in the repo + share of task words found
 WORDS_ONLY_RELEVANCE = 0.85  # share of task words, for a task that names nothing
 _NUMERIC = re.compile(r"[\d.,%]+")
@@ -326,7 +327,8 @@ class SetupAgent:
         the steps traced through the entry point's calls fill in before its last step."""
         steps = [s for s in plan.steps if self._valid(s)]
         if chosen[0].kind == "notebook":  # its cells are the experiment, in their order
-            cells = [s for s in self.tracer.notebook_steps(chosen[0].path) if self._valid(s)]
+            cells = self.tracer.notebook_steps(chosen[0].path, limit=NOTEBOOK_CELLS)
+            cells = [s for s in cells if self._valid(s)]
             steps = (cells + steps)[:15] if cells else steps
         if len(steps) < 4:
             traced = self._traced(chosen, entry, q)

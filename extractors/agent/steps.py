@@ -319,10 +319,10 @@ class StepTracer:
         steps.append(Step(action, path, max(first, 1), max(end, first, 1)))
         return steps
 
-    def notebook_steps(self, path: str) -> list[Step]:
-        """One step per substantial code cell, cited by the cell's lines in the .ipynb file
-        (`inline.notebook_cells`)."""
-        cells = notebook_cells(self.search.text(path), MAX_STEPS - 1)
+    def notebook_steps(self, path: str, limit: int = MAX_STEPS - 1) -> list[Step]:
+        """One step per substantial code cell, at most `limit`, cited by the cell's lines in
+        the .ipynb file (`inline.notebook_cells`)."""
+        cells = notebook_cells(self.search.text(path), limit)
         return [Step(action, path, start, end) for action, start, end in cells]
 
     def config_steps(self, path: str) -> list[Step]:

@@ -242,6 +242,24 @@ def test_notebook_steps_say_what_the_code_does_under_the_cells_title(tmp_path: P
     ]
 
 
+def test_a_notebook_that_is_the_experiment_gives_its_cells_past_seven(tmp_path: Path) -> None:
+    cells = [("markdown", "# Causal discovery with unobserved variables\n")]
+    for k in range(10):
+        cells += [("markdown", f"## Stage {k}\n"), ("code", f"def stage_{k}(x):\n    return x\n")]
+    cells += [("code", "result = stage_9(stage_0(1))\nprint('causal result', result)\n")]
+    files = {"examples/causal_discovery.ipynb": _notebook(cells)}
+    task = TaskDraft(
+        key="t",
+        question="How can you run causal discovery with unobserved variables in the notebook?",
+        method="Run each stage of the causal discovery notebook and print the result.",
+        expected_outcome="The causal result is printed.",
+    )
+    setup = recovered_setup(tmp_path / "nb10", files, task)
+    cited = [r for r in setup.requirements if "causal_discovery.ipynb" in r]
+    # every stage is a cell of the experiment: more than the seven a traced script gets
+    assert len(cited) >= 10, setup.requirements
+
+
 def test_a_notebooks_command_runs_from_its_folder_when_it_is_written_from_there() -> None:
     from expcurate.records import DocCommand
     from extractors.repo.commands import run_from
