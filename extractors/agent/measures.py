@@ -107,30 +107,6 @@ class MeasureSteps:
                     return Step(f"Compute {name} as measured", path, item.start, item.end)
         return None
 
-    def _loggers(self, evaluate: Step) -> list[tuple[str, int, int]]:
-        """The definitions of what the evaluation hands its results to for logging
-        (`self.logger.log_evaluation(rollouts)` -> `Logger.log_evaluation` in logger.py): the
-        repository's own methods named like reporting, one definition each."""
-        lines = self.search.lines(evaluate.path)
-        text = "\n".join(lines[evaluate.start - 1 : evaluate.end + 25])  # and just past it
-        called = {
-            name
-            for name in re.findall(r"\.(\w+)\s*\(", text)
-            if _REPORT.search(name.replace("_", " "))
-        }
-        out: list[tuple[str, int, int]] = []
-        for name in sorted(called):
-            found = [
-                (f.path, item.start, item.end)
-                for f in self.search.index.files
-                if f.path.endswith(".py")
-                for item in self.tracer.outline(f.path)
-                if item.name.rsplit(".", 1)[-1] == name
-            ]
-            if len(found) == 1:
-                out += found
-        return out[:2]
-
     def report_step(
         self, metrics: list[str], arms: list[Arm], evaluate: Step | None, entry: str | None
     ) -> Step | None:
@@ -139,7 +115,6 @@ class MeasureSteps:
         places = [(evaluate.path, evaluate.start, evaluate.end + 20)] if evaluate else []
         places += [(evaluate.path, evaluate.start, 10**9)] if evaluate else []  # after it
         places += [(evaluate.path, 1, 10**9)] if evaluate else []
-        places += self._loggers(evaluate) if evaluate else []
         if entry:
             places.append((entry, 1, 10**9))
         runs_of = [
