@@ -11,6 +11,7 @@ selects is a line for the reviewer to fill in. Derived from the mined index and 
 
 from __future__ import annotations
 
+import ast
 import posixpath
 import re
 import shlex
@@ -403,6 +404,16 @@ class RunPlanner:
                         if a.variable == arm.variable
                         for c, _ in edits
                     ]
+                    hard = list(dict.fromkeys(c for c, _ in near))
+                    sibling = next((r for r in chosen if r.edits and not r.missing), None)
+                    if (
+                        len(hard) == 1 and sibling is not None and self._switched_off(arm, hard[0])
+                    ):  # "simple resize": what runs with the switch off
+                        bare = Run(sibling.command, arms=[arm], edits=[(hard[0], False)])
+                        bare.script, bare.lines = sibling.script, sibling.lines
+                        bare.invocation, bare.warning = sibling.invocation, sibling.warning
+                        chosen.append(bare)
+                        continue
                     chosen.append(
                         Run("", arms=[arm], missing=True, edits=list(dict.fromkeys(near)))
                     )
@@ -504,6 +515,35 @@ class RunPlanner:
             first = 0 if lean[0] > lean[1] else 1
             out += [(pair[first], entry), (pair[1 - first], twins[0])]
         return out
+
+    def _switched_off(self, arm: Arm, switch: CodeSetting) -> bool:
+        """The arm is what runs with a hard-coded switch off: the code has a branch that
+        leaves the switch's path (`if not args.use_zoom_in: continue`), and the arm's words
+        are in its function before that branch (the zoom-out's resizing, for "simple resize")
+        and not after it (the zoom-in's sliding window is the switch's own)."""
+        tree = self.args.tracer.tree(switch.path)
+        if tree is None:
+            return False
+        name = switch.target.rsplit(".", 1)[-1]
+        lines = self.search.lines(switch.path)
+        for fn in ast.walk(tree):
+            if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            for node in ast.walk(fn):
+                if not (
+                    isinstance(node, ast.If)
+                    and isinstance(node.test, ast.UnaryOp)
+                    and isinstance(node.test.op, ast.Not)
+                    and name in ast.unparse(node.test.operand)
+                    and len(node.body) == 1
+                    and isinstance(node.body[0], ast.Continue | ast.Return | ast.Break)
+                ):
+                    continue
+                before = set(terms(" ".join(lines[fn.lineno - 1 : node.lineno - 1])))
+                after = set(terms(" ".join(lines[node.end_lineno or node.lineno : fn.end_lineno])))
+                own = {stem(w) for w in arm.words}
+                return bool(own & {stem(w) for w in before}) and not own & {stem(w) for w in after}
+        return False
 
     def _arm_setting(self, arm: Arm, options: list[CliFlag], entry: str | None) -> list[str] | None:
         """What selects the arm on the entry point's command line: an option with the value

@@ -624,3 +624,41 @@ def test_values_one_config_list_holds_are_gone_through_by_every_run(tmp_path: Pa
         "listed by categories in config/demo.json)" in usage
     )
     assert "liver" not in setup.requirements[-1]  # the comparison is of the zoom settings
+
+
+RESIZE = '''"""Segment a CT volume: resize it whole, then refine the organ with a sliding window."""
+
+
+def segment(args, model, volume):
+    small = model.resize(volume)
+    logits = model(small)
+    print("resize dice", logits)
+    if not args.use_refine:
+        return logits
+    logits = model.sliding_window(volume, logits)
+    print("refined dice", logits)
+    return logits
+
+
+def main(args):
+    args.use_refine = True
+    segment(args, object(), object())
+
+
+if __name__ == "__main__":
+    main(object())
+'''
+
+
+def test_the_arm_that_runs_with_a_hard_coded_switch_off_sets_it_off(tmp_path: Path) -> None:
+    files = {"demo.py": RESIZE, "script/demo.sh": "python demo.py\n"}
+    task = _task(
+        "Does refinement beat a simple resize and a sliding window on its own?",
+        {"strategy": ["refine", "simple resize", "plain sliding window"]},
+    )
+    usage = recovered_setup(tmp_path / "off", files, task).usage_instructions
+    assert "Run refine: set `args.use_refine = True` (demo.py:16)" in usage
+    # resizing is what runs before the branch that leaves refinement: the switch off
+    assert "Run simple resize: set `args.use_refine = False` (demo.py:16)" in usage
+    # the sliding window is the switch's own code: nothing turns it on alone
+    assert "Run plain sliding window: no launch script" in usage
