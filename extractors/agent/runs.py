@@ -141,7 +141,7 @@ class RunPlanner:
         # scripts (scripts/PDF/336/, scripts/PDF/720/) is run by those scripts, value by
         # value, when the numbers are what the task compares (no method is an arm)
         named = [a for a in arms if not about_data(a.variable)]
-        parts = {p for x in launchers for p in re.split(r"[/_.\-]", x.path)} if not named else set()
+        parts = {p for x in launchers for p in path_parts(x.path)} if not named else set()
         numbers: dict[str, list[Arm]] = {}
         for a in task_arms(task):
             if numeric(a.value):
@@ -183,16 +183,14 @@ class RunPlanner:
             setting = len(fixed & path_words) + 0.5 * len(fixed & words)
             # of equal fits, the script whose path shares the most with the scripts already
             # chosen (MLP-Input-96 beside Linear-Input-96, not MLP-Input-336): one setting
-            alike = len(
-                set(re.split(r"[/_.\-]", e.path.lower())) & taken - (arm.words if arm else set())
-            )
+            alike = len(path_parts(e.path.lower()) & taken - (arm.words if arm else set()))
             return arm_hit, data_hit, setting, alike, scores.get(e.path, 0.0) / top
 
         taken: set[str] = set()  # the path parts of the scripts chosen so far
 
         def add(run: Run) -> Run:
             """Keep the run, or merge its arms into the same command kept before; the kept."""
-            taken.update(re.split(r"[/_.\-]", run.script.lower()) if run.script else ())
+            taken.update(path_parts(run.script.lower()) if run.script else ())
             same = next(
                 (
                     r
@@ -250,9 +248,7 @@ class RunPlanner:
             }
             if len(rest) != 1 or len(folders) != 1:
                 continue
-            if self._own is None:  # of the whole repository, whatever task asks first
-                self._own = own_model(self.search, self._launchers())
-            authors = self._own
+            authors = self._own_model()  # of the whole repository, whatever task asks first
             used = {r.script for r in chosen}
             picks = [
                 e
@@ -353,8 +349,7 @@ class RunPlanner:
             for arm, edits in coded:
                 run = Run(command, arms=[arm], edits=edits)
                 if base:  # the same launch script as the default run, with the switches set
-                    run.script, run.lines, run.data = base[0].script, base[0].lines, base[0].data
-                    run.invocation, run.warning = base[0].invocation, base[0].warning
+                    same_launch(run, base[0]).data = base[0].data
                 add(run)
             # each arm's run states its settings: the default run is one of them
             chosen = [r for r in chosen if r.arms or r.command != command]
@@ -410,9 +405,7 @@ class RunPlanner:
                         len(hard) == 1 and sibling is not None and self._switched_off(arm, hard[0])
                     ):  # "simple resize": what runs with the switch off
                         bare = Run(sibling.command, arms=[arm], edits=[(hard[0], False)])
-                        bare.script, bare.lines = sibling.script, sibling.lines
-                        bare.invocation, bare.warning = sibling.invocation, sibling.warning
-                        chosen.append(bare)
+                        chosen.append(same_launch(bare, sibling))
                         continue
                     chosen.append(
                         Run("", arms=[arm], missing=True, edits=list(dict.fromkeys(near)))
@@ -565,6 +558,12 @@ class RunPlanner:
         choice = self.args.config_choice(arm.value)
         return [choice] if choice else None
 
+    def _own_model(self) -> str | None:
+        """The model the repository's launch scripts train most, found once for all tasks."""
+        if self._own is None:
+            self._own = own_model(self.search, self._launchers())
+        return self._own
+
     def _launchers(self) -> list[EntryPoint]:
         """The repository's launch scripts that run an experiment, found once for all tasks:
         not documentation or publishing scripts, not a script that runs every other one."""
@@ -591,7 +590,7 @@ class RunPlanner:
         return sum(c.endswith(".sh") for c in e.calls) > 3
 
     def _words_of(self, path: str) -> frozenset[str]:
-        """The words of a launch script, less the flags its programs do not define
+        """The words of a script (a launch script or a program), less the flags its programs do not define
         (`--period_mean` passed to a parser without it selects nothing)."""
         if path not in self._script_words:
             text = "\n".join(self.search.lines(path))[:6000]
@@ -643,9 +642,8 @@ class RunPlanner:
                 if r.arms:
                     compared.add(m.group(1).strip("'\""))
         wanted = {stem(n) for n in q.names}
-        if len(names) > 1 and self._own is None:
-            self._own = own_model(self.search, self._launchers())
-        ordered = sorted(names, key=lambda n: (n != self._own, stem(n) not in wanted, -names[n]))
+        own = self._own_model() if len(names) > 1 else self._own
+        ordered = sorted(names, key=lambda n: (n != own, stem(n) not in wanted, -names[n]))
         modules = self.methods.modules_by_stem()
         out: list[Step] = []
         for name in ordered:
@@ -675,3 +673,16 @@ def distinct_words(arms: list[Arm]) -> dict[int, list[frozenset[str]]]:
         ]
         out[id(arm)] = [ws for ws in dict.fromkeys(parts) if ws and min(map(len, ws)) >= 4]
     return out
+
+
+def path_parts(path: str) -> set[str]:
+    """A path's parts between slashes, dots, dashes and underscores (`MLP-Input-96`)."""
+    return set(re.split(r"[/_.\-]", path))
+
+
+def same_launch(run: Run, like: Run) -> Run:
+    """`run` through the same launch script invocation as `like` (its lines, the command it
+    fills, what a reader must know about it); the run."""
+    run.script, run.lines = like.script, like.lines
+    run.invocation, run.warning = like.invocation, like.warning
+    return run
