@@ -590,8 +590,8 @@ class RunPlanner:
         return sum(c.endswith(".sh") for c in e.calls) > 3
 
     def _words_of(self, path: str) -> frozenset[str]:
-        """The words of a script (a launch script or a program), less the flags its programs do not define
-        (`--period_mean` passed to a parser without it selects nothing)."""
+        """The words of a launch script or a program, less the flags its programs do not
+        define (`--period_mean` passed to a parser without it selects nothing)."""
         if path not in self._script_words:
             text = "\n".join(self.search.lines(path))[:6000]
             e = self.entries.get(path)
