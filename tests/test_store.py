@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
 import pytest
 from hypothesis import given
 from hypothesis import settings as hsettings
@@ -198,3 +203,31 @@ def test_a_postgresql_url_without_its_driver_is_one_clear_error(
         Store("postgresql+psycopg://pg@127.0.0.1:1/nowhere")
     with pytest.raises(StoreError, match="not one SQLAlchemy reads"):
         Store("nonsense://x")
+
+
+def test_a_store_opened_while_another_process_creates_it_waits_its_turn(tmp_path: Path) -> None:
+    # SQLite refuses the switch to WAL at once, busy timeout or not, while another
+    # connection writes the new file: two batch workers opening a new store together.
+    path = tmp_path / "new.db"
+    creating = threading.Event()
+
+    def create() -> None:
+        other = sqlite3.connect(path, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")
+        other.execute("CREATE TABLE elsewhere (x)")
+        creating.set()
+        time.sleep(0.5)
+        other.execute("COMMIT")
+        other.close()
+
+    creator = threading.Thread(target=create)
+    creator.start()
+    assert creating.wait(5)
+    try:
+        store = Store(f"sqlite:///{path}")
+    finally:
+        creator.join()
+    store.upsert_paper("p", title="T")
+    assert [p.id for p in store.papers()] == ["p"]
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"

@@ -7,7 +7,9 @@ and never write SQL themselves.
 from __future__ import annotations
 
 import json
+import sqlite3
 import sys
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -39,14 +41,47 @@ MERGE_EXCLUDE = frozenset(BOOKKEEPING_FIELDS)
 R = TypeVar("R", bound=SQLModel)
 
 
+BUSY_SECONDS = 30
+
+
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     # Transactions are begun by `_sqlite_begin`, not by the driver (see there).
     dbapi_conn.isolation_level = None
     cur = dbapi_conn.cursor()
-    cur.execute("PRAGMA journal_mode=WAL")
-    cur.execute("PRAGMA busy_timeout=10000")
-    cur.execute("PRAGMA foreign_keys=ON")
-    cur.close()
+    try:
+        cur.execute(f"PRAGMA busy_timeout={BUSY_SECONDS * 1000}")
+        cur.execute("PRAGMA foreign_keys=ON")
+        _write_ahead(cur)
+    finally:
+        cur.close()
+
+
+def _write_ahead(cur: Any) -> None:
+    """Put the database in write-ahead-log mode, waiting for other connections if need be.
+
+    WAL is kept in the file, so a store that has it is left alone. Switching to it needs the
+    database to itself, and SQLite answers "database is locked" at once, without the busy
+    timeout, while another connection writes: two workers opening a new store together, one
+    of them creating the schema, is that case. So the switch is tried again until it takes
+    or the busy timeout has passed.
+    """
+    if str(cur.execute("PRAGMA journal_mode").fetchone()[0]).lower() == "wal":
+        return
+    deadline = time.monotonic() + BUSY_SECONDS
+    pause = 0.01
+    while True:
+        try:
+            mode = cur.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+        except sqlite3.OperationalError as e:
+            if "locked" not in str(e) or time.monotonic() > deadline:
+                raise
+        else:
+            if str(mode).lower() in ("wal", "memory"):  # an in-memory database keeps its own
+                return
+            if time.monotonic() > deadline:
+                raise StoreError(f"SQLite would not switch the store to WAL (it stays {mode})")
+        time.sleep(pause)
+        pause = min(pause * 2, 0.25)
 
 
 def _sqlite_begin(conn: Any) -> None:
@@ -68,7 +103,7 @@ class Store(UserStore):
             path = url.split("///", 1)[-1]
             if path and path != ":memory:":
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
-            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+            kwargs["connect_args"] = {"check_same_thread": False, "timeout": BUSY_SECONDS}
         try:
             self.engine: Engine = create_engine(url, **kwargs)
         except ModuleNotFoundError as e:  # a PostgreSQL URL without its driver
