@@ -164,6 +164,7 @@ class StepPlanner:
         order = [
             data,
             self._options_step(entry, runs, arms),
+            *_suite_steps(runs),
             _code_step(runs),
             *parts,
             *own,
@@ -537,6 +538,20 @@ def _code_step(runs: list[Run]) -> Step | None:
     names = ", ".join(c.target for c in settings if start <= c.line <= end)
     chosen = ", ".join(a.value for r in runs if r.edits and not r.missing for a in r.arms)[:80]
     return Step(f"Set the in-code switches that select {chosen}: {names}", path, start, end)
+
+
+def _suite_steps(runs: list[Run]) -> list[Step]:
+    """The lists the runs go through whole, one step per program listing one."""
+    out: dict[str, Step] = {}
+    for r in runs:
+        if r.suite is not None and r.suite_program not in out:
+            s = r.suite
+            out[r.suite_program] = Step(
+                f"Go through all {s.size} items of `{s.name}` ({s.start} 0 {s.end} {s.size})",
+                r.suite_program,
+                *s.lines,
+            )
+    return list(out.values())
 
 
 def _covered(step: Step, steps: list[Step]) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .arms import Arm, CodeSetting, about_data, arm_name
+from .suite import Suite
 
 
 @dataclass
@@ -33,6 +34,10 @@ class Run:
     # `categories: [liver, kidney, ...]`), with where they are listed
     covers: list[Arm] = field(default_factory=list)
     covered_by: str = ""  # "categories in config/config_demo.json"
+    # the program's own list the run goes through whole (`tasks[args.task_start:...]`), and
+    # the program that lists it
+    suite: Suite | None = None
+    suite_program: str = ""
 
 
 def run_label(run: Run) -> str:

@@ -56,6 +56,7 @@ from .run_notes import (
     variant_warning,
 )
 from .steps import Step, StepTracer, bare_run
+from .suite import Suite, asks_for_several, suite_of, through_suite
 
 MAX_RUNS = 8
 RELEVANT = 0.6  # a launch script ranked this close to the best file can name the entry point
@@ -85,6 +86,7 @@ class RunPlanner:
         self._resolver: PathResolver | None = None
         self._own: str | None = None  # the model the launch scripts train most
         self._launcher_list: list[EntryPoint] | None = None
+        self._suites: dict[str, Suite | None] = {}
 
     def _parsed(self, command: str) -> Parsed:
         if self._resolver is None:
@@ -411,7 +413,28 @@ class RunPlanner:
                         Run("", arms=[arm], missing=True, edits=list(dict.fromkeys(near)))
                     )
         comparable(chosen, self.entries, self.programs)
+        self._through_suites(chosen, q)
         return chosen[:MAX_RUNS], entry
+
+    def _through_suites(self, runs: list[Run], q: TaskQuery) -> None:
+        """A run of a program that goes through a list of its own by a range of options
+        (`tasks[args.task_start: args.task_end]`) runs the whole list when the task asks
+        about several of its items ("the 11 algorithmic tasks"), not the one item a bare
+        command runs."""
+        for run in runs:
+            if run.missing or run.script or not run.command.startswith(("python", "cd ")):
+                continue
+            program = next((p for p in self.programs(run.command) if p in self.entries), None)
+            if program is None:
+                continue
+            if program not in self._suites:
+                tree = self.args.tracer.tree(program) if program.endswith(".py") else None
+                flags = self.entries[program].flags
+                self._suites[program] = suite_of(tree, flags) if tree is not None else None
+            suite = self._suites[program]
+            if suite is not None and asks_for_several(q.text, suite):
+                run.command = through_suite(run.command, suite)
+                run.suite, run.suite_program = suite, program
 
     def _default_run(
         self, task: TaskDraft, entry: str, options: list[CliFlag], e: EntryPoint | None

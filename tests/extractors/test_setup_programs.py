@@ -1054,3 +1054,48 @@ def test_an_arm_a_config_lists_runs_with_the_list_cut_to_it(tmp_path: Path) -> N
     )
     assert "set encoders in bench_config/bench_config.yaml to [ctranspath] first" in usage
     assert "Run MyEncoder: no launch script" in usage
+
+
+SUITE = '''"""Big-Bench Hard, one task or a range of them."""
+import argparse
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--task", default="sports_understanding")
+parser.add_argument("--task_start", type=int, default=-1)
+parser.add_argument("--task_end", type=int, default=-1)
+parser.add_argument("--copro", action="store_true")
+args = parser.parse_args()
+
+
+def accuracy(pred, gold):
+    return float(pred == gold)
+
+
+tasks = ["sports_understanding", "word_sorting",
+         "date_understanding", "navigate"]
+run_tasks = tasks[args.task_start:args.task_end] if args.task_start != -1 else [args.task]
+for task in run_tasks:
+    print("accuracy", accuracy(1, 1))
+'''
+
+
+def test_a_question_over_several_of_a_programs_listed_items_runs_them_all(
+    tmp_path: Path,
+) -> None:
+    files = {"bbh/run_bbh_dspy.py": SUITE, "bbh/run_bbh_trace.py": TRACE}
+    arms = {"framework": ["DSPy's COPRO (only the meta-prompt)", "Trace (prompts and code)"]}
+    task = _task("Does Trace beat DSPy's COPRO on the 3 algorithmic tasks of BBH?", arms)
+    setup = recovered_setup(tmp_path / "several", files, task)
+    # the bare command runs one task: the question is about several, so the whole list
+    assert (
+        "`python bbh/run_bbh_dspy.py --copro --task_start 0 --task_end 4`"
+        in setup.usage_instructions
+    ), setup.usage_instructions
+    assert any(
+        r.startswith("Step ") and "all 4 items of `tasks`" in r and "run_bbh_dspy.py:16-17" in r
+        for r in setup.requirements
+    ), setup.requirements
+    # a question about one task leaves the program's own default alone
+    one = _task("Does Trace beat DSPy's COPRO on the word sorting task of BBH?", arms)
+    usage = recovered_setup(tmp_path / "one", files, one).usage_instructions
+    assert "--task_start" not in usage and "--copro" in usage, usage
