@@ -99,6 +99,7 @@ def main() -> int:
                     setup,
                     agent.index,
                     seconds=time.perf_counter() - started,
+                    question=task.question,
                 )
             )
             text = f"{task.question}\n{task.method}"

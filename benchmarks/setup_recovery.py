@@ -134,6 +134,7 @@ def main() -> int:
                     paper=g["paper"],
                     task=f"{g['paper']}/{g['index']}",
                     setup=setup,
+                    question=g["question"],
                     index=agent.index,
                     gold_masked=_repo_paths(curated.get("masked_source")),
                     seconds=time.perf_counter() - t0,
@@ -145,6 +146,7 @@ def main() -> int:
                         paper=g["paper"],
                         task=f"{g['paper']}/{g['index']}",
                         setup=_gold_setup(curated),
+                        question=g["question"],
                         index=agent.index,
                     )
                 )

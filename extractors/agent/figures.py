@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import statistics
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -41,6 +41,7 @@ class SetupRow:
     index: RepoIndex
     gold_masked: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    question: str = ""  # the task's question: two tasks asking the same want the same setup
 
 
 def citations(requirements: Sequence[str]) -> list[tuple[str, int, int]]:
@@ -84,6 +85,7 @@ class Figures:
     boilerplate: int = 0  # steps
     all_steps: int = 0
     copied: int = 0  # answered tasks whose citations equal another task's of the paper
+    copied_same_question: int = 0  # of them, tasks whose question is the other's too
     commands: int = 0
     commands_ok: int = 0
     usage_chars: list[int] = field(default_factory=list)
@@ -107,7 +109,12 @@ class Figures:
             f"cited range width (lines): median {med(widths) if widths else 0:g}, "
             f"at most 20 lines in {share(sum(w <= 20 for w in widths), len(widths))}",
             f"boilerplate steps: {share(self.boilerplate, self.all_steps)}",
-            f"tasks whose steps equal another task's of the paper: {share(self.copied, answered)}",
+            f"tasks whose steps equal another task's of the paper: {share(self.copied, answered)}"
+            + (
+                f", {self.copied_same_question} of them asking the same question"
+                if self.copied_same_question
+                else ""
+            ),
             f"commands whose script exists and accepts every flag: "
             f"{share(self.commands_ok, self.commands)}; usage characters median "
             f"{med(self.usage_chars) if self.usage_chars else 0:g}",
@@ -143,7 +150,7 @@ def setup_figures(rows: Iterable[SetupRow]) -> Figures:
         cited = citations(s.requirements)
         fig.widths += [last - first + 1 for _, first, last in cited]
         if cited:
-            by_paper[row.paper].append((row.task, tuple(cited)))
+            by_paper[row.paper].append((_said(row.question), tuple(cited)))
         total, ok, problems = command_check(s, row.index)
         fig.commands += total
         fig.commands_ok += ok
@@ -153,8 +160,16 @@ def setup_figures(rows: Iterable[SetupRow]) -> Figures:
             ours = set(s.masked_source)
             fig.masked_recall.append(sum(g in ours for g in row.gold_masked) / len(row.gold_masked))
     for tasks in by_paper.values():
-        seen: dict[tuple[tuple[str, int, int], ...], int] = defaultdict(int)
-        for _, refs in tasks:
-            seen[refs] += 1
-        fig.copied += sum(n for n in seen.values() if n > 1)
+        seen: dict[tuple[tuple[str, int, int], ...], list[str]] = defaultdict(list)
+        for question, refs in tasks:
+            seen[refs].append(question)
+        for questions in seen.values():
+            if len(questions) > 1:
+                fig.copied += len(questions)
+                asked = Counter(q for q in questions if q)
+                fig.copied_same_question += sum(n for n in asked.values() if n > 1)
     return fig
+
+
+def _said(question: str) -> str:
+    return " ".join(re.findall(r"\w+", question.lower()))

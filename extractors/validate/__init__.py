@@ -118,6 +118,7 @@ def validate_task(
     return (
         validate_draft(fields, paper, siblings)
         + validate_setup(fields, tree)
+        + repo_checks.check_same_steps(fields, siblings)
         + check_leakage(fields, tree)
     )
 

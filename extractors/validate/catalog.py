@@ -95,6 +95,10 @@ _CHECKS: tuple[Check, ...] = (
           "a trend task needs a measured quantity."),
     Check("near_duplicate", Severity.warning, "siblings",
           "Another task of this paper asks nearly the same thing; keep one of them."),
+    Check("same_steps", Severity.warning, "siblings",
+          "The setup's steps cite exactly the code another task's of this paper cite. Where "
+          "the two experiments differ (an arm, a data set, a subset of items), make the steps "
+          "show it; when they do not differ, it is one task twice: keep one."),
     Check("commit_pinned", Severity.warning, "task",
           "No commit is pinned for the repository, so a harness would clone the default "
           "branch and the file:line references can drift."),

@@ -175,6 +175,34 @@ def check_requirements(fields: TaskFields, tree: RepoTree | None) -> list[Flag]:
     return flags
 
 
+def check_same_steps(fields: TaskFields, siblings: Sequence[TaskFields]) -> list[Flag]:
+    """The steps cite exactly the code another task's of the paper cite, in the same order:
+    either the experiments differ and the steps do not show it, or it is one task twice."""
+    mine = _cited(fields.requirements)
+    if not mine:
+        return []
+    for position, other in enumerate(siblings):
+        if other is fields or (other.key and other.key == fields.key):
+            continue
+        if _cited(other.requirements) == mine:
+            name = other.key or f"#{position}"
+            return [
+                flag(
+                    "same_steps",
+                    Severity.warning,
+                    f"the setup's steps cite exactly the code task {name!r}'s steps cite "
+                    f"({len(mine)} references, in the same order)",
+                )
+            ]
+    return []
+
+
+def _cited(requirements: Sequence[str]) -> tuple[tuple[str, int, int], ...]:
+    return tuple(
+        (repo_path(r.path), r.first, r.last) for step in requirements for r in references(step)
+    )
+
+
 def check_setup_found(fields: TaskFields) -> list[Flag]:
     if fields.source and not fields.no_answer.strip() and not fields.requirements:
         return [

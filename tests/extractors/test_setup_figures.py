@@ -60,8 +60,8 @@ def test_figures_count_copies_bad_flags_and_masked_recall(tmp_path: Path) -> Non
         usage_instructions="python train.py --bogus 1\npython missing.py",
     )
     rows = [
-        SetupRow("p", "p/0", same, index, gold_masked=["train.py", "gm/model.py"]),
-        SetupRow("p", "p/1", same, index),
+        SetupRow("p", "p/0", same, index, gold_masked=["train.py", "gm/model.py"], question="A?"),
+        SetupRow("p", "p/1", same, index, question="B?"),
         SetupRow("p", "p/2", other, index, gold_masked=["train.py"]),
         SetupRow("q", "q/0", same, index),  # another paper: not a copy
         SetupRow("p", "p/3", Setup(no_answer="nothing here"), index),
@@ -77,3 +77,10 @@ def test_figures_count_copies_bad_flags_and_masked_recall(tmp_path: Path) -> Non
     assert fig.masked_recall == [0.0, 1.0]
     assert sorted(fig.widths) == [3, 3, 3, 3, 7, 7, 7]  # lines of every cited range
     assert any("equal another task's of the paper: 2/5" in line for line in fig.lines())
+    assert fig.copied_same_question == 0
+    # the same question asked twice (EXP-Bench has such pairs): the same setup is right, and
+    # the figure says how many of the copies those are
+    rows[1].question = "a ?"
+    fig = setup_figures(rows)
+    assert (fig.copied, fig.copied_same_question) == (2, 2)
+    assert any("2/5 (40%), 2 of them asking the same question" in line for line in fig.lines())

@@ -38,7 +38,11 @@ from extractors.validate import (
     validate_task,
 )
 from extractors.validate.catalog import flag
-from extractors.validate.repo_checks import check_command_flags, check_model_fallback
+from extractors.validate.repo_checks import (
+    check_command_flags,
+    check_model_fallback,
+    check_same_steps,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 TRAIN = "\n".join(
@@ -136,6 +140,18 @@ def _dups(t: TaskFields, _: Path) -> list[Flag]:
     return validate_draft(t, _paper(), [t, other])
 
 
+def _same_steps(t: TaskFields, _: Path) -> list[Flag]:
+    other = _task(
+        key="t2",
+        question="Does the schedule matter for F1?",
+        requirements=[
+            "Step 1: Warm the rate up (pkg/train.py:2-4)",
+            "Final Step: Report F1 (pkg/train.py:6-13)",
+        ],
+    )
+    return check_same_steps(t, [t, other])
+
+
 def _schema(t: TaskFields, _: Path) -> list[Flag]:
     raw = t.published().model_dump(mode="json")
     if t.key == "wrapped":
@@ -153,6 +169,16 @@ CASES: dict[str, tuple[Run, dict[str, object]]] = {
     "evidence": (_draft, {"evidence": [Evidence(kind="table", label="Table 9")]}),
     "near_duplicate": (_dups, {"question": "Does gating beat the baseline on accuracy and F1?"}),
     "commit_pinned": (lambda t, _: check_commit(t.key), {"key": ""}),
+    # other words, the same code cited in the same order
+    "same_steps": (
+        _same_steps,
+        {
+            "requirements": [
+                "Step 1: Warm up (/workspace/pkg/train.py:2-4)",
+                "Final Step: Compare accuracy (pkg/train.py:6-13)",
+            ]
+        },
+    ),
     "requirement_form": (_setup, {"requirements": ["Build the schedule (pkg/train.py:1-5)"]}),
     "requirement_reference": (_setup, {"requirements": ["Step 1: Fit (pkg/model.py:1-30)"]}),
     "source_exists": (_setup, {"source": ["pkg/extra.py"]}),
@@ -478,3 +504,12 @@ def test_a_setup_with_files_but_no_steps_is_not_a_setup(repo: Path) -> None:
     assert not [f for f in _setup(_task(), repo) if f.check == "setup_found"]
     answered_none = _task(source=[], masked_source=[], requirements=[], no_answer="not in repo")
     assert not [f for f in _setup(answered_none, repo) if f.check == "setup_found"]
+
+
+def test_final_approval_flags_a_setup_citing_what_a_sibling_cites() -> None:
+    """The package stage and the importer validate each task against the paper's others."""
+    task = _task()
+    other = _task(key="t2", question="Does the schedule matter for F1 on the long runs?")
+    differs = other.model_copy(update={"requirements": ["Final Step: F1 (pkg/train.py:6-9)"]})
+    assert "same_steps" in _checks(validate_task(task, None, None, [task, other]))
+    assert "same_steps" not in _checks(validate_task(task, None, None, [task, differs]))
