@@ -14,6 +14,7 @@ import ast
 import posixpath
 import re
 import shlex
+from collections import Counter
 
 from expcurate.records import CliFlag, EntryPoint, RepoIndex
 from extractors.repo import RepoSearch, terms
@@ -182,10 +183,29 @@ class EntryArgs:
                     return f"{group}={choice}"
         return ""
 
-    def config_key(self, variable: str) -> bool:
-        """A dotted design variable that is a key of the program's configs
-        (`experiment.max_n_frames` where conf/experiment/*.yaml sets max_n_frames)."""
-        return self.config_key_line(variable) is not None
+    def config_key(self, variable: str) -> str | None:
+        """The config key a design variable names, as an override writes it: a dotted key of
+        the program's configs (`experiment.max_n_frames` where conf/experiment/*.yaml sets
+        max_n_frames), a key of the primary config (`seed`), or a plain name the authors'
+        own commands override under its group (`n_agents`, written `task.n_agents=4` in a
+        launch script or README command)."""
+        if self.config_key_line(variable) is not None:
+            return variable.strip()
+        name = variable.strip()
+        if not re.fullmatch(r"\w+", name):
+            return None
+        written = re.compile(rf"(?<![\w.])\+?((?:\w+\.)+{re.escape(name)})=")
+        texts = [c.text for c in self.index.commands] + [
+            line
+            for e in self.index.entry_points
+            if e.path.endswith(".sh")
+            for line in self.search.lines(e.path)
+        ]
+        keys = Counter(m.group(1) for text in texts for m in written.finditer(text))
+        for key, _ in keys.most_common():
+            if self.config_key_line(key) is not None:
+                return key
+        return None
 
     def config_key_line(self, variable: str) -> tuple[str, int] | None:
         """Where a config key is set: (config file, line) of `experiment.max_n_frames` in

@@ -38,8 +38,8 @@ def hydra_sweep(
     covered: list[Arm] = []
     for arm in arms:
         key, value = "", ""
-        if numeric(arm.value) and args.config_key(arm.variable):
-            key, value = arm.variable, _number(arm.value)
+        if numeric(arm.value) and (config_key := args.config_key(arm.variable)):
+            key, value = config_key, _number(arm.value)
         elif not numeric(arm.value) and (choice := args.config_choice(arm.value)):
             key, value = choice.split("=", 1)
         if key:
@@ -80,7 +80,9 @@ def hydra_sweep(
         if re.search(r"\s(?:-m|--multirun)\b", inv)
     ]
     command = own[0][3] if own else f"python {entry} -m"
-    for key, values in sweeps.items():
+    # a config group's choice drops the overrides of its keys (`task=` those of `task.`):
+    # choices first, then the keys inside groups
+    for key, values in sorted(sweeps.items(), key=lambda kv: "." in kv[0]):
         command = with_setting(command, [f"{key}={','.join(values)}"])
     settings = " ".join(f"{k}={','.join(v)}" for k, v in sweeps.items())
     run = Run(command, arms=covered, settings=settings, sweep=True)

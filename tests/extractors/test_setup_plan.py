@@ -483,3 +483,35 @@ def test_a_plan_that_cannot_be_made_leaves_traced_steps_and_says_why(
     assert validate_references(setup, root) == []
     (note,) = [c for c in setup.trace if c.tool == "plan"]
     assert note.result.startswith("no plan (OSError: scripts/MLP/etth1.sh: permission denied)")
+
+
+def test_a_plain_variable_the_authors_override_inside_a_group_is_swept_there(
+    tmp_path: Path,
+) -> None:
+    files = {
+        **HYDRA_FILES,
+        "conf/task/vmas/balance.yaml": "name: balance\nn_agents: 4\n",
+        "scripts/agents.sh": "python run.py task=vmas/balance algorithm=mappo task.n_agents=4\n",
+    }
+    root = tmp_path / "marl"
+    index = committed_index(root, files)
+    task = TaskDraft(
+        key="fig-4",
+        question="How does the number of agents change MAPPO's return on VMAS/balance?",
+        method="Train MAPPO on balance with 2, 4 and 6 agents.",
+        expected_outcome="More agents lower the return.",
+        design_complexity=DesignComplexity(
+            independent_variables={"n_agents": ["2", "4", "6"]},
+            dependent_variables={"return": ["mean return"]},
+        ),
+    )
+    setup = SetupAgent(index, root).recover(task)
+    # `n_agents` is no key of the primary config; the authors write it `task.n_agents=`, and
+    # choosing the task keeps it (a group's choice would drop its keys' overrides)
+    assert "task=vmas/balance seed=0,1 task.n_agents=2,4,6`" in setup.usage_instructions, (
+        setup.usage_instructions
+    )
+    assert (
+        "Step 1: Set the overridden config values: task.n_agents (conf/task/vmas/balance.yaml:2)"
+        in setup.requirements
+    ), setup.requirements
