@@ -81,20 +81,24 @@ def inline_blocks(tree: ast.Module, lines: list[str], wanted: set[str], limit: i
 def notebook_cells(raw: str, limit: int) -> list[Block]:
     """One block per substantial code cell, by the cell's lines in the .ipynb file (at most
     `limit`). The markdown cell before a code cell usually says what it does, so its first
-    line is the wording; a cell that only calls what the previous one defined joins it."""
+    line is the wording; a cell that only calls what the previous one defined joins it.
+    When there are fewer cells than `limit`, the longest cells are cut into their parts
+    (what they define, then runs of statements), as a script's main block is."""
     raw_lines = raw.splitlines()
     try:
         cells = json.loads(raw).get("cells", [])
     except (ValueError, AttributeError):
         return []
     blocks: list[Block] = []
+    parts: list[list[Block]] = []  # each block's cell cut into its parts ([] when it is not)
     defined: set[str] = set()
     pos = 0
     heading = ""
     for cell in cells:
         src = cell.get("source", "")
         src_lines = src if isinstance(src, list) else str(src).splitlines(keepends=True)
-        found, pos = _locate(src_lines, raw_lines, pos)
+        at, pos = _locate(src_lines, raw_lines, pos)
+        found = [n for n in at if n]
         if cell.get("cell_type") == "markdown":
             text = next((ln.strip("# \n") for ln in src_lines if ln.strip("# \n")), "")
             text = re.sub(r"^(?:\d+(?:\.\d+)*\.?\s+)", "", text).replace("`", "")
@@ -102,8 +106,12 @@ def notebook_cells(raw: str, limit: int) -> list[Block]:
             continue
         if cell.get("cell_type") != "code" or not found:
             continue
-        code = "".join(ln for ln in src_lines if not ln.lstrip().startswith(("%", "!")))
-        tree = parse(code)
+        # magics and shell lines are blanked, not dropped: the code keeps the cell's lines
+        code_lines = [
+            "\n" if ln.lstrip().startswith(("%", "!")) else ln.rstrip("\n") + "\n"
+            for ln in src_lines
+        ]
+        tree = parse("".join(code_lines))
         if tree is None or not tree.body:
             continue
         if _interface_only(tree):
@@ -114,6 +122,7 @@ def notebook_cells(raw: str, limit: int) -> list[Block]:
         if blocks and not names and calls and calls <= defined and not heading:
             action, start, _ = blocks[-1]  # running what the previous cell defined
             blocks[-1] = (action, start, max(found))
+            parts[-1] = []
             continue
         defined = names or defined
         action = _cell_action(tree)
@@ -122,9 +131,58 @@ def notebook_cells(raw: str, limit: int) -> list[Block]:
             action = f"{title}: {action[0].lower() + action[1:]}"
         heading = ""
         blocks.append((action, min(found), max(found)))
+        parts.append(_cell_parts(tree, code_lines, at, title))
         if len(blocks) >= limit:
             break
-    return blocks
+    # the longest cells first, each cut while the steps stay within `limit`
+    total = len(blocks)
+    for k in sorted(range(len(blocks)), key=lambda i: blocks[i][1] - blocks[i][2]):
+        if len(parts[k]) >= 2 and total - 1 + len(parts[k]) <= limit:
+            total += len(parts[k]) - 1
+        else:
+            parts[k] = []
+    return [p for k, b in enumerate(blocks) for p in (parts[k] or [b])]
+
+
+_CELL_LINES = 15  # a code cell longer than this can be cut into its parts
+
+
+def _cell_parts(tree: ast.Module, lines: list[str], at: list[int], title: str) -> list[Block]:
+    """A long cell's parts: what it defines (one block), then its runs of statements between
+    blank lines or comments, each worded as a script's inline block; [] for a short cell."""
+    if (tree.body[-1].end_lineno or 0) - tree.body[0].lineno < _CELL_LINES:
+        return []
+
+    def where(first: int, last: int) -> tuple[int, int] | None:
+        lines_at = [n for n in at[first - 1 : last] if n]
+        return (min(lines_at), max(lines_at)) if lines_at else None
+
+    out: list[Block] = []
+    runs: list[list[ast.stmt]] = []  # definitions next to each other, one block per run
+    for prev, node in zip([None, *tree.body], tree.body, strict=False):
+        if isinstance(node, _DEFS):
+            if isinstance(prev, _DEFS) and runs:
+                runs[-1].append(node)
+            else:
+                runs.append([node])
+    for defs in runs:
+        span = where(defs[0].lineno, max(n.end_lineno or n.lineno for n in defs))
+        if span:
+            named = [n.name for n in defs[:3] if isinstance(n, _DEFS)]
+            out.append((f"Define {', '.join(named)}", *span))
+    segments: list[list[ast.stmt]] = []
+    _segment(list(tree.body), lines, segments, depth=0)
+    for seg in segments:
+        if not any(_meaningful(n) for n in seg):
+            continue
+        span = where(seg[0].lineno, max(n.end_lineno or n.lineno for n in seg))
+        if span:
+            out.append((_block_action(seg, lines), *span))
+    out.sort(key=lambda b: b[1])
+    if out and title and title.lower() not in out[0][0].lower():
+        action, start, end = out[0]
+        out[0] = (f"{title}: {action[0].lower() + action[1:]}", start, end)
+    return out
 
 
 def has_main(tree: ast.Module) -> bool:
@@ -231,12 +289,25 @@ def _block_action(seg: list[ast.stmt], lines: list[str]) -> str:
             how = f" ({ast.unparse(inner[0].func)[:40]})" if inner else ""
             return f"Write the results to a file{how}"
         if isinstance(node, ast.If):
-            return f"If {ast.unparse(node.test)[:60]}: {_call_phrase(calls[0])}"
+            # what the branch does, not the test's own calls (`isinstance`)
+            inside = [
+                c
+                for b in node.body
+                for c in ast.walk(b)
+                if isinstance(c, ast.Call) and not _quiet(c)
+            ]
+            return f"If {ast.unparse(node.test)[:60]}: {_call_phrase((inside or calls)[0])}"
         target = ""
         if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
             target = node.targets[0].id
         phrase = _call_phrase(calls[0])
-        return f"{phrase} into {target}" if target else phrase
+        if not target:
+            return phrase
+        if phrase.startswith("Create the "):  # "Create the MetaNet as net"
+            return f"{phrase} as {target}"
+        if phrase.startswith("Call "):  # "Compute pred with net"
+            return f"Compute {target} with {phrase[5:]}"
+        return f"{phrase} into {target}"
     return "Run the block's code"
 
 
@@ -252,18 +323,20 @@ def _call_phrase(call: ast.Call) -> str:
 
 
 def _locate(src_lines: list[str], raw_lines: list[str], pos: int) -> tuple[list[int], int]:
-    """Line numbers, in the .ipynb file, of a cell's source lines (searched from `pos`)."""
-    found: list[int] = []
+    """The line number, in the .ipynb file, of each of a cell's source lines (searched from
+    `pos`; 0 for a blank line or one not found)."""
+    at: list[int] = []
     for line in src_lines:
         needle = json.dumps(line)[1:-1].strip()
-        if not needle:
-            continue
-        for i in range(pos, len(raw_lines)):
-            if needle in raw_lines[i]:
-                found.append(i + 1)
-                pos = i + 1
-                break
-    return found, pos
+        n = 0
+        if needle:
+            for i in range(pos, len(raw_lines)):
+                if needle in raw_lines[i]:
+                    n = i + 1
+                    pos = i + 1
+                    break
+        at.append(n)
+    return at, pos
 
 
 def _called_names(tree: ast.Module) -> set[str]:

@@ -347,7 +347,7 @@ def test_another_programs_code_is_a_step_only_when_it_is_part_of_the_run(tmp_pat
     twin_setup = recovered_setup(tmp_path / "tw", twin, task)
     assert "exp/distributed/train.py" in twin_setup.masked_source
     steps = "\n".join(twin_setup.requirements)
-    assert "Call sum into model (exp/distributed/train.py:8" in steps
+    assert "Compute model with sum (exp/distributed/train.py:8" in steps
     assert "TODO" not in steps and "adapted" not in steps
 
 

@@ -5,6 +5,7 @@ Each repository is built with git in tmp_path and mined for real."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -662,3 +663,63 @@ def test_the_arm_that_runs_with_a_hard_coded_switch_off_sets_it_off(tmp_path: Pa
     assert "Run simple resize: set `args.use_refine = False` (demo.py:16)" in usage
     # the sliding window is the switch's own code: nothing turns it on alone
     assert "Run plain sliding window: no launch script" in usage
+
+
+def test_a_notebooks_long_cell_is_cut_into_its_parts_when_cells_are_few(tmp_path: Path) -> None:
+    from extractors.agent.steps import StepTracer
+    from extractors.repo import RepoSearch
+
+    long_cell = (
+        "class MetaNet(nn.Module):\n"
+        "    def forward(self, x, meta_param):\n"
+        "        return self.fc(x) + meta_param\n"
+        "\n"
+        "\n"
+        "net = MetaNet(5)\n"
+        "xs = torch.ones((2, 5))\n"
+        "\n"
+        "optimizer = torchopt.MetaSGD(net, lr=1e-3)\n"
+        "\n"
+        "# Keep the parameters for the graph\n"
+        "state_0 = torchopt.extract_state_dict(net, enable_visual=True)\n"
+        "\n"
+        "pred = net(xs, meta_param)\n"
+        "loss = F.mse_loss(pred, ys)\n"
+        "optimizer.step(loss)\n"
+        "\n"
+        "if loss.item() > 0:\n"
+        "    render(loss)\n"
+        "\n"
+        "# Draw the computation graph\n"
+        "display(torchopt.visual.make_dot(loss, [state_0]))\n"
+    )
+    notebook = _notebook(
+        [
+            ("markdown", "## Visualization\n"),
+            ("code", "import torch\nx = torch.tensor(1.0)\ny = torch.exp(x)\n"),
+            ("markdown", "## Meta-learning graph\n"),
+            ("code", long_cell),
+        ]
+    )
+    root = tmp_path / "nb"
+    index = committed_index(root, {"tutorials/visual.ipynb": notebook})
+    search = RepoSearch(root, index)
+    tracer = StepTracer(index, search)
+    # seven steps at most: the long cell stays one step, as cut it would not fit
+    assert len(tracer.notebook_steps("tutorials/visual.ipynb", limit=7)) == 2
+    steps = tracer.notebook_steps("tutorials/visual.ipynb", limit=12)
+    assert [s.action for s in steps] == [
+        "Visualization: compute x with torch.tensor",
+        "Meta-learning graph: define MetaNet",
+        "Create the MetaNet as net",
+        "Create the MetaSGD as optimizer",
+        "Keep the parameters for the graph",
+        "Compute pred with net",
+        "If loss.item() > 0: Call render",
+        "Draw the computation graph",
+    ]
+    # each part cites its own lines of the .ipynb file, in order, none overlapping
+    spans = [(s.start, s.end) for s in steps]
+    assert all(a[1] < b[0] for a, b in itertools.pairwise(spans)), spans
+    raw = notebook.splitlines()
+    assert "class MetaNet" in raw[steps[1].start - 1] and "make_dot" in raw[steps[-1].end - 1]
