@@ -269,11 +269,24 @@ class RunPlanner:
                 add(run)
             plain.remove(rest[0])
         # arms run by their own program beside the entry point
+        by_program: set[str] = set()  # the variables some of whose arms did
+        program_runs: list[tuple[Run, str]] = []  # each with the program it runs
         for arm in list(plain):
             program = self._arm_program(arm, entry)
             if program is not None:
-                add(self._program_run(task, program, arm))
+                program_runs.append((add(self._program_run(task, program, arm)), program))
                 plain.remove(arm)
+                by_program.add(arm.variable)
+        # beside them, the sibling the entry point itself is named after (FCI runs
+        # tests/TestFCI.py when PC runs tests/TestPC.py)
+        if entry is not None:
+            entry_words = set(terms(posixpath.basename(entry).rsplit(".", 1)[0]))
+            for arm in list(plain):
+                if arm.variable in by_program and any(
+                    w and w <= entry_words for w in form_words(arm)
+                ):
+                    program_runs.append((add(self._program_run(task, entry, arm)), entry))
+                    plain.remove(arm)
         # arms the entry point selects by a switch it hard-codes (`args.use_zoom_in = True`)
         coded: list[tuple[Arm, list[tuple[CodeSetting, bool]]]] = []
         in_code = self.args.code_settings(entry)
@@ -307,6 +320,7 @@ class RunPlanner:
                 run = self._script_run(best, q, [], data)
                 run.data = label.get(data, "")
                 base.append(add(run))
+        flag_runs: list[tuple[Run, list[str]]] = []
         for arm, setting in by_flag:
             if base and base[0].invocation:
                 # the base run may be a sibling's (a script passing --use_text_prompt): this
@@ -327,15 +341,14 @@ class RunPlanner:
                 )
             else:
                 continue
-            add(
-                Run(
-                    command,
-                    arms=[arm],
-                    settings=" ".join(setting),
-                    switch=setting[0] if setting[0].startswith("-") else "",
-                    data=base[0].data if base else "",
-                )
+            flagged = Run(
+                command,
+                arms=[arm],
+                settings=" ".join(setting),
+                switch=setting[0] if setting[0].startswith("-") else "",
+                data=base[0].data if base else "",
             )
+            flag_runs.append((add(flagged), setting))
         if defaults:
             if base:
                 for run in base:
@@ -412,9 +425,47 @@ class RunPlanner:
                     chosen.append(
                         Run("", arms=[arm], missing=True, edits=list(dict.fromkeys(near)))
                     )
+        chosen = self._crossed(chosen, program_runs, flag_runs)
         comparable(chosen, self.entries, self.programs)
         self._through_suites(chosen, q)
         return chosen[:MAX_RUNS], entry
+
+    def _crossed(
+        self,
+        chosen: list[Run],
+        program_runs: list[tuple[Run, str]],
+        flag_runs: list[tuple[Run, list[str]]],
+    ) -> list[Run]:
+        """Two variables, one whose arms are programs (prompt or solution optimization) and
+        one whose arms are an option every one of those programs defines (`--algo trace`,
+        `--algo textgrad`): every program runs every option value, rather than each arm
+        once on the defaults of the other variable."""
+        if len(program_runs) < 2 or not flag_runs:
+            return chosen
+        if len(program_runs) * len(flag_runs) > MAX_RUNS:
+            return chosen
+        ours = {a.variable for r, _ in program_runs for a in r.arms}
+        theirs = {a.variable for r, _ in flag_runs for a in r.arms}
+        if ours & theirs or any(len(r.arms) != 1 for r, _ in [*program_runs, *flag_runs]):
+            return chosen
+        for _, program in program_runs:
+            e = self.entries.get(program)
+            defined = {f.name for f in e.flags} if e else set()
+            if any(setting[0] not in defined for _, setting in flag_runs):
+                return chosen
+        crossed = [
+            Run(
+                with_setting(p.command, setting),
+                arms=[*p.arms, *f.arms],
+                settings=" ".join(setting),
+                switch=f.switch,
+            )
+            for p, _ in program_runs
+            for f, setting in flag_runs
+        ]
+        replaced = {id(r) for r, _ in [*program_runs, *flag_runs]}
+        kept = [r for r in chosen if id(r) not in replaced]
+        return crossed + kept
 
     def _through_suites(self, runs: list[Run], q: TaskQuery) -> None:
         """A run of a program that goes through a list of its own by a range of options
@@ -493,14 +544,19 @@ class RunPlanner:
             return None
         folder = posixpath.dirname(entry)
         mine = set(terms(posixpath.basename(entry).rsplit(".", 1)[0]))
-        for e in self.index.entry_points:
-            if e.path == entry or posixpath.dirname(e.path) != folder:
+        programs = [
+            e.path
+            for e in self.index.entry_points
+            if e.kind != "shell" and e.runnable and e.path.endswith(".py")
+        ]
+        if _test_module(entry):  # a test module runs through pytest: so do its siblings
+            programs += [f.path for f in self.index.files if _test_module(f.path)]
+        for path in dict.fromkeys(programs):
+            if path == entry or posixpath.dirname(path) != folder:
                 continue
-            if e.kind == "shell" or not e.runnable or not e.path.endswith(".py"):
-                continue
-            name = set(terms(posixpath.basename(e.path).rsplit(".", 1)[0]))
+            name = set(terms(posixpath.basename(path).rsplit(".", 1)[0]))
             if any(w and w <= name and not w <= mine for w in form_words(arm)):
-                return e.path
+                return path
         return None
 
     def _twin_arms(self, plain: list[Arm], entry: str | None) -> list[tuple[Arm, str]]:
@@ -676,6 +732,12 @@ class RunPlanner:
             if (step := self.methods.main_definition(paths[0], name)) is not None:
                 out.append(step)
         return out[:3]
+
+
+def _test_module(path: str) -> bool:
+    """A Python test module by its name (`tests/TestPC.py`, `test_pc.py`, `pc_test.py`)."""
+    name = posixpath.basename(path)
+    return name.endswith(".py") and (name.startswith(("test", "Test")) or name.endswith("_test.py"))
 
 
 def distinct_words(arms: list[Arm]) -> dict[int, list[frozenset[str]]]:

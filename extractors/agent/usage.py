@@ -94,7 +94,13 @@ class UsageWriter:
                     lines.append(f"{step.action} (as in {step.path}).")
         for c in commands:
             what = c.label or "Run the experiment"
-            ran = f" (it runs {entry} with {c.settings})" if c.settings and entry else ""
+            # a launch script's command hides what it sets; a direct command shows it
+            shown = c.settings and c.settings in c.command
+            ran = (
+                f" (it runs {entry} with {c.settings})"
+                if c.settings and entry and not shown
+                else ""
+            )
             ran += f" ({c.warning})" if c.warning else ""
             first = f"set {edit_text(c.edits)}, then run " if c.edits else ""
             lines.append(f"{what}: {first}`{c.command}`{ran}.")

@@ -1099,3 +1099,71 @@ def test_a_question_over_several_of_a_programs_listed_items_runs_them_all(
     one = _task("Does Trace beat DSPy's COPRO on the word sorting task of BBH?", arms)
     usage = recovered_setup(tmp_path / "one", files, one).usage_instructions
     assert "--task_start" not in usage and "--copro" in usage, usage
+
+
+def _optimizer_program(kind: str) -> str:
+    return f'''"""{kind} optimization with an LLM optimizer."""
+import argparse
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--algo", default="textgrad")
+args = parser.parse_args()
+
+
+def score(answer):
+    return float(answer == "ok")
+
+
+if args.algo == "trace":
+    optimizer = "OptoPrime"
+elif args.algo == "textgrad":
+    optimizer = "TextGrad"
+print("score", score("ok"))
+'''
+
+
+def test_programs_of_one_variable_run_every_option_value_of_another(tmp_path: Path) -> None:
+    files = {
+        "evals/prompt_optimization.py": _optimizer_program("Prompt"),
+        "evals/solution_optimization.py": _optimizer_program("Solution"),
+    }
+    task = _task(
+        "Does Trace optimize faster than TextGrad on solution and prompt optimization?",
+        {
+            "optimization task": ["Solution Optimization", "Prompt Optimization"],
+            "optimizer": ["Trace", "TextGrad"],
+        },
+    )
+    usage = recovered_setup(tmp_path / "opt", files, task).usage_instructions
+    # each program runs each optimizer: four runs, not each arm once on the other's default
+    for program in ("prompt", "solution"):
+        for algo in ("trace", "textgrad"):
+            assert f"`python evals/{program}_optimization.py --algo {algo}`." in usage, usage
+    assert "`python evals/solution_optimization.py`." not in usage
+
+
+TEST_PC = '''"""Tests of the Peter-Clark (PC) search: it recovers the causal graph."""
+import unittest
+
+
+class TestPC(unittest.TestCase):
+    def test_pc_on_bundled_data(self):
+        graph = pc_search([[0.1, 0.2], [0.3, 0.4]], alpha=0.05)
+        self.assertTrue(graph)
+'''
+
+
+def test_arms_named_by_test_modules_run_them_through_pytest(tmp_path: Path) -> None:
+    files = {
+        "tests/TestPC.py": TEST_PC,
+        "tests/TestFCI.py": TEST_PC.replace("PC", "FCI").replace("pc_search", "fci_search"),
+        "tests/TestGraphUtils.py": TEST_PC.replace("PC", "GraphUtils"),
+    }
+    task = _task(
+        "Does FCI recover the causal graph as well as the PC algorithm on the bundled data?",
+        {"causal discovery algorithm": ["FCI", "Peter-Clark (PC) algorithm"]},
+    )
+    usage = recovered_setup(tmp_path / "causal", files, task).usage_instructions
+    assert "Run FCI: `python -m pytest tests/TestFCI.py`." in usage, usage
+    assert "Run Peter-Clark (PC) algorithm: `python -m pytest tests/TestPC.py`." in usage
+    assert "TestGraphUtils" not in usage
