@@ -402,6 +402,7 @@ class RunPlanner:
             edit = f"set {key} in {path} to [{item}] first"
             add(Run(run.command, arms=[arm], data=run.data, warning=edit))
             plain.remove(arm)
+        plain = self._plain_backbones(chosen, plain)
         if chosen:
             unrun = [a for a in plain if not about_data(a.variable)]
             unrun = [a for a in unrun if not numeric(a.value.split()[0])]  # "0.1 for X"
@@ -637,6 +638,60 @@ class RunPlanner:
         choice = self.args.config_choice(arm.value)
         return [choice] if choice else None
 
+    def _plain_backbones(self, chosen: list[Run], plain: list[Arm]) -> list[Arm]:
+        """A component of the authors' model switched on and off ("with_RCF", "without_RCF")
+        over backbones the runs train inside it (CycleNet with a Linear or an MLP backbone):
+        the runs as they stand are "with"; "without" runs each backbone's own model with the
+        same settings (`--model Linear`, `--model RMLP` for "MLP"), when the repository has
+        one. The arms left to the reviewer are returned."""
+        own = self._own_model()
+        pair = _on_off(plain)
+        if not own or pair is None:
+            return plain
+        on, off = pair
+        stems = {
+            posixpath.basename(p)[:-3]: p
+            for paths in self.methods.modules_by_stem().values()
+            for p in paths
+            if "model" in p.lower()
+        }
+        runs = [
+            r
+            for r in chosen
+            if not r.missing
+            and r.invocation
+            and (m := MODEL_OPTION.search(r.invocation)) is not None
+            and m.group(1) == own
+            and r.arms
+        ]
+        added: list[Run] = []
+        for r in runs:
+            backbone = next((a for a in r.arms if not about_data(a.variable)), None)
+            model = _backbone_model(backbone.value, stems, own) if backbone else None
+            if backbone is None or model is None:
+                return plain
+            words = r.settings.split()
+            swept = [
+                f"{words[k - 1]} {w}" if k and words[k - 1].startswith("-") else w
+                for k, w in enumerate(words)
+                if "{" in w
+            ]
+            again = f"; once per value its script sweeps ({', '.join(swept)})" if swept else ""
+            bare = Run(
+                with_setting(r.invocation, ["--model", model]),
+                arms=[backbone, off],
+                data=r.data,
+                warning=f"{backbone.value} without {own}'s addition: its own model, {model}, "
+                f"with {r.script or 'the same run'}'s settings{again}",
+            )
+            added.append(bare)
+        if not runs:
+            return plain
+        for r in runs:
+            r.arms.append(on)
+        chosen += added
+        return [a for a in plain if a is not on and a is not off]
+
     def _own_model(self) -> str | None:
         """The model the repository's launch scripts train most, found once for all tasks."""
         if self._own is None:
@@ -732,6 +787,39 @@ class RunPlanner:
             if (step := self.methods.main_definition(paths[0], name)) is not None:
                 out.append(step)
         return out[:3]
+
+
+def _on_off(arms: list[Arm]) -> tuple[Arm, Arm] | None:
+    """The two arms of one variable that switch one thing on and off ("with_RCF" and
+    "without_RCF", "RCF" and "w/o RCF"), as (on, off)."""
+    for variable in dict.fromkeys(a.variable for a in arms):
+        group = [a for a in arms if a.variable == variable]
+        if len(group) != 2:
+            continue
+        off = [a for a in group if ABLATED.match(a.value.replace("_", " "))]
+        if len(off) != 1:
+            continue
+        on = next(a for a in group if a is not off[0])
+        m = ABLATED.match(off[0].value.replace("_", " "))
+        thing = m.group(1).strip().lower() if m else ""
+        said = re.sub(r"^\s*with\s+", "", on.value.replace("_", " "), flags=re.I).strip().lower()
+        if thing and said == thing:
+            return on, off[0]
+    return None
+
+
+def _backbone_model(value: str, stems: dict[str, str], own: str) -> str | None:
+    """The repository's model module standing for a backbone by itself: named after it
+    (models/Linear.py for "Linear"), else the one model whose name ends with it
+    (models/RMLP.py for "MLP"); never the authors' own model."""
+    word = value.strip().lower()
+    if not re.fullmatch(r"[\w-]+", word):
+        return None
+    exact = [s for s in stems if s.lower() == word and s != own]
+    if exact:
+        return exact[0]
+    ending = [s for s in stems if s.lower().endswith(word) and s != own and len(s) <= len(word) + 2]
+    return ending[0] if len(ending) == 1 else None
 
 
 def _test_module(path: str) -> bool:

@@ -1167,3 +1167,44 @@ def test_arms_named_by_test_modules_run_them_through_pytest(tmp_path: Path) -> N
     assert "Run FCI: `python -m pytest tests/TestFCI.py`." in usage, usage
     assert "Run Peter-Clark (PC) algorithm: `python -m pytest tests/TestPC.py`." in usage
     assert "TestGraphUtils" not in usage
+
+
+def test_a_component_switched_off_runs_each_backbone_by_itself(tmp_path: Path) -> None:
+    run = LONG_RUN.replace(
+        'parser.add_argument("--model", default="CycleNet")',
+        'parser.add_argument("--model", default="CycleNet")\n'
+        'parser.add_argument("--model_type", default="linear")',
+    )
+    backbone = (
+        "python -u run.py --data_path ETTh1.csv --model CycleNet --model_type {kind} "
+        "--pred_len $pred_len\n"
+    )
+    sweep = "for pred_len in 96 336\ndo\n    {line}done\n"
+    files = {
+        "run.py": run,
+        "models/CycleNet.py": _handing_over("cycle", 10),
+        "models/Linear.py": _handing_over("forecast", 5),
+        "models/RMLP.py": _handing_over("forecast", 5),
+        "scripts/CycleNet/Linear/etth1.sh": sweep.format(line=backbone.format(kind="linear")),
+        "scripts/CycleNet/MLP/etth1.sh": sweep.format(line=backbone.format(kind="mlp")),
+        "scripts/CycleNet/STD/CycleNet.sh": _std("CycleNet"),
+    }
+    task = _task(
+        "Does RCF improve the Linear and MLP backbones on ETTh1 over the same backbones alone?",
+        {"backbone": ["Linear", "MLP"], "RCF module": ["with_RCF", "without_RCF"]},
+        {"dataset": "ETTh1"},
+    )
+    setup = recovered_setup(tmp_path / "rcf", files, task)
+    usage = setup.usage_instructions
+    # the authors' scripts train CycleNet with each backbone: those runs are "with"
+    assert "Run Linear, with_RCF on ETTh1: `bash scripts/CycleNet/Linear/etth1.sh`" in usage
+    # "without" is each backbone's own model, with the same settings, over the same sweep
+    assert (
+        "Run Linear, without_RCF on ETTh1: `python -u run.py --data_path ETTh1.csv --model "
+        "Linear --model_type linear --pred_len 96` (Linear without CycleNet's addition: its "
+        "own model, Linear, with scripts/CycleNet/Linear/etth1.sh's settings; once per value "
+        "its script sweeps (--pred_len {96,336}))" in usage
+    ), usage
+    assert "--model RMLP --model_type mlp" in usage
+    assert "no launch script" not in usage
+    assert any("(models/RMLP.py:" in r for r in setup.requirements), setup.requirements
