@@ -40,12 +40,13 @@ from .arms import (
     task_settings,
     value_forms,
 )
+from .derived import crossed, plain_backbones, through_suites
 from .entry_args import EntryArgs, positional
 from .launch import invocation_of, placeholders, shell, with_setting
 from .methods import MethodModules
 from .multirun import hydra_sweep
 from .query import TaskQuery
-from .run import Run
+from .run import MAX_RUNS, Run
 from .run_notes import (
     MODEL_OPTION,
     comparable,
@@ -56,9 +57,8 @@ from .run_notes import (
     variant_warning,
 )
 from .steps import Step, StepTracer, bare_run
-from .suite import Suite, asks_for_several, suite_of, through_suite
+from .suite import Suite
 
-MAX_RUNS = 8
 RELEVANT = 0.6  # a launch script ranked this close to the best file can name the entry point
 MAX_MISSING = 4  # arms no script or option selects, each shown as a line to fill in
 _PUBLISHING = re.compile(
@@ -402,7 +402,7 @@ class RunPlanner:
             edit = f"set {key} in {path} to [{item}] first"
             add(Run(run.command, arms=[arm], data=run.data, warning=edit))
             plain.remove(arm)
-        plain = self._plain_backbones(chosen, plain)
+        plain = plain_backbones(chosen, plain, self._own_model(), self.methods)
         if chosen:
             unrun = [a for a in plain if not about_data(a.variable)]
             unrun = [a for a in unrun if not numeric(a.value.split()[0])]  # "0.1 for X"
@@ -426,67 +426,10 @@ class RunPlanner:
                     chosen.append(
                         Run("", arms=[arm], missing=True, edits=list(dict.fromkeys(near)))
                     )
-        chosen = self._crossed(chosen, program_runs, flag_runs)
+        chosen = crossed(chosen, program_runs, flag_runs, self.entries)
         comparable(chosen, self.entries, self.programs)
-        self._through_suites(chosen, q)
+        through_suites(chosen, q, self.programs, self.entries, self.args.tracer, self._suites)
         return chosen[:MAX_RUNS], entry
-
-    def _crossed(
-        self,
-        chosen: list[Run],
-        program_runs: list[tuple[Run, str]],
-        flag_runs: list[tuple[Run, list[str]]],
-    ) -> list[Run]:
-        """Two variables, one whose arms are programs (prompt or solution optimization) and
-        one whose arms are an option every one of those programs defines (`--algo trace`,
-        `--algo textgrad`): every program runs every option value, rather than each arm
-        once on the defaults of the other variable."""
-        if len(program_runs) < 2 or not flag_runs:
-            return chosen
-        if len(program_runs) * len(flag_runs) > MAX_RUNS:
-            return chosen
-        ours = {a.variable for r, _ in program_runs for a in r.arms}
-        theirs = {a.variable for r, _ in flag_runs for a in r.arms}
-        if ours & theirs or any(len(r.arms) != 1 for r, _ in [*program_runs, *flag_runs]):
-            return chosen
-        for _, program in program_runs:
-            e = self.entries.get(program)
-            defined = {f.name for f in e.flags} if e else set()
-            if any(setting[0] not in defined for _, setting in flag_runs):
-                return chosen
-        crossed = [
-            Run(
-                with_setting(p.command, setting),
-                arms=[*p.arms, *f.arms],
-                settings=" ".join(setting),
-                switch=f.switch,
-            )
-            for p, _ in program_runs
-            for f, setting in flag_runs
-        ]
-        replaced = {id(r) for r, _ in [*program_runs, *flag_runs]}
-        kept = [r for r in chosen if id(r) not in replaced]
-        return crossed + kept
-
-    def _through_suites(self, runs: list[Run], q: TaskQuery) -> None:
-        """A run of a program that goes through a list of its own by a range of options
-        (`tasks[args.task_start: args.task_end]`) runs the whole list when the task asks
-        about several of its items ("the 11 algorithmic tasks"), not the one item a bare
-        command runs."""
-        for run in runs:
-            if run.missing or run.script or not run.command.startswith(("python", "cd ")):
-                continue
-            program = next((p for p in self.programs(run.command) if p in self.entries), None)
-            if program is None:
-                continue
-            if program not in self._suites:
-                tree = self.args.tracer.tree(program) if program.endswith(".py") else None
-                flags = self.entries[program].flags
-                self._suites[program] = suite_of(tree, flags) if tree is not None else None
-            suite = self._suites[program]
-            if suite is not None and asks_for_several(q.text, suite):
-                run.command = through_suite(run.command, suite)
-                run.suite, run.suite_program = suite, program
 
     def _default_run(
         self, task: TaskDraft, entry: str, options: list[CliFlag], e: EntryPoint | None
@@ -638,60 +581,6 @@ class RunPlanner:
         choice = self.args.config_choice(arm.value)
         return [choice] if choice else None
 
-    def _plain_backbones(self, chosen: list[Run], plain: list[Arm]) -> list[Arm]:
-        """A component of the authors' model switched on and off ("with_RCF", "without_RCF")
-        over backbones the runs train inside it (CycleNet with a Linear or an MLP backbone):
-        the runs as they stand are "with"; "without" runs each backbone's own model with the
-        same settings (`--model Linear`, `--model RMLP` for "MLP"), when the repository has
-        one. The arms left to the reviewer are returned."""
-        own = self._own_model()
-        pair = _on_off(plain)
-        if not own or pair is None:
-            return plain
-        on, off = pair
-        stems = {
-            posixpath.basename(p)[:-3]: p
-            for paths in self.methods.modules_by_stem().values()
-            for p in paths
-            if "model" in p.lower()
-        }
-        runs = [
-            r
-            for r in chosen
-            if not r.missing
-            and r.invocation
-            and (m := MODEL_OPTION.search(r.invocation)) is not None
-            and m.group(1) == own
-            and r.arms
-        ]
-        added: list[Run] = []
-        for r in runs:
-            backbone = next((a for a in r.arms if not about_data(a.variable)), None)
-            model = _backbone_model(backbone.value, stems, own) if backbone else None
-            if backbone is None or model is None:
-                return plain
-            words = r.settings.split()
-            swept = [
-                f"{words[k - 1]} {w}" if k and words[k - 1].startswith("-") else w
-                for k, w in enumerate(words)
-                if "{" in w
-            ]
-            again = f"; once per value its script sweeps ({', '.join(swept)})" if swept else ""
-            bare = Run(
-                with_setting(r.invocation, ["--model", model]),
-                arms=[backbone, off],
-                data=r.data,
-                warning=f"{backbone.value} without {own}'s addition: its own model, {model}, "
-                f"with {r.script or 'the same run'}'s settings{again}",
-            )
-            added.append(bare)
-        if not runs:
-            return plain
-        for r in runs:
-            r.arms.append(on)
-        chosen += added
-        return [a for a in plain if a is not on and a is not off]
-
     def _own_model(self) -> str | None:
         """The model the repository's launch scripts train most, found once for all tasks."""
         if self._own is None:
@@ -787,39 +676,6 @@ class RunPlanner:
             if (step := self.methods.main_definition(paths[0], name)) is not None:
                 out.append(step)
         return out[:3]
-
-
-def _on_off(arms: list[Arm]) -> tuple[Arm, Arm] | None:
-    """The two arms of one variable that switch one thing on and off ("with_RCF" and
-    "without_RCF", "RCF" and "w/o RCF"), as (on, off)."""
-    for variable in dict.fromkeys(a.variable for a in arms):
-        group = [a for a in arms if a.variable == variable]
-        if len(group) != 2:
-            continue
-        off = [a for a in group if ABLATED.match(a.value.replace("_", " "))]
-        if len(off) != 1:
-            continue
-        on = next(a for a in group if a is not off[0])
-        m = ABLATED.match(off[0].value.replace("_", " "))
-        thing = m.group(1).strip().lower() if m else ""
-        said = re.sub(r"^\s*with\s+", "", on.value.replace("_", " "), flags=re.I).strip().lower()
-        if thing and said == thing:
-            return on, off[0]
-    return None
-
-
-def _backbone_model(value: str, stems: dict[str, str], own: str) -> str | None:
-    """The repository's model module standing for a backbone by itself: named after it
-    (models/Linear.py for "Linear"), else the one model whose name ends with it
-    (models/RMLP.py for "MLP"); never the authors' own model."""
-    word = value.strip().lower()
-    if not re.fullmatch(r"[\w-]+", word):
-        return None
-    exact = [s for s in stems if s.lower() == word and s != own]
-    if exact:
-        return exact[0]
-    ending = [s for s in stems if s.lower().endswith(word) and s != own and len(s) <= len(word) + 2]
-    return ending[0] if len(ending) == 1 else None
 
 
 def _test_module(path: str) -> bool:

@@ -1,0 +1,180 @@
+"""Runs derived from the planned ones, once every arm has its own.
+
+Three designs need more than one run per arm: programs one variable names, each run with
+every value of an option another variable sets (`--algo trace`, `--algo textgrad`); a
+component of the authors' model switched on and off over backbones, whose "off" runs each
+backbone's own model; and a program going through a list of its own (`tasks[a:b]`), run
+whole when the task asks about several of its items.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Callable
+
+from expcurate.records import EntryPoint
+
+from .arms import ABLATED, Arm, about_data
+from .launch import with_setting
+from .methods import MethodModules
+from .query import TaskQuery
+from .run import MAX_RUNS, Run
+from .run_notes import MODEL_OPTION
+from .steps import StepTracer
+from .suite import Suite, asks_for_several, suite_of, through_suite
+
+
+def crossed(
+    chosen: list[Run],
+    program_runs: list[tuple[Run, str]],
+    flag_runs: list[tuple[Run, list[str]]],
+    entries: dict[str, EntryPoint],
+) -> list[Run]:
+    """Two variables, one whose arms are programs (prompt or solution optimization) and
+    one whose arms are an option every one of those programs defines (`--algo trace`,
+    `--algo textgrad`): every program runs every option value, rather than each arm
+    once on the defaults of the other variable."""
+    if len(program_runs) < 2 or not flag_runs:
+        return chosen
+    if len(program_runs) * len(flag_runs) > MAX_RUNS:
+        return chosen
+    ours = {a.variable for r, _ in program_runs for a in r.arms}
+    theirs = {a.variable for r, _ in flag_runs for a in r.arms}
+    if ours & theirs or any(len(r.arms) != 1 for r, _ in [*program_runs, *flag_runs]):
+        return chosen
+    for _, program in program_runs:
+        e = entries.get(program)
+        defined = {f.name for f in e.flags} if e else set()
+        if any(setting[0] not in defined for _, setting in flag_runs):
+            return chosen
+    crossed = [
+        Run(
+            with_setting(p.command, setting),
+            arms=[*p.arms, *f.arms],
+            settings=" ".join(setting),
+            switch=f.switch,
+        )
+        for p, _ in program_runs
+        for f, setting in flag_runs
+    ]
+    replaced = {id(r) for r, _ in [*program_runs, *flag_runs]}
+    kept = [r for r in chosen if id(r) not in replaced]
+    return crossed + kept
+
+
+def plain_backbones(
+    chosen: list[Run], plain: list[Arm], own: str | None, methods: MethodModules
+) -> list[Arm]:
+    """A component of the authors' model switched on and off ("with_RCF", "without_RCF")
+    over backbones the runs train inside it (CycleNet with a Linear or an MLP backbone):
+    the runs as they stand are "with"; "without" runs each backbone's own model with the
+    same settings (`--model Linear`, `--model RMLP` for "MLP"), when the repository has
+    one. The arms left to the reviewer are returned."""
+    pair = _on_off(plain)
+    if not own or pair is None:
+        return plain
+    on, off = pair
+    stems = {
+        posixpath.basename(p)[:-3]: p
+        for paths in methods.modules_by_stem().values()
+        for p in paths
+        if "model" in p.lower()
+    }
+    runs = [
+        r
+        for r in chosen
+        if not r.missing
+        and r.invocation
+        and (m := MODEL_OPTION.search(r.invocation)) is not None
+        and m.group(1) == own
+        and r.arms
+    ]
+    added: list[Run] = []
+    for r in runs:
+        backbone = next((a for a in r.arms if not about_data(a.variable)), None)
+        model = _backbone_model(backbone.value, stems, own) if backbone else None
+        if backbone is None or model is None:
+            return plain
+        words = r.settings.split()
+        swept = [
+            f"{words[k - 1]} {w}" if k and words[k - 1].startswith("-") else w
+            for k, w in enumerate(words)
+            if "{" in w
+        ]
+        again = f"; once per value its script sweeps ({', '.join(swept)})" if swept else ""
+        bare = Run(
+            with_setting(r.invocation, ["--model", model]),
+            arms=[backbone, off],
+            data=r.data,
+            warning=f"{backbone.value} without {own}'s addition: its own model, {model}, "
+            f"with {r.script or 'the same run'}'s settings{again}",
+        )
+        added.append(bare)
+    if not runs:
+        return plain
+    for r in runs:
+        r.arms.append(on)
+    chosen += added
+    return [a for a in plain if a is not on and a is not off]
+
+
+def through_suites(
+    runs: list[Run],
+    q: TaskQuery,
+    programs_of: Callable[[str], list[str]],
+    entries: dict[str, EntryPoint],
+    tracer: StepTracer,
+    known: dict[str, Suite | None],
+) -> None:
+    """A run of a program that goes through a list of its own by a range of options
+    (`tasks[args.task_start: args.task_end]`) runs the whole list when the task asks
+    about several of its items ("the 11 algorithmic tasks"), not the one item a bare
+    command runs. `known` keeps each program's suite, read once."""
+    for run in runs:
+        if run.missing or run.script or not run.command.startswith(("python", "cd ")):
+            continue
+        program = next((p for p in programs_of(run.command) if p in entries), None)
+        if program is None:
+            continue
+        if program not in known:
+            tree = tracer.tree(program) if program.endswith(".py") else None
+            flags = entries[program].flags
+            known[program] = suite_of(tree, flags) if tree is not None else None
+        suite = known[program]
+        if suite is not None and asks_for_several(q.text, suite):
+            run.command = through_suite(run.command, suite)
+            run.suite, run.suite_program = suite, program
+
+
+def _on_off(arms: list[Arm]) -> tuple[Arm, Arm] | None:
+    """The two arms of one variable that switch one thing on and off ("with_RCF" and
+    "without_RCF", "RCF" and "w/o RCF"), as (on, off)."""
+    for variable in dict.fromkeys(a.variable for a in arms):
+        group = [a for a in arms if a.variable == variable]
+        if len(group) != 2:
+            continue
+        off = [a for a in group if ABLATED.match(a.value.replace("_", " "))]
+        if len(off) != 1:
+            continue
+        on = next(a for a in group if a is not off[0])
+        m = ABLATED.match(off[0].value.replace("_", " "))
+        thing = m.group(1).strip().lower() if m else ""
+        said = re.sub(r"^\s*with\s+", "", on.value.replace("_", " "), flags=re.I).strip().lower()
+        if thing and said == thing:
+            return on, off[0]
+    return None
+
+
+def _backbone_model(value: str, stems: dict[str, str], own: str) -> str | None:
+    """The repository's model module standing for a backbone by itself: named after it
+    (models/Linear.py for "Linear"), else the one model whose name ends with it
+    (models/RMLP.py for "MLP"); never the authors' own model."""
+    word = value.strip().lower()
+    if not re.fullmatch(r"[\w-]+", word):
+        return None
+    exact = [s for s in stems if s.lower() == word and s != own]
+    if exact:
+        return exact[0]
+    ending = [s for s in stems if s.lower().endswith(word) and s != own and len(s) <= len(word) + 2]
+    return ending[0] if len(ending) == 1 else None
