@@ -9,7 +9,7 @@ and the entry point's mined parser alone, no file read.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from expcurate.records import CliFlag, TaskDraft
 from extractors.repo import stem, terms
@@ -42,6 +42,9 @@ class Arm:
     variable: str
     value: str
     words: frozenset[str]
+    # the value as the task writes it, explanation included ("PatchTST(336)* with enhanced
+    # patching (parameters: patch_len=64, stride=14)"); not part of what the arm is
+    said: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True)
@@ -69,7 +72,7 @@ def task_arms(task: TaskDraft) -> list[Arm]:
         return out
     for variable, values in task.design_complexity.independent_variables.items():
         for value in listed(values):
-            text = str(value).strip()
+            text = said = str(value).strip()
             if len(text.split()) > MAX_VALUE_WORDS:
                 # the name it starts with ("PDF(336) with period-based patching"), else the
                 # value without its explanation ("DSPy's COPRO (optimizes only the prompt)")
@@ -92,7 +95,7 @@ def task_arms(task: TaskDraft) -> list[Arm]:
             if (words or numeric(text)) and all(
                 (a.variable, a.value) != (str(variable), text) for a in out
             ):  # seeds 0, 1, 2 too: a sweep, though no word names them
-                out.append(Arm(str(variable), text, words))
+                out.append(Arm(str(variable), text, words, said))
     return out
 
 

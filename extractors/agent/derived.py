@@ -1,6 +1,8 @@
 """Runs derived from the planned ones, once every arm has its own.
 
-Three designs need more than one run per arm: programs one variable names, each run with
+An arm whose description gives its own parameters ("PatchTST(336)* (parameters: patch_len=64,
+stride=14)") runs its script's command with them set. Three designs need more than one run
+per arm: programs one variable names, each run with
 every value of an option another variable sets (`--algo trace`, `--algo textgrad`); a
 component of the authors' model switched on and off over backbones, whose "off" runs each
 backbone's own model; and a program going through a list of its own (`tasks[a:b]`), run
@@ -96,13 +98,8 @@ def plain_backbones(
         model = _backbone_model(backbone.value, stems, own) if backbone else None
         if backbone is None or model is None:
             return plain
-        words = r.settings.split()
-        swept = [
-            f"{words[k - 1]} {w}" if k and words[k - 1].startswith("-") else w
-            for k, w in enumerate(words)
-            if "{" in w
-        ]
-        again = f"; once per value its script sweeps ({', '.join(swept)})" if swept else ""
+        swept = sweeps_of(r.settings)
+        again = f", once per value its script sweeps ({', '.join(swept)})" if swept else ""
         bare = Run(
             with_setting(r.invocation, ["--model", model]),
             arms=[backbone, off],
@@ -178,3 +175,62 @@ def _backbone_model(value: str, stems: dict[str, str], own: str) -> str | None:
         return exact[0]
     ending = [s for s in stems if s.lower().endswith(word) and s != own and len(s) <= len(word) + 2]
     return ending[0] if len(ending) == 1 else None
+
+
+# "patch_len=64", "stride = 14": a parameter an arm's description gives
+_PARAMETER = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*=\s*([\w.+-]+)")
+
+
+def with_parameters(run: Run, arm: Arm, entry: EntryPoint | None) -> bool:
+    """Set the parameters the arm's description gives (`patch_len=64, stride=14`) on its
+    script's command, when its program defines each as an option: the run becomes that
+    command with them set and with the flags the program does not define dropped (the
+    script's own `--patch_len 1` replaced, list values included). Whether it changed."""
+    if entry is None or not run.invocation:
+        return False
+    defined = {f.name for f in entry.flags if f.name.startswith("--")}
+    given = [
+        (f"--{name}", value)
+        for name, value in _PARAMETER.findall(arm.said or arm.value)
+        if f"--{name}" in defined
+    ]
+    if not given:
+        return False
+    said = ", ".join(f"{n[2:]}={v}" for n, v in given)
+    notes = [w for w in run.warning.split("; ") if w]
+    if "$" in run.invocation:  # a variable the script leaves unset: its command cannot stand
+        run.warning = "; ".join([*notes, f"set the arm's own {said} in the script first"])
+        return True
+    words = run.invocation.split()
+    kept: list[str] = []
+    k = 0
+    while k < len(words):
+        word = words[k]
+        flag = word.split("=", 1)[0]
+        if flag.startswith("--") and (flag not in defined or flag in dict(given)):
+            k += 1  # the flag and every value after it, up to the next option
+            while k < len(words) and not words[k].startswith("-") and "=" not in word:
+                k += 1
+            continue
+        kept.append(word)
+        k += 1
+    command = " ".join(kept)
+    for name, value in given:
+        command = with_setting(command, [name, value])
+    run.command = command
+    swept = sweeps_of(run.settings)
+    again = f", once per value its script sweeps ({', '.join(swept)})" if swept else ""
+    run.settings = ""  # the command shows them
+    notes = [w for w in notes if "does not define" not in w]  # those flags are dropped
+    run.warning = "; ".join([*notes, f"the arm's own {said}, set on the script's command{again}"])
+    return True
+
+
+def sweeps_of(settings: str) -> list[str]:
+    """The swept options of a script's settings ("--pred_len {96,192,336,720}")."""
+    words = settings.split()
+    return [
+        f"{words[k - 1]} {w}" if k and words[k - 1].startswith("-") else w
+        for k, w in enumerate(words)
+        if "{" in w
+    ]

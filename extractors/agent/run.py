@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from .arms import Arm, CodeSetting, about_data, arm_name
 from .suite import Suite
 
-MAX_RUNS = 8  # the runs of one task, at most
+MAX_RUNS = 12  # the runs of one task, at most
 
 
 @dataclass

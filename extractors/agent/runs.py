@@ -40,7 +40,7 @@ from .arms import (
     task_settings,
     value_forms,
 )
-from .derived import crossed, plain_backbones, through_suites
+from .derived import crossed, plain_backbones, through_suites, with_parameters
 from .entry_args import EntryArgs, positional
 from .launch import invocation_of, placeholders, shell, with_setting
 from .methods import MethodModules
@@ -191,15 +191,21 @@ class RunPlanner:
         taken: set[str] = set()  # the path parts of the scripts chosen so far
 
         def add(run: Run) -> Run:
-            """Keep the run, or merge its arms into the same command kept before; the kept."""
+            """Keep the run, or merge its arms into the same command kept before; the kept.
+            A data set's run of a script another arm's run already runs (on that data) is
+            that run, whatever the other arm's own parameters made of its command."""
             taken.update(path_parts(run.script.lower()) if run.script else ())
+            data_only = bool(run.arms) and all(about_data(a.variable) for a in run.arms)
             same = next(
                 (
                     r
                     for r in chosen
-                    if r.command == run.command
-                    and r.edits == run.edits
-                    and r.warning == run.warning
+                    if (
+                        r.command == run.command
+                        and r.edits == run.edits
+                        and r.warning == run.warning
+                    )
+                    or (data_only and run.script and r.script == run.script and not r.edits)
                 ),
                 None,
             )
@@ -225,6 +231,8 @@ class RunPlanner:
                     run.elsewhere = bool(data) and not fit(pick, arm, data)[1]
                     if variant := variant_warning(run, arm, self.methods):
                         run.warning = "; ".join(w for w in (variant, run.warning) if w)
+                    called = python_entry(pick.path, self.entries) or ""
+                    with_parameters(run, arm, self.entries.get(called))
                     add(run)
             elif (setting := self._arm_setting(arm, options, entry)) is not None:
                 by_flag.append((arm, setting))

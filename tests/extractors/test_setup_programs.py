@@ -1202,9 +1202,47 @@ def test_a_component_switched_off_runs_each_backbone_by_itself(tmp_path: Path) -
     assert (
         "Run Linear, without_RCF on ETTh1: `python -u run.py --data_path ETTh1.csv --model "
         "Linear --model_type linear --pred_len 96` (Linear without CycleNet's addition: its "
-        "own model, Linear, with scripts/CycleNet/Linear/etth1.sh's settings; once per value "
+        "own model, Linear, with scripts/CycleNet/Linear/etth1.sh's settings, once per value "
         "its script sweeps (--pred_len {96,336}))" in usage
     ), usage
     assert "--model RMLP --model_type mlp" in usage
     assert "no launch script" not in usage
     assert any("(models/RMLP.py:" in r for r in setup.requirements), setup.requirements
+
+
+def test_an_arms_own_parameters_are_set_on_its_scripts_command(tmp_path: Path) -> None:
+    run = LONG_RUN.replace(
+        'parser.add_argument("--model", default="CycleNet")',
+        'parser.add_argument("--model", default="PatchTST")\n'
+        'parser.add_argument("--patch_len", type=int, nargs="+", default=[16])\n'
+        'parser.add_argument("--stride", type=int, nargs="+", default=None)\n'
+        'parser.add_argument("--pred_len", type=int, default=96)',
+    )
+    script = (
+        "for pred_len in 96 336\ndo\n"
+        "  python -u run.py --data_path ETTh1.csv --model PatchTST --persevere 96 "
+        "--patch_len 1 24 --stride 1 --pred_len $pred_len\n"
+        "done\n"
+    )
+    files = {"run.py": run, "scripts/PatchTST/etth1.sh": script}
+    task = _task(
+        "Do longer patches help PatchTST on ETTh1?",
+        {
+            "model configuration": [
+                "PatchTST(336) with standard patching (parameters: patch_len=16, stride=8)",
+                "PatchTST(336)* with longer patches (parameters: patch_len=64, stride=14)",
+            ]
+        },
+        {"dataset": "ETTh1"},
+    )
+    usage = recovered_setup(tmp_path / "patch", files, task).usage_instructions
+    # two runs, not one script run for both: each arm's parameters replace the script's own
+    # (list values too), and the flag run.py does not define is dropped
+    for name, patch, stride in (("PatchTST(336)", 64 // 4, 8), ("PatchTST(336)*", 64, 14)):
+        assert (
+            f"Run {name} on ETTh1: `python -u run.py --data_path ETTh1.csv --model PatchTST "
+            f"--pred_len 96 --patch_len {patch} --stride {stride}` (the arm's own "
+            f"patch_len={patch}, stride={stride}, set on the script's command, once per value "
+            "its script sweeps (--pred_len {96,336}))" in usage
+        ), usage
+    assert "--persevere" not in usage
