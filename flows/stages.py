@@ -7,21 +7,15 @@ history an operator watches. Each stage holds a slot of its kind while it runs (
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
 from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
-from pydantic import BaseModel
-from sqlalchemy.exc import OperationalError
 
-from expcurate.curation.pipeline import RUNNERS
-from expcurate.curation.services import open_store
-from expcurate.records import RunStatus, Stage
-from expcurate.settings import get_settings
-from flows.limits import stage_slot
+from expcurate.records import Stage
+from flows.stage_run import RETRIES, RETRY_DELAYS, TRANSIENT, StageSummary, stage_run
 
-TRANSIENT = (TimeoutError, ConnectionError, OperationalError, sqlite3.OperationalError)
+__all__ = ["STAGE_FLOWS", "TRANSIENT", "StageSummary", "run_stage"]
 
 
 def _is_transient(_task: Any, _run: Any, state: Any) -> bool:
@@ -33,31 +27,17 @@ def _is_transient(_task: Any, _run: Any, state: Any) -> bool:
     return isinstance(exc, TRANSIENT)
 
 
-class StageSummary(BaseModel):
-    """What a stage flow returns: which run it made and where it stopped."""
-
-    stage: Stage
-    run_id: int | None
-    status: RunStatus
-    items: int
-
-
 @task(
     name="run-stage",
     task_run_name="{stage}-{paper_id}",
-    retries=2,
-    retry_delay_seconds=[1, 5],
+    retries=RETRIES,
+    retry_delay_seconds=RETRY_DELAYS,
     retry_condition_fn=_is_transient,
     cache_policy=NO_CACHE,
 )
 def run_stage(stage: str, paper_id: str) -> StageSummary:
     """Run one stage for one paper; returns a small summary of the stage run."""
-    settings = get_settings()
-    with stage_slot(settings, Stage(stage)):
-        run = RUNNERS[Stage(stage)](open_store(settings), settings, paper_id)
-    return StageSummary(
-        stage=Stage(stage), run_id=run.id, status=RunStatus(run.status), items=run.items
-    )
+    return stage_run(stage, paper_id)
 
 
 def _stage_flow(stage: Stage) -> Any:

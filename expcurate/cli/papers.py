@@ -89,7 +89,7 @@ def extract(
     if problem:
         fail(f"paper {pid} failed at ingest: {problem}")
     quiet_prefect()
-    from flows.curate import curate
+    from flows.papers import curate
 
     with console.status(f"curating {pid} …"):
         summary = curate(entry)
@@ -150,8 +150,8 @@ def batch(
     configure(model=model, auto_approve=auto_approve, data_dir=data_dir, db_url=db_url)
     entries = read_paper_list(papers)
     quiet_prefect()
-    from flows.curate import EngineUnavailable, reporting
-    from flows.curate import batch as run_batch
+    from flows.papers import EngineUnavailable, reporting
+    from flows.papers import batch as run_batch
 
     with Progress(console=console) as progress:
         bar = progress.add_task("papers", total=len(entries))
@@ -345,7 +345,7 @@ def advance(
     _, store = configured_store(data_dir, db_url)
     store.require_paper(paper_id)  # an unknown paper is one line, before the engine starts
     quiet_prefect()
-    from flows.curate import advance as run_advance
+    from flows.papers import advance as run_advance
 
     _print_summary(run_advance(paper_id))
 
