@@ -2,12 +2,13 @@
 
 Each flow wraps its body in `flows.papers` (where the scheduler and the batch live); a paper
 that fails fails its flow run, so Prefect shows it FAILED with the reason. Commands start
-these flows only with a Prefect server configured (see `flows.papers.orchestrated`).
+these flows only with a Prefect server configured (see `flows.run.orchestrated`).
 """
 
 from __future__ import annotations
 
 import os
+import traceback
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -18,34 +19,28 @@ from prefect.task_runners import ThreadPoolTaskRunner
 
 from expcurate.curation.services import PaperSummary
 from expcurate.records import PaperListEntry, PaperStatus
-from expcurate.settings import get_settings
+from expcurate.settings import Settings, get_settings, set_settings
 from flows.papers import (
     EngineUnavailable,
     _from_worker,
-    advance,
     advance_body,
-    batch,
     batch_body,
     check_dask,
-    curate,
     curate_body,
     largest_first,
-    orchestrated,
     reporting,
     run_stages_locally,
 )
 
 __all__ = [
     "EngineUnavailable",
-    "advance",
+    "advance_as_flow",
     "advance_paper",
-    "batch",
     "check_dask",
-    "curate",
+    "curate_as_flow",
     "curate_batch",
     "curate_paper",
     "largest_first",
-    "orchestrated",
     "paper_result",
     "reporting",
     "run_stages_locally",
@@ -83,6 +78,19 @@ def advance_paper(paper_id: str) -> PaperSummary | State[Any]:
     return _ended(advance_body(paper_id))
 
 
+def advance_as_flow(paper_id: str) -> PaperSummary:
+    """`advance_paper` as a flow run (a subflow inside one), its summary read back."""
+    return paper_result(advance_paper(paper_id, return_state=True))
+
+
+def curate_as_flow(
+    entry: PaperListEntry, model: str | None = None, auto_approve: bool | None = None
+) -> PaperSummary:
+    """`curate_paper` as a flow run, its summary read back."""
+    state = curate_paper(entry, model=model, auto_approve=auto_approve, return_state=True)
+    return paper_result(state)
+
+
 @flow(name="curate-paper", flow_run_name="curate-{paper.id}")
 def curate_paper(
     paper: PaperListEntry,
@@ -91,7 +99,9 @@ def curate_paper(
 ) -> PaperSummary | State[Any]:
     """Admit one paper and run it as far as its checkpoints allow
     (`flows.papers.curate_body`)."""
-    return _ended(curate_body(paper, model=model, auto_approve=auto_approve))
+    return _ended(
+        curate_body(paper, model=model, auto_approve=auto_approve, advance=advance_as_flow)
+    )
 
 
 @flow(name="curate-batch")
@@ -104,7 +114,9 @@ def curate_batch(
     """Curate each paper of a list (`flows.papers.batch_body`); one paper failing never
     stops the others. With `workers` > 1 the papers run side by side on Prefect's process
     pool; with `EXPCURATE_DASK_ADDRESS`, on that Dask cluster through prefect-dask."""
-    return batch_body(entries, model=model, auto_approve=auto_approve, workers=workers)
+    return batch_body(
+        entries, model, auto_approve, workers, curate_one=curate_as_flow, fan_out=_fan_out
+    )
 
 
 @task(name="curate-in-process", task_run_name="curate-{entry.id}")
@@ -118,9 +130,25 @@ def curate_in_process(
     included) are laid down first, as the process starts with none of them."""
     # The module's own code, imported here: this function arrives by value (cloudpickle), and
     # the flow its globals would name cannot resolve its parameters' annotations.
-    import flows.papers as here
+    import flows.curate as here
 
-    return here._paper_in_process(entry.model_dump(mode="json"), settings, model, auto_approve)
+    return here._paper_in_worker(entry.model_dump(mode="json"), settings, model, auto_approve)
+
+
+def _paper_in_worker(
+    entry: dict[str, Any],
+    settings: dict[str, Any],
+    model: str | None,
+    auto_approve: bool | None,
+) -> dict[str, Any]:
+    """`curate_in_process`'s work: the settings laid down, the paper curated as a flow run
+    (the worker joined this batch's Prefect API), its summary sent back as JSON."""
+    set_settings(Settings.model_validate(settings))
+    try:
+        summary = curate_as_flow(PaperListEntry.model_validate(entry), model, auto_approve)
+    except Exception as exc:  # an exception may not survive the trip back: its text does
+        raise RuntimeError(f"{type(exc).__name__}: {exc}\n{traceback.format_exc()}") from None
+    return summary.model_dump(mode="json")
 
 
 @contextmanager

@@ -28,7 +28,7 @@ def start_next(paper_id: str, settings: Settings, mode: str | None = None) -> st
         run = run_deployment(DEPLOYMENT, parameters={"paper_id": paper_id}, timeout=0)
         return f"Prefect flow run {getattr(run, 'id', '?')}"
     if mode == "inline":
-        from flows.papers import advance
+        from flows.run import advance
 
         advance(paper_id)  # a failed paper is in the store too
         return "finished"

@@ -4,10 +4,11 @@
 upstream approved), runs them (parse and mine side by side), and repeats while auto-approval
 keeps clearing checkpoints. No run ever waits for a human; a review just calls it again.
 
-With a Prefect server configured (or `EXPCURATE_ENGINE=prefect`), `advance`, `curate` and
-`batch` start the flows of `flows.curate`, which wrap these bodies. With none, they run the
-bodies in this process (the stages on threads with the task's retries, a batch's papers on a
-plain process pool) and never import Prefect, whose import alone costs about a second.
+The bodies import neither Prefect nor the flows: the flows of `flows.curate` wrap them, and
+`flows.run` runs them in the command's own process when no Prefect server is configured (the
+stages on threads with the task's retries, a batch's papers on a plain process pool), never
+importing Prefect, whose import alone costs about a second. Where a body hands work on (to
+advance a paper, to curate one of a batch), its caller says how.
 """
 
 from __future__ import annotations
@@ -35,11 +36,11 @@ from expcurate.curation.services import (
 )
 from expcurate.curation.signals import keep_stopping_cleanly
 from expcurate.records import PaperListEntry, Stage
-from expcurate.settings import Settings, get_settings, override_settings, set_settings
+from expcurate.settings import get_settings, override_settings
 from expcurate.store import Store
 from expcurate.store.errors import LeaseHeld
 from expcurate.store.lease import describe
-from flows.engine import in_flow_run, prefect_server
+from flows.engine import in_flow_run
 from flows.stage_run import RETRIES, RETRY_DELAYS, TRANSIENT, stage_run
 
 MAX_ROUNDS = 12  # more stages than exist: a guard against a scheduling loop, never reached
@@ -103,8 +104,10 @@ def curate_body(
     paper: PaperListEntry,
     model: str | None = None,
     auto_approve: bool | None = None,
+    advance: Callable[[str], PaperSummary] = advance_body,
 ) -> PaperSummary:
-    """Admit one paper and run it as far as its checkpoints allow.
+    """Admit one paper and run it as far as its checkpoints allow, with `advance` (here, or
+    as a flow run under Prefect).
 
     Bad input (an id that is no file name, a missing or non-PDF file, a missing repository
     folder) fails the paper with one line saying so, as `expcurate extract` reports it."""
@@ -199,82 +202,35 @@ def _from_worker(entry: PaperListEntry, result: Callable[[], Any]) -> PaperSumma
     return summary
 
 
+CurateOne = Callable[..., PaperSummary]  # (entry, model=..., auto_approve=...)
+FanOut = Callable[[list[PaperListEntry], int, "str | None", "bool | None"], list[PaperSummary]]
+
+
 def batch_body(
     entries: list[PaperListEntry],
     model: str | None = None,
     auto_approve: bool | None = None,
     workers: int = 1,
+    *,
+    curate_one: CurateOne,
+    fan_out: FanOut,
 ) -> list[PaperSummary]:
-    """Curate each paper of a list; one paper failing never stops the others.
+    """Curate each paper of a list with `curate_one`; one paper failing never stops the
+    others.
 
     Each paper's summary is reported as soon as it is done (see `reporting`). With `workers`
-    > 1 the papers run side by side in that many processes; with `EXPCURATE_DASK_ADDRESS`, on
-    that Dask cluster's workers."""
+    > 1, or `EXPCURATE_DASK_ADDRESS`, `fan_out` runs the papers side by side."""
     if (workers > 1 or get_settings().dask_address) and len(entries) > 1:
-        if in_flow_run():  # Prefect's task runners fan the papers out
-            from flows.curate import _fan_out as fan_out
-        else:
-            fan_out = _fan_out_locally
         return fan_out(entries, min(workers, len(entries)), model, auto_approve)
     results = []
     for entry in entries:
         try:
-            summary = curate(entry, model=model, auto_approve=auto_approve)
-        except Exception as exc:  # curate_paper records bad input itself; this is a bug
+            summary = curate_one(entry, model=model, auto_approve=auto_approve)
+        except Exception as exc:  # curate_body records bad input itself; this is a bug
             summary = _crashed(open_store(get_settings()), entry.id, exc)
         results.append(summary)
         _report(summary)
     return results
-
-
-# ------------------------------------------------------------------ which way to run
-#
-# With no Prefect server configured, starting a temporary one costs every command seconds
-# (more than the sample's stages take). The same code then runs in this process. A configured
-# server (PREFECT_API_URL, a profile, a test harness), or EXPCURATE_ENGINE=prefect, keeps
-# Prefect's flow runs, UI, retries and deployments.
-
-
-def orchestrated() -> bool:
-    """Do commands run as Prefect flow runs (see the comment above)?"""
-    engine = get_settings().engine
-    if engine != "auto":
-        return engine == "prefect"
-    return bool(prefect_server())
-
-
-def _as_flow_runs() -> bool:
-    return in_flow_run() or orchestrated()
-
-
-def advance(paper_id: str) -> PaperSummary:
-    """`advance_body`: a flow run when orchestrated (or already inside one), else here."""
-    if _as_flow_runs():
-        from flows.curate import advance_paper, paper_result
-
-        return paper_result(advance_paper(paper_id, return_state=True))
-    return advance_body(paper_id)
-
-
-def curate(
-    entry: PaperListEntry, model: str | None = None, auto_approve: bool | None = None
-) -> PaperSummary:
-    """`curate_body`, the same way as `advance`."""
-    if _as_flow_runs():
-        from flows.curate import curate_paper, paper_result
-
-        state = curate_paper(entry, model=model, auto_approve=auto_approve, return_state=True)
-        return paper_result(state)
-    return curate_body(entry, model=model, auto_approve=auto_approve)
-
-
-def batch(entries: list[PaperListEntry], workers: int = 1) -> list[PaperSummary]:
-    """`batch_body`: the `curate-batch` flow when orchestrated, else here."""
-    if orchestrated():
-        from flows.curate import curate_batch
-
-        return curate_batch(entries, workers=workers)
-    return batch_body(entries, workers=workers)
 
 
 def _stage_with_retries(stage: str, paper_id: str) -> None:
@@ -301,38 +257,31 @@ def run_stages_locally(stages: list[str], paper_id: str) -> None:
         future.result()
 
 
-def _paper_in_process(
-    entry: dict[str, Any],
-    settings: dict[str, Any],
-    model: str | None,
-    auto_approve: bool | None,
-) -> dict[str, Any]:
-    """One paper of a parallel batch in a worker process of the plain pool."""
-    set_settings(Settings.model_validate(settings))
-    try:
-        summary = curate(PaperListEntry.model_validate(entry), model, auto_approve)
-    except Exception as exc:  # an exception may not survive the trip back: its text does
-        raise RuntimeError(f"{type(exc).__name__}: {exc}\n{traceback.format_exc()}") from None
-    return summary.model_dump(mode="json")
+InWorker = Callable[
+    [dict[str, Any], dict[str, Any], "str | None", "bool | None"], dict[str, Any]
+]  # (entry, settings, model, auto_approve) -> summary, in a worker process
 
 
-def _fan_out_locally(
+def fan_out_locally(
     entries: list[PaperListEntry],
     workers: int,
     model: str | None,
     auto_approve: bool | None,
+    curate_one: CurateOne,
+    in_worker: InWorker,
 ) -> list[PaperSummary]:
-    """`_fan_out` without Prefect: this process is one of the `workers` (it is up already,
-    the pipeline imported), beside a pool of `workers - 1` spawned processes, each taking the
-    next paper of the list when it is free; or the Dask cluster of EXPCURATE_DASK_ADDRESS
-    through Dask's own client."""
+    """Papers side by side without Prefect: this process is one of the `workers` (it is up
+    already, the pipeline imported; it runs `curate_one`), beside a pool of `workers - 1`
+    spawned processes running `in_worker` (a module-level function), each taking the next
+    paper of the list when it is free; or the Dask cluster of EXPCURATE_DASK_ADDRESS through
+    Dask's own client."""
     import multiprocessing
     import threading
 
     settings = get_settings().model_dump(mode="json")
     done: dict[str, PaperSummary] = {}
     if get_settings().dask_address:
-        return _fan_out_on_dask(entries, settings, model, auto_approve)
+        return _fan_out_on_dask(entries, settings, model, auto_approve, in_worker)
     queue, taking, telling = iter(largest_first(entries)), threading.Lock(), threading.Lock()
 
     def take() -> PaperListEntry | None:
@@ -344,7 +293,7 @@ def _fan_out_locally(
         running stages interrupted, wherever this thread is)."""
         while (entry := take()) is not None:
             try:
-                summary = curate(entry, model=model, auto_approve=auto_approve)
+                summary = curate_one(entry, model=model, auto_approve=auto_approve)
             except Exception as exc:
                 summary = _crashed(open_store(get_settings()), entry.id, exc)
             with telling:
@@ -359,9 +308,7 @@ def _fan_out_locally(
             entry = take()
             if entry is not None:
                 payload = entry.model_dump(mode="json")
-                in_flight[
-                    pool.submit(_paper_in_process, payload, settings, model, auto_approve)
-                ] = entry
+                in_flight[pool.submit(in_worker, payload, settings, model, auto_approve)] = entry
 
         for _ in range(workers - 1):
             feed()
@@ -402,8 +349,9 @@ def _fan_out_on_dask(
     settings: dict[str, Any],
     model: str | None,
     auto_approve: bool | None,
+    in_worker: InWorker,
 ) -> list[PaperSummary]:
-    """`_fan_out_locally` on the Dask cluster of EXPCURATE_DASK_ADDRESS, through Dask's own
+    """`fan_out_locally` on the Dask cluster of EXPCURATE_DASK_ADDRESS, through Dask's own
     client (no Prefect API)."""
     from distributed import as_completed as dask_completed
 
@@ -411,7 +359,7 @@ def _fan_out_on_dask(
     with check_dask(get_settings().dask_address, as_default=True) as client:
         futures = [
             client.submit(
-                _paper_in_process,
+                in_worker,
                 entry.model_dump(mode="json"),
                 settings,
                 model,

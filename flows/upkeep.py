@@ -21,7 +21,8 @@ from expcurate.curation.services import open_store
 from expcurate.settings import get_settings
 from expcurate.store import Store
 from flows.engine import in_flow_run
-from flows.papers import _logger, advance, orchestrated
+from flows.papers import _logger
+from flows.run import advance, orchestrated
 
 
 @flow(name="reextract-paper", flow_run_name="reextract-{paper_id}")

@@ -66,7 +66,7 @@ def test_under_a_prefect_server_the_batch_uses_prefect_dasks_runner(
     tmp_path: Path, sample_repo: Path, cluster: str, prefect_harness: None
 ) -> None:
     from expcurate.settings import override_settings
-    from flows.curate import batch
+    from flows.run import batch
 
     entries = [
         PaperListEntry(id=pid, pdf_url=str(PDF), code_url=str(sample_repo)) for pid in ("a", "b")

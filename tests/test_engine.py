@@ -36,7 +36,7 @@ def test_a_batch_with_no_server_in_sight_never_imports_prefect(
     )  # fmt: skip
     assert done.returncode == 0 and "2 papers, 0 failed" in done.stdout, done.stderr[-3000:]
     imported = re.findall(r"^import time:.*\|\s*(\S+)\s*$", done.stderr, re.M)
-    assert "flows.papers" in imported  # the batch ran in this process, and the log says so
+    assert "flows.run" in imported  # the batch ran in this process, and the log says so
     assert not [m for m in imported if m == "prefect" or m.startswith("prefect.")]
     assert len({t[0] for t in tasks_in(tmp_path / "data")}) == 2
 

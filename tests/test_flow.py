@@ -285,7 +285,7 @@ def test_without_a_prefect_server_the_same_flows_run_in_process(
 def test_workers_take_the_largest_papers_first(tmp_path: Path) -> None:
     """So the last papers taken are short and no worker idles while another finishes a long
     one; a PDF known only by URL keeps its place after the local ones."""
-    from flows.curate import largest_first
+    from flows.papers import largest_first
 
     small, large = tmp_path / "small.pdf", tmp_path / "large.pdf"
     small.write_bytes(b"%PDF-1.4\n" + b"x" * 10)

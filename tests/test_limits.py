@@ -129,7 +129,7 @@ def test_team_slots_inside_flow_runs_are_prefect_limits_made_from_the_settings(
 
     from expcurate.records import PaperListEntry
     from expcurate.settings import override_settings
-    from flows.curate import curate
+    from flows.run import curate
 
     with get_client(sync_client=True) as client:
         for kind in ("cpu", "llm"):

@@ -63,7 +63,7 @@ def _lines(step: str) -> tuple[int, int]:
 def _curated(tmp_path: Path, settings: Settings, pdf_url: str = "") -> Path:
     """The sample paper curated with auto-approval from a git repository made in the test
     (the in-process engine); the repository."""
-    from flows.curate import curate
+    from flows.run import curate
 
     repo = make_sample_repo(tmp_path / "repo")
     pdf = pdf_url or str(ROOT / "data/sample/paper.pdf")
@@ -232,7 +232,7 @@ def test_a_new_drafting_version_reruns_tasks_and_only_changed_drafts_go_back_to_
     retired; the code did not move, so no reference is touched."""
     import extractors.tasks as drafting
     from expcurate.records import DraftSet
-    from flows.curate import advance
+    from flows.run import advance
 
     monkeypatch.setenv("EXPCURATE_ENGINE", "local")
     _curated(tmp_path, settings)

@@ -33,7 +33,7 @@ def test_serve_offers_a_scheduled_reextract_deployment_whose_failed_papers_fail(
     from prefect.exceptions import ObjectNotFound
     from prefect.settings import PREFECT_API_URL
 
-    from flows.curate import curate
+    from flows.run import curate
 
     data = tmp_path / "data"
     repos = {pid: make_sample_repo(tmp_path / f"repo-{pid}") for pid in ("p", "q")}

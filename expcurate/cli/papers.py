@@ -89,7 +89,7 @@ def extract(
     if problem:
         fail(f"paper {pid} failed at ingest: {problem}")
     quiet_prefect()
-    from flows.papers import curate
+    from flows.run import curate
 
     with console.status(f"curating {pid} …"):
         summary = curate(entry)
@@ -151,7 +151,7 @@ def batch(
     entries = read_paper_list(papers)
     quiet_prefect()
     from flows.papers import EngineUnavailable, reporting
-    from flows.papers import batch as run_batch
+    from flows.run import batch as run_batch
 
     with Progress(console=console) as progress:
         bar = progress.add_task("papers", total=len(entries))
@@ -345,7 +345,7 @@ def advance(
     _, store = configured_store(data_dir, db_url)
     store.require_paper(paper_id)  # an unknown paper is one line, before the engine starts
     quiet_prefect()
-    from flows.papers import advance as run_advance
+    from flows.run import advance as run_advance
 
     _print_summary(run_advance(paper_id))
 
