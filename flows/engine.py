@@ -16,6 +16,17 @@ import sys
 from pathlib import Path
 
 
+def orchestrated() -> bool:
+    """Do commands run as Prefect flow runs? `EXPCURATE_ENGINE=prefect` or `local` says so;
+    by default (`auto`), when a Prefect server is configured."""
+    from expcurate.settings import get_settings
+
+    engine = get_settings().engine
+    if engine != "auto":
+        return engine == "prefect"
+    return bool(prefect_server())
+
+
 def prefect_server() -> str:
     """The Prefect API this process is configured for (PREFECT_API_URL, a profile, a test
     harness), or "" when there is none."""

@@ -269,12 +269,13 @@ def fan_out_locally(
     auto_approve: bool | None,
     curate_one: CurateOne,
     in_worker: InWorker,
+    pool: ProcessPoolExecutor | None = None,
 ) -> list[PaperSummary]:
     """Papers side by side without Prefect: this process is one of the `workers` (it is up
     already, the pipeline imported; it runs `curate_one`), beside a pool of `workers - 1`
     spawned processes running `in_worker` (a module-level function), each taking the next
     paper of the list when it is free; or the Dask cluster of EXPCURATE_DASK_ADDRESS through
-    Dask's own client."""
+    Dask's own client. `pool` is the spawned processes when they were started before."""
     import multiprocessing
     import threading
 
@@ -283,10 +284,13 @@ def fan_out_locally(
     if get_settings().dask_address:
         return _fan_out_on_dask(entries, settings, model, auto_approve, in_worker)
     queue, taking, telling = iter(largest_first(entries)), threading.Lock(), threading.Lock()
+    left = [len(entries)]  # papers not yet taken
 
     def take() -> PaperListEntry | None:
         with taking:
-            return next(queue, None)
+            entry = next(queue, None)
+            left[0] -= entry is not None
+            return entry
 
     def here() -> None:
         """Papers in this process, on a thread (a signal ends the process, and marks its
@@ -301,17 +305,23 @@ def fan_out_locally(
                 _report(summary)
 
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=workers - 1, mp_context=context) as pool:
+    pool = pool or ProcessPoolExecutor(max_workers=workers - 1, mp_context=context)
+    with pool:
         in_flight: dict[concurrent.futures.Future[dict[str, Any]], PaperListEntry] = {}
 
         def feed() -> None:
-            entry = take()
-            if entry is not None:
+            """Keep each spawned worker's next paper queued behind its current one while
+            many are left (it takes it the moment it is free, not when this process, busy
+            with its own paper, gets round to sending one); near the end, one at a time."""
+            spawned = workers - 1
+            while len(in_flight) < (2 * spawned if left[0] > 2 * workers else spawned):
+                entry = take()
+                if entry is None:
+                    return
                 payload = entry.model_dump(mode="json")
                 in_flight[pool.submit(in_worker, payload, settings, model, auto_approve)] = entry
 
-        for _ in range(workers - 1):
-            feed()
+        feed()
         local = threading.Thread(target=here, name="papers-in-this-process", daemon=True)
         local.start()
         while in_flight:

@@ -14,17 +14,10 @@ from typing import Any
 
 from expcurate.curation.services import PaperSummary
 from expcurate.records import PaperListEntry
-from expcurate.settings import Settings, get_settings, set_settings
-from flows.engine import in_flow_run, prefect_server
+from expcurate.settings import Settings, set_settings
+from flows.engine import in_flow_run, orchestrated
 from flows.papers import advance_body, batch_body, curate_body, fan_out_locally
-
-
-def orchestrated() -> bool:
-    """Do commands run as Prefect flow runs (see the module's docstring)?"""
-    engine = get_settings().engine
-    if engine != "auto":
-        return engine == "prefect"
-    return bool(prefect_server())
+from flows.workers import started_workers
 
 
 def _as_flow_runs() -> bool:
@@ -64,7 +57,8 @@ def batch(entries: list[PaperListEntry], workers: int = 1) -> list[PaperSummary]
 def _fan_out_here(
     entries: list[PaperListEntry], workers: int, model: str | None, auto_approve: bool | None
 ) -> list[PaperSummary]:
-    return fan_out_locally(entries, workers, model, auto_approve, curate, paper_in_process)
+    pool = started_workers(workers - 1)  # the command may have started them already
+    return fan_out_locally(entries, workers, model, auto_approve, curate, paper_in_process, pool)
 
 
 def paper_in_process(

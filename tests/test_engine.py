@@ -81,3 +81,14 @@ def test_any_setting_that_could_name_a_server_is_asked_of_prefect(
     else:
         (cwd / "pyproject.toml").write_text('[tool.prefect.api]\nurl = "http://127.0.0.1:4200"\n')
     assert engine._prefect_settings_in_sight()
+
+
+def test_workers_started_early_are_handed_over_once() -> None:
+    from flows.workers import start_workers, started_workers
+
+    assert started_workers(1) is None  # none started: the batch spawns its own
+    start_workers(1)
+    pool = started_workers(1)
+    assert pool is not None and started_workers(1) is None
+    with pool:  # the spawned worker has imported the pipeline and runs what it is given
+        assert pool.submit(os.getpid).result(timeout=60) != os.getpid()

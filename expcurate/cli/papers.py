@@ -147,8 +147,16 @@ def batch(
     """Extract every paper of a list; one failing paper never stops the others."""
     from rich.progress import Progress
 
-    configure(model=model, auto_approve=auto_approve, data_dir=data_dir, db_url=db_url)
+    settings = configure(model=model, auto_approve=auto_approve, data_dir=data_dir, db_url=db_url)
     entries = read_paper_list(papers)
+    if min(workers, len(entries)) > 1 and not settings.dask_address:
+        from flows.engine import orchestrated
+
+        if not orchestrated():
+            from flows.workers import start_workers
+
+            # they import the pipeline while this process does
+            start_workers(min(workers, len(entries)) - 1)
     quiet_prefect()
     from flows.papers import EngineUnavailable, reporting
     from flows.run import batch as run_batch

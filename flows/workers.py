@@ -1,0 +1,36 @@
+"""A parallel batch's worker processes, started as early as the command can.
+
+A spawned worker spends its first second importing the pipeline. Started when the batch
+command begins (before this process imports the pipeline itself, reads the paper list and
+opens the store), that second overlaps this process's own start instead of following it,
+and the worker takes its first paper about when this process does. This module imports
+nothing heavy, so the command can call it first.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+
+_STARTED: dict[int, ProcessPoolExecutor] = {}
+
+
+def start_workers(count: int) -> None:
+    """Spawn `count` worker processes now, each importing the pipeline while it waits for
+    a paper (`started_workers` hands them over)."""
+    if count < 1 or count in _STARTED:
+        return
+    pool = ProcessPoolExecutor(max_workers=count, mp_context=multiprocessing.get_context("spawn"))
+    for _ in range(count):  # each submit finds no idle worker and spawns one
+        pool.submit(_import_pipeline)
+    _STARTED[count] = pool
+
+
+def started_workers(count: int) -> ProcessPoolExecutor | None:
+    """The `count` workers `start_workers` spawned, if it did (taken: at most once)."""
+    return _STARTED.pop(count, None)
+
+
+def _import_pipeline() -> None:
+    """What a worker needs before its first paper, loaded while it waits for one."""
+    import flows.papers  # noqa: F401  (the stages, the store, the extractors' entry points)
