@@ -8,7 +8,6 @@ these flows only with a Prefect server configured (see `flows.run.orchestrated`)
 from __future__ import annotations
 
 import os
-import traceback
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -19,7 +18,7 @@ from prefect.task_runners import ThreadPoolTaskRunner
 
 from expcurate.curation.services import PaperSummary
 from expcurate.records import PaperListEntry, PaperStatus
-from expcurate.settings import Settings, get_settings, set_settings
+from expcurate.settings import get_settings
 from flows.papers import (
     EngineUnavailable,
     _from_worker,
@@ -28,6 +27,7 @@ from flows.papers import (
     check_dask,
     curate_body,
     largest_first,
+    paper_in_worker,
     reporting,
     run_stages_locally,
 )
@@ -141,14 +141,9 @@ def _paper_in_worker(
     model: str | None,
     auto_approve: bool | None,
 ) -> dict[str, Any]:
-    """`curate_in_process`'s work: the settings laid down, the paper curated as a flow run
-    (the worker joined this batch's Prefect API), its summary sent back as JSON."""
-    set_settings(Settings.model_validate(settings))
-    try:
-        summary = curate_as_flow(PaperListEntry.model_validate(entry), model, auto_approve)
-    except Exception as exc:  # an exception may not survive the trip back: its text does
-        raise RuntimeError(f"{type(exc).__name__}: {exc}\n{traceback.format_exc()}") from None
-    return summary.model_dump(mode="json")
+    """`curate_in_process`'s work: the paper curated as a flow run (the worker joined this
+    batch's Prefect API)."""
+    return paper_in_worker(entry, settings, model, auto_approve, curate_as_flow)
 
 
 @contextmanager

@@ -36,7 +36,7 @@ from expcurate.curation.services import (
 )
 from expcurate.curation.signals import keep_stopping_cleanly
 from expcurate.records import PaperListEntry, Stage
-from expcurate.settings import get_settings, override_settings
+from expcurate.settings import Settings, get_settings, override_settings, set_settings
 from expcurate.store import Store
 from expcurate.store.errors import LeaseHeld
 from expcurate.store.lease import describe
@@ -255,6 +255,25 @@ def run_stages_locally(stages: list[str], paper_id: str) -> None:
         futures = [pool.submit(_stage_with_retries, s, paper_id) for s in stages]
     for future in futures:
         future.result()
+
+
+def paper_in_worker(
+    entry: dict[str, Any],
+    settings: dict[str, Any],
+    model: str | None,
+    auto_approve: bool | None,
+    curate_one: CurateOne,
+) -> dict[str, Any]:
+    """One paper of a parallel batch in a worker process: the batch's settings (flags
+    included) laid down first, as the process starts with none of them; the paper curated
+    with `curate_one`; its summary sent back as JSON, and an exception as its text (it may
+    not survive the trip back)."""
+    set_settings(Settings.model_validate(settings))
+    try:
+        summary = curate_one(PaperListEntry.model_validate(entry), model, auto_approve)
+    except Exception as exc:
+        raise RuntimeError(f"{type(exc).__name__}: {exc}\n{traceback.format_exc()}") from None
+    return summary.model_dump(mode="json")
 
 
 InWorker = Callable[

@@ -9,14 +9,18 @@ deployments (`flows.curate`).
 
 from __future__ import annotations
 
-import traceback
 from typing import Any
 
 from expcurate.curation.services import PaperSummary
 from expcurate.records import PaperListEntry
-from expcurate.settings import Settings, set_settings
 from flows.engine import in_flow_run, orchestrated
-from flows.papers import advance_body, batch_body, curate_body, fan_out_locally
+from flows.papers import (
+    advance_body,
+    batch_body,
+    curate_body,
+    fan_out_locally,
+    paper_in_worker,
+)
 from flows.workers import started_workers
 
 
@@ -67,11 +71,6 @@ def paper_in_process(
     model: str | None,
     auto_approve: bool | None,
 ) -> dict[str, Any]:
-    """One paper of a parallel batch in a worker process of the plain pool (or of Dask): the
-    batch's settings (flags included) are laid down first, as the process starts with none."""
-    set_settings(Settings.model_validate(settings))
-    try:
-        summary = curate(PaperListEntry.model_validate(entry), model, auto_approve)
-    except Exception as exc:  # an exception may not survive the trip back: its text does
-        raise RuntimeError(f"{type(exc).__name__}: {exc}\n{traceback.format_exc()}") from None
-    return summary.model_dump(mode="json")
+    """One paper of a parallel batch in a worker process of the plain pool (or of Dask),
+    curated the way this command curates (`flows.papers.paper_in_worker`)."""
+    return paper_in_worker(entry, settings, model, auto_approve, curate)
