@@ -267,7 +267,11 @@ def paper_in_worker(
     """One paper of a parallel batch in a worker process: the batch's settings (flags
     included) laid down first, as the process starts with none of them; the paper curated
     with `curate_one`; its summary sent back as JSON, and an exception as its text (it may
-    not survive the trip back)."""
+    not survive the trip back). Like the command's own process, a worker keeps PyMuPDF's
+    layout add-on out (`extractors.nolayout`: half a second of its first paper)."""
+    from extractors.nolayout import keep_layout_out
+
+    keep_layout_out()
     set_settings(Settings.model_validate(settings))
     try:
         summary = curate_one(PaperListEntry.model_validate(entry), model, auto_approve)

@@ -32,5 +32,9 @@ def started_workers(count: int) -> ProcessPoolExecutor | None:
 
 
 def _import_pipeline() -> None:
-    """What a worker needs before its first paper, loaded while it waits for one."""
+    """What a worker needs before its first paper, loaded while it waits for one (PyMuPDF's
+    layout add-on kept out first, as in the command's own process)."""
+    from extractors.nolayout import keep_layout_out
+
+    keep_layout_out()
     import flows.papers  # noqa: F401  (the stages, the store, the extractors' entry points)

@@ -21,7 +21,7 @@ from flows import engine
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_a_batch_with_no_server_in_sight_never_imports_prefect(
+def test_a_batch_with_no_server_in_sight_never_imports_prefect_nor_the_layout_model(
     tmp_path: Path, sample_repo: Path
 ) -> None:
     home = tmp_path / "home"
@@ -38,6 +38,10 @@ def test_a_batch_with_no_server_in_sight_never_imports_prefect(
     imported = re.findall(r"^import time:.*\|\s*(\S+)\s*$", done.stderr, re.M)
     assert "flows.run" in imported  # the batch ran in this process, and the log says so
     assert not [m for m in imported if m == "prefect" or m.startswith("prefect.")]
+    # nor does any of its processes (the worker's import times are in the same stream) load
+    # PyMuPDF's layout model (its add-on's import is refused, and listed all the same)
+    assert "pymupdf" in imported
+    assert not [m for m in imported if m.split(".")[0] == "onnxruntime"]
     assert len({t[0] for t in tasks_in(tmp_path / "data")}) == 2
 
 
