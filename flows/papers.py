@@ -18,6 +18,7 @@ import logging
 import sys
 import time
 import traceback
+from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import contextmanager
@@ -267,11 +268,7 @@ def paper_in_worker(
     """One paper of a parallel batch in a worker process: the batch's settings (flags
     included) laid down first, as the process starts with none of them; the paper curated
     with `curate_one`; its summary sent back as JSON, and an exception as its text (it may
-    not survive the trip back). Like the command's own process, a worker keeps PyMuPDF's
-    layout add-on out (`extractors.nolayout`: half a second of its first paper)."""
-    from extractors.nolayout import keep_layout_out
-
-    keep_layout_out()
+    not survive the trip back)."""
     set_settings(Settings.model_validate(settings))
     try:
         summary = curate_one(PaperListEntry.model_validate(entry), model, auto_approve)
@@ -292,28 +289,24 @@ def fan_out_locally(
     auto_approve: bool | None,
     curate_one: CurateOne,
     in_worker: InWorker,
-    pool: ProcessPoolExecutor | None = None,
+    pool: ProcessPoolExecutor,
 ) -> list[PaperSummary]:
     """Papers side by side without Prefect: this process is one of the `workers` (it is up
     already, the pipeline imported; it runs `curate_one`), beside a pool of `workers - 1`
     spawned processes running `in_worker` (a module-level function), each taking the next
     paper of the list when it is free; or the Dask cluster of EXPCURATE_DASK_ADDRESS through
-    Dask's own client. `pool` is the spawned processes when they were started before."""
-    import multiprocessing
+    Dask's own client. `pool` holds the spawned processes (`flows.workers`)."""
     import threading
 
     settings = get_settings().model_dump(mode="json")
     done: dict[str, PaperSummary] = {}
     if get_settings().dask_address:
         return _fan_out_on_dask(entries, settings, model, auto_approve, in_worker)
-    queue, taking, telling = iter(largest_first(entries)), threading.Lock(), threading.Lock()
-    left = [len(entries)]  # papers not yet taken
+    queue, taking, telling = deque(largest_first(entries)), threading.Lock(), threading.Lock()
 
     def take() -> PaperListEntry | None:
         with taking:
-            entry = next(queue, None)
-            left[0] -= entry is not None
-            return entry
+            return queue.popleft() if queue else None
 
     def here() -> None:
         """Papers in this process, on a thread (a signal ends the process, and marks its
@@ -327,8 +320,6 @@ def fan_out_locally(
                 done[entry.id] = summary
                 _report(summary)
 
-    context = multiprocessing.get_context("spawn")
-    pool = pool or ProcessPoolExecutor(max_workers=workers - 1, mp_context=context)
     with pool:
         in_flight: dict[concurrent.futures.Future[dict[str, Any]], PaperListEntry] = {}
 
@@ -337,7 +328,7 @@ def fan_out_locally(
             many are left (it takes it the moment it is free, not when this process, busy
             with its own paper, gets round to sending one); near the end, one at a time."""
             spawned = workers - 1
-            while len(in_flight) < (2 * spawned if left[0] > 2 * workers else spawned):
+            while len(in_flight) < (2 * spawned if len(queue) > 2 * workers else spawned):
                 entry = take()
                 if entry is None:
                     return

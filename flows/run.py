@@ -21,7 +21,7 @@ from flows.papers import (
     fan_out_locally,
     paper_in_worker,
 )
-from flows.workers import started_workers
+from flows.workers import started_workers, worker_pool
 
 
 def _as_flow_runs() -> bool:
@@ -61,7 +61,8 @@ def batch(entries: list[PaperListEntry], workers: int = 1) -> list[PaperSummary]
 def _fan_out_here(
     entries: list[PaperListEntry], workers: int, model: str | None, auto_approve: bool | None
 ) -> list[PaperSummary]:
-    pool = started_workers(workers - 1)  # the command may have started them already
+    # the command may have started them already; an executor spawns nothing until used
+    pool = started_workers(workers - 1) or worker_pool(workers - 1)
     return fan_out_locally(entries, workers, model, auto_approve, curate, paper_in_process, pool)
 
 

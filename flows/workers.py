@@ -20,10 +20,24 @@ def start_workers(count: int) -> None:
     a paper (`started_workers` hands them over)."""
     if count < 1 or count in _STARTED:
         return
-    pool = ProcessPoolExecutor(max_workers=count, mp_context=multiprocessing.get_context("spawn"))
+    pool = worker_pool(count)
     for _ in range(count):  # each submit finds no idle worker and spawns one
         pool.submit(_import_pipeline)
     _STARTED[count] = pool
+
+
+def worker_pool(count: int) -> ProcessPoolExecutor:
+    """`count` spawned processes for a batch's papers, each keeping PyMuPDF's layout add-on
+    out before it imports anything (`extractors.nolayout`), as the command's own process
+    does: otherwise each loads an ONNX model it never uses, half a second of its first
+    paper. (A Dask cluster's workers are shared and left as they are.)"""
+    from extractors.nolayout import keep_layout_out
+
+    return ProcessPoolExecutor(
+        max_workers=count,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=keep_layout_out,
+    )
 
 
 def started_workers(count: int) -> ProcessPoolExecutor | None:
@@ -32,9 +46,5 @@ def started_workers(count: int) -> ProcessPoolExecutor | None:
 
 
 def _import_pipeline() -> None:
-    """What a worker needs before its first paper, loaded while it waits for one (PyMuPDF's
-    layout add-on kept out first, as in the command's own process)."""
-    from extractors.nolayout import keep_layout_out
-
-    keep_layout_out()
+    """What a worker needs before its first paper, loaded while it waits for one."""
     import flows.papers  # noqa: F401  (the stages, the store, the extractors' entry points)

@@ -181,13 +181,13 @@ def _backbone_model(value: str, stems: dict[str, str], own: str) -> str | None:
 _PARAMETER = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*=\s*([\w.+-]+)")
 
 
-def with_parameters(run: Run, arm: Arm, entry: EntryPoint | None) -> bool:
+def with_parameters(run: Run, arm: Arm, entry: EntryPoint | None) -> None:
     """Set the parameters the arm's description gives (`patch_len=64, stride=14`) on its
     script's command, when its program defines each as an option: the run becomes that
     command with them set and with the flags the program does not define dropped (the
-    script's own `--patch_len 1` replaced, list values included). Whether it changed."""
+    script's own `--patch_len 1` replaced, list values included)."""
     if entry is None or not run.invocation:
-        return False
+        return
     defined = {f.name for f in entry.flags if f.name.startswith("--")}
     given = [
         (f"--{name}", value)
@@ -195,25 +195,26 @@ def with_parameters(run: Run, arm: Arm, entry: EntryPoint | None) -> bool:
         if f"--{name}" in defined
     ]
     if not given:
-        return False
+        return
     said = ", ".join(f"{n[2:]}={v}" for n, v in given)
     notes = [w for w in run.warning.split("; ") if w]
     if "$" in run.invocation:  # a variable the script leaves unset: its command cannot stand
         run.warning = "; ".join([*notes, f"set the arm's own {said} in the script first"])
-        return True
+        return
+    replaced = {name for name, _ in given}
     words = run.invocation.split()
     kept: list[str] = []
     k = 0
     while k < len(words):
-        word = words[k]
-        flag = word.split("=", 1)[0]
-        if flag.startswith("--") and (flag not in defined or flag in dict(given)):
-            k += 1  # the flag and every value after it, up to the next option
-            while k < len(words) and not words[k].startswith("-") and "=" not in word:
+        flag, inline, _ = words[k].partition("=")
+        k += 1
+        if flag.startswith("--") and (flag not in defined or flag in replaced):
+            # dropped with its values: those after it up to the next option (none after
+            # `--flag=value`)
+            while not inline and k < len(words) and not words[k].startswith("-"):
                 k += 1
             continue
-        kept.append(word)
-        k += 1
+        kept.append(words[k - 1])
     command = " ".join(kept)
     for name, value in given:
         command = with_setting(command, [name, value])
@@ -223,7 +224,6 @@ def with_parameters(run: Run, arm: Arm, entry: EntryPoint | None) -> bool:
     run.settings = ""  # the command shows them
     notes = [w for w in notes if "does not define" not in w]  # those flags are dropped
     run.warning = "; ".join([*notes, f"the arm's own {said}, set on the script's command{again}"])
-    return True
 
 
 def sweeps_of(settings: str) -> list[str]:
