@@ -96,21 +96,21 @@ def _kill_at(proc: subprocess.Popen[str], data: Path, point: str) -> None:
     marker.unlink()
 
 
-def _state(data: Path) -> dict[str, Any]:
+def _state(data: Path, paper: str = PAPER) -> dict[str, Any]:
     """What a resumed run must share with an uninterrupted one."""
     store = Store(f"sqlite:///{data / 'expcurate.db'}")
-    tasks = store.tasks(PAPER)
+    tasks = store.tasks(paper)
     fields = [store.fields(t) for t in tasks]
     return {
-        "paper": store.require_paper(PAPER).status,
+        "paper": store.require_paper(paper).status,
         "tasks": [
             (t.key, t.stage, t.status, f.question, f.expected_outcome, f.source, f.requirements)
             for t, f in zip(tasks, fields, strict=True)
         ],
         "revisions": [len(store.revisions(t.id)) for t in tasks if t.id is not None],
-        "current": {s: r.status for s, r in store.current_runs(PAPER).items()},
+        "current": {s: r.status for s, r in store.current_runs(paper).items()},
         # finished runs per stage, the interrupted ones left out: each stage's work once
-        "finished": Counter(r.stage for r in store.runs(PAPER) if r.status != "interrupted"),
+        "finished": Counter(r.stage for r in store.runs(paper) if r.status != "interrupted"),
     }
 
 
@@ -211,3 +211,33 @@ def test_sigterm_marks_the_running_stage_interrupted_and_exits_with_one_line(
     marker.unlink()
     _finish(_start(_extract(sample_repo_module), data, api_url))
     assert _state(data) == reference
+
+
+def test_a_parallel_batch_killed_mid_run_resumes_to_the_same_tasks(
+    sample_repo_module: Path, tmp_path: Path
+) -> None:
+    """`batch --workers 2` without a Prefect server (this process and a spawned worker,
+    started before the pipeline is imported), killed with its workers while a paper drafts
+    its tasks, then run again: every paper reaches what an uninterrupted batch reaches."""
+    from conftest import sample_paper_list
+
+    ids = ("a1", "a2", "a3")
+    papers = sample_paper_list(tmp_path, sample_repo_module, ids)
+    batch = ["batch", str(papers), "--auto-approve", "--workers", "2"]
+    clean = tmp_path / "clean"
+    _finish(_start(batch, clean, ""))
+    data = tmp_path / "data"
+    proc = _start(batch, data, "", pause="tasks")
+    deadline = time.monotonic() + WAIT_S
+    while not list((data / "artifacts").glob("*/paused-tasks")):
+        assert proc.poll() is None, proc.communicate()[0]
+        assert time.monotonic() < deadline, "no paper reached its tasks stage"
+        time.sleep(0.1)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.communicate()
+    for marker in (data / "artifacts").glob("*/paused-tasks"):
+        marker.unlink()
+    out = _finish(_start(batch, data, ""))
+    assert "3 papers, 0 failed" in out, out
+    assert [_state(data, p) for p in ids] == [_state(clean, p) for p in ids]
+    assert _integrity(data) == "ok"
