@@ -289,13 +289,13 @@ def fan_out_locally(
     auto_approve: bool | None,
     curate_one: CurateOne,
     in_worker: InWorker,
-    pool: ProcessPoolExecutor,
+    spawn_pool: Callable[[], ProcessPoolExecutor],
 ) -> list[PaperSummary]:
     """Papers side by side without Prefect: this process is one of the `workers` (it is up
     already, the pipeline imported; it runs `curate_one`), beside a pool of `workers - 1`
     spawned processes running `in_worker` (a module-level function), each taking the next
     paper of the list when it is free; or the Dask cluster of EXPCURATE_DASK_ADDRESS through
-    Dask's own client. `pool` holds the spawned processes (`flows.workers`)."""
+    Dask's own client. `spawn_pool` gives the spawned processes (`flows.workers`)."""
     import threading
 
     settings = get_settings().model_dump(mode="json")
@@ -320,7 +320,7 @@ def fan_out_locally(
                 done[entry.id] = summary
                 _report(summary)
 
-    with pool:
+    with spawn_pool() as pool:
         in_flight: dict[concurrent.futures.Future[dict[str, Any]], PaperListEntry] = {}
 
         def feed() -> None:

@@ -9,6 +9,7 @@ deployments (`flows.curate`).
 
 from __future__ import annotations
 
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from expcurate.curation.services import PaperSummary
@@ -61,9 +62,12 @@ def batch(entries: list[PaperListEntry], workers: int = 1) -> list[PaperSummary]
 def _fan_out_here(
     entries: list[PaperListEntry], workers: int, model: str | None, auto_approve: bool | None
 ) -> list[PaperSummary]:
-    # the command may have started them already; an executor spawns nothing until used
-    pool = started_workers(workers - 1) or worker_pool(workers - 1)
-    return fan_out_locally(entries, workers, model, auto_approve, curate, paper_in_process, pool)
+    def spawn_pool() -> ProcessPoolExecutor:  # the command may have started them already
+        return started_workers(workers - 1) or worker_pool(workers - 1)
+
+    return fan_out_locally(
+        entries, workers, model, auto_approve, curate, paper_in_process, spawn_pool
+    )
 
 
 def paper_in_process(

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import make_sample_repo
+from conftest import make_sample_repo, sample_paper_list
 
 from expcurate.records import RunStatus
 from expcurate.store import Store
@@ -219,8 +219,6 @@ def test_a_parallel_batch_killed_mid_run_resumes_to_the_same_tasks(
     """`batch --workers 2` without a Prefect server (this process and a spawned worker,
     started before the pipeline is imported), killed with its workers while a paper drafts
     its tasks, then run again: every paper reaches what an uninterrupted batch reaches."""
-    from conftest import sample_paper_list
-
     ids = ("a1", "a2", "a3")
     papers = sample_paper_list(tmp_path, sample_repo_module, ids)
     batch = ["batch", str(papers), "--auto-approve", "--workers", "2"]
