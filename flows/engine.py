@@ -5,8 +5,7 @@ a second. So each is answered without Prefect when nothing could make the answer
 flow run exists in a process that has not imported Prefect, and no server is configured
 when no Prefect setting is in sight (no variable naming an API or a profile, no profile
 naming an API, no `prefect.toml`, `.env` or `pyproject.toml` of the working directory that
-mentions Prefect).
-Otherwise Prefect itself is asked.
+mentions Prefect). Otherwise Prefect itself is asked.
 """
 
 from __future__ import annotations
