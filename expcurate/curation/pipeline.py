@@ -46,8 +46,9 @@ from expcurate.store.rows import Paper, StageRun
 M = TypeVar("M", bound=BaseModel)
 
 PARSER_VERSION = "paper-1"
-MINER_VERSION = "repo-4"  # repo-2: option aliases (--ds for --dataset); repo-3: switches;
-# repo-4: the values code tests an option for (`args.algo == "trace"`)
+MINER_VERSION = "repo-5"  # repo-2: option aliases (--ds for --dataset); repo-3: switches;
+# repo-4: the values code tests an option for (`args.algo == "trace"`); repo-5: a program
+# takes the options of the parser-only module it imports (`EntryPoint.parser`)
 
 
 class StageBlocked(RuntimeError):

@@ -37,6 +37,9 @@ class EntryPoint(BaseModel):
     calls: list[str] = Field(default_factory=list)  # repo files a launch script runs
     # False for a module that only defines a parser (imported by the real script).
     runnable: bool = True
+    # where `flags` are defined when not in this file: the parser module a program without
+    # options of its own imports (`main.py` reading `config.py`'s `init_args`)
+    parser: str = ""
 
 
 class DocCommand(BaseModel):

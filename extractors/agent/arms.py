@@ -394,10 +394,25 @@ def setting_flags(task: TaskDraft, options: list[CliFlag]) -> list[tuple[CliFlag
                 flag = flag_for(text, str(name), options)
                 if flag is not None and numeric(flag.default) and not numeric(text):
                     flag = None  # "--seed default": the parser wants a number
+                if flag is not None and flag.default.strip("'\"").lower() == text.lower():
+                    text = flag.default.strip("'\"")  # the parser's spelling: ls21 for LS21
                 found = (flag, text) if flag is not None and not flag.switch else None
             if found is not None:
                 out.append(found)
     return out
+
+
+def listed_fit(task: TaskDraft, options: list[CliFlag]) -> int | None:
+    """How many of the values the task holds fixed ("CIFAR10-LT", "ResNet18") the parser
+    lists among an option's choices; None when it lists no choices at all (it cannot say)."""
+    if not any(_CHOICES.search(f.help) for f in options):
+        return None
+    return sum(
+        _choice(str(value).strip(), options) is not None
+        for values in task.design_complexity.constant_variables.values()
+        for value in listed(values)
+        if str(value).strip()
+    )
 
 
 def _choice(value: str, options: list[CliFlag]) -> tuple[CliFlag, str] | None:
@@ -418,14 +433,6 @@ def flag_for(value: str, variable: str, options: list[CliFlag]) -> CliFlag | Non
     """The option that sets `value` of `variable`: its default is the value, its help names
     the value, or its name shares a word with the variable's name."""
     low = value.lower()
-    if low not in _BOOLEANS:  # any switch's default or help says True: only its name tells
-        for f in options:
-            if f.default.strip("'\"").lower() == low:
-                return f
-        pattern = re.compile(rf"(?<![\w-]){re.escape(low)}(?![\w-])")
-        for f in options:
-            if pattern.search(f.help.lower()):
-                return f
     wanted = {stem(w) for w in content_words(variable)} - {
         "model",
         "method",
@@ -435,4 +442,14 @@ def flag_for(value: str, variable: str, options: list[CliFlag]) -> CliFlag | Non
         "setting",
     }
     named = [f for f in options if wanted & {stem(t) for t in terms(f.name)}]
+    if low not in _BOOLEANS:  # any switch's default or help says True: only its name tells
+        # a number is a default by coincidence as often as not (epochs 8, workers 8): it
+        # counts only for an option named like the variable (batch_size 16: --train_batch_size)
+        for f in named if numeric(low) else options:
+            if f.default.strip("'\"").lower() == low:
+                return f
+        pattern = re.compile(rf"(?<![\w-]){re.escape(low)}(?![\w-])")
+        for f in [] if numeric(low) else options:
+            if pattern.search(f.help.lower()):
+                return f
     return named[0] if len(named) == 1 else None

@@ -39,6 +39,24 @@ def humanize(name: str, cls: str = "") -> str:
     return f"{text} ({qual})" if cls else text
 
 
+_MARKUP = re.compile(r"https?://|`_|>>>|^\.\. |:param|:return|\w+:\s*[-+.]?\d")
+_NOT_PROSE = ("args", "arguments", "returns", "todo", "parameters", "note", "example", "usage")
+
+
+def doc_wording(doc: str, longest: int = 140) -> str:
+    """A docstring's first line when it reads as a sentence about what the code does ("Train
+    the model for one epoch"), else "": no links, doctest or field lists, no figures
+    (`GFLOPS: 0.56, model size: 11.17MB`), no section header, at least two words; inline
+    code (``tree_x + alpha * tree_y``) is fine."""
+    text = (doc.strip().splitlines() or [""])[0].strip().rstrip(".:")
+    words = re.findall(r"[A-Za-z]{2,}", text)
+    if not 8 <= len(text) <= longest or len(words) < 2 or not text[0].isalpha():
+        return ""
+    if _MARKUP.search(text) or text.lower().startswith(_NOT_PROSE) or text.isupper():
+        return ""
+    return text
+
+
 def inline_blocks(tree: ast.Module, lines: list[str], wanted: set[str], limit: int) -> list[Block]:
     """The main block's (or its `main()`'s) runs of statements that do the experiment's work,
     in file order; of more than `limit`, those sharing the most words with `wanted`."""
@@ -352,9 +370,9 @@ def _cell_action(tree: ast.Module) -> str:
     with what it assigns ("Compute P, U with CAMUV.execute")."""
     defs = [n for n in tree.body if isinstance(n, _DEFS)]
     if defs:
-        doc = (ast.get_docstring(defs[0]) or "").strip().splitlines()
-        if len(defs) == 1 and doc and 8 <= len(doc[0]) <= 140:
-            return doc[0].rstrip(".")
+        doc = doc_wording(ast.get_docstring(defs[0]) or "")
+        if len(defs) == 1 and doc:
+            return doc
         return f"Define {', '.join(n.name for n in defs[:3])}"
     for node in tree.body:
         value = node.value if isinstance(node, ast.Expr | ast.Assign) else None

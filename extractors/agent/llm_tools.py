@@ -223,6 +223,8 @@ class RepoTools:
         entry = self.entries.get(rel)
         if entry is not None:
             out.append(f"entry point ({entry.kind}) at line {entry.line}")
+            if entry.parser:
+                out.append(f"its options are defined in {entry.parser}:")
             out += [_flag_text(f) for f in entry.flags]
         if not out:
             n = len(self.search.text(path).splitlines())

@@ -16,6 +16,7 @@ from extractors.repo import stem, terms
 from extractors.repo.pysource import OutlineItem
 
 from .arms import Arm, about_data, numeric, value_forms
+from .inline import doc_wording
 from .query import TaskQuery
 from .steps import Step, StepTracer, humanize
 
@@ -160,9 +161,9 @@ def _core(methods: list[OutlineItem], names: tuple[str, ...]) -> OutlineItem | N
 
 
 def _define(item: OutlineItem) -> str:
-    doc = item.doc.strip().rstrip(".:")
+    doc = doc_wording(item.doc)
     short = item.name.rsplit(".", 1)[-1]
-    if 8 <= len(doc) <= 140 and not doc.lower().startswith(("args", "returns", "todo")):
+    if doc:
         return f"Implement {item.name}: {doc[0].lower() + doc[1:]}"
     if item.kind == "class":
         return f"Implement the {item.name} class"

@@ -25,8 +25,9 @@ import posixpath
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from itertools import pairwise
 
-from expcurate.records import RepoIndex, TaskDraft
+from expcurate.records import CliFlag, EntryPoint, RepoIndex, TaskDraft
 from extractors.repo import RepoSearch, stem, terms
 from extractors.repo.pysource import OutlineItem
 
@@ -35,11 +36,13 @@ from .arms import (
     arm_option,
     names_arm,
     numeric,
+    setting_flags,
     task_arms,
     task_datasets,
     task_metrics,
 )
 from .entry_args import EntryArgs
+from .inline import doc_wording
 from .measures import MeasureSteps
 from .methods import NARROW, MethodModules
 from .query import TaskQuery
@@ -116,7 +119,10 @@ class StepPlanner:
         data = self._data_step(q, task, modules, runs)
         parts = self.methods.method_steps(method, q) if method else []
         plan.method_modules = list(dict.fromkeys(s.path for s in parts))
-        branches = self._branch_steps(arms, [entry, *modules] if entry else [], runs)
+        e = self.entries.get(entry or "")
+        options = [f for f in e.flags if f.name.startswith("--")] if e else []
+        held = setting_flags(task, options)
+        branches = self._branch_steps(arms, [entry, *modules] if entry else [], runs, held)
         own = self.methods.arm_steps(arms, {method.path} if method else set())
         own += [r for r in rivals or [] if all(r.path != o.path for o in own)]
         files: list[str | None] = [entry, *modules] if entry else []
@@ -157,13 +163,17 @@ class StepPlanner:
         # the call site and the definition worded alike: the definition says more
         blocks = [b for b in blocks if all(b.action != c.action for c in called)]
         called = [c for c in called if self._about_experiment(c, q)]
+        # a branch the main block's own steps cite from its `if` on says it in execution order
+        branches = [
+            b for b in branches if all((x.path, x.start) != (b.path, b.start) for x in blocks)
+        ]
         # In execution order: the data, the options, the method, the branches, what the main
         # block does inline and the functions it calls, the training loop, the runs, the evaluation. When there
         # are too many, inline blocks go first, then called functions, then extra branches.
         optional = [*called, *blocks, *branches[2:], *own[2:]]
         order = [
             data,
-            self._options_step(entry, runs, arms),
+            self._options_step(entry, runs, arms, held),
             *_suite_steps(runs),
             _code_step(runs),
             *parts,
@@ -208,11 +218,17 @@ class StepPlanner:
 
     def _unused_branch(self, step: Step, entry: str | None, runs: list[Run]) -> bool:
         """A block under `if args.x:` where x is a switch off by default that no run turns
-        on (`if args.do_predict:`): it does not run in this experiment."""
+        on (`if args.do_predict:`), or under `if args.x == 'v':` where every run gives x
+        another value (`--model ResNet34` against `if args.model == 'ResNet18':`): it does not
+        run in this experiment."""
         m = re.match(r"If (?:not )?args\.(\w+)\b", step.action)
         e = self.entries.get(entry or "")
         if m is None or e is None or step.action.startswith("If not"):
             return False
+        tested = re.match(r"If args\.(\w+) == ['\"]([^'\"]+)['\"]", step.action)
+        if tested is not None:
+            given = _given_values(e, runs).get(tested.group(1), set())
+            return bool(given) and tested.group(2) not in given
         flag = next(
             (f for f in e.flags if f.name.lstrip("-").replace("-", "_") == m.group(1)), None
         )
@@ -242,9 +258,12 @@ class StepPlanner:
             modules.extend(x for x in self.index.imports.get(m, []) if x not in modules)
         return [m for m in modules if m.endswith(".py") and m != entry][:80]
 
-    def _options_step(self, entry: str | None, runs: list[Run], arms: list[Arm]) -> Step | None:
+    def _options_step(
+        self, entry: str | None, runs: list[Run], arms: list[Arm], held: list[tuple[CliFlag, str]]
+    ) -> Step | None:
         """The parser lines of the options that select the arms (`--wo_conv`,
-        `--model_type`), not the whole parser; none when no option tells the arms apart."""
+        `--model_type`), not the whole parser, nor those that set what the task holds fixed;
+        none when no option tells the arms apart."""
         e = self.entries.get(entry or "")
         if e is not None and e.kind == "hydra":
             return self._config_keys_step(runs)
@@ -252,7 +271,9 @@ class StepPlanner:
             return None
         wanted = {r.switch for r in runs if r.switch}
         selected = [a for r in runs if r.switch for a in r.arms]
-        options = [f for f in e.flags if f.name.startswith("--")]
+        options = [
+            f for f in e.flags if f.name.startswith("--") and all(f is not h for h, _ in held)
+        ]
         for arm in arms:
             found = arm_option(arm, options)
             if found is not None:
@@ -268,7 +289,7 @@ class StepPlanner:
         )[:80]
         return Step(
             f"Add the options that select {chosen or 'the compared settings'}: {', '.join(names)}",
-            entry or "",
+            e.parser or entry or "",
             start,
             end,
         )
@@ -363,11 +384,23 @@ class StepPlanner:
         return dict(Counter(registry[v] for v in values if v in registry))
 
     def _branch_steps(
-        self, arms: list[Arm], files: list[str | None], runs: list[Run]
+        self,
+        arms: list[Arm],
+        files: list[str | None],
+        runs: list[Run],
+        held: list[tuple[CliFlag, str]],
     ) -> list[Step]:
-        """Where the code switches between the arms: an `if` comparing with an arm's value or
-        testing the option an arm sets (`if self.wo_conv:`)."""
-        values = {a.value.lower(): a for a in arms if len(a.value) >= 2}
+        """Where the code switches between the arms: an `if` comparing with the value of an
+        arm some run runs, or testing the option an arm sets (`if self.wo_conv:`); then where
+        it switches on the value of what the task holds fixed (`if args.dataset ==
+        'cifar100':`)."""
+        ran = [a for r in runs if not r.missing for a in r.arms]
+        values = {a.value.lower(): a for a in arms if len(a.value) >= 2 and (a in ran or not runs)}
+        fixed = {
+            value.lower(): Arm(flag.name.lstrip("-").replace("-", "_"), value, frozenset())
+            for flag, value in held
+            if value.lower() not in values and not numeric(value)
+        }
         switches: dict[str, Arm] = {}
         for r in runs:
             for a in r.arms if r.switch else []:
@@ -382,7 +415,6 @@ class StepPlanner:
                     switches.setdefault(
                         re.split(r"[.\[]", setting.target)[-1].strip("'\"]"), r.arms[0]
                     )
-        ran = [a for r in runs if not r.missing for a in r.arms]
 
         def named_by(attr: str) -> Arm | None:
             """The arm a run runs whose switch this is (`args.use_text_prompt` for "text")."""
@@ -390,6 +422,7 @@ class StepPlanner:
 
         tests: set[str] = set()
         out: list[Step] = []
+        held_steps: list[Step] = []  # the branches of what the task holds fixed
         for path in files:
             tree = self.tracer.tree(path) if path else None
             if tree is None or path is None:
@@ -403,7 +436,7 @@ class StepPlanner:
                 hit: Arm | None = None
                 for c in ast.walk(node.test):
                     if isinstance(c, ast.Constant) and isinstance(c.value, str):
-                        hit = hit or values.get(c.value.lower())
+                        hit = hit or values.get(c.value.lower()) or fixed.get(c.value.lower())
                     elif isinstance(c, ast.Attribute):
                         hit = hit or switches.get(c.attr) or named_by(c.attr)
                     elif isinstance(c, ast.Name):
@@ -418,16 +451,15 @@ class StepPlanner:
                 end = min(last.end_lineno or node.lineno, node.lineno + 15)
                 what = hit.variable.replace("_", " ")
                 verb = "Leave" if isinstance(node.test, ast.UnaryOp) else "Take"
-                out.append(
-                    Step(
-                        f"{verb} the {hit.value} path ({what}) where {test}", path, node.lineno, end
-                    )
+                step = Step(
+                    f"{verb} the {hit.value} path ({what}) where {test}", path, node.lineno, end
                 )
+                (held_steps if hit in fixed.values() else out).append(step)
                 if len(out) >= 3:
                     break
-        # in the order the code runs them, file by file
+        # the arms' branches first; in the order the code runs them, file by file
         rank = {p: i for i, p in enumerate(files)}
-        return sorted(out[:3], key=lambda st: (rank.get(st.path, 0), st.start))
+        return sorted((out + held_steps)[:3], key=lambda st: (rank.get(st.path, 0), st.start))
 
     def _named_step(self, files: list[str | None], names: tuple[str, ...]) -> Step | None:
         """The first definition named like `names` (in their order) in `files` that the code
@@ -455,7 +487,7 @@ class StepPlanner:
                         if loop is not None:
                             start, end = loop
                     verb = "Train" if names is _TRAIN_NAMES else "Evaluate"
-                    doc = item.doc.rstrip(".") if 8 <= len(item.doc) <= 120 else ""
+                    doc = doc_wording(item.doc, longest=120)
                     action = f"{verb} ({item.name})" + (f": {doc}" if doc else "")
                     return Step(action, path, start, end)
         return None
@@ -526,6 +558,24 @@ class StepPlanner:
             if found is not None:
                 return found
         return item
+
+
+def _given_values(entry: EntryPoint, runs: list[Run]) -> dict[str, set[str]]:
+    """The values the runs give each of the entry point's options, by the option's name in
+    the code (`--md ResNet34` and `--model ResNet34` both as `model`)."""
+    dest = {
+        name: flag.name.lstrip("-").replace("-", "_")
+        for flag in entry.flags
+        for name in (flag.name, *flag.aliases)
+    }
+    out: dict[str, set[str]] = {}
+    for r in runs:
+        words = (r.invocation or r.command).split()
+        for word, value in pairwise(words):
+            name, _, inline = word.partition("=")
+            if name in dest:
+                out.setdefault(dest[name], set()).add((inline or value).strip("'\""))
+    return out
 
 
 def _code_step(runs: list[Run]) -> Step | None:

@@ -29,7 +29,7 @@ from extractors.repo.commands import python_entry
 from extractors.validate.repo_checks import reference_problems
 from extractors.validate.tree import WorkTree
 
-from .arms import form_words, task_arms
+from .arms import form_words, listed_fit, task_arms
 from .methods import MethodModules
 from .plan import Plan, StepPlanner
 from .query import TaskQuery, asks_to_build, build_query
@@ -45,7 +45,7 @@ NOTEBOOK_CELLS = 12  # a notebook that is the experiment: its substantial cells,
 RELEVANCE = 1.05  # share of task names found in the repo + share of task words found
 WORDS_ONLY_RELEVANCE = 0.85  # share of task words, for a task that names nothing
 _NUMERIC = re.compile(r"[\d.,%]+")
-HEURISTIC_VERSION = "setup-heuristic-8"  # bump when the policy's output changes
+HEURISTIC_VERSION = "setup-heuristic-9"  # bump when the policy's output changes
 # a program that compares what the runs produced: eval_results.py, validate.py, plot_x.py
 _COMPARE_STAGE = re.compile(r"(?:eval|valid|plot|analy)", re.I)
 
@@ -148,7 +148,7 @@ class SetupAgent:
         if reason:
             setup.no_answer = reason
             return
-        chosen = self._choose(ranked)
+        chosen = self._fitting(task, self._choose(ranked))
         setup.source = [c.path for c in chosen]
         setup.candidates = [
             c.path for c in ranked[: MAX_SOURCE + MAX_CANDIDATES] if c.path not in setup.source
@@ -298,6 +298,26 @@ class SetupAgent:
         top = ranked[0].score
         chosen = [c for c in ranked[:MAX_SOURCE] if c.score >= RELATIVE_CUTOFF * top]
         return chosen or ranked[:1]
+
+    def _fitting(self, task: TaskDraft, chosen: list[Candidate]) -> list[Candidate]:
+        """The best match first, unless it is a program whose options list choices none of
+        which is a value the task holds fixed while another chosen program lists more of them
+        (test_imagenet.py, `--dataset {imagenet}`, for a task on CIFAR10-LT beside test.py,
+        `--dataset {cifar10, cifar100}`): then that program leads."""
+        fits: dict[str, int] = {}
+        for c in chosen:
+            e = self.entries.get(c.path)
+            if c.kind == "entry" and e is not None and e.runnable and c.path.endswith(".py"):
+                fit = listed_fit(task, [f for f in e.flags if f.name.startswith("--")])
+                if fit is not None:
+                    fits[c.path] = fit
+        top = chosen[0].path
+        if top not in fits:
+            return chosen
+        best = max(fits, key=lambda p: fits[p])  # the first of the best, in rank order
+        if fits[best] <= fits[top]:
+            return chosen
+        return sorted(chosen, key=lambda c: c.path != best)
 
     def _main_entry(self, chosen: list[Candidate]) -> str | None:
         """The Python file the best candidate runs: itself, what its script calls, or what

@@ -139,6 +139,10 @@ class RunPlanner:
         launchers = ran if entry else launchers
         e = self.entries.get(entry or "")
         options = [f for f in e.flags if f.name.startswith("--")] if e else []
+        # an option that sets what the task holds fixed (`--dataset cifar10` for CIFAR10-LT)
+        # selects no arm (CIFAR100 as an out-of-distribution set is not `--dataset cifar100`)
+        held = setting_flags(task, options)
+        arm_options = [f for f in options if all(f is not h for h, _ in held)]
         # a numeric variable every value of which names a folder or file of the launch
         # scripts (scripts/PDF/336/, scripts/PDF/720/) is run by those scripts, value by
         # value, when the numbers are what the task compares (no method is an arm)
@@ -234,7 +238,7 @@ class RunPlanner:
                     called = python_entry(pick.path, self.entries) or ""
                     with_parameters(run, arm, self.entries.get(called))
                     add(run)
-            elif (setting := self._arm_setting(arm, options, entry)) is not None:
+            elif (setting := self._arm_setting(arm, arm_options, entry)) is not None:
                 by_flag.append((arm, setting))
             else:
                 plain.append(arm)
@@ -341,12 +345,13 @@ class RunPlanner:
                 }
                 command = with_setting(base[0].invocation, setting, off - set(setting))
             elif entry is not None and (recipe := self._recipe(entry, setting)):
-                # the authors' documented command, with this arm's setting in it
+                # the authors' documented command, with what the task holds fixed and this
+                # arm's setting in it
+                recipe = with_held(recipe, held)[0]
                 command = self.args.complete(with_setting(recipe, setting), entry)
             elif entry is not None:
-                command = self.args.complete(
-                    shell(["python", entry, *positional(e), *setting]), entry
-                )
+                unset = with_held(shell(["python", entry, *positional(e)]), held)[0]
+                command = self.args.complete(with_setting(unset, setting), entry)
             else:
                 continue
             flagged = Run(
@@ -449,20 +454,10 @@ class RunPlanner:
             command = run_from(documented[0], {f.path for f in self.index.files})
         else:
             command = " ".join([bare_run(entry, e), *positional(e)])
-        present = set(re.findall(r"(?<!\S)--?[\w-]+", command))
-        added: list[str] = []
-        names: list[str] = []
-        for flag, value in setting_flags(task, options):
-            if {flag.name, *flag.aliases} & present or flag.name in names:
-                continue
-            names.append(flag.name)
-            added += [flag.name, value]
-        if added:
-            command += " " + shlex.join(added)
+        command, settings = with_held(command, setting_flags(task, options))
         command = self.args.complete(command, entry)
-        return Run(
-            command, settings=shlex.join(added), warning=config_placeholders(self.configs(command))
-        )
+        warning = config_placeholders(self.configs(command))
+        return Run(command, settings=settings, warning=warning)
 
     def _program_run(self, task: TaskDraft, program: str, arm: Arm) -> Run:
         """Another program than the entry point, run as documented, for this arm."""
@@ -684,6 +679,33 @@ class RunPlanner:
             if (step := self.methods.main_definition(paths[0], name)) is not None:
                 out.append(step)
         return out[:3]
+
+
+def with_held(command: str, held: list[tuple[CliFlag, str]]) -> tuple[str, str]:
+    """The command with the options that set what the task holds fixed, and those settings
+    as given: a value the command already gives such an option (the README's `--ds cifar10`
+    where the task is on CIFAR100-LT) gives way to the task's; a `--ds=cifar10` is left as
+    the authors wrote it; the others are added at the end."""
+    present = set(re.findall(r"(?<!\S)--?[\w-]+", command))
+    added: list[str] = []
+    settings: list[str] = []
+    names: set[str] = set()
+    for flag, value in held:
+        if flag.name in names:
+            continue
+        names.add(flag.name)
+        given = sorted({flag.name, *flag.aliases} & present)
+        if not given:
+            added += [flag.name, value]
+            settings += [flag.name, value]
+            continue
+        replaced = with_setting(command, [given[0], value])
+        if replaced != command and len(replaced.split()) == len(command.split()):
+            settings += [given[0], value]
+            command = replaced
+    if added:
+        command += " " + shlex.join(added)
+    return command, shlex.join(settings)
 
 
 def _test_module(path: str) -> bool:

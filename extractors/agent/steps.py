@@ -20,7 +20,15 @@ from extractors.repo import RepoSearch, stem, terms
 from extractors.repo.commands import run_from
 from extractors.repo.pysource import OutlineItem, outline, parse
 
-from .inline import INCIDENTAL, has_main, humanize, inline_blocks, main_body, notebook_cells
+from .inline import (
+    INCIDENTAL,
+    doc_wording,
+    has_main,
+    humanize,
+    inline_blocks,
+    main_body,
+    notebook_cells,
+)
 from .query import TaskQuery
 
 MAX_STEPS = 8
@@ -44,10 +52,9 @@ class Step:
 
 
 def _action(item: OutlineItem) -> str:
-    if item.doc:
-        doc = item.doc.strip().rstrip(".:")
-        if 8 <= len(doc) <= 140 and not doc.lower().startswith(("args", "returns", "todo")):
-            return doc[0].upper() + doc[1:]
+    doc = doc_wording(item.doc)
+    if doc:
+        return doc[0].upper() + doc[1:]
     if item.kind == "class":
         return f"Create the {item.name}"
     name = item.name.rsplit(".", 1)
@@ -87,7 +94,8 @@ class StepTracer:
         if entry and entry.flags:
             lines = [f.line for f in entry.flags if f.line]
             if lines:
-                steps.append(Step("Parse command-line arguments", path, min(lines), max(lines)))
+                where = entry.parser or path
+                steps.append(Step("Parse command-line arguments", where, min(lines), max(lines)))
         names = self._local_names(path, tree)
         if not has_main(tree):
             steps += self._test_steps(path, q)
@@ -252,8 +260,7 @@ class StepTracer:
         if best is None:
             return None
         _, module, item = best
-        doc = item.doc.rstrip(".")
-        action = doc if 8 <= len(doc) <= 140 else f"{item.name} ({item.kind})"
+        action = doc_wording(item.doc) or f"{item.name} ({item.kind})"
         return Step(f"Implement the method: {action}", module, item.start, item.end)
 
     def _idf(self, term: str) -> float:

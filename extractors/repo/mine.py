@@ -115,7 +115,27 @@ def mine_repo(
     index.file_refs = {p: list(dict.fromkeys(v)) for p, v in sorted(refs.items()) if v}
     index.entry_points.sort(key=lambda e: e.path)
     index.imports = _import_graph(raw_imports, resolver)
+    _borrow_parsers(index)
     return index
+
+
+def _borrow_parsers(index: RepoIndex) -> None:
+    """A program without options of its own that imports exactly one module defining only a
+    parser (`main.py` importing `config.py`, whose `init_args` builds it) accepts that parser's
+    options: it takes them, with `parser` saying where they are written."""
+    entries = {e.path: e for e in index.entry_points}
+    for e in index.entry_points:
+        if e.flags or not e.runnable or e.kind not in ("main", "script"):
+            continue
+        parsers = [
+            entries[p]
+            for p in index.imports.get(e.path, [])
+            if p in entries and entries[p].flags and not entries[p].runnable
+        ]
+        if len(parsers) == 1:
+            e.flags = [f.model_copy() for f in parsers[0].flags]
+            e.kind = parsers[0].kind
+            e.parser = parsers[0].path
 
 
 def _note_skipped(index: RepoIndex) -> None:
