@@ -10,6 +10,7 @@ import json
 import sqlite3
 import sys
 import time
+import weakref
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -20,6 +21,7 @@ from sqlalchemy.engine import CursorResult, Engine
 from sqlalchemy.exc import ArgumentError, IntegrityError
 from sqlmodel import Session, SQLModel, col, create_engine, select
 
+from expcurate.leaving import before_leaving
 from expcurate.records import Flag, RunStatus, Severity, StageResult, TaskFields, TaskStatus
 from expcurate.records.task import BOOKKEEPING_FIELDS
 from expcurate.store.auth import UserStore
@@ -95,6 +97,19 @@ def _sqlite_begin(conn: Any) -> None:
     conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
+# The engines of this process's stores, closed when it leaves quickly (`expcurate.leaving`):
+# the last connection to close folds SQLite's write-ahead log into the database file.
+_OPEN: weakref.WeakSet[Engine] = weakref.WeakSet()
+
+
+def _close_engines() -> None:
+    for engine in list(_OPEN):
+        engine.dispose()
+
+
+before_leaving(_close_engines)
+
+
 class Store(UserStore):
     def __init__(self, url: str) -> None:
         self.url = url
@@ -116,6 +131,7 @@ class Store(UserStore):
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
             event.listen(self.engine, "begin", _sqlite_begin)
+        _OPEN.add(self.engine)
         self._migrate()
 
     def _migrate(self) -> None:
