@@ -231,3 +231,27 @@ def test_a_store_opened_while_another_process_creates_it_waits_its_turn(tmp_path
     assert [p.id for p in store.papers()] == ["p"]
     with sqlite3.connect(path) as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_reading_goes_on_beside_another_process_writing(tmp_path: Path) -> None:
+    # a batch's workers share one SQLite file: what one reads between its stages (the due
+    # stages, the runs, the paper) must not wait for the other's write to end
+    path = tmp_path / "shared.db"
+    store = Store(f"sqlite:///{path}")
+    store.upsert_paper("p", title="T")
+    other = sqlite3.connect(path, isolation_level=None, timeout=30)
+    other.execute("BEGIN IMMEDIATE")  # another process's write, under way
+    other.execute("UPDATE paper SET title = 'being written' WHERE id = 'p'")
+    try:
+        started = time.monotonic()
+        paper = store.get_paper("p")
+        assert [p.id for p in store.papers()] == ["p"]
+        assert store.runs("p") == [] and store.tasks("p") == []
+        waited = time.monotonic() - started
+    finally:
+        other.execute("COMMIT")
+        other.close()
+    assert paper is not None and paper.title == "T"  # what was committed when it read
+    assert waited < 5, f"reads waited {waited:.1f} s for the other writer"
+    store.upsert_paper("p", title="after")  # writing still takes its turn
+    assert store.require_paper("p").title == "after"

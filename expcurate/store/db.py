@@ -87,14 +87,19 @@ def _write_ahead(cur: Any) -> None:
 
 
 def _sqlite_begin(conn: Any) -> None:
-    """Take the write lock when a transaction starts.
+    """Take the write lock when a transaction that may write starts.
 
     A deferred transaction that reads, then writes, fails at once with "database is locked"
     when another connection wrote in between (the busy timeout does not apply to that case);
-    parse and mine run side by side and both write, so every transaction starts IMMEDIATE
-    and waits its turn instead. Transactions here are short.
+    parse and mine run side by side and both write, so every such transaction starts
+    IMMEDIATE and waits its turn instead. Transactions here are short. A session that only
+    reads (`Store.reading`) begins deferred: the write-ahead log lets it read beside a writer,
+    so it neither waits for another process's write nor holds one up.
     """
-    conn.exec_driver_sql("BEGIN IMMEDIATE")
+    conn.exec_driver_sql("BEGIN" if conn.get_execution_options().get(_READS) else "BEGIN IMMEDIATE")
+
+
+_READS = "expcurate_reads_only"  # the execution option of `Store.reading`'s connections
 
 
 # The engines of this process's stores, closed when it leaves quickly (`expcurate.leaving`):
@@ -132,6 +137,7 @@ class Store(UserStore):
             event.listen(self.engine, "connect", _sqlite_pragmas)
             event.listen(self.engine, "begin", _sqlite_begin)
         _OPEN.add(self.engine)
+        self._reader = self.engine.execution_options(**{_READS: True})  # the same pool
         self._migrate()
 
     def _migrate(self) -> None:
@@ -164,6 +170,14 @@ class Store(UserStore):
             yield s
             s.commit()
 
+    @contextmanager
+    def reading(self) -> Iterator[Session]:
+        """A session that only reads (under SQLite it takes no write lock: see
+        `_sqlite_begin`); writing in it is a bug."""
+        with Session(self._reader, expire_on_commit=False) as s:
+            yield s
+            s.commit()
+
     # ------------------------------------------------------------ papers
 
     def upsert_paper(self, paper_id: str, **fields: Any) -> Paper:
@@ -179,16 +193,16 @@ class Store(UserStore):
             return paper
 
     def get_paper(self, paper_id: str) -> Paper | None:
-        with self.session() as s:
+        with self.reading() as s:
             return s.get(Paper, paper_id)
 
     def require_paper(self, paper_id: str) -> Paper:
-        with self.session() as s:
+        with self.reading() as s:
             message = f"no paper {paper_id!r} in the store; see `expcurate status`"
             return _existing(s, Paper, paper_id, message)
 
     def papers(self) -> list[Paper]:
-        with self.session() as s:
+        with self.reading() as s:
             return list(s.exec(select(Paper).order_by(col(Paper.created_at), col(Paper.id))))
 
     def set_paper_status(
@@ -223,7 +237,7 @@ class Store(UserStore):
             raise LeaseHeld(holder, describe(holder)) from None
 
     def running_run(self, paper_id: str, stage: str) -> StageRun | None:
-        with self.session() as s:
+        with self.reading() as s:
             return s.exec(
                 select(StageRun).where(
                     StageRun.paper_id == paper_id,
@@ -233,7 +247,7 @@ class Store(UserStore):
             ).first()
 
     def running_runs(self, paper_id: str | None = None) -> list[StageRun]:
-        with self.session() as s:
+        with self.reading() as s:
             q = select(StageRun).where(StageRun.status == RunStatus.running)
             if paper_id is not None:
                 q = q.where(StageRun.paper_id == paper_id)
@@ -310,11 +324,11 @@ class Store(UserStore):
         return self._update_run(run_id, status=status)
 
     def get_run(self, run_id: int) -> StageRun | None:
-        with self.session() as s:
+        with self.reading() as s:
             return s.get(StageRun, run_id)
 
     def current_runs(self, paper_id: str) -> dict[str, StageRun]:
-        with self.session() as s:
+        with self.reading() as s:
             runs = s.exec(
                 select(StageRun)
                 .where(StageRun.paper_id == paper_id, col(StageRun.current))
@@ -329,7 +343,7 @@ class Store(UserStore):
         once, as plain tuples (the queue's checkpoints)."""
         table = StageRun.__table__  # type: ignore[attr-defined]
         c = table.c
-        with self.session() as s:
+        with self.reading() as s:
             rows = s.execute(
                 table.select()
                 .with_only_columns(c.id, c.paper_id, c.stage, c.status, c.errors)
@@ -340,14 +354,14 @@ class Store(UserStore):
 
     def paper_ids(self) -> list[str]:
         """Every paper's id, in the order `papers()` gives them."""
-        with self.session() as s:
+        with self.reading() as s:
             return list(s.exec(select(Paper.id).order_by(col(Paper.created_at), col(Paper.id))))
 
     def questions(self, task_ids: Sequence[int]) -> dict[int, str]:
         """Each task's question at its head revision, in one query (for lists of tasks)."""
         if not task_ids:
             return {}
-        with self.session() as s:
+        with self.reading() as s:
             rows = s.exec(
                 select(TaskRevision.task_id, TaskRevision.fields)
                 .join(Task, col(Task.id) == col(TaskRevision.task_id))
@@ -357,7 +371,7 @@ class Store(UserStore):
             return {tid: str((fields or {}).get("question", "")) for tid, fields in rows}
 
     def runs(self, paper_id: str | None = None) -> list[StageRun]:
-        with self.session() as s:
+        with self.reading() as s:
             q = select(StageRun).order_by(col(StageRun.id))
             if paper_id is not None:
                 q = q.where(StageRun.paper_id == paper_id)
@@ -365,7 +379,7 @@ class Store(UserStore):
 
     def cached_run(self, paper_id: str, stage: str, inputs_hash: str) -> StageRun | None:
         """The newest finished run of this stage with the same inputs, if its output is usable."""
-        with self.session() as s:
+        with self.reading() as s:
             return s.exec(
                 select(StageRun)
                 .where(
@@ -382,7 +396,7 @@ class Store(UserStore):
     def tasks(
         self, paper_id: str | None = None, stage: str | None = None, status: str | None = None
     ) -> list[Task]:
-        with self.session() as s:
+        with self.reading() as s:
             q = select(Task).order_by(col(Task.paper_id), col(Task.position), col(Task.id))
             if paper_id is not None:
                 q = q.where(Task.paper_id == paper_id)
@@ -397,7 +411,7 @@ class Store(UserStore):
         queue needs these columns of thousands of tasks, not their ORM objects."""
         table = Task.__table__  # type: ignore[attr-defined]
         c = table.c
-        with self.session() as s:
+        with self.reading() as s:
             rows = s.execute(
                 table.select()
                 .with_only_columns(c.id, c.paper_id, c.stage, c.status, c.position, c.flags)
@@ -406,15 +420,15 @@ class Store(UserStore):
             return [(r[0], r[1], r[2], r[3], r[4], r[5] or []) for r in rows]
 
     def get_task(self, task_id: int) -> Task | None:
-        with self.session() as s:
+        with self.reading() as s:
             return s.get(Task, task_id)
 
     def require_task(self, task_id: int) -> Task:
-        with self.session() as s:
+        with self.reading() as s:
             return _existing(s, Task, task_id, f"no task {task_id} in the store")
 
     def revisions(self, task_id: int) -> list[TaskRevision]:
-        with self.session() as s:
+        with self.reading() as s:
             return list(
                 s.exec(
                     select(TaskRevision)
@@ -424,7 +438,7 @@ class Store(UserStore):
             )
 
     def revision(self, task_id: int, number: int) -> TaskRevision:
-        with self.session() as s:
+        with self.reading() as s:
             rev = s.exec(
                 select(TaskRevision).where(
                     TaskRevision.task_id == task_id, TaskRevision.number == number
@@ -649,7 +663,7 @@ class Store(UserStore):
             return review
 
     def reviews(self, paper_id: str | None = None, task_id: int | None = None) -> list[Review]:
-        with self.session() as s:
+        with self.reading() as s:
             q = select(Review).order_by(col(Review.id))
             if paper_id is not None:
                 q = q.where(Review.paper_id == paper_id)
@@ -667,7 +681,7 @@ class Store(UserStore):
             return release
 
     def releases(self) -> list[Release]:
-        with self.session() as s:
+        with self.reading() as s:
             return list(s.exec(select(Release).order_by(col(Release.id))))
 
     # ------------------------------------------------------------ stage retries, users
