@@ -163,6 +163,10 @@ class StepPlanner:
         # the call site and the definition worded alike: the definition says more
         blocks = [b for b in blocks if all(b.action != c.action for c in called)]
         called = [c for c in called if self._about_experiment(c, q)]
+        # what the main block calls only on a path no run takes (`ResNet34(...)` under
+        # `elif args.model == 'ResNet34':` when every run gives ResNet18) is no step
+        dead = self._dead_branches(entry, runs)
+        called = [c for c in called if not self._called_only_in(c, entry, dead)]
         # a branch the main block's own steps cite from its `if` on says it in execution order
         branches = [
             b for b in branches if all((x.path, x.start) != (b.path, b.start) for x in blocks)
@@ -237,6 +241,53 @@ class StepPlanner:
         used = {w.lstrip("-").replace("-", "_") for r in runs for w in r.command.split()}
         used |= {w.lstrip("-").replace("-", "_") for r in runs for w in r.settings.split()}
         return m.group(1) not in used
+
+    def _dead_branches(self, entry: str | None, runs: list[Run]) -> list[tuple[int, int]]:
+        """The lines of the entry point's `if args.x == 'v':` bodies that no run takes:
+        every run gives x another value."""
+        e = self.entries.get(entry or "")
+        tree = self.tracer.tree(entry) if entry and e else None
+        if tree is None or e is None:
+            return []
+        given = _given_values(e, runs)
+        out: list[tuple[int, int]] = []
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.If):
+                continue
+            test = node.test
+            if not (
+                isinstance(test, ast.Compare)
+                and len(test.ops) == 1
+                and isinstance(test.ops[0], ast.Eq)
+                and isinstance(test.left, ast.Attribute)
+                and isinstance(test.left.value, ast.Name)
+                and test.left.value.id == "args"
+                and isinstance(test.comparators[0], ast.Constant)
+            ):
+                continue
+            values = given.get(test.left.attr)
+            if values and str(test.comparators[0].value) not in values:
+                last = node.body[-1]
+                out.append((node.body[0].lineno, last.end_lineno or last.lineno))
+        return out
+
+    def _called_only_in(self, step: Step, entry: str | None, spans: list[tuple[int, int]]) -> bool:
+        """The step cites a definition the entry point calls only inside `spans`."""
+        if not spans or entry is None or step.path == entry:
+            return False
+        item = next((i for i in self.tracer.outline(step.path) if i.start == step.start), None)
+        tree = self.tracer.tree(entry)
+        if item is None or tree is None:
+            return False
+        name = item.name.split(".")[0] if item.kind == "method" else item.name
+        lines = [
+            n.lineno
+            for n in ast.walk(tree)
+            if isinstance(n, ast.Call)
+            and (n.func.id if isinstance(n.func, ast.Name) else getattr(n.func, "attr", None))
+            == name
+        ]
+        return bool(lines) and all(any(a <= ln <= b for a, b in spans) for ln in lines)
 
     def _constructor(self, step: Step) -> Step:
         """A class the main block instantiates is cited by its `__init__`, not its whole body,

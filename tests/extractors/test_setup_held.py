@@ -86,14 +86,22 @@ if __name__ == "__main__":
     evaluate_ood_imagenet(args.model, "texture", "svhn", "lsun")
 '''
 
-NETS = '''def resnet18(classes):
+NETS = '''class ResNet:
+    def __init__(self, blocks, classes):
+        self.layers = [["conv"] * n for n in blocks]
+        self.classes = classes
+
+
+def resnet18(classes):
     """FLOPs: 0.56G, params: 11.2M"""
-    return ["block"] * 2 + [classes]
+    model = ResNet([2, 2, 2, 2], classes)
+    return model
 
 
 def resnet34(classes):
     """FLOPs: 1.16G, params: 21.3M"""
-    return ["block"] * 4 + [classes]
+    model = ResNet([3, 4, 6, 3], classes)
+    return model
 '''
 
 DATA = '''class LongTailCifar10:
@@ -202,6 +210,9 @@ def test_the_code_switching_on_a_fixed_value_is_a_step_and_another_values_is_non
     assert f"evaluate.py:{cifar100}-" in steps, steps
     assert f"evaluate.py:{resnet18}-" in steps, steps
     assert "args.dataset == 'cifar10':" not in steps, steps  # the branch no run takes
+    # and what only that branch, or another model's, calls
+    resnet18, resnet34 = _line(NETS, "def resnet18"), _line(NETS, "def resnet34")
+    assert f"nets.py:{resnet18}-" in steps and f"nets.py:{resnet34}-" not in steps, steps
     # a docstring of figures is no step's wording
     assert "FLOPs" not in steps, steps
 
