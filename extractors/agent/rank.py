@@ -43,6 +43,21 @@ WEIGHTS = {
     "dir": 0.10,
     "label": 0.25,
 }
+# A program that prepares the experiment's inputs (downloads, converts or preprocesses data,
+# converts weights) shares the task's words, its data sets' names above all, but does not run
+# the experiment: it ranks below what does, unless the task asks about preparing.
+PREPARES = 0.6
+_PREPARING = re.compile(
+    r"(?:^|[/_-])(?:prepare|prep|preprocess(?:ing)?|download|convert(?:er)?|conversion|make_dataset|"
+    r"build_dataset|build_data|gen(?:erate)?_data|split_data)(?:[/_.-]|s?/|$)",
+    re.IGNORECASE,
+)
+_ASKS_PREPARING = frozenset(
+    stem(t)
+    for t in terms(
+        "prepare preparation preprocess preprocessing download convert conversion construct"
+    )
+)
 SCRIPT_TO_CALLEE = 0.6
 AGGREGATE = 1.05
 CONFIG_OF = 0.7
@@ -124,9 +139,12 @@ class Ranker:
         self._put(cands, "label", self._label_scores(q))
         self._put(cands, "result", self._result_scores(q))
         build = asks_to_build(q.text)
+        preparing = bool(_ASKS_PREPARING & {stem(t) for t in q.terms})
         for c in cands.values():
             base = sum(WEIGHTS[s] * c.signals.get(s, 0.0) for s in WEIGHTS)
             c.score = base * (BUILD_MODULE if build and c.kind == "module" else PRIOR[c.kind])
+            if not preparing and c.kind in ("entry", "script") and _PREPARING.search(c.path):
+                c.score *= PREPARES
         self._propagate(cands)
         return sorted(cands.values(), key=lambda c: (-c.score, c.path))
 

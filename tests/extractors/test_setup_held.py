@@ -318,3 +318,66 @@ def test_a_docstring_is_a_steps_wording_only_when_it_reads_as_a_sentence() -> No
     assert doc_wording(">>> train(model)") == ""
     assert doc_wording("Args:") == ""
     assert doc_wording("RESNET") == ""
+
+
+PREPARE = '''"""Download CIFAR-10 and write the long-tailed CIFAR-10-LT split (imbalance ratio rho)."""
+import argparse
+
+
+def long_tail_counts(rho, classes=10, largest=5000):
+    return [int(largest * rho ** (c / (classes - 1))) for c in range(classes)]
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rho", type=float, default=0.01, help="CIFAR-10-LT imbalance ratio")
+    args = parser.parse_args()
+    print("CIFAR-10-LT counts", long_tail_counts(args.rho))
+'''
+
+TRAIN = '''"""Train a classifier on CIFAR-10-LT with the logit adjustment loss."""
+import argparse
+
+
+def train(epochs, lr):
+    for epoch in range(epochs):
+        loss = lr / (epoch + 1)
+        print("epoch", epoch, "loss", loss, "accuracy", 1 - loss)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--epochs", type=int, default=200)
+    parser.add_argument("--lr", type=float, default=0.1)
+    args = parser.parse_args()
+    train(args.epochs, args.lr)
+'''
+
+
+def _long_tail_task(question: str) -> TaskDraft:
+    return TaskDraft(
+        key="table-1",
+        question=question,
+        method="Train on CIFAR-10-LT with imbalance ratio rho = 0.01 and report the accuracy.",
+        expected_outcome="The logit adjustment loss has the higher accuracy.",
+        design_complexity=DesignComplexity(dependent_variables={"metrics": ["accuracy"]}),
+    )
+
+
+def test_a_program_that_prepares_the_data_does_not_lead_unless_asked_about(tmp_path: Path) -> None:
+    files = {"tools/prepare_cifar10_lt.py": PREPARE, "train.py": TRAIN}
+    trained = recovered_setup(
+        tmp_path / "a",
+        files,
+        _long_tail_task("What accuracy does the logit adjustment loss reach on CIFAR-10-LT?"),
+    )
+    assert trained.source[0] == "train.py", trained.source
+    prepared = recovered_setup(
+        tmp_path / "b",
+        files,
+        _long_tail_task(
+            "How is the CIFAR-10-LT data prepared to train a classifier with the logit "
+            "adjustment loss?"
+        ),
+    )
+    assert prepared.source[0] == "tools/prepare_cifar10_lt.py", prepared.source
