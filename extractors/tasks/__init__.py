@@ -12,7 +12,7 @@ from expcurate.records import DraftSet, ParsedPaper, Status
 from expcurate.settings import Settings, get_settings
 from extractors.tasks import heuristic
 
-PROMPT_VERSION = "tasks-heuristic-1"
+PROMPT_VERSION = "tasks-heuristic-2"  # 2: a table repeating another one's question is one task
 
 
 def prompt_version(model: str) -> str:

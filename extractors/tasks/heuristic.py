@@ -594,6 +594,7 @@ def draft(paper: ParsedPaper) -> DraftSet:
     numbers = [table_numbers(t) for t in paper.tables]
     settings = {t.label: caption_constants(t.caption).get("setting", "") for t in paper.tables}
     grids = {t.label: _called(read_grid(t), ctx.method) for t in paper.tables}
+    asked: dict[tuple[str, str, str] | None, TaskDraft] = {}  # see _asked_key
     for table in paper.tables:
         grid = grids[table.label]
         others = [numbers[i] for i, t in enumerate(paper.tables) if t is not table]
@@ -625,13 +626,21 @@ def draft(paper: ParsedPaper) -> DraftSet:
             )
         fixed = caption_constants(table.caption) or text_setting(ctx, table.label)
         for d in drafts:
+            asked_as = _asked_key(d, table.caption)
+            if asked_as in asked:  # one task, citing both tables
+                twin = asked[asked_as]
+                twin.evidence += [e for e in d.evidence if e not in twin.evidence]
+                continue
             if d.key not in seen:
                 seen.add(d.key)
                 d.design_complexity.constant_variables = {
                     **fixed,
                     **d.design_complexity.constant_variables,
                 }
-                result.tasks.append(_with_setting(d, fixed.get("setting", ""), table.label))
+                task = _with_setting(d, fixed.get("setting", ""), table.label)
+                result.tasks.append(task)
+                if asked_as is not None:
+                    asked[asked_as] = task
     for figure in paper.figures:
         for d in figure_tasks(ctx, figure):
             if d.key not in seen:
@@ -639,6 +648,21 @@ def draft(paper: ParsedPaper) -> DraftSet:
                 result.tasks.append(d)
     result.tasks.sort(key=lambda d: priority(d, ctx.headline, discussed))
     return result
+
+
+_LABEL = re.compile(r"\b(?:Table|Tab\.|Figure|Fig\.)\s*[A-Z]?\d+\b[:.]?")
+
+
+def _asked_key(draft: TaskDraft, caption: str) -> tuple[str, str, str] | None:
+    """What makes two tables' drafts the same experiment reported twice (an appendix table
+    repeating a main one with more rows): the same kind (`table-3:compare`,
+    `table-17:compare`), the same caption title (its first sentence, the label aside, at least
+    five words), and the same method asked about."""
+    text = " ".join(_LABEL.sub("", caption).split()).partition(". ")[0]  # its title
+    if len(text.split()) < 5:
+        return None
+    focus = _LABEL.sub("", draft.question).partition(" compare with ")[0]
+    return draft.key.rpartition(":")[2], text, focus
 
 
 def _table_drafts(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:

@@ -85,7 +85,9 @@ def test_undiscussed_appendix_tables_are_left_out() -> None:
 def test_one_sentence_citing_two_tables_is_asked_once() -> None:
     """The same finding asked twice would make two identical tasks: it is the question of one
     task only, while both outcomes state it, each grounded in its own table."""
-    second = RESULTS.model_copy(update={"label": "Table 3", "page": 5})
+    # a table of its own (another caption): an identical one is the same experiment twice
+    caption = "Table 3: Test accuracy on two more datasets (higher is better)."
+    second = RESULTS.model_copy(update={"label": "Table 3", "page": 5, "caption": caption})
     claim = "Tables 2 and 3 show that GM-L outperforms all baselines on both datasets."
     tasks = draft(_paper(claim, [RESULTS, second])).tasks
     assert len(tasks) == 2

@@ -517,3 +517,28 @@ def test_a_finding_in_a_paragraph_set_on_another_tables_dataset_stays_with_that_
     assert tasks["Table 1"].startswith("On QuizSet-A, our approach achieves a 4.2% AUROC")
     assert "5.21% higher AUROC" not in tasks["Table 1"]
     assert "5.21% higher AUROC" in tasks["Table 2"]
+
+
+def test_a_table_repeating_another_ones_question_is_one_task_citing_both() -> None:
+    """An appendix table that repeats a main table with more rows asks the same question:
+    one task, with both tables as its evidence, not two tasks a reviewer must find alike."""
+    rows = [
+        ["Method", "Accuracy", "F1"],
+        ["ZetaNet", "91.0", "88.0"],
+        ["Baseline", "85.0", "80.0"],
+        ["Other", "86.0", "81.0"],
+    ]
+    caption = "Performance of the methods on the prediction tasks."
+    main = Table(label="Table 3", caption=f"Table 3: {caption}", page=4, rows=rows)
+    extended = Table(
+        label="Table 17",
+        caption=f"Table 17: {caption}",
+        page=19,
+        rows=[*rows, ["Third", "84.0", "79.0"]],
+    )
+    paper = ParsedPaper(
+        title="Zeta", abstract="We propose ZetaNet, a predictor.", tables=[main, extended]
+    )
+    tasks = [t for t in draft(paper).tasks if ":compare" in t.key]
+    assert len(tasks) == 1, [t.question for t in tasks]
+    assert {e.label for e in tasks[0].evidence} >= {"Table 3", "Table 17"}
