@@ -147,7 +147,9 @@ class StepPlanner:
             blocks = self.tracer.block_steps(entry, q)
         for other in also:
             blocks += self.tracer.block_steps(other, q, limit=4)
-        blocks = [b for b in blocks if not self._unused_branch(b, entry, runs)]
+        # the `if args.x == 'v':` bodies no run takes: every run gives x another value
+        dead = self._dead_branches(entry, runs)
+        blocks = [b for b in blocks if not self._unused_branch(b, entry, runs, dead)]
         # what every run of the repository does (config loading, an experiment wrapper) says
         # nothing of this experiment: keep the blocks and calls about its data, model,
         # training, evaluation or the task's own names
@@ -165,8 +167,8 @@ class StepPlanner:
         called = [c for c in called if self._about_experiment(c, q)]
         # what the main block calls only on a path no run takes (`ResNet34(...)` under
         # `elif args.model == 'ResNet34':` when every run gives ResNet18) is no step
-        dead = self._dead_branches(entry, runs)
-        called = [c for c in called if not self._called_only_in(c, entry, dead)]
+        spans = [(first, last) for _, first, last in dead]
+        called = [c for c in called if not self._called_only_in(c, entry, spans)]
         # a branch the main block's own steps cite from its `if` on says it in execution order
         branches = [
             b for b in branches if all((x.path, x.start) != (b.path, b.start) for x in blocks)
@@ -220,19 +222,19 @@ class StepPlanner:
         calls = set(re.findall(r"(\w+)\s*\(", text)) - {"print", "format", "str", "len"}
         return bool(calls) and calls <= names
 
-    def _unused_branch(self, step: Step, entry: str | None, runs: list[Run]) -> bool:
+    def _unused_branch(
+        self, step: Step, entry: str | None, runs: list[Run], dead: list[tuple[int, int, int]]
+    ) -> bool:
         """A block under `if args.x:` where x is a switch off by default that no run turns
-        on (`if args.do_predict:`), or under `if args.x == 'v':` where every run gives x
-        another value (`--model ResNet34` against `if args.model == 'ResNet18':`): it does not
-        run in this experiment."""
+        on (`if args.do_predict:`), or under one of the `dead` branches (`_dead_branches`:
+        `--model ResNet34` against `if args.model == 'ResNet18':`): it does not run in this
+        experiment."""
         m = re.match(r"If (?:not )?args\.(\w+)\b", step.action)
         e = self.entries.get(entry or "")
         if m is None or e is None or step.action.startswith("If not"):
             return False
-        tested = re.match(r"If args\.(\w+) == ['\"]([^'\"]+)['\"]", step.action)
-        if tested is not None:
-            given = _given_values(e, runs).get(tested.group(1), set())
-            return bool(given) and tested.group(2) not in given
+        if re.match(r"If args\.\w+ == ", step.action):
+            return step.path == entry and any(step.start == line for line, _, _ in dead)
         flag = next(
             (f for f in e.flags if f.name.lstrip("-").replace("-", "_") == m.group(1)), None
         )
@@ -242,15 +244,15 @@ class StepPlanner:
         used |= {w.lstrip("-").replace("-", "_") for r in runs for w in r.settings.split()}
         return m.group(1) not in used
 
-    def _dead_branches(self, entry: str | None, runs: list[Run]) -> list[tuple[int, int]]:
-        """The lines of the entry point's `if args.x == 'v':` bodies that no run takes:
-        every run gives x another value."""
+    def _dead_branches(self, entry: str | None, runs: list[Run]) -> list[tuple[int, int, int]]:
+        """The entry point's `if args.x == 'v':` branches that no run takes, every run giving
+        x another value: the `if`'s line and its body's first and last lines."""
         e = self.entries.get(entry or "")
         tree = self.tracer.tree(entry) if entry and e else None
         if tree is None or e is None:
             return []
         given = _given_values(e, runs)
-        out: list[tuple[int, int]] = []
+        out: list[tuple[int, int, int]] = []
         for node in ast.walk(tree):
             if not isinstance(node, ast.If):
                 continue
@@ -268,7 +270,7 @@ class StepPlanner:
             values = given.get(test.left.attr)
             if values and str(test.comparators[0].value) not in values:
                 last = node.body[-1]
-                out.append((node.body[0].lineno, last.end_lineno or last.lineno))
+                out.append((node.lineno, node.body[0].lineno, last.end_lineno or last.lineno))
         return out
 
     def _called_only_in(self, step: Step, entry: str | None, spans: list[tuple[int, int]]) -> bool:
