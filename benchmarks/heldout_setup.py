@@ -56,6 +56,7 @@ def main() -> int:
     ap.add_argument("--corpus", type=Path, default=_default_corpus(), help="corpus folder")
     ap.add_argument("--gold", type=Path, default=REPO / "benchmarks" / "heldout_setup.jsonl")
     ap.add_argument("--verbose", action="store_true", help="print each task's rule and top 3")
+    ap.add_argument("--dump", type=Path, help="write every task and its setup as JSON lines")
     ap.add_argument(
         "--cross",
         action="store_true",
@@ -72,6 +73,7 @@ def main() -> int:
     drafted: dict[str, list] = {}
     agents: dict[str, SetupAgent] = {}
     rows: list[SetupRow] = []
+    dump = args.dump.open("w") if args.dump else None
     print("| paper | repository | tasks | hit@3 | no_answer | seconds (mine + setup) |")
     print("|---|---|---|---|---|---|")
     for corpus, paper_rules in rules.items():
@@ -110,6 +112,13 @@ def main() -> int:
                 ok = not setup.no_answer and hit(setup.source, rule["hit_any"])
             n_hit += ok
             n_none += bool(setup.no_answer)
+            if dump is not None:
+                task_part = task.model_dump(
+                    include={"key", "question", "method", "design_complexity"}
+                )
+                row = {"corpus": corpus, "rule": rule["rule"], "hit": ok, **task_part}
+                dump.write(json.dumps({**row, "setup": setup.model_dump(exclude={"trace"})}))
+                dump.write("\n")
             if args.verbose:
                 mark = "HIT " if ok else "miss"
                 print(f"  {mark} [{rule['rule']}] {task.key}: {setup.source[:3]}", file=sys.stderr)
@@ -123,6 +132,8 @@ def main() -> int:
             f"{seconds:.1f} |"
         )
     print(f"| all | | {total} | {hits} ({hits / max(total, 1):.2f}) | {no_answers} | |")
+    if dump is not None:
+        dump.close()
     print("\nsetups as a reviewer sees them:")
     figures = setup_figures(rows)
     for line in figures.lines():

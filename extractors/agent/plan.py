@@ -41,6 +41,7 @@ from .arms import (
     task_datasets,
     task_metrics,
 )
+from .config_runs import ConfigFiles
 from .entry_args import EntryArgs
 from .inline import doc_wording
 from .measures import MeasureSteps
@@ -50,6 +51,7 @@ from .run import Run, run_label
 from .steps import DATA_NAMES, Step, StepTracer
 
 MAX_STEPS = 15
+MAX_CONFIGS = 3  # the configs of one task's runs whose model lines are steps
 _DATA_WORDS = {"data", "dataset", "loader", "dataloader", "load", "read"}
 _DATA_NAMES = DATA_NAMES | {"corpus"}
 _TRAIN_NAMES = ("train", "fit", "train_epoch", "train_one_epoch", "training", "run_epoch")
@@ -85,6 +87,7 @@ class StepPlanner:
         tracer: StepTracer,
         methods: MethodModules,
         args: EntryArgs | None = None,
+        config_files: ConfigFiles | None = None,
     ) -> None:
         self.index = index
         self.search = search
@@ -92,6 +95,7 @@ class StepPlanner:
         self.methods = methods
         self.measures = MeasureSteps(search, tracer)
         self.args = args or EntryArgs(index, search, tracer)
+        self.config_files = config_files or ConfigFiles(index, search, tracer)
         self.entries = {e.path: e for e in index.entry_points}
         # per file, read once for all the repository's tasks: the names its code refers to,
         # and the name registries it defines (`{"custom": Dataset_Custom}`)
@@ -116,13 +120,33 @@ class StepPlanner:
         plan = Plan(runs=runs, metrics=task_metrics(task, q))
         arms = task_arms(task)
         modules = self._closure(entry) if entry else []
-        data = self._data_step(q, task, modules, runs)
+        configs = list(dict.fromkeys(r.config for r in runs if r.config))
+        # a program given its experiment as a config: the config sets the data and the
+        # optimizer, and the closure of a framework's training program is the framework
+        # (every model's `train`), so only the program's own definitions name the stages
+        judge = self.config_files.evaluator(entry) if configs and entry else None
+        if configs:
+            modules = []
+        data = (
+            self.config_files.assigned(configs[0], "data", "Set the data sets and their pipeline")
+            if configs
+            else None
+        ) or self._data_step(q, task, modules, runs)
+        optimizer = (
+            self.config_files.assigned(configs[0], "optimizer", "Set the optimizer")
+            if configs
+            else None
+        )
         parts = self.methods.method_steps(method, q) if method else []
         plan.method_modules = list(dict.fromkeys(s.path for s in parts))
         e = self.entries.get(entry or "")
         options = [f for f in e.flags if f.name.startswith("--")] if e else []
         held = setting_flags(task, options)
         branches = self._branch_steps(arms, [entry, *modules] if entry else [], runs, held)
+        # a program reading its experiment from a config: the configs the runs give, and
+        # the classes they build (the backbone, the head), are the method's own code
+        configured = self._config_steps(runs)
+        plan.method_modules += [s.path for s in configured]
         own = self.methods.arm_steps(arms, {method.path} if method else set())
         own += [r for r in rivals or [] if all(r.path != o.path for o in own)]
         files: list[str | None] = [entry, *modules] if entry else []
@@ -133,7 +157,7 @@ class StepPlanner:
         # what one run goes through (SegVol's organs) is compared only when nothing else is
         covered = [a for a in arms if any(a in r.covers for r in runs)]
         compared = [a for a in arms if a not in covered] or arms
-        report = self.measures.report_step(plan.metrics, compared, evaluate, entry)
+        report = self.measures.report_step(plan.metrics, compared, evaluate, judge or entry)
         if metric is None and report is not None:
             metric = self.measures.printed_metric(report, modules)
         called: list[Step] = []
@@ -145,7 +169,7 @@ class StepPlanner:
                 if not s.action.startswith(("Parse command", "Implement the method"))
             ]
             blocks = self.tracer.block_steps(entry, q)
-        for other in also:
+        for other in [*also, *([judge] if judge else [])]:
             blocks += self.tracer.block_steps(other, q, limit=4)
         # the `if args.x == 'v':` bodies no run takes: every run gives x another value
         dead = self._dead_branches(entry, runs)
@@ -153,7 +177,7 @@ class StepPlanner:
         # what every run of the repository does (config loading, an experiment wrapper) says
         # nothing of this experiment: keep the blocks and calls about its data, model,
         # training, evaluation or the task's own names
-        blocks = [b for b in blocks if self._about_experiment(b, q)]
+        blocks = [b for b in blocks if self._about_experiment(b, q, bool(configs))]
         # a block that only calls what is cited by its definition (`exp.test(setting)` beside
         # the Evaluate step) says nothing new, and would put the test before the training
         defined = {
@@ -164,7 +188,7 @@ class StepPlanner:
         blocks = [b for b in blocks if not self._only_calls(b, defined)]
         # the call site and the definition worded alike: the definition says more
         blocks = [b for b in blocks if all(b.action != c.action for c in called)]
-        called = [c for c in called if self._about_experiment(c, q)]
+        called = [c for c in called if self._about_experiment(c, q, bool(configs))]
         # what the main block calls only on a path no run takes (`ResNet34(...)` under
         # `elif args.model == 'ResNet34':` when every run gives ResNet18) is no step
         spans = [(first, last) for _, first, last in dead]
@@ -183,6 +207,8 @@ class StepPlanner:
             *_suite_steps(runs),
             _code_step(runs),
             *parts,
+            *configured,
+            optimizer,
             *own,
             *branches,
             *blocks,
@@ -206,13 +232,25 @@ class StepPlanner:
             plan.steps.append(report)  # the comparison ends the steps, even inside one
         return plan
 
-    def _about_experiment(self, step: Step, q: TaskQuery) -> bool:
+    def _config_steps(self, runs: list[Run]) -> list[Step]:
+        """Each config the runs give (its model's lines), then the classes the first builds."""
+        configs = list(dict.fromkeys(r.config for r in runs if r.config))[:MAX_CONFIGS]
+        if not configs:
+            return []
+        files = self.config_files
+        steps = [s for c in configs for s in files.class_steps(c)[:1]]
+        return steps + files.class_steps(configs[0])[1:]
+
+    def _about_experiment(self, step: Step, q: TaskQuery, configured: bool = False) -> bool:
+        """The step is about the data, model, training, evaluation or the task's names; one
+        loading configuration only when it names the task's own, unless the runs give the
+        experiment as a config (`build_segmentor(cfg.model)` builds this experiment's model)."""
         lines = self.search.lines(step.path)[step.start - 1 : step.end]
         if not lines:
             return False
         words = set(terms(step.action + " " + " ".join(lines[:40])))
         named = {stem(t) for t in q.names} | {stem(t) for t in q.focus}
-        if words & _CONFIG_WORDS:  # loading configuration: only when it names the task's own
+        if words & _CONFIG_WORDS and not configured:  # only when it names the task's own
             return bool(words & named)
         return bool(words & (_EXPERIMENT_WORDS | named))
 

@@ -45,7 +45,7 @@ NOTEBOOK_CELLS = 12  # a notebook that is the experiment: its substantial cells,
 RELEVANCE = 1.05  # share of task names found in the repo + share of task words found
 WORDS_ONLY_RELEVANCE = 0.85  # share of task words, for a task that names nothing
 _NUMERIC = re.compile(r"[\d.,%]+")
-HEURISTIC_VERSION = "setup-heuristic-9"  # bump when the policy's output changes
+HEURISTIC_VERSION = "setup-heuristic-10"  # bump when the policy's output changes
 # a program that compares what the runs produced: eval_results.py, validate.py, plot_x.py
 _COMPARE_STAGE = re.compile(r"(?:eval|valid|plot|analy)", re.I)
 
@@ -105,7 +105,12 @@ class SetupAgent:
         self.methods = MethodModules(index, self.tracer)
         self.run_planner = RunPlanner(index, self.search, self.tracer, self.methods)
         self.step_planner = StepPlanner(
-            index, self.search, self.tracer, self.methods, self.run_planner.args
+            index,
+            self.search,
+            self.tracer,
+            self.methods,
+            self.run_planner.args,
+            self.run_planner.config_files,
         )
         self.usage_writer = UsageWriter(index)
         self.entries = {e.path: e for e in index.entry_points}
@@ -182,9 +187,10 @@ class SetupAgent:
         setup.usage_instructions = self.usage_writer.write(chosen, entry, q, task, plan, steps)
         setup.masked_source = self._masked(chosen, entry, ranked, plan, also)
         # the files of the experiment are what its runs run: the program, then the scripts
-        # that run it, lead the sources; the best matches follow. A task asking how to build
+        # that run it (or the configs it is given), lead the sources; the best matches follow. A task asking how to build
         # something leads with the module that does it.
         scripts = [r.script for r in plan.runs if r.script]
+        scripts += list(dict.fromkeys(r.config for r in plan.runs if r.config))[:2]
         build = asks_to_build(task.question) and chosen[0].kind == "module"
         order = [*setup.source[:build], *([entry] if entry else []), *scripts, *setup.source]
         setup.source = list(dict.fromkeys(order))[:MAX_SOURCE]
@@ -214,7 +220,8 @@ class SetupAgent:
         own = self.methods.arm_steps(task_arms(task), set())
         if method is None and asks_to_build(task.question) and chosen[0].kind == "module":
             method = self.tracer.method_step(top, q)  # what to build is in the module asked of
-        if method is None and home and len(own) < 2:
+        configured = any(r.config for r in runs)  # the configs' classes are the method
+        if method is None and home and len(own) < 2 and not configured:
             method = self.tracer.method_step(home, q)
         others = [
             c.path
@@ -329,9 +336,9 @@ class SetupAgent:
             program = python_entry(top.path, self.entries)
             if program is not None:
                 return program
-        if top.kind == "config":
+        if top.kind == "config":  # the program that loads it, not a config inheriting it
             for path, refs in self.index.file_refs.items():
-                if top.path in refs and path.endswith(".py"):
+                if top.path in refs and path.endswith(".py") and path in self.entries:
                     return path
         return None
 

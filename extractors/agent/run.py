@@ -40,6 +40,8 @@ class Run:
     # the program that lists it
     suite: Suite | None = None
     suite_program: str = ""
+    config: str = ""  # the config file that selects its arm (`configs/x/y_tiny.py`)
+    then: str = ""  # the documented evaluation of what it trained, with the same config
 
 
 def run_label(run: Run) -> str:

@@ -16,6 +16,7 @@ import posixpath
 import re
 import shlex
 from collections import Counter
+from collections.abc import Callable
 
 from expcurate.records import CliFlag, ConfigFile, EntryPoint, RepoIndex, TaskDraft
 from extractors.repo import RepoSearch, stem, terms
@@ -37,9 +38,11 @@ from .arms import (
     setting_flags,
     task_arms,
     task_datasets,
+    task_metrics,
     task_settings,
     value_forms,
 )
+from .config_runs import ConfigFiles, arm_words
 from .derived import crossed, plain_backbones, through_suites, with_parameters
 from .entry_args import EntryArgs, positional
 from .launch import invocation_of, placeholders, shell, with_setting
@@ -81,6 +84,7 @@ class RunPlanner:
         self.search = search
         self.entries = {e.path: e for e in index.entry_points}
         self.args = EntryArgs(index, search, tracer)
+        self.config_files = ConfigFiles(index, search, tracer)
         self.methods = methods
         self._script_words: dict[str, frozenset[str]] = {}
         self._resolver: PathResolver | None = None
@@ -306,6 +310,8 @@ class RunPlanner:
             group = [a for a in plain if a.variable == variable]
             coded += [(group[i], edits) for i, edits in code_edits(group, in_code).items()]
         plain = [a for a in plain if all(a is not c for c, _ in coded)]
+        # arms a config file selects, for a program that reads its experiment from one
+        plain, entry = self._config_runs(task, q, entry, plain, names, add)
         # the arm that runs bare: one its value calls the default, or the one left of a
         # variable whose other arms are each turned on by a switch (Par Conv beside
         # --serial_conv and --wo_conv)
@@ -443,6 +449,42 @@ class RunPlanner:
         comparable(chosen, self.entries, self.programs)
         through_suites(chosen, q, self.programs, self.entries, self.args.tracer, self._suites)
         return chosen[:MAX_RUNS], entry
+
+    def _config_runs(
+        self,
+        task: TaskDraft,
+        q: TaskQuery,
+        entry: str | None,
+        plain: list[Arm],
+        datasets: list[str],
+        add: Callable[[Run], Run],
+    ) -> tuple[list[Arm], str | None]:
+        """Runs of the arms a config file of the program's project names (`SegNeXt-T`:
+        `.../segnext.tiny.512x512.ade.160k.py`), the data set and settings the task holds
+        fixed choosing among several; the arms left, and the entry point (the program the
+        configs are given, when any arm ran)."""
+        program = self.config_files.program(entry, task_metrics(task, q))
+        if program is None:
+            return plain, entry
+        prefer = [
+            *(w for d in datasets for w in arm_words(d)),
+            *(
+                w
+                for v in task.design_complexity.constant_variables.values()
+                for w in arm_words(str(v))
+            ),
+            *q.words,
+        ]
+        runnable = [a for a in plain if not about_data(a.variable) and not numeric(a.value)]
+        configs = self.config_files.configs_for(program, runnable, prefer)
+        for i, config in configs.items():
+            found = self.config_files.run(program, config)
+            run = Run(found.command, arms=[runnable[i]], config=config, then=found.evaluation)
+            add(run)
+        done = [runnable[i] for i in configs]
+        if not done:
+            return plain, entry
+        return [a for a in plain if all(a is not d for d in done)], program
 
     def _default_run(
         self, task: TaskDraft, entry: str, options: list[CliFlag], e: EntryPoint | None

@@ -35,10 +35,11 @@ class Command:
     settings: str = ""
     edits: list[tuple[CodeSetting, bool]] = field(default_factory=list)
     warning: str = ""
+    then: str = ""  # the evaluation of what the command trained
 
     @classmethod
     def of(cls, run: Run) -> Command:
-        return cls(run.command, run_label(run), run.settings, run.edits, run.warning)
+        return cls(run.command, run_label(run), run.settings, run.edits, run.warning, run.then)
 
 
 def measured(q: TaskQuery) -> str:
@@ -103,7 +104,8 @@ class UsageWriter:
             )
             ran += f" ({c.warning})" if c.warning else ""
             first = f"set {edit_text(c.edits)}, then run " if c.edits else ""
-            lines.append(f"{what}: {first}`{c.command}`{ran}.")
+            then = f", then evaluate it: `{c.then}`" if c.then else ""
+            lines.append(f"{what}: {first}`{c.command}`{then}{ran}.")
         for arm, near in missing:
             hint = (
                 f"; the in-code switches {edit_text(near)} select the other arms: change them "

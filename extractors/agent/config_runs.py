@@ -1,0 +1,450 @@
+"""Runs of a program that reads its experiment from a config file (`tools/train.py CONFIG`).
+
+Some frameworks (OpenMMLab's among them) select the model, the data set and the schedule by
+the config file a program is given, not by options: `./tools/dist_train.sh configs/x/y.py 8`.
+A task's arm ("SegNeXt-T", "Mask R-CNN") is then the config file whose path names it, among
+those of the program's own project (`detection/configs/` for `detection/train.py`), the data
+set the task holds fixed breaking ties ("ADE20K" picks `...ade.160k.py`). The run is the
+authors' documented command for the program, or for the launch script that runs it, with that
+file in the config's place; then the documented evaluation of the same config. A config names
+its model's parts by registered type (`backbone=dict(type='MSCAN')`): the classes the
+repository defines under those names are the method's own code, cited as steps and masked.
+"""
+
+from __future__ import annotations
+
+import ast
+import posixpath
+import re
+import shlex
+from collections import Counter
+from dataclasses import dataclass
+
+from expcurate.records import DocCommand, EntryPoint, RepoIndex
+from extractors.repo import RepoPathError, RepoSearch
+from extractors.repo.commands import run_from
+
+from .arms import Arm
+from .steps import Step, StepTracer
+
+# the positional argument that names the experiment's config file
+CONFIG_PARAM = re.compile(
+    r"^(?:config|cfg|conf|config[-_]?file|config[-_]?path|cfg[-_]?file)$", re.I
+)
+# where a documented command leaves the config's place open: /path/to/config, ${CONFIG_FILE}
+_SLOT = re.compile(r"(?i)(?:config|cfg)")
+_CONFIG_DIRS = frozenset({"configs", "config", "local_configs", "conf", "cfgs", "cfg"})
+_CONFIG_EXTS = (".py", ".yaml", ".yml", ".json")
+_PARTIAL = frozenset({"_base_", "_base", "__base__"})
+# a model size written as one letter after the name (Swin-T, SegNeXt-L, MogaNet-XT)
+_SIZES = {
+    "t": "tiny",
+    "s": "small",
+    "b": "base",
+    "m": "medium",
+    "l": "large",
+    "h": "huge",
+    "xt": "xtiny",
+    "xs": "xsmall",
+    "xl": "xlarge",
+}
+_WORD = re.compile(r"[a-z0-9]+")
+# what a program counting a model's costs measures, not what training and testing it gives
+_COST = re.compile(r"(?i)flop|param|latency|fps|throughput|memory|speed|\btime|macs")
+_VERSION = re.compile(r"\d+[a-z]?")
+_NOT_ARM_WORDS = frozenset({"w", "with", "the", "a", "of", "and", "on", "in", "for", "model"})
+# the program that evaluates what a training program wrote, beside it
+_EVALUATES = ("test.py", "eval.py", "evaluate.py", "validate.py")
+MAX_TYPES = 3  # the model parts a config names that become steps
+THIN = 10  # a class this short that extends one beside it is cited by that one
+NARROW = 40  # a class longer than this is cited by its forward pass
+_PARTS = ("backbone", "neck", "decode_head", "head", "encoder", "decoder", "bbox_head")
+
+
+def reads_config(e: EntryPoint | None) -> bool:
+    """The program's first positional argument is the config file of the experiment."""
+    first = next((f for f in (e.flags if e else []) if not f.name.startswith("-")), None)
+    return first is not None and bool(CONFIG_PARAM.match(first.name))
+
+
+def arm_words(value: str) -> list[str]:
+    """The words an arm's config path must hold: `SegNeXt-T` -> segnext, tiny (a size letter
+    after the name); `Mask R-CNN` -> mask, rcnn (another lone letter is part of the word after
+    it); a parenthesised note is dropped."""
+    bare = re.sub(r"\([^()]*\)", " ", value.lower())
+    words = _WORD.findall(bare)
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        w = words[i]
+        if w in _NOT_ARM_WORDS:
+            pass
+        elif out and w in _SIZES and (i + 1 == len(words) or words[i + 1] in _NOT_ARM_WORDS):
+            out.append(_SIZES[w])  # the size right after the name
+        elif len(w) == 1 and i + 1 < len(words) and not words[i + 1].isdigit():
+            out.append(w + words[i + 1])
+            i += 1
+        else:
+            out.append(w)
+        i += 1
+    return out
+
+
+def path_words(path: str) -> list[str]:
+    stem = path.rsplit(".", 1)[0]
+    return _WORD.findall(stem.lower())
+
+
+def _same(want: str, have: str) -> bool:
+    """A word of the task and one of a path: equal, or one begins the other with a number
+    after it (`ade20k` and `ade`, `stuff164k` and `stuff`) or, the shorter of four letters or
+    more, with letters only (`cityscapes` and `city`); `mask2former` is not `mask`."""
+    if want == have:
+        return True
+    short, long_ = sorted((want, have), key=len)
+    if not long_.startswith(short) or short.isdigit():
+        return False
+    rest = long_[len(short) :]
+    return (len(short) >= 3 and bool(_VERSION.fullmatch(rest))) or (
+        len(short) >= 4 and rest.isalpha()
+    )
+
+
+@dataclass
+class ConfigRun:
+    config: str
+    command: str
+    evaluation: str = ""
+
+
+class ConfigFiles:
+    """The experiment configs of one repository and the programs documented to read them."""
+
+    def __init__(self, index: RepoIndex, search: RepoSearch, tracer: StepTracer) -> None:
+        self.index = index
+        self.search = search
+        self.tracer = tracer
+        self.entries = {e.path: e for e in index.entry_points}
+        self.known = {f.path for f in index.files}
+        self.configs = [
+            f.path
+            for f in index.files
+            if not f.skipped and f.path.endswith(_CONFIG_EXTS) and _experiment_config(f.path)
+        ]
+        self._words = {p: path_words(p) for p in self.configs}
+        self._classes: dict[str, tuple[str, ast.ClassDef] | None] = {}
+
+    # ------------------------------------------------------------ which program, which file
+
+    def program(self, entry: str | None, metrics: list[str]) -> str | None:
+        """The program the runs give a config: the entry point itself, or the one its launch
+        script runs; with no entry point, the training program the README documents. A
+        program that only counts costs (`get_flops.py`) gives way to its project's training
+        program when the task measures more than costs."""
+        if entry is None:
+            return self._trainer(None)
+        program = self._reader(entry)
+        if program is None:
+            return None
+        if "train" in posixpath.basename(program) or all(_COST.search(m) for m in metrics):
+            return program
+        return self._trainer(_project(program)) or program
+
+    def _reader(self, path: str) -> str | None:
+        e = self.entries.get(path)
+        if reads_config(e):
+            return path
+        for callee in e.calls if e else []:
+            if reads_config(self.entries.get(callee)):
+                return callee
+        return None
+
+    def _trainer(self, project: str | None) -> str | None:
+        """The first documented program (the top-level README first) that trains from a
+        config, of this project when one is given."""
+        for c in sorted(self.index.commands, key=lambda c: (c.doc.count("/"), c.line)):
+            for run in c.runs:
+                program = self._reader(run)
+                if (
+                    program is not None
+                    and "train" in posixpath.basename(program)
+                    and (project is None or _project(program) == project)
+                ):
+                    return program
+        return None
+
+    def config_for(self, program: str, arm: Arm, prefer: list[str]) -> str | None:
+        """The config of the program's project whose path holds every word of the arm; of
+        several, the one holding most of `prefer` (the data set and settings held fixed,
+        then the task's words), then the shortest path."""
+        want = arm_words(arm.value)
+        if not want:
+            return None
+        home = _project(program)
+        fits: list[tuple[int, int, str]] = []
+        for path in self.configs:
+            if home and not path.startswith(home + "/"):
+                continue
+            have = self._words[path]
+            if not all(any(_same(w, h) for h in have) for w in want):
+                continue
+            extra = sum(any(_same(w, h) for h in have) for w in dict.fromkeys(prefer))
+            fits.append((-extra, len(have), path))
+        return min(fits)[2] if fits else None
+
+    def configs_for(self, program: str, arms: list[Arm], prefer: list[str]) -> dict[int, str]:
+        """Each arm's config (by the arm's index), leaving out arms of one variable that
+        find the same file: the file does not tell them apart (`SegNeXt-T (a)` and `(b)`)."""
+        found = {i: c for i, a in enumerate(arms) if (c := self.config_for(program, a, prefer))}
+        taken = Counter((arms[i].variable, c) for i, c in found.items())
+        return {i: c for i, c in found.items() if taken[(arms[i].variable, c)] == 1}
+
+    def run(self, program: str, config: str) -> ConfigRun:
+        """The documented command for the program (or a launch script running it) with this
+        config in the config's place, then the documented evaluation of that config."""
+        documented = self._documented(program)
+        if documented is None:
+            command = f"python {shlex.quote(program)} {shlex.quote(config)}"
+        else:
+            command = _with_config(run_from(documented, self.known), config)
+        evaluation = ""
+        judge = self.evaluator(program)
+        if judge is not None and (doc := self._documented(judge)) is not None:
+            evaluation = _with_config(run_from(doc, self.known), config)
+        return ConfigRun(config, command, evaluation)
+
+    def _documented(self, program: str) -> DocCommand | None:
+        """The first documented command running the program or a launch script that runs
+        it, the top-level README first; one that names a config in its place beats none."""
+        runners = {program} | {e.path for e in self.index.entry_points if program in e.calls}
+        found = [c for c in self.index.commands if set(c.runs) & runners and _config_place(c.text)]
+        if not found:
+            return None
+        return min(found, key=lambda c: (c.doc.count("/"), c.doc != "README.md", c.line))
+
+    def evaluator(self, program: str) -> str | None:
+        """The program beside a training program that evaluates the same config."""
+        folder = posixpath.dirname(program)
+        if "train" not in posixpath.basename(program):
+            return None
+        for name in _EVALUATES:
+            path = posixpath.join(folder, name)
+            if reads_config(self.entries.get(path)):
+                return path
+        return None
+
+    # ------------------------------------------------------------ what the config builds
+
+    def model_types(self, config: str) -> list[tuple[str, str]]:
+        """The registered type names of the model a config builds, with the part each builds
+        (backbone, decode head, ...), its bases' included (a config's own value before a
+        base's), the model's own type last."""
+        seen: set[str] = set()
+        parts: list[tuple[str, str]] = []
+        outer: list[tuple[str, str]] = []
+        for path in self._chain(config):
+            tree = self._tree(path)
+            if tree is None:
+                continue
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Assign) and any(
+                    isinstance(t, ast.Name) and t.id == "model" for t in node.targets
+                ):
+                    _types(node.value, "model", parts, outer, seen, depth=0)
+        parts.sort(key=lambda p: _PARTS.index(p[1].replace(" ", "_")))
+        return [*parts, *outer]
+
+    def class_steps(self, config: str) -> list[Step]:
+        """The lines of the config that set the model, and the classes the repository
+        defines under the config's model types (a long one by its forward pass): the
+        method's own code for this run."""
+        steps: list[Step] = []
+        if at := self._model_lines(config):
+            steps.append(Step(f"Set the model in {posixpath.basename(config)}", config, *at))
+        for name, role in self.model_types(config)[:MAX_TYPES]:
+            where = self._class(name)
+            if where is None:
+                continue
+            path, node = where
+            long_ = (node.end_lineno or node.lineno) - node.lineno > NARROW
+            core = _core(node) if long_ else None
+            if long_ and core is None:  # a wrapper with no forward pass of its own says little
+                continue
+            if core is None:
+                action = f"Define the {role} {name}"
+                steps.append(Step(action, path, node.lineno, node.end_lineno or node.lineno))
+            else:
+                action = f"Compute the {role} {name}'s {core.name.strip('_')} pass"
+                steps.append(Step(action, path, core.lineno, core.end_lineno or core.lineno))
+        return steps
+
+    def assigned(self, config: str, name: str, action: str) -> Step | None:
+        """The lines that set `name = dict(...)` for this config, in it or the bases it
+        inherits: the longest (`data = dict(...)` in `_base_/datasets/ade20k.py`, not the
+        config's own one-line override of its batch size)."""
+        found: list[Step] = []
+        for path in self._chain(config):
+            tree = self._tree(path)
+            for node in tree.body if tree else []:
+                if isinstance(node, ast.Assign) and any(
+                    isinstance(t, ast.Name) and t.id == name for t in node.targets
+                ):
+                    found.append(Step(action, path, node.lineno, node.end_lineno or node.lineno))
+        return max(found, key=lambda s: s.end - s.start, default=None)
+
+    def _chain(self, config: str, depth: int = 0) -> list[str]:
+        """The config and the base configs it inherits (`_base_ = [...]`), itself first."""
+        out = [config]
+        tree = self._tree(config)
+        if tree is None or depth > 4:
+            return out
+        for node in tree.body:
+            if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == "_base_" for t in node.targets
+            ):
+                values = (
+                    node.value.elts
+                    if isinstance(node.value, ast.List | ast.Tuple)
+                    else [node.value]
+                )
+                for v in values:
+                    if isinstance(v, ast.Constant) and isinstance(v.value, str):
+                        base = posixpath.normpath(
+                            posixpath.join(posixpath.dirname(config), v.value)
+                        )
+                        if base in self.known and base not in out:
+                            out += self._chain(base, depth + 1)
+        return out
+
+    def _tree(self, path: str) -> ast.Module | None:
+        return self.tracer.tree(path) if path.endswith(".py") else None
+
+    def _model_lines(self, config: str) -> tuple[int, int] | None:
+        tree = self._tree(config)
+        for node in tree.body if tree else []:
+            if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == "model" for t in node.targets
+            ):
+                return node.lineno, node.end_lineno or node.lineno
+        return None
+
+    def _class(self, name: str) -> tuple[str, ast.ClassDef] | None:
+        """Where the repository defines a class of this name (the first, outside tests); a
+        thin subclass (`class MogaNet_feat(MogaNet): ...`) by the base it extends there."""
+        if name not in self._classes:
+            found = None
+            try:
+                hits = self.search.grep(rf"(?m)^\s*class {re.escape(name)}\b", max_hits=5)
+            except RepoPathError:
+                hits = []
+            for path, _, _ in hits:
+                if "test" in path.split("/")[0] or not path.endswith(".py"):
+                    continue
+                tree = self.tracer.tree(path)
+                defs = (
+                    {n.name: n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
+                    if tree
+                    else {}
+                )
+                node = defs.get(name)
+                if node is None:
+                    continue
+                base = next(
+                    (defs[b.id] for b in node.bases if isinstance(b, ast.Name) and b.id in defs),
+                    None,
+                )
+                if base is not None and (node.end_lineno or 0) - node.lineno < THIN:
+                    node = base
+                found = (path, node)
+                break
+            self._classes[name] = found
+        return self._classes[name]
+
+
+def _types(
+    node: ast.AST,
+    role: str,
+    parts: list[tuple[str, str]],
+    outer: list[tuple[str, str]],
+    seen: set[str],
+    depth: int,
+) -> None:
+    """Collect `type='X'` of a `dict(...)` tree: the parts' types, then the outermost."""
+    if not isinstance(node, ast.Call) or depth > 3:
+        return
+    for kw in node.keywords:
+        value = kw.value
+        if kw.arg == "type" and isinstance(value, ast.Constant) and isinstance(value.value, str):
+            name = value.value
+            if name not in seen and name.isidentifier():
+                seen.add(name)
+                (outer if depth == 0 else parts).append((name, role))
+        elif kw.arg in _PARTS:
+            _types(value, kw.arg.replace("_", " "), parts, outer, seen, depth + 1)
+
+
+def _core(node: ast.ClassDef) -> ast.FunctionDef | None:
+    """The method that does a class's work: its forward pass (or `__call__`), else none."""
+    methods = [n for n in node.body if isinstance(n, ast.FunctionDef)]
+    for want in ("forward", "__call__"):
+        found = next((m for m in methods if m.name == want), None)
+        if found is not None and (found.end_lineno or found.lineno) - found.lineno >= 3:
+            return found
+    return None
+
+
+def _experiment_config(path: str) -> bool:
+    """A whole experiment's config: under a configs folder, not a partial one (`_base_`)."""
+    parts = path.split("/")
+    return any(p in _CONFIG_DIRS for p in parts[:-1]) and not any(
+        p.lower() in _PARTIAL for p in parts[:-1]
+    )
+
+
+def _project(program: str) -> str:
+    """The folder whose configs a program reads: its own, above a `tools/` or `scripts/`."""
+    folder = posixpath.dirname(program)
+    if posixpath.basename(folder) in ("tools", "scripts", "tool", "script"):
+        folder = posixpath.dirname(folder)
+    return folder
+
+
+def _config_place(text: str) -> bool:
+    try:
+        words = shlex.split(text)
+    except ValueError:
+        words = text.split()
+    return any(_is_place(w) for w in words[_after_script(words) :])
+
+
+def _after_script(words: list[str]) -> int:
+    """Where a command's arguments begin: after the script it runs (`tools/train.py`)."""
+    for i, w in enumerate(words):
+        if w.endswith((".py", ".sh")) and not w.startswith("-"):
+            return i + 1
+    return 1
+
+
+def _is_place(word: str) -> bool:
+    if word.startswith("-"):
+        return False
+    return word.endswith(_CONFIG_EXTS) or (bool(_SLOT.search(word)) and "=" not in word)
+
+
+def _with_config(command: str, config: str) -> str:
+    """The command with `config` in the config's place (its first config-like argument),
+    relative to the folder the command changes into."""
+    cd = re.match(r"cd (\S+) && ", command)
+    rel = posixpath.relpath(config, cd.group(1)) if cd else config
+    head = cd.group(0) if cd else ""
+    rest = command[len(head) :]
+    try:
+        words = shlex.split(rest)
+    except ValueError:
+        return command
+    start = _after_script(words)
+    for i, w in enumerate(words[start:], start=start):
+        if _is_place(w):
+            words[i] = rel
+            return head + shlex.join(words)
+    return command

@@ -1,0 +1,297 @@
+"""A program that reads its experiment from a config file (`tools/train.py CONFIG`, as in
+OpenMMLab's frameworks): each arm runs the authors' documented command with the config file
+that names it, the data set the task holds fixed choosing among several, then the documented
+evaluation of that config; the classes the config builds are the method's steps and are
+masked. The repository is built with git in tmp_path and mined for real."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from repo_fixture import committed_index, recovered_setup
+
+from expcurate.records import DesignComplexity, TaskDraft
+from extractors.agent.arms import Arm
+from extractors.agent.config_runs import ConfigFiles, arm_words
+from extractors.agent.steps import StepTracer
+from extractors.repo import RepoSearch
+
+README = """# FooSeg
+
+## Training
+
+```bash
+./tools/dist_train.sh /path/to/config 8
+```
+
+## Evaluation
+
+```bash
+./tools/dist_test.sh /path/to/config /path/to/checkpoint_file 8 --eval mIoU
+```
+
+## FLOPs
+
+```bash
+python tools/get_flops.py /path/to/config --shape 512 512
+```
+"""
+
+TRAIN = '''"""Train a segmentor from a config file."""
+import argparse
+
+from fooseg.apis import build_dataset, build_segmentor, train_segmentor
+from fooseg.config import Config
+
+
+def parse_args():
+    parser = argparse.ArgumentParser(description="Train a segmentor")
+    parser.add_argument("config", help="train config file path")
+    parser.add_argument("--work-dir", help="the dir to save logs and models")
+    parser.add_argument("--launcher", default="none")
+    return parser.parse_args()
+
+
+def main():
+    args = parse_args()
+    cfg = Config.fromfile(args.config)
+    model = build_segmentor(cfg.model)
+    model.init_weights()
+    datasets = [build_dataset(cfg.data.train)]
+    train_segmentor(model, datasets, cfg, validate=True)
+
+
+if __name__ == "__main__":
+    main()
+'''
+
+TEST = '''"""Test a segmentor."""
+import argparse
+
+from fooseg.apis import build_dataset, build_segmentor, single_gpu_test
+from fooseg.config import Config
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("config")
+    parser.add_argument("checkpoint")
+    parser.add_argument("--eval", nargs="+")
+    parser.add_argument("--launcher", default="none")
+    args = parser.parse_args()
+    cfg = Config.fromfile(args.config)
+    dataset = build_dataset(cfg.data.test)
+    model = build_segmentor(cfg.model)
+    outputs = single_gpu_test(model, dataset)
+    print(dataset.evaluate(outputs, args.eval))
+
+
+if __name__ == "__main__":
+    main()
+'''
+
+FLOPS = """import argparse
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("config")
+    parser.add_argument("--shape", nargs="+", type=int)
+    args = parser.parse_args()
+    print("GFLOPs and params of", args.config, args.shape)
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+DIST_TRAIN = """CONFIG=$1
+GPUS=$2
+python -m torch.distributed.launch --nproc_per_node=$GPUS $(dirname "$0")/train.py $CONFIG --launcher pytorch
+"""
+
+DIST_TEST = """CONFIG=$1
+CHECKPOINT=$2
+GPUS=$3
+python -m torch.distributed.launch --nproc_per_node=$GPUS $(dirname "$0")/test.py $CONFIG $CHECKPOINT --launcher pytorch ${@:4}
+"""
+
+BACKBONE = (
+    '''import torch.nn as nn
+
+
+class FooNet(nn.Module):
+    """The multi-scale convolutional attention backbone."""
+
+    def __init__(self, depths=(2, 2, 4, 2), dims=(32, 64, 160, 256)):
+        super().__init__()
+        self.stages = nn.ModuleList()
+        for depth, dim in zip(depths, dims):
+            self.stages.append(nn.Sequential(*[nn.Conv2d(dim, dim, 3) for _ in range(depth)]))
+'''
+    + "".join(f"        self.extra{i} = nn.Identity()\n" for i in range(40))
+    + """
+    def forward(self, x):
+        outs = []
+        for stage in self.stages:
+            x = stage(x)
+            outs.append(x)
+        return outs
+"""
+)
+
+HEAD = '''import torch.nn as nn
+
+
+class BarHead(nn.Module):
+    """A light decoder with matrix decomposition."""
+
+    def __init__(self, channels=256):
+        super().__init__()
+        self.conv = nn.Conv2d(channels, channels, 1)
+
+    def forward(self, inputs):
+        return self.conv(inputs[-1])
+'''
+
+BASE_MODEL = """model = dict(
+    type='EncoderDecoder',
+    backbone=dict(type='FooNet', depths=(2, 2, 4, 2)),
+    decode_head=dict(type='BarHead', channels=256),
+)
+"""
+
+
+def _dataset(name: str) -> str:
+    return f"""dataset_type = '{name}Dataset'
+data = dict(
+    samples_per_gpu=4,
+    train=dict(type=dataset_type, data_root='data/{name.lower()}', split='train'),
+    val=dict(type=dataset_type, data_root='data/{name.lower()}', split='val'),
+    test=dict(type=dataset_type, data_root='data/{name.lower()}', split='val'),
+)
+"""
+
+
+def _config(size: str, data: str, depths: str) -> str:
+    return f"""_base_ = [
+    '../_base_/models/foonet.py',
+    '../_base_/datasets/{data}.py',
+]
+model = dict(
+    backbone=dict(depths={depths}, init_cfg=dict(checkpoint='pretrained/foonet_{size}.pth')),
+    decode_head=dict(channels=256),
+)
+data = dict(samples_per_gpu=8)
+optimizer = dict(
+    type='AdamW',
+    lr=0.00006,
+    weight_decay=0.01,
+)
+"""
+
+
+FILES = {
+    "README.md": README,
+    "tools/train.py": TRAIN,
+    "tools/test.py": TEST,
+    "tools/get_flops.py": FLOPS,
+    "tools/dist_train.sh": DIST_TRAIN,
+    "tools/dist_test.sh": DIST_TEST,
+    "fooseg/__init__.py": "",
+    "fooseg/models/backbones/foonet.py": BACKBONE,
+    "fooseg/models/heads/bar_head.py": HEAD,
+    "configs/_base_/models/foonet.py": BASE_MODEL,
+    "configs/_base_/datasets/ade20k.py": _dataset("ADE20K"),
+    "configs/_base_/datasets/cityscapes.py": _dataset("Cityscapes"),
+    "configs/foonet/foonet.tiny.512x512.ade.160k.py": _config("tiny", "ade20k", "(2, 2, 4, 2)"),
+    "configs/foonet/foonet.tiny.1024x1024.city.160k.py": _config(
+        "tiny", "cityscapes", "(2, 2, 4, 2)"
+    ),
+    "configs/foonet/foonet.small.512x512.ade.160k.py": _config("small", "ade20k", "(2, 2, 8, 2)"),
+    "configs/foonet/foonet.small.1024x1024.city.160k.py": _config(
+        "small", "cityscapes", "(2, 2, 8, 2)"
+    ),
+}
+
+
+def _task(arms: list[str], metrics: list[str], setting: str = "ADE20K") -> TaskDraft:
+    return TaskDraft(
+        key="table-2:factor",
+        question=(
+            f"How does FooNet-T compare with FooNet-S on {', '.join(metrics)} "
+            f"for semantic segmentation on {setting}?"
+        ),
+        design_complexity=DesignComplexity(
+            constant_variables={"setting": setting},
+            independent_variables={"model size": arms},
+            dependent_variables={"metrics": metrics},
+        ),
+    )
+
+
+def test_arm_words_read_model_sizes_and_split_names() -> None:
+    assert arm_words("FooNet-T") == ["foonet", "tiny"]
+    assert arm_words("MogaNet-XT") == ["moganet", "xtiny"]
+    assert arm_words("Mask R-CNN") == ["mask", "rcnn"]
+    assert arm_words("FooNet-B w/ Ham") == ["foonet", "base", "ham"]
+    assert arm_words("MiT-B0") == ["mit", "b0"]
+
+
+def test_each_arm_runs_the_documented_command_with_its_config_then_its_evaluation(
+    tmp_path: Path,
+) -> None:
+    setup = recovered_setup(tmp_path, FILES, _task(["FooNet-T", "FooNet-S"], ["mIoU"]))
+    usage = setup.usage_instructions
+    tiny = "configs/foonet/foonet.tiny.512x512.ade.160k.py"
+    small = "configs/foonet/foonet.small.512x512.ade.160k.py"
+    # the README's recipe with the arm's config in the config's place, on the fixed ADE20K
+    assert f"Run FooNet-T: `./tools/dist_train.sh {tiny} 8`" in usage
+    assert f"Run FooNet-S: `./tools/dist_train.sh {small} 8`" in usage
+    assert f"then evaluate it: `./tools/dist_test.sh {tiny} /path/to/checkpoint_file 8" in usage
+    assert "city" not in usage
+    assert "no launch script, option or in-code switch" not in usage
+    assert setup.source[0] == "tools/train.py"
+    assert tiny in setup.source
+    # the config's model and the classes it builds are steps, and masked
+    steps = "\n".join(setup.requirements)
+    assert f"Set the model in foonet.tiny.512x512.ade.160k.py ({tiny}:5-8)" in steps
+    assert "Compute the backbone FooNet's forward pass (fooseg/models/backbones/foonet.py:" in steps
+    assert "Define the decode head BarHead (fooseg/models/heads/bar_head.py:4-" in steps
+    assert "Set the data sets and their pipeline (configs/_base_/datasets/ade20k.py:2-7)" in steps
+    assert f"Set the optimizer ({tiny}:10-14)" in steps
+    assert "fooseg/models/backbones/foonet.py" in setup.masked_source
+    assert "fooseg/models/heads/bar_head.py" in setup.masked_source
+
+
+def test_the_fixed_data_set_chooses_the_config(tmp_path: Path) -> None:
+    setup = recovered_setup(
+        tmp_path, FILES, _task(["FooNet-T", "FooNet-S"], ["mIoU"], setting="Cityscapes")
+    )
+    assert "configs/foonet/foonet.tiny.1024x1024.city.160k.py 8`" in setup.usage_instructions
+    assert "ade" not in setup.usage_instructions
+
+
+def test_arms_one_config_cannot_tell_apart_are_left_to_the_reviewer(tmp_path: Path) -> None:
+    index = committed_index(tmp_path, FILES)
+    search = RepoSearch(tmp_path, index)
+    files = ConfigFiles(index, search, StepTracer(index, search))
+    arms = [Arm("decoder", v, frozenset()) for v in ("FooNet-T (a)", "FooNet-T (b)", "FooNet-S")]
+    found = files.configs_for("tools/train.py", arms, ["ade20k"])
+    assert found == {2: "configs/foonet/foonet.small.512x512.ade.160k.py"}
+    # an arm the repository has no config of finds none: `w/o` is no file's word
+    assert files.config_for("tools/train.py", Arm("x", "w/o FooNet", frozenset()), []) is None
+
+
+def test_a_cost_counter_gives_way_to_training_unless_the_task_measures_costs(
+    tmp_path: Path,
+) -> None:
+    index = committed_index(tmp_path, FILES)
+    search = RepoSearch(tmp_path, index)
+    files = ConfigFiles(index, search, StepTracer(index, search))
+    assert files.program("tools/get_flops.py", ["mIoU", "GFLOPs"]) == "tools/train.py"
+    assert files.program("tools/get_flops.py", ["GFLOPs", "Params (M)"]) == "tools/get_flops.py"
+    assert files.program("tools/dist_train.sh", ["mIoU"]) == "tools/train.py"
+    assert files.program(None, ["mIoU"]) == "tools/train.py"
+    # a program that takes no config is not one
+    assert files.program("fooseg/models/heads/bar_head.py", ["mIoU"]) is None
