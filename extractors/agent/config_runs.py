@@ -18,6 +18,7 @@ import posixpath
 import re
 import shlex
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from expcurate.records import DocCommand, EntryPoint, RepoIndex
@@ -58,6 +59,7 @@ _EVALUATES = ("test.py", "eval.py", "evaluate.py", "validate.py")
 MAX_TYPES = 3  # the model parts a config names that become steps
 THIN = 10  # a class this short that extends one beside it is cited by that one
 NARROW = 40  # a class longer than this is cited by its forward pass
+RARE = 0.5  # a config word held by at most this share of the configs tells them apart
 _PARTS = ("backbone", "neck", "decode_head", "head", "encoder", "decoder", "bbox_head")
 
 
@@ -133,6 +135,7 @@ class ConfigFiles:
         ]
         self._words = {p: path_words(p) for p in self.configs}
         self._classes: dict[str, tuple[str, ast.ClassDef] | None] = {}
+        self._rare: set[str] | None = None
 
     # ------------------------------------------------------------ which program, which file
 
@@ -159,6 +162,27 @@ class ConfigFiles:
                 return callee
         return None
 
+    def trainers(self) -> list[str]:
+        """Every documented program that trains from a config, the top-level README's first
+        (`detection/train.py`, `segmentation/train.py` of one repository)."""
+        out: list[str] = []
+        for c in sorted(self.index.commands, key=lambda c: (c.doc.count("/"), c.line)):
+            for run in c.runs:
+                program = self._reader(run)
+                if program and "train" in posixpath.basename(program) and program not in out:
+                    out.append(program)
+        return out
+
+    def says(self, config: str, words: set[str]) -> bool:
+        """The config's name, below its configs folder, holds one of these words that at
+        most half of the repository's configs hold (`coco` of a task "on COCO"; not the
+        project's folder, not the model family every config is of)."""
+        if self._rare is None:
+            counts = Counter(w for p in self.configs for w in set(_own_words(p)))
+            self._rare = {w for w, n in counts.items() if n <= RARE * len(self.configs)}
+        have = [h for h in _own_words(config) if h in self._rare]
+        return any(_same(w, h) for w in words for h in have)
+
     def _trainer(self, project: str | None) -> str | None:
         """The first documented program (the top-level README first) that trains from a
         config, of this project when one is given."""
@@ -173,29 +197,48 @@ class ConfigFiles:
                     return program
         return None
 
-    def config_for(self, program: str, arm: Arm, prefer: list[str]) -> str | None:
+    def config_for(
+        self,
+        program: str,
+        arm: Arm,
+        prefer: list[str],
+        beside: Sequence[Sequence[str]] = (),
+        loose: Sequence[str] = (),
+    ) -> str | None:
         """The config of the program's project whose path holds every word of the arm; of
-        several, the one holding most of `prefer` (the data set and settings held fixed,
-        then the task's words), then the shortest path."""
+        several, the one holding most of `prefer` (the data set and settings held fixed),
+        then the most of `beside` it holds whole (the words of the other variables' arms:
+        RetinaNet with the task's MogaNet-T), then the most of `loose` (the task's other
+        words), then the shortest."""
         want = arm_words(arm.value)
         if not want:
             return None
         home = _project(program)
-        fits: list[tuple[int, int, str]] = []
+
+        def held(words: Sequence[str], have: list[str]) -> int:
+            return sum(any(_same(w, h) for h in have) for w in dict.fromkeys(words))
+
+        fits: list[tuple[int, int, int, int, str]] = []
         for path in self.configs:
             if home and not path.startswith(home + "/"):
                 continue
             have = self._words[path]
-            if not all(any(_same(w, h) for h in have) for w in want):
+            if held(want, have) < len(set(want)):
                 continue
-            extra = sum(any(_same(w, h) for h in have) for w in dict.fromkeys(prefer))
-            fits.append((-extra, len(have), path))
-        return min(fits)[2] if fits else None
+            near = sum(held(other, have) == len(set(other)) for other in beside)
+            fits.append((-held(prefer, have), -near, -held(loose, have), len(have), path))
+        return min(fits)[-1] if fits else None
 
-    def configs_for(self, program: str, arms: list[Arm], prefer: list[str]) -> dict[int, str]:
+    def configs_for(
+        self, program: str, arms: list[Arm], prefer: list[str], loose: Sequence[str] = ()
+    ) -> dict[int, str]:
         """Each arm's config (by the arm's index), leaving out arms of one variable that
         find the same file: the file does not tell them apart (`SegNeXt-T (a)` and `(b)`)."""
-        found = {i: c for i, a in enumerate(arms) if (c := self.config_for(program, a, prefer))}
+        found: dict[int, str] = {}
+        for i, a in enumerate(arms):
+            beside = [arm_words(b.value) for b in arms if b.variable != a.variable]
+            if config := self.config_for(program, a, prefer, beside, loose):
+                found[i] = config
         taken = Counter((arms[i].variable, c) for i, c in found.items())
         return {i: c for i, c in found.items() if taken[(arms[i].variable, c)] == 1}
 
@@ -399,6 +442,13 @@ def _experiment_config(path: str) -> bool:
     return any(p in _CONFIG_DIRS for p in parts[:-1]) and not any(
         p.lower() in _PARTIAL for p in parts[:-1]
     )
+
+
+def _own_words(config: str) -> list[str]:
+    """The words of a config's path below its configs folder."""
+    parts = config.split("/")
+    last = max((i for i, p in enumerate(parts[:-1]) if p in _CONFIG_DIRS), default=-1)
+    return path_words("/".join(parts[last + 1 :]))
 
 
 def _project(program: str) -> str:

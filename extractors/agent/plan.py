@@ -169,8 +169,11 @@ class StepPlanner:
                 if not s.action.startswith(("Parse command", "Implement the method"))
             ]
             blocks = self.tracer.block_steps(entry, q)
-        for other in [*also, *([judge] if judge else [])]:
+        for other in also:
             blocks += self.tracer.block_steps(other, q, limit=4)
+        # the evaluation of what a config program trained comes after the training
+        judged = self.tracer.block_steps(judge, q, limit=4) if judge else []
+        judged = [b for b in judged if self._about_experiment(b, q, True)]
         # the `if args.x == 'v':` bodies no run takes: every run gives x another value
         dead = self._dead_branches(entry, runs)
         blocks = [b for b in blocks if not self._unused_branch(b, entry, runs, dead)]
@@ -200,7 +203,7 @@ class StepPlanner:
         # In execution order: the data, the options, the method, the branches, what the main
         # block does inline and the functions it calls, the training loop, the runs, the evaluation. When there
         # are too many, inline blocks go first, then called functions, then extra branches.
-        optional = [*called, *blocks, *branches[2:], *own[2:]]
+        optional = [*called, *blocks, *judged[2:], *branches[2:], *own[2:]]
         order = [
             data,
             self._options_step(entry, runs, arms, held),
@@ -215,6 +218,7 @@ class StepPlanner:
             *called,
             train,
             *launches,
+            *judged,
             evaluate,
             metric,
         ]

@@ -249,6 +249,8 @@ class SetupAgent:
             or any(w and w <= set(terms(posixpath.basename(p))) for w in arms)
             or _COMPARE_STAGE.match(posixpath.basename(p))
         )[: len(also)]
+        if any(r.config for r in runs):  # a config program's evaluation is its own
+            part = ()
         plan = self.step_planner.steps(task, q, entry, runs, method, part, rivals=models[1:])
         return entry, plan, part
 

@@ -42,7 +42,7 @@ from .arms import (
     task_settings,
     value_forms,
 )
-from .config_runs import ConfigFiles, arm_words
+from .config_runs import ConfigFiles, arm_words, path_words
 from .derived import crossed, plain_backbones, through_suites, with_parameters
 from .entry_args import EntryArgs, positional
 from .launch import invocation_of, placeholders, shell, with_setting
@@ -463,7 +463,22 @@ class RunPlanner:
         `.../segnext.tiny.512x512.ade.160k.py`), the data set and settings the task holds
         fixed choosing among several; the arms left, and the entry point (the program the
         configs are given, when any arm ran)."""
-        program = self.config_files.program(entry, task_metrics(task, q))
+        files = self.config_files
+        program = files.program(entry, task_metrics(task, q))
+        runnable = [a for a in plain if not about_data(a.variable) and not numeric(a.value)]
+        if program is None and runnable:
+            # an entry point reading no config, while a documented training program has
+            # configs naming two or more arms and a setting the task holds fixed ("COCO"): how
+            # the authors run this experiment outranks the file that matched its words
+            held = task.design_complexity.constant_variables.values()
+            asked = {w for x in [*datasets, *map(str, held)] for w in path_words(x)} - {
+                w for a in runnable for w in arm_words(a.value)
+            }
+            for trainer in files.trainers():
+                named = files.configs_for(trainer, runnable, sorted(asked))
+                if len(named) >= 2 and all(files.says(c, asked) for c in named.values()):
+                    program = trainer
+                    break
         if program is None:
             return plain, entry
         prefer = [
@@ -473,14 +488,11 @@ class RunPlanner:
                 for v in task.design_complexity.constant_variables.values()
                 for w in arm_words(str(v))
             ),
-            *q.words,
         ]
-        runnable = [a for a in plain if not about_data(a.variable) and not numeric(a.value)]
-        configs = self.config_files.configs_for(program, runnable, prefer)
+        configs = files.configs_for(program, runnable, prefer, q.words)
         for i, config in configs.items():
-            found = self.config_files.run(program, config)
-            run = Run(found.command, arms=[runnable[i]], config=config, then=found.evaluation)
-            add(run)
+            made = files.run(program, config)
+            add(Run(made.command, arms=[runnable[i]], config=config, then=made.evaluation))
         done = [runnable[i] for i in configs]
         if not done:
             return plain, entry

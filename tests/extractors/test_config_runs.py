@@ -260,6 +260,9 @@ def test_each_arm_runs_the_documented_command_with_its_config_then_its_evaluatio
     assert "Define the decode head BarHead (fooseg/models/heads/bar_head.py:4-" in steps
     assert "Set the data sets and their pipeline (configs/_base_/datasets/ade20k.py:2-7)" in steps
     assert f"Set the optimizer ({tiny}:10-14)" in steps
+    # the training program's own steps, then the evaluation's, which ends the steps
+    assert "(tools/train.py:" in steps
+    assert "(tools/test.py:" in setup.requirements[-1]
     assert "fooseg/models/backbones/foonet.py" in setup.masked_source
     assert "fooseg/models/heads/bar_head.py" in setup.masked_source
 
@@ -295,3 +298,35 @@ def test_a_cost_counter_gives_way_to_training_unless_the_task_measures_costs(
     assert files.program(None, ["mIoU"]) == "tools/train.py"
     # a program that takes no config is not one
     assert files.program("fooseg/models/heads/bar_head.py", ["mIoU"]) is None
+
+
+CLASSIFY = '''"""Train FooNet-T and FooNet-S image classifiers: semantic features, segmentation-ready
+backbones compared on mIoU-style scores; FooNet-T, FooNet-S, FooNet, ADE20K-free."""
+import torch
+
+
+def train_classifier(model_size):
+    """Train a FooNet classifier of this model size."""
+    return torch.zeros(model_size)
+
+
+if __name__ == "__main__":
+    train_classifier(1)
+'''
+
+
+def test_a_documented_config_trainer_outranks_an_entry_point_reading_no_config(
+    tmp_path: Path,
+) -> None:
+    # the best word match is a program of another experiment that takes no config; the
+    # README's training program has a config for each arm on the data set held fixed
+    files = {**FILES, "classify.py": CLASSIFY}
+    setup = recovered_setup(tmp_path, files, _task(["FooNet-T", "FooNet-S"], ["mIoU"]))
+    tiny = "configs/foonet/foonet.tiny.512x512.ade.160k.py"
+    assert f"Run FooNet-T: `./tools/dist_train.sh {tiny} 8`" in setup.usage_instructions
+    assert setup.source[0] == "tools/train.py"
+    # with no config naming the data set the task holds, the entry point stays
+    other = recovered_setup(
+        tmp_path / "other", files, _task(["FooNet-T", "FooNet-S"], ["mIoU"], setting="COCO")
+    )
+    assert "dist_train.sh" not in other.usage_instructions
