@@ -52,6 +52,7 @@ from .steps import DATA_NAMES, Step, StepTracer
 
 MAX_STEPS = 15
 MAX_CONFIGS = 3  # the configs of one task's runs whose model lines are steps
+MAX_CODED = 5  # arms selected by in-code switches that each get a step of their own
 _DATA_WORDS = {"data", "dataset", "loader", "dataloader", "load", "read"}
 _DATA_NAMES = DATA_NAMES | {"corpus"}
 _TRAIN_NAMES = ("train", "fit", "train_epoch", "train_one_epoch", "training", "run_epoch")
@@ -203,12 +204,13 @@ class StepPlanner:
         # In execution order: the data, the options, the method, the branches, what the main
         # block does inline and the functions it calls, the training loop, the runs, the evaluation. When there
         # are too many, inline blocks go first, then called functions, then extra branches.
+        coded = _code_steps(runs)
         optional = [*called, *blocks, *judged[2:], *branches[2:], *own[2:]]
         order = [
             data,
             self._options_step(entry, runs, arms, held),
             *_suite_steps(runs),
-            _code_step(runs),
+            coded[0] if coded else None,
             *parts,
             *configured,
             optimizer,
@@ -224,6 +226,9 @@ class StepPlanner:
         ]
         # narrow, task-specific steps win over the definitions around them
         steps = _distinct(order, first=[*branches, *launches, metric, evaluate, train, data])
+        if coded and any(s is coded[0] for s in steps):  # each arm's switches, the same lines
+            at = next(i for i, s in enumerate(steps) if s is coded[0])
+            steps[at : at + 1] = coded
         cut = [s for s in reversed(steps) if s in blocks] + [
             s for s in reversed(steps) if s in optional and s not in blocks
         ]
@@ -673,16 +678,29 @@ def _given_values(entry: EntryPoint, runs: list[Run]) -> dict[str, set[str]]:
     return out
 
 
-def _code_step(runs: list[Run]) -> Step | None:
-    """The lines that hard-code the switches selecting the arms, as one step."""
-    settings = list(dict.fromkeys(c for r in runs if not r.missing for c, _ in r.edits))
+def _code_steps(runs: list[Run]) -> list[Step]:
+    """The lines that hard-code the switches selecting the arms: a step per arm's run, what
+    it sets them to (two to `MAX_CODED` runs), else one step for them all."""
+    coded = [r for r in runs if r.edits and not r.missing]
+    settings = list(dict.fromkeys(c for r in coded for c, _ in r.edits))
     if not settings:
-        return None
+        return []
+    if 2 <= len(coded) <= MAX_CODED:
+        out: list[Step] = []
+        for r in coded:
+            path = r.edits[0][0].path
+            start, end = _cluster(sorted(c.line for c, _ in r.edits if c.path == path))
+            values = ", ".join(
+                f"{c.target} = {v}" for c, v in r.edits if c.path == path and start <= c.line <= end
+            )
+            arms = ", ".join(a.value for a in r.arms)[:60]
+            out.append(Step(f"Select {arms}: set {values}", path, start, end))
+        return out
     path = settings[0].path
     start, end = _cluster(sorted(c.line for c in settings if c.path == path))
     names = ", ".join(c.target for c in settings if start <= c.line <= end)
-    chosen = ", ".join(a.value for r in runs if r.edits and not r.missing for a in r.arms)[:80]
-    return Step(f"Set the in-code switches that select {chosen}: {names}", path, start, end)
+    chosen = ", ".join(a.value for r in coded for a in r.arms)[:80]
+    return [Step(f"Set the in-code switches that select {chosen}: {names}", path, start, end)]
 
 
 def _suite_steps(runs: list[Run]) -> list[Step]:
