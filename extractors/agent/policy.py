@@ -33,7 +33,7 @@ from .arms import form_words, listed_fit, task_arms
 from .methods import MethodModules
 from .plan import Plan, StepPlanner
 from .query import TaskQuery, asks_to_build, build_query
-from .rank import Candidate, Ranker
+from .rank import Candidate, Ranker, preparing
 from .runs import RunPlanner
 from .steps import Step, StepTracer
 from .usage import RUNNABLE, UsageWriter, measured
@@ -45,7 +45,12 @@ NOTEBOOK_CELLS = 12  # a notebook that is the experiment: its substantial cells,
 RELEVANCE = 1.05  # share of task names found in the repo + share of task words found
 WORDS_ONLY_RELEVANCE = 0.85  # share of task words, for a task that names nothing
 _NUMERIC = re.compile(r"[\d.,%]+")
-HEURISTIC_VERSION = "setup-heuristic-10"  # bump when the policy's output changes
+# a README command that installs or fetches: no experiment of the authors
+_SETUP = re.compile(
+    r"(?:^|[\s;&|(])(?:pip3?|conda|mamba|git|wget|curl|mkdir|apt(?:-get)?|brew|docker|unzip"
+    r"|tar|export|source|gdown|huggingface-cli|make|cmake|npm|yarn)\s|setup\.py"
+)
+HEURISTIC_VERSION = "setup-heuristic-11"  # bump when the policy's output changes
 # a program that compares what the runs produced: eval_results.py, validate.py, plot_x.py
 _COMPARE_STAGE = re.compile(r"(?:eval|valid|plot|analy)", re.I)
 
@@ -114,6 +119,7 @@ class SetupAgent:
         )
         self.usage_writer = UsageWriter(index)
         self.entries = {e.path: e for e in index.entry_points}
+        self._sole: str | None = None  # the README's one program, "" when it has none or many
 
     @property
     def usage(self) -> Usage:
@@ -153,7 +159,7 @@ class SetupAgent:
         if reason:
             setup.no_answer = reason
             return
-        chosen = self._fitting(task, self._choose(ranked))
+        chosen = self._recipe_first(task, self._fitting(task, self._choose(ranked)), ranked)
         setup.source = [c.path for c in chosen]
         setup.candidates = [
             c.path for c in ranked[: MAX_SOURCE + MAX_CANDIDATES] if c.path not in setup.source
@@ -327,6 +333,44 @@ class SetupAgent:
         if fits[best] <= fits[top]:
             return chosen
         return sorted(chosen, key=lambda c: c.path != best)
+
+    def _recipe_first(
+        self, task: TaskDraft, chosen: list[Candidate], ranked: list[Candidate]
+    ) -> list[Candidate]:
+        """The one program the top-level README runs leads, when a file it does not document
+        matched the task's words best: how the authors run their experiment outranks a
+        keyword neighbour (EEVEE's `main.py configs/demo.yaml` over a benchmark's helper).
+        Not for a notebook, a task asking how to build something, or a program the README
+        documents itself."""
+        sole = self._sole_recipe()
+        top = chosen[0]
+        if (
+            sole is None
+            or top.path == sole
+            or top.kind == "notebook"
+            or asks_to_build(task.question)
+            or any(top.path in c.runs for c in self.index.commands)
+        ):
+            return chosen
+        lead = next((c for c in ranked if c.path == sole), None)
+        if lead is None or lead.score <= 0:
+            return chosen
+        return [lead, *(c for c in chosen if c.path != sole)][:MAX_SOURCE]
+
+    def _sole_recipe(self) -> str | None:
+        """The program the top-level README's commands run, when they run exactly one (not
+        counting installation and the programs that prepare inputs)."""
+        if self._sole is None:
+            programs: list[str] = []
+            for c in self.index.commands:
+                if c.doc != "README.md" or not c.runs or _SETUP.search(" " + c.text):
+                    continue
+                for run in c.runs:
+                    program = python_entry(run, self.entries) or run
+                    if not preparing(program) and program not in programs:
+                        programs.append(program)
+            self._sole = programs[0] if len(programs) == 1 else ""
+        return self._sole or None
 
     def _main_entry(self, chosen: list[Candidate]) -> str | None:
         """The Python file the best candidate runs: itself, what its script calls, or what

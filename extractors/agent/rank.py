@@ -52,6 +52,13 @@ _PREPARING = re.compile(
     r"build_dataset|build_data|gen(?:erate)?_data|split_data)(?:[/_.-]|s?/|$)",
     re.IGNORECASE,
 )
+
+
+def preparing(path: str) -> bool:
+    """The program prepares the experiment's inputs (its path says prepare, download, ...)."""
+    return bool(_PREPARING.search(path))
+
+
 _ASKS_PREPARING = frozenset(
     stem(t)
     for t in terms(

@@ -24,6 +24,9 @@ _LAUNCHERS = {"torchrun", "deepspeed", "accelerate"}
 _WRAPPERS = {"srun", "sbatch", "mpirun", "horovodrun", "xargs", "parallel"}
 _DIST_MODULES = {"torch.distributed.launch", "torch.distributed.run", "accelerate.commands.launch"}
 _REDIRECT = re.compile(r"^\d*[<>]|^&>|^\|")
+# a shell prompt before a documented command: `$ `, `~$ `, `user@host:~/src$ `, `(env) $ `,
+# `> `, `% `, `! `
+_PROMPT = re.compile(r"^(?:\([\w.-]+\)\s*)?(?:[\w.-]+@[\w.-]+:)?(?:~[\w/.-]*)?\s*[$>%!]\s*")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _INLINE = re.compile(r"`([^`\n]{6,400})`")
 _CMD_HINT = re.compile(
@@ -296,7 +299,7 @@ def doc_commands(
     for block in _doc_blocks(text, doc.lower().endswith(".md")):
         cwd: str | None = None
         for no, line in _logical_lines(block):
-            cmd = re.sub(r"^(?:\$|>|%|!)\s*", "", _strip_comment(line).strip())
+            cmd = _PROMPT.sub("", _strip_comment(line).strip())
             if not _CMD_HINT.match(cmd):
                 continue
             parsed = parse_command(cmd, resolver, base, cwd)

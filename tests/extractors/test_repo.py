@@ -8,7 +8,7 @@ from pathlib import Path
 
 import git
 import pytest
-from repo_fixture import TRAIN, build_demo_repo, write
+from repo_fixture import TRAIN, build_demo_repo, committed_index, write
 
 from expcurate.records import RepoIndex, Severity, Status
 from extractors.repo import RepoLoadError, RepoPathError, RepoSearch, mine_repo, resolve_repo
@@ -388,3 +388,28 @@ def test_papers_sharing_a_folder_snapshot_it_once_and_keep_each_others_checkout(
     from extractors.repo.carry import CodeDiff
 
     assert "train.py" in CodeDiff(git.Repo(root2), sha, sha2).changes  # both commits kept
+
+
+def test_documented_commands_after_any_shell_prompt_are_found(tmp_path: Path) -> None:
+    readme = """# Demo
+
+```bash
+~$ python3 run.py --model gpt-4
+user@box:~/demo$ bash go.sh
+(venv) $ python run.py --model small
+```
+"""
+    index = committed_index(
+        tmp_path,
+        {
+            "README.md": readme,
+            "run.py": "import argparse\nif __name__ == '__main__':\n    print(1)\n",
+            "go.sh": "python run.py\n",
+        },
+    )
+    found = [(c.line, c.runs, c.text) for c in index.commands if c.doc == "README.md"]
+    assert found == [
+        (4, ["run.py"], "python3 run.py --model gpt-4"),
+        (5, ["go.sh"], "bash go.sh"),
+        (6, ["run.py"], "python run.py --model small"),
+    ]

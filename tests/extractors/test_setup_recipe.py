@@ -1,0 +1,116 @@
+"""How the authors run their experiment outranks a file that shares its words: when the
+top-level README runs exactly one program, that program leads a task whose best word match
+is a file the README does not document. The repository is built with git in tmp_path and
+mined for real."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from repo_fixture import recovered_setup
+
+from expcurate.records import DesignComplexity, TaskDraft
+
+README = """# Evolver
+
+```bash
+pip install -r requirements.txt
+python prepare_data.py --out data/
+python main.py configs/demo.yaml
+```
+"""
+
+MAIN = '''"""Load a config file and run the evolution pipeline."""
+import sys
+
+import yaml
+
+from evolve.pipeline import Pipeline
+
+
+def main():
+    path = sys.argv[1] if len(sys.argv) > 1 else "configs/demo.yaml"
+    with open(path) as f:
+        config = yaml.safe_load(f)
+    Pipeline(config).run()
+
+
+if __name__ == "__main__":
+    main()
+'''
+
+PIPELINE = '''class Pipeline:
+    """Evolve prompts and a router over the benchmarks of the config."""
+
+    def __init__(self, config):
+        self.config = config
+        self.tasks = config["tasks"]
+
+    def run(self):
+        for task in self.tasks:
+            self.evolve(task)
+        return self.evaluate()
+
+    def evolve(self, task):
+        return [task]
+
+    def evaluate(self):
+        return {t: 0.0 for t in self.tasks}
+'''
+
+# every word of the task, in a benchmark's answer checker the README never runs
+CHECKER = '''"""Check GSM8K and MATH answers for accuracy: GSM8K accuracy, MATH accuracy, exact match."""
+
+
+def gsm8k_answer_is_correct(answer, gold):
+    """GSM8K accuracy: the answer matches the gold number."""
+    return answer.strip() == gold.strip()
+
+
+def math_answer_is_correct(answer, gold):
+    """MATH accuracy: the boxed answer matches."""
+    return answer.strip() == gold.strip()
+
+
+if __name__ == "__main__":
+    print(gsm8k_answer_is_correct("4", "4"), math_answer_is_correct("1", "1"))
+'''
+
+FILES = {
+    "README.md": README,
+    "main.py": MAIN,
+    "evolve/__init__.py": "",
+    "evolve/pipeline.py": PIPELINE,
+    "tasks/gsm8k/checker.py": CHECKER,
+    "prepare_data.py": "import argparse\nif __name__ == '__main__':\n    print('data')\n",
+    "configs/demo.yaml": "tasks:\n  - gsm8k\n  - math\n",
+}
+
+
+def _task() -> TaskDraft:
+    return TaskDraft(
+        key="table-1:compare",
+        question="How does Evolver compare with Baseline on GSM8K accuracy and MATH accuracy?",
+        design_complexity=DesignComplexity(
+            independent_variables={"method": ["Evolver", "Baseline"]},
+            dependent_variables={"metrics": ["GSM8K accuracy", "MATH accuracy"]},
+        ),
+    )
+
+
+def test_the_readmes_one_program_leads_a_keyword_neighbour(tmp_path: Path) -> None:
+    setup = recovered_setup(tmp_path, FILES, _task())
+    assert setup.source[0] == "main.py"
+    assert "`python main.py configs/demo.yaml`" in setup.usage_instructions
+    assert "python tasks/gsm8k/checker.py" not in setup.usage_instructions
+    assert any("(evolve/pipeline.py:" in s for s in setup.requirements)
+
+
+def test_a_readme_running_two_programs_names_no_one_recipe(tmp_path: Path) -> None:
+    files = {
+        **FILES,
+        "README.md": README + "\n```bash\npython tasks/gsm8k/checker.py\n```\n",
+    }
+    setup = recovered_setup(tmp_path, files, _task())
+    # the checker is documented now: the README's own command for it, no recipe moved first
+    assert setup.source[0] == "tasks/gsm8k/checker.py"
