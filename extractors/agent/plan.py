@@ -52,6 +52,8 @@ from .steps import DATA_NAMES, Step, StepTracer
 
 MAX_STEPS = 15
 MAX_CONFIGS = 3  # the configs of one task's runs whose model lines are steps
+_SCORES = ("compute_score", "compute", "score", "__call__", "forward")  # a metric's work
+MAX_BENCHMARKS = 4  # benchmarks named by the task whose own folder's loader is a step
 MAX_CODED = 5  # arms selected by in-code switches that each get a step of their own
 _DATA_WORDS = {"data", "dataset", "loader", "dataloader", "load", "read"}
 _DATA_NAMES = DATA_NAMES | {"corpus"}
@@ -102,6 +104,7 @@ class StepPlanner:
         # and the name registries it defines (`{"custom": Dataset_Custom}`)
         self._names: dict[str, frozenset[str]] = {}
         self._registries: dict[str, dict[str, str]] = {}
+        self._folders: dict[str, str] | None = None
 
     def steps(
         self,
@@ -133,6 +136,7 @@ class StepPlanner:
             if configs
             else None
         ) or self._data_step(q, task, modules, runs)
+        benchmarks = self._benchmark_steps(task)
         optimizer = (
             self.config_files.assigned(configs[0], "optimizer", "Set the optimizer")
             if configs
@@ -208,6 +212,7 @@ class StepPlanner:
         optional = [*called, *blocks, *judged[2:], *branches[2:], *own[2:]]
         order = [
             data,
+            *benchmarks,
             self._options_step(entry, runs, arms, held),
             *_suite_steps(runs),
             coded[0] if coded else None,
@@ -452,6 +457,78 @@ class StepPlanner:
         sets = task_datasets(task)
         what = f"the {', '.join(sets)} data" if sets else "the data"
         return Step(f"Load and split {what} ({item.name})", module, item.start, item.end)
+
+    def _benchmark_steps(self, task: TaskDraft) -> list[Step]:
+        """The loaders of the benchmarks the task names (its data sets or measured columns)
+        that have a folder of code of their own among like folders (`tasks/gpqa/` for "GPQA
+        Diamond", `tasks/mmlu_pro/` for "MMLU-Pro", `pycocoevalcap/bleu/` for "BLEU-4"):
+        each its data module's main definition, or the metric's code."""
+        d = task.design_complexity
+        names = [
+            *task_datasets(task),
+            *(str(m) for v in d.dependent_variables.values() for m in _listed(v)),
+        ]
+        folders = self._code_folders()
+        out: list[Step] = []
+        seen: set[str] = set()
+        for name in dict.fromkeys(names):
+            said = re.sub(r"[^a-z0-9]", "", name.lower())
+            if len(said) < 4:
+                continue
+            folder = next((f for f, c in folders.items() if _names_folder(said, c)), None)
+            if folder is None or folder in seen:
+                continue
+            seen.add(folder)
+            step = self._folder_loader(folder, name)
+            if step is not None:
+                out.append(step)
+            if len(out) >= MAX_BENCHMARKS:
+                break
+        return out
+
+    def _code_folders(self) -> dict[str, str]:
+        """Folders of Python modules that sit beside two or more others like them (one per
+        benchmark: `tasks/gpqa/`, `tasks/humaneval/`, ...), with their names squeezed
+        (`mmlu_pro` -> mmlupro)."""
+        if self._folders is None:
+            code = {posixpath.dirname(f.path) for f in self.index.files if f.path.endswith(".py")}
+            siblings = Counter(posixpath.dirname(c) for c in code if "/" in c)
+            self._folders = {
+                c: re.sub(r"[^a-z0-9]", "", posixpath.basename(c).lower())
+                for c in sorted(code)
+                if "/" in c and siblings[posixpath.dirname(c)] >= 3
+            }
+        return self._folders
+
+    def _folder_loader(self, folder: str, name: str) -> Step | None:
+        """The main definition of a benchmark folder's data module (data_worker.py, dataset.py),
+        narrowed to where it loads; of a metric's folder, its code (`bleu/bleu.py`)."""
+        modules = sorted(
+            (
+                f.path
+                for f in self.index.files
+                if posixpath.dirname(f.path) == folder
+                and f.path.endswith(".py")
+                and not f.path.endswith("__init__.py")
+            ),
+            key=lambda p: (not set(terms(posixpath.basename(p))) & _DATA_WORDS, p),
+        )
+        for module in modules:
+            items = [
+                i
+                for i in self.tracer.outline(module)
+                if i.kind in ("class", "function") and i.end - i.start >= 3
+            ]
+            if not items:
+                continue
+            top = max(items, key=lambda i: i.end - i.start)
+            # a benchmark's data module loads it; a metric's own code computes it (BLEU-4)
+            data = set(terms(module)) & _DATA_WORDS
+            prefer = ("load", "read", "__getitem__", "__init__")
+            top = self._narrow(module, top, prefer=prefer if data else _SCORES)
+            verb = "Load" if data else "Compute"
+            return Step(f"{verb} {name} ({top.name})", module, top.start, top.end)
+        return None
 
     def _registered_loaders(self, modules: list[str], runs: list[Run]) -> dict[str, int]:
         """How many runs pick each class through a name registry (`{"custom": Dataset_Custom}`
@@ -748,3 +825,15 @@ def _cluster(lines: list[int], span: int = 25) -> tuple[int, int]:
         if len(inside) > best[2]:
             best = (first, inside[-1], len(inside))
     return best[0], best[1]
+
+
+def _listed(value: object) -> list[object]:
+    return list(value) if isinstance(value, list | tuple) else [value]
+
+
+def _names_folder(said: str, folder: str) -> bool:
+    """A squeezed task name and a squeezed folder name are one: equal, or the name is the
+    folder's with a short qualifier after it (`gpqadiamond` and `gpqa`)."""
+    if said == folder:
+        return True
+    return len(folder) >= 4 and said.startswith(folder) and len(said) - len(folder) <= 8

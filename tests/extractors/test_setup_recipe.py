@@ -114,3 +114,38 @@ def test_a_readme_running_two_programs_names_no_one_recipe(tmp_path: Path) -> No
     setup = recovered_setup(tmp_path, files, _task())
     # the checker is documented now: the README's own command for it, no recipe moved first
     assert setup.source[0] == "tasks/gsm8k/checker.py"
+
+
+def _worker(name: str) -> str:
+    return f'''class DataProcessor:
+    """Read the {name} questions and answers."""
+
+    def __init__(self, path):
+        self.path = path
+        self.items = self.load()
+
+    def load(self):
+        with open(self.path) as f:
+            return [line.split("\\t") for line in f]
+'''
+
+
+def test_the_benchmarks_a_task_measures_are_loaded_by_their_own_folders(tmp_path: Path) -> None:
+    files = {
+        **FILES,
+        "tasks/gsm8k/data_worker.py": _worker("GSM8K"),
+        "tasks/math/data_worker.py": _worker("MATH"),
+        "tasks/mbpp/data_worker.py": _worker("MBPP"),
+    }
+    task = _task()
+    task.design_complexity.dependent_variables = {"metrics": ["GSM8K", "MATH", "Avg."]}
+    setup = recovered_setup(tmp_path, files, task)
+    steps = "\n".join(setup.requirements)
+    assert "Load GSM8K (DataProcessor) (tasks/gsm8k/data_worker.py:1-10)" in steps
+    assert "Load MATH (DataProcessor) (tasks/math/data_worker.py:1-10)" in steps
+    assert setup.source[0] == "main.py"
+    assert "tasks/mbpp/" not in steps  # not measured by this task
+    # a folder with no like folders beside it is no benchmark's
+    alone = {k: v for k, v in files.items() if not k.startswith("tasks/m")}
+    setup = recovered_setup(tmp_path / "alone", alone, task)
+    assert "Load GSM8K" not in "\n".join(setup.requirements)
