@@ -86,6 +86,8 @@ class Figures:
     all_steps: int = 0
     copied: int = 0  # answered tasks whose citations equal another task's of the paper
     copied_same_question: int = 0  # of them, tasks whose question is the other's too
+    # answered tasks at least half of whose cited ranges another task of the paper cites too
+    mostly_shared: int = 0
     commands: int = 0
     commands_ok: int = 0
     usage_chars: list[int] = field(default_factory=list)
@@ -115,6 +117,8 @@ class Figures:
                 if self.copied_same_question
                 else ""
             ),
+            f"tasks citing mostly what another task of the paper cites (half or more of "
+            f"their ranges): {share(self.mostly_shared, answered)}",
             f"commands whose script exists and accepts every flag: "
             f"{share(self.commands_ok, self.commands)}; usage characters median "
             f"{med(self.usage_chars) if self.usage_chars else 0:g}",
@@ -160,6 +164,7 @@ def setup_figures(rows: Iterable[SetupRow]) -> Figures:
             ours = set(s.masked_source)
             fig.masked_recall.append(sum(g in ours for g in row.gold_masked) / len(row.gold_masked))
     for tasks in by_paper.values():
+        fig.mostly_shared += mostly_shared([set(refs) for _, refs in tasks])
         seen: dict[tuple[tuple[str, int, int], ...], list[str]] = defaultdict(list)
         for question, refs in tasks:
             seen[refs].append(question)
@@ -169,6 +174,17 @@ def setup_figures(rows: Iterable[SetupRow]) -> Figures:
                 asked = Counter(q for q in questions if q)
                 fig.copied_same_question += sum(n for n in asked.values() if n > 1)
     return fig
+
+
+def mostly_shared(cited: list[set[tuple[str, int, int]]], at_least: float = 0.5) -> int:
+    """How many of one paper's tasks have at least `at_least` of their cited ranges cited by
+    one other task of the paper too: steps generic to the paper (its training loop, its
+    model) rather than this experiment's."""
+    return sum(
+        any(len(mine & other) >= at_least * len(mine) for j, other in enumerate(cited) if j != i)
+        for i, mine in enumerate(cited)
+        if mine
+    )
 
 
 def _said(question: str) -> str:

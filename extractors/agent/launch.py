@@ -170,3 +170,64 @@ def with_setting(command: str, setting: list[str], off: Collection[str] = ()) ->
 def shell(words: list[str]) -> str:
     """Words as a shell command, `<PLACEHOLDER>`s left bare for the reader to replace."""
     return " ".join(w if _PLACEHOLDER.fullmatch(w) else shlex.quote(w) for w in words)
+
+
+# what a launch script's flags set, by the words of their names; the first group a flag's
+# words hit is its own (`fc_dropout` regularizes, `learning_rate` is no data rate)
+_BOOKKEEPING = frozenset(
+    (
+        *("id", "des", "is_training", "seed", "random_seed", "gpu", "use_gpu", "use_multi_gpu"),
+        *("devices", "model_id", "log", "name", "output", "output_dir", "save", "save_dir"),
+        *("checkpoints", "num_workers", "model", "model_name", "config"),
+    )
+)
+# the lengths and widths of what goes in and out (`--patch_len` is the model's own)
+_SHAPES = frozenset(
+    ("seq_len", "label_len", "pred_len", "enc_in", "dec_in", "c_out", "input_len", "output_len")
+)
+_FLAG_GROUPS = (
+    ("the regularization", frozenset(terms("dropout drop decay wd reg l2 clip"))),
+    ("the training schedule", frozenset(terms(
+        "epochs epoch patience lr learning rate batch optimizer lradj warmup itr steps "
+        "pct_start scheduler iters iterations momentum accumulate"))),
+    ("the data and horizons", frozenset(terms(
+        "data dataset root path features target freq horizon split"))),
+    ("the model's architecture", frozenset(terms(
+        "layers layer heads head d_model d_ff dim hidden embed kernel period patch stride depth "
+        "width channels blocks factor moving_avg top_k individual size activation"))),
+)  # fmt: skip
+MIN_GROUP = 2  # flags a group needs to be a step of its own
+MIN_SPREAD = 6  # lines an invocation must span (a flag a line) to be cut into groups
+
+
+def flag_groups(lines: list[str], start: int, end: int) -> list[tuple[str, list[str], int, int]]:
+    """The flags a multi-line invocation (`python run.py \\` then a flag a line, lines
+    `start`..`end` of the script) sets, grouped by what they set: the data and horizons, the
+    model's architecture, the regularization, the training schedule (run names, seeds,
+    devices and the model's name left out), each group with its flags and the first and last line holding
+    them. Nothing for an invocation written on a few lines."""
+    if end - start + 1 < MIN_SPREAD:
+        return []
+    found: dict[str, tuple[list[str], list[int]]] = {}
+    for no in range(start, min(end, len(lines)) + 1):
+        for flag in re.findall(r"(?<![\w-])--?([A-Za-z][\w-]*)", lines[no - 1]):
+            if flag.replace("-", "_") in _BOOKKEEPING:
+                continue  # run names, seeds, devices, and the arm itself (`--model`)
+            words = set(terms(flag.replace("-", "_").replace("_", " ")))
+            if flag.replace("-", "_") in _SHAPES:
+                group: str | None = "the data and horizons"
+            else:
+                group = next((g for g, ws in _FLAG_GROUPS if words & ws), None)
+            if group is None:
+                continue
+            flags, at = found.setdefault(group, ([], []))
+            if flag not in flags:
+                flags.append(flag)
+                at.append(no)
+    order = ["the data and horizons", "the model's architecture", "the regularization"]
+    order.append("the training schedule")
+    return [
+        (group, flags, min(at), max(at))
+        for group, (flags, at) in sorted(found.items(), key=lambda kv: order.index(kv[0]))
+        if len(flags) >= MIN_GROUP
+    ]

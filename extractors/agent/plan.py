@@ -44,6 +44,7 @@ from .arms import (
 from .config_runs import ConfigFiles
 from .entry_args import EntryArgs
 from .inline import doc_wording
+from .launch import flag_groups
 from .measures import MeasureSteps
 from .methods import NARROW, MethodModules
 from .query import TaskQuery
@@ -157,6 +158,10 @@ class StepPlanner:
         files: list[str | None] = [entry, *modules] if entry else []
         train = self._named_step(files, _TRAIN_NAMES)
         launches = [self._run_step(r) for r in runs if r.script and r.lines[0]]
+        # what the first script run sets, group by group, at its own lines (the data and
+        # horizons, the architecture, the regularization, the schedule): this experiment's
+        # settings, narrower than the run and the program every task of the paper shares
+        settings = self._script_settings(runs)
         evaluate = self._named_step(files, _EVAL_NAMES)
         metric = self.measures.metric_step(plan.metrics, modules)
         # what one run goes through (SegVol's organs) is compared only when nothing else is
@@ -231,12 +236,19 @@ class StepPlanner:
         ]
         # narrow, task-specific steps win over the definitions around them
         steps = _distinct(order, first=[*branches, *launches, metric, evaluate, train, data])
+        if settings:  # inside the first run's lines: after its step, not covered by it
+            at = next(
+                (i + 1 for i, s in enumerate(steps) if s.path == settings[0].path),
+                next((i for i, s in enumerate(steps) if s in (evaluate, metric)), len(steps)),
+            )
+            steps[at:at] = settings
         if coded and any(s is coded[0] for s in steps):  # each arm's switches, the same lines
             at = next(i for i, s in enumerate(steps) if s is coded[0])
             steps[at : at + 1] = coded
         cut = [s for s in reversed(steps) if s in blocks] + [
             s for s in reversed(steps) if s in optional and s not in blocks
         ]
+        cut += [s for s in reversed(steps) if s in settings]  # then the script's settings
         while len(steps) > MAX_STEPS - 1 and cut:
             steps.remove(cut.pop(0))
         plan.steps = steps[: MAX_STEPS - 1]
@@ -709,6 +721,18 @@ class StepPlanner:
             loop,
         )
         return first.lineno, min(first.end_lineno or first.lineno, first.lineno + NARROW)
+
+    def _script_settings(self, runs: list[Run]) -> list[Step]:
+        """The settings the first launch script run passes, a step per group of flags."""
+        run = next((r for r in runs if r.script and r.lines[0] and not r.sweep), None)
+        if run is None:
+            return []
+        lines = self.search.lines(run.script)
+        label = run_label(run).removeprefix("Run ")
+        return [
+            Step(f"Set {group} for {label}: {', '.join(flags[:6])}", run.script, first, last)
+            for group, flags, first, last in flag_groups(lines, *run.lines)
+        ]
 
     def _run_step(self, run: Run) -> Step:
         what = run_label(run)

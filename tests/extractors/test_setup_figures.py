@@ -7,7 +7,13 @@ from pathlib import Path
 from repo_fixture import build_demo_repo
 
 from expcurate.records import Setup
-from extractors.agent.figures import SetupRow, boilerplate, citations, setup_figures
+from extractors.agent.figures import (
+    SetupRow,
+    boilerplate,
+    citations,
+    mostly_shared,
+    setup_figures,
+)
 from extractors.repo import mine_repo
 from extractors.repo.commands import command_lines
 
@@ -78,9 +84,21 @@ def test_figures_count_copies_bad_flags_and_masked_recall(tmp_path: Path) -> Non
     assert sorted(fig.widths) == [3, 3, 3, 3, 7, 7, 7]  # lines of every cited range
     assert any("equal another task's of the paper: 2/5" in line for line in fig.lines())
     assert fig.copied_same_question == 0
+    # p/0 and p/1 cite the same two ranges; p/2 cites one of them, all it cites
+    assert fig.mostly_shared == 3
+    assert any("(half or more of their ranges): 3/5" in line for line in fig.lines())
     # the same question asked twice (EXP-Bench has such pairs): the same setup is right, and
     # the figure says how many of the copies those are
     rows[1].question = "a ?"
     fig = setup_figures(rows)
     assert (fig.copied, fig.copied_same_question) == (2, 2)
     assert any("2/5 (40%), 2 of them asking the same question" in line for line in fig.lines())
+
+
+def test_mostly_shared_counts_tasks_citing_half_what_another_cites() -> None:
+    a = {("x.py", 1, 5), ("y.py", 1, 3)}
+    b = {("x.py", 1, 5), ("z.py", 2, 9), ("w.py", 1, 1)}  # a third of its ranges are a's
+    c = {("v.py", 1, 2)}
+    assert mostly_shared([a, b, c]) == 1  # a: half of its ranges are b's
+    assert mostly_shared([a, b, c], at_least=0.3) == 2
+    assert mostly_shared([set(), a]) == 0

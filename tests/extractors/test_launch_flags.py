@@ -1,0 +1,43 @@
+"""What a launch script's invocation sets, group by group, at its own lines."""
+
+from __future__ import annotations
+
+from extractors.agent.launch import flag_groups
+
+SCRIPT = """seq_len=720
+for pred_len in 96 192
+do
+  python -u run_longExp.py \\
+    --random_seed 2021 \\
+    --is_training 1 \\
+    --root_path ./dataset/ \\
+    --data_path ETTh1.csv \\
+    --model PDF \\
+    --seq_len $seq_len \\
+    --pred_len $pred_len \\
+    --e_layers 3 \\
+    --n_heads 4 \\
+    --d_model 16 \\
+    --dropout 0.25 \\
+    --fc_dropout 0.15 \\
+    --train_epochs 100 \\
+    --patience 10 \\
+    --itr 1 --batch_size 128 --learning_rate 0.0001 >logs/x.log
+done
+""".splitlines()
+
+
+def test_a_flag_a_line_invocation_is_cut_into_what_it_sets() -> None:
+    groups = flag_groups(SCRIPT, 4, 19)
+    assert groups == [
+        ("the data and horizons", ["root_path", "data_path", "seq_len", "pred_len"], 7, 11),
+        ("the model's architecture", ["e_layers", "n_heads", "d_model"], 12, 14),
+        ("the regularization", ["dropout", "fc_dropout"], 15, 16),
+        ("the training schedule", ["train_epochs", "patience", "itr", "batch_size",
+                                   "learning_rate"], 17, 19),
+    ]  # fmt: skip
+
+
+def test_an_invocation_on_a_few_lines_is_not_cut() -> None:
+    lines = ["python run.py --e_layers 3 --n_heads 4 --dropout 0.1 --fc_dropout 0.2 \\", "  --lr 1"]
+    assert flag_groups(lines, 1, 2) == []
