@@ -55,6 +55,7 @@ MAX_STEPS = 15
 MAX_CONFIGS = 3  # the configs of one task's runs whose model lines are steps
 _SCORES = ("compute_score", "compute", "score", "__call__", "forward")  # a metric's work
 MAX_BENCHMARKS = 4  # benchmarks named by the task whose own folder's loader is a step
+SETTINGS_RUNS = 2  # script runs whose settings are cut into steps
 MAX_CODED = 5  # arms selected by in-code switches that each get a step of their own
 _DATA_WORDS = {"data", "dataset", "loader", "dataloader", "load", "read"}
 _DATA_NAMES = DATA_NAMES | {"corpus"}
@@ -161,7 +162,8 @@ class StepPlanner:
         # what the first script run sets, group by group, at its own lines (the data and
         # horizons, the architecture, the regularization, the schedule): this experiment's
         # settings, narrower than the run and the program every task of the paper shares
-        settings = self._script_settings(runs)
+        by_run = self._script_settings(runs)
+        settings = [x for group in by_run for x in group]
         evaluate = self._named_step(files, _EVAL_NAMES)
         metric = self.measures.metric_step(plan.metrics, modules)
         # what one run goes through (SegVol's organs) is compared only when nothing else is
@@ -236,12 +238,12 @@ class StepPlanner:
         ]
         # narrow, task-specific steps win over the definitions around them
         steps = _distinct(order, first=[*branches, *launches, metric, evaluate, train, data])
-        if settings:  # inside the first run's lines: after its step, not covered by it
+        for group in by_run:  # inside a run's lines: after its step, not covered by it
             at = next(
-                (i + 1 for i, s in enumerate(steps) if s.path == settings[0].path),
+                (i + 1 for i, s in enumerate(steps) if s.path == group[0].path),
                 next((i for i, s in enumerate(steps) if s in (evaluate, metric)), len(steps)),
             )
-            steps[at:at] = settings
+            steps[at:at] = group
         if coded and any(s is coded[0] for s in steps):  # each arm's switches, the same lines
             at = next(i for i, s in enumerate(steps) if s is coded[0])
             steps[at : at + 1] = coded
@@ -722,17 +724,28 @@ class StepPlanner:
         )
         return first.lineno, min(first.end_lineno or first.lineno, first.lineno + NARROW)
 
-    def _script_settings(self, runs: list[Run]) -> list[Step]:
-        """The settings the first launch script run passes, a step per group of flags."""
-        run = next((r for r in runs if r.script and r.lines[0] and not r.sweep), None)
-        if run is None:
-            return []
-        lines = self.search.lines(run.script)
-        label = run_label(run).removeprefix("Run ")
-        return [
-            Step(f"Set {group} for {label}: {', '.join(flags[:6])}", run.script, first, last)
-            for group, flags, first, last in flag_groups(lines, *run.lines)
-        ]
+    def _script_settings(self, runs: list[Run]) -> list[list[Step]]:
+        """What the first `SETTINGS_RUNS` launch script runs (of different scripts) pass, for
+        each run a step per group of flags."""
+        out: list[list[Step]] = []
+        seen: set[str] = set()
+        for run in runs:
+            if not run.script or not run.lines[0] or run.sweep or run.script in seen:
+                continue
+            seen.add(run.script)
+            lines = self.search.lines(run.script)
+            label = run_label(run).removeprefix("Run ")
+            groups = flag_groups(lines, *run.lines)
+            if groups:
+                out.append(
+                    [
+                        Step(f"Set {g} for {label}: {', '.join(flags[:6])}", run.script, a, b)
+                        for g, flags, a, b in groups
+                    ]
+                )
+            if len(out) >= SETTINGS_RUNS:
+                break
+        return out
 
     def _run_step(self, run: Run) -> Step:
         what = run_label(run)
