@@ -166,7 +166,7 @@ class ConfigFiles:
         """Every documented program that trains from a config, the top-level README's first
         (`detection/train.py`, `segmentation/train.py` of one repository)."""
         out: list[str] = []
-        for c in sorted(self.index.commands, key=lambda c: (c.doc.count("/"), c.line)):
+        for c in sorted(self.index.commands, key=_doc_order):
             for run in c.runs:
                 program = self._reader(run)
                 if program and "train" in posixpath.basename(program) and program not in out:
@@ -184,18 +184,9 @@ class ConfigFiles:
         return any(_same(w, h) for w in words for h in have)
 
     def _trainer(self, project: str | None) -> str | None:
-        """The first documented program (the top-level README first) that trains from a
-        config, of this project when one is given."""
-        for c in sorted(self.index.commands, key=lambda c: (c.doc.count("/"), c.line)):
-            for run in c.runs:
-                program = self._reader(run)
-                if (
-                    program is not None
-                    and "train" in posixpath.basename(program)
-                    and (project is None or _project(program) == project)
-                ):
-                    return program
-        return None
+        """The first documented program that trains from a config, of this project when one
+        is given."""
+        return next((p for p in self.trainers() if project is None or _project(p) == project), None)
 
     def config_for(
         self,
@@ -263,7 +254,7 @@ class ConfigFiles:
         found = [c for c in self.index.commands if set(c.runs) & runners and _config_place(c.text)]
         if not found:
             return None
-        return min(found, key=lambda c: (c.doc.count("/"), c.doc != "README.md", c.line))
+        return min(found, key=_doc_order)
 
     def evaluator(self, program: str) -> str | None:
         """The program beside a training program that evaluates the same config."""
@@ -442,6 +433,11 @@ def _experiment_config(path: str) -> bool:
     return any(p in _CONFIG_DIRS for p in parts[:-1]) and not any(
         p.lower() in _PARTIAL for p in parts[:-1]
     )
+
+
+def _doc_order(c: DocCommand) -> tuple[int, bool, str, int]:
+    """Documented commands in reading order: the top-level README first, then by folder."""
+    return c.doc.count("/"), c.doc != "README.md", c.doc, c.line
 
 
 def _own_words(config: str) -> list[str]:
