@@ -50,7 +50,7 @@ _SETUP = re.compile(
     r"(?:^|[\s;&|(])(?:pip3?|conda|mamba|git|wget|curl|mkdir|apt(?:-get)?|brew|docker|unzip"
     r"|tar|export|source|gdown|huggingface-cli|make|cmake|npm|yarn)\s|setup\.py"
 )
-HEURISTIC_VERSION = "setup-heuristic-13"  # bump when the policy's output changes
+HEURISTIC_VERSION = "setup-heuristic-14"  # bump when the policy's output changes
 # a program that compares what the runs produced: eval_results.py, validate.py, plot_x.py
 _COMPARE_STAGE = re.compile(r"(?:eval|valid|plot|analy)", re.I)
 

@@ -26,6 +26,8 @@ _DIST_MODULES = {"torch.distributed.launch", "torch.distributed.run", "accelerat
 _REDIRECT = re.compile(r"^\d*[<>]|^&>|^\|")
 # a shell prompt before a documented command: `$ `, `~$ `, `user@host:~/src$ `, `(env) $ `,
 # `> `, `% `, `! `
+# a shell asked to run a Python file: `bash tools/get_flops.py ...`
+_SHELL_ON_PY = re.compile(r"^(\s*(?:[A-Za-z_]\w*=\S*\s+)*)(?:ba|z)?sh\s+(\S+\.py)\b")
 _PROMPT = re.compile(r"^(?:\([\w.-]+\)\s*)?(?:[\w.-]+@[\w.-]+:)?(?:~[\w/.-]*)?\s*[$>%!]\s*")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _INLINE = re.compile(r"`([^`\n]{6,400})`")
@@ -492,7 +494,10 @@ def _check_segment(
 def run_from(cmd: DocCommand, known: set[str]) -> str:
     """A documented command with the `cd` it needs: to the document's folder when its scripts
     are there, to none when they are at the root (a `docs/` page written from the root), else
-    to the folder of the file it runs (the README said `cd src` in prose)."""
+    to the folder of the file it runs (the README said `cd src` in prose). A Python file the
+    document runs with a shell (`bash tools/get_flops.py`, a slip) runs with Python."""
+    text = _SHELL_ON_PY.sub(r"\1python \2", cmd.text)
+    cmd = cmd.model_copy(update={"text": text}) if text != cmd.text else cmd
     try:
         words = shlex.split(cmd.text, comments=True)
     except ValueError:

@@ -316,6 +316,11 @@ def test_option_aliases_are_accepted_and_documented_commands_run_from_where_thei
 
     (doc,) = [c for c in index.commands if c.doc == "docs/usage.md"]
     assert run_from(doc, known) == "python run.py --ds ETTh2"  # the script is at the root
+    # a Python file a document runs with a shell (a slip) runs with Python
+    slip = doc.model_copy(update={"text": "PORT=1 bash run.py --ds ETTh2"})
+    assert run_from(slip, known) == "PORT=1 python run.py --ds ETTh2"
+    shell = doc.model_copy(update={"text": "bash scripts/x.sh run.py"})
+    assert run_from(shell, known).endswith("bash scripts/x.sh run.py")  # a script stays
 
 
 def test_arm_values_are_written_the_way_a_parser_takes_them() -> None:
