@@ -196,6 +196,13 @@ _FLAG_GROUPS = (
         "layers layer heads head d_model d_ff dim hidden embed kernel period patch stride depth "
         "width channels blocks factor moving_avg top_k individual size activation"))),
 )  # fmt: skip
+# the groups in the order a reader meets them
+_READING = (
+    "the data and horizons",
+    "the model's architecture",
+    "the regularization",
+    "the training schedule",
+)
 MIN_GROUP = 2  # flags a group needs to be a step of its own
 MIN_SPREAD = 6  # lines an invocation must span (a flag a line) to be cut into groups
 
@@ -204,8 +211,8 @@ def flag_groups(lines: list[str], start: int, end: int) -> list[tuple[str, list[
     """The flags a multi-line invocation (`python run.py \\` then a flag a line, lines
     `start`..`end` of the script) sets, grouped by what they set: the data and horizons, the
     model's architecture, the regularization, the training schedule (run names, seeds,
-    devices and the model's name left out), each group with its flags and the first and last line holding
-    them. Nothing for an invocation written on a few lines."""
+    devices and the model's name left out), each group with its flags and the first and last
+    line holding them. Nothing for an invocation written on a few lines."""
     if end - start + 1 < MIN_SPREAD:
         return []
     found: dict[str, tuple[list[str], list[int]]] = {}
@@ -224,10 +231,8 @@ def flag_groups(lines: list[str], start: int, end: int) -> list[tuple[str, list[
             if flag not in flags:
                 flags.append(flag)
                 at.append(no)
-    order = ["the data and horizons", "the model's architecture", "the regularization"]
-    order.append("the training schedule")
     return [
         (group, flags, min(at), max(at))
-        for group, (flags, at) in sorted(found.items(), key=lambda kv: order.index(kv[0]))
+        for group, (flags, at) in sorted(found.items(), key=lambda kv: _READING.index(kv[0]))
         if len(flags) >= MIN_GROUP
     ]

@@ -34,6 +34,7 @@ from extractors.repo.pysource import OutlineItem
 from .arms import (
     Arm,
     arm_option,
+    listed,
     names_arm,
     numeric,
     setting_flags,
@@ -152,7 +153,7 @@ class StepPlanner:
         branches = self._branch_steps(arms, [entry, *modules] if entry else [], runs, held)
         # a program reading its experiment from a config: the configs the runs give, and
         # the classes they build (the backbone, the head), are the method's own code
-        configured = self._config_steps(runs)
+        configured = self._config_steps(configs)
         plan.method_modules += [s.path for s in configured]
         own = self.methods.arm_steps(arms, {method.path} if method else set())
         own += [r for r in rivals or [] if all(r.path != o.path for o in own)]
@@ -260,13 +261,12 @@ class StepPlanner:
             plan.steps.append(report)  # the comparison ends the steps, even inside one
         return plan
 
-    def _config_steps(self, runs: list[Run]) -> list[Step]:
+    def _config_steps(self, configs: list[str]) -> list[Step]:
         """Each config the runs give (its model's lines), then the classes the first builds."""
-        configs = list(dict.fromkeys(r.config for r in runs if r.config))[:MAX_CONFIGS]
         if not configs:
             return []
         files = self.config_files
-        steps = [s for c in configs for s in files.class_steps(c)[:1]]
+        steps = [s for c in configs[:MAX_CONFIGS] for s in files.class_steps(c)[:1]]
         return steps + files.class_steps(configs[0])[1:]
 
     def _about_experiment(self, step: Step, q: TaskQuery, configured: bool = False) -> bool:
@@ -480,7 +480,7 @@ class StepPlanner:
         d = task.design_complexity
         names = [
             *task_datasets(task),
-            *(str(m) for v in d.dependent_variables.values() for m in _listed(v)),
+            *(str(m) for v in d.dependent_variables.values() for m in listed(v)),
         ]
         folders = self._code_folders()
         out: list[Step] = []
@@ -862,10 +862,6 @@ def _cluster(lines: list[int], span: int = 25) -> tuple[int, int]:
         if len(inside) > best[2]:
             best = (first, inside[-1], len(inside))
     return best[0], best[1]
-
-
-def _listed(value: object) -> list[object]:
-    return list(value) if isinstance(value, list | tuple) else [value]
 
 
 def _names_folder(said: str, folder: str) -> bool:

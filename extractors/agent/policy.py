@@ -25,7 +25,7 @@ from expcurate.records import (
 )
 from expcurate.records.refs import inside
 from extractors.repo import RepoPathError, RepoSearch, stem, terms
-from extractors.repo.commands import python_entry
+from extractors.repo.commands import python_entry, sets_up
 from extractors.validate.repo_checks import reference_problems
 from extractors.validate.tree import WorkTree
 
@@ -45,11 +45,6 @@ NOTEBOOK_CELLS = 12  # a notebook that is the experiment: its substantial cells,
 RELEVANCE = 1.05  # share of task names found in the repo + share of task words found
 WORDS_ONLY_RELEVANCE = 0.85  # share of task words, for a task that names nothing
 _NUMERIC = re.compile(r"[\d.,%]+")
-# a README command that installs or fetches: no experiment of the authors
-_SETUP = re.compile(
-    r"(?:^|[\s;&|(])(?:pip3?|conda|mamba|git|wget|curl|mkdir|apt(?:-get)?|brew|docker|unzip"
-    r"|tar|export|source|gdown|huggingface-cli|make|cmake|npm|yarn)\s|setup\.py"
-)
 HEURISTIC_VERSION = "setup-heuristic-14"  # bump when the policy's output changes
 # a program that compares what the runs produced: eval_results.py, validate.py, plot_x.py
 _COMPARE_STAGE = re.compile(r"(?:eval|valid|plot|analy)", re.I)
@@ -193,8 +188,8 @@ class SetupAgent:
         setup.usage_instructions = self.usage_writer.write(chosen, entry, q, task, plan, steps)
         setup.masked_source = self._masked(chosen, entry, ranked, plan, also)
         # the files of the experiment are what its runs run: the program, then the scripts
-        # that run it (or the configs it is given), lead the sources; the best matches follow. A task asking how to build
-        # something leads with the module that does it.
+        # that run it (or the configs it is given), lead the sources; the best matches
+        # follow. A task asking how to build something leads with the module that does it.
         scripts = [r.script for r in plan.runs if r.script]
         scripts += list(dict.fromkeys(r.config for r in plan.runs if r.config))[:2]
         build = asks_to_build(task.question) and chosen[0].kind == "module"
@@ -255,7 +250,7 @@ class SetupAgent:
             or any(w and w <= set(terms(posixpath.basename(p))) for w in arms)
             or _COMPARE_STAGE.match(posixpath.basename(p))
         )[: len(also)]
-        if any(r.config for r in runs):  # a config program's evaluation is its own
+        if configured:  # a config program's evaluation is its own
             part = ()
         plan = self.step_planner.steps(task, q, entry, runs, method, part, rivals=models[1:])
         return entry, plan, part
@@ -363,7 +358,7 @@ class SetupAgent:
         if self._sole is None:
             programs: list[str] = []
             for c in self.index.commands:
-                if c.doc != "README.md" or not c.runs or _SETUP.search(" " + c.text):
+                if c.doc != "README.md" or not c.runs or sets_up(c):
                     continue
                 for run in c.runs:
                     program = python_entry(run, self.entries) or run

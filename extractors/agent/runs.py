@@ -466,12 +466,12 @@ class RunPlanner:
         files = self.config_files
         program = files.program(entry, task_metrics(task, q))
         runnable = [a for a in plain if not about_data(a.variable) and not numeric(a.value)]
+        held = [str(v) for v in task.design_complexity.constant_variables.values()]
         if program is None and runnable:
             # an entry point reading no config, while a documented training program has
             # configs naming two or more arms and a setting the task holds fixed ("COCO"): how
             # the authors run this experiment outranks the file that matched its words
-            held = task.design_complexity.constant_variables.values()
-            asked = {w for x in [*datasets, *map(str, held)] for w in path_words(x)} - {
+            asked = {w for x in [*datasets, *held] for w in path_words(x)} - {
                 w for a in runnable for w in arm_words(a.value)
             }
             for trainer in files.trainers():
@@ -481,14 +481,7 @@ class RunPlanner:
                     break
         if program is None:
             return plain, entry
-        prefer = [
-            *(w for d in datasets for w in arm_words(d)),
-            *(
-                w
-                for v in task.design_complexity.constant_variables.values()
-                for w in arm_words(str(v))
-            ),
-        ]
+        prefer = [w for x in [*datasets, *held] for w in arm_words(x)]
         configs = files.configs_for(program, runnable, prefer, q.words)
         for i, config in configs.items():
             made = files.run(program, config)

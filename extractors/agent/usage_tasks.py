@@ -29,22 +29,19 @@ from expcurate.records import (
     ToolCall,
 )
 from extractors.repo import RepoPathError, RepoSearch, path_tokens, stem, terms
-from extractors.repo.commands import PathResolver, parse_command, python_entry, run_from
+from extractors.repo.commands import (
+    PathResolver,
+    parse_command,
+    python_entry,
+    run_from,
+    sets_up,
+)
 
 from .policy import scrub
 from .query import build_query
 from .steps import Step, StepTracer
 
-# Commands that prepare an environment or fetch data: not something a paper's user "does".
-_SETUP_WORDS = re.compile(
-    r"(?:^|[\s;&|(])(?:pip3?|conda|mamba|git|wget|curl|mkdir|apt(?:-get)?|brew|docker|unzip"
-    r"|tar|ln|cp|mv|rm|chmod|export|source|gdown|huggingface-cli|make|cmake|npm|yarn)\s",
-)
 _SETUP_PROSE = re.compile(r"(?i)\b(?:pip|conda|install|download|git clone|wget|docker)\b")
-_SETUP_TARGET = re.compile(
-    r"(?:^|/)(?:setup|install|download|get_data|fetch|prepare_env|env|build_ext)[^/]*\.(?:py|sh)$",
-    re.I,
-)
 _INCIDENTAL_FLAG = re.compile(
     r"^--?(?:out|output|outdir|output[-_]dir|save[-_]dir|log[-_]?\w*|seed|gpus?|gpu[-_]ids?"
     r"|device|cuda|workers|num[-_]workers|verbose|debug|local[-_]rank|port|master[-_]\w+|launcher"
@@ -114,7 +111,7 @@ def _documented(index: RepoIndex) -> list[DocCommand]:
     for c in index.commands:
         if not c.runs or c.doc.endswith(".ipynb"):
             continue
-        if _SETUP_WORDS.search(" " + c.text) or any(_SETUP_TARGET.search(r) for r in c.runs):
+        if sets_up(c):  # installs and downloads: not something a paper's user "does"
             continue
         out.append(c)
     return out

@@ -24,10 +24,19 @@ _LAUNCHERS = {"torchrun", "deepspeed", "accelerate"}
 _WRAPPERS = {"srun", "sbatch", "mpirun", "horovodrun", "xargs", "parallel"}
 _DIST_MODULES = {"torch.distributed.launch", "torch.distributed.run", "accelerate.commands.launch"}
 _REDIRECT = re.compile(r"^\d*[<>]|^&>|^\|")
-# a shell prompt before a documented command: `$ `, `~$ `, `user@host:~/src$ `, `(env) $ `,
-# `> `, `% `, `! `
 # a shell asked to run a Python file: `bash tools/get_flops.py ...`
 _SHELL_ON_PY = re.compile(r"^(\s*(?:[A-Za-z_]\w*=\S*\s+)*)(?:ba|z)?sh\s+(\S+\.py)\b")
+# commands that prepare an environment or fetch data, and the scripts that do
+_SETUP_WORDS = re.compile(
+    r"(?:^|[\s;&|(])(?:pip3?|conda|mamba|git|wget|curl|mkdir|apt(?:-get)?|brew|docker|unzip"
+    r"|tar|ln|cp|mv|rm|chmod|export|source|gdown|huggingface-cli|make|cmake|npm|yarn)\s",
+)
+_SETUP_TARGET = re.compile(
+    r"(?:^|/)(?:setup|install|download|get_data|fetch|prepare_env|env|build_ext)[^/]*\.(?:py|sh)$",
+    re.I,
+)
+# a shell prompt before a documented command: `$ `, `~$ `, `user@host:~/src$ `, `(env) $ `,
+# `> `, `% `, `! `
 _PROMPT = re.compile(r"^(?:\([\w.-]+\)\s*)?(?:[\w.-]+@[\w.-]+:)?(?:~[\w/.-]*)?\s*[$>%!]\s*")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _INLINE = re.compile(r"`([^`\n]{6,400})`")
@@ -489,6 +498,15 @@ def _check_segment(
             bad.append(f"{name} is not a flag of {path} (its flags: {shown})")
         return "", bad
     return "", []
+
+
+def sets_up(cmd: DocCommand) -> bool:
+    """A documented command that prepares an environment or fetches data (`pip install`,
+    `git clone`, `python setup.py develop`, `bash download.sh`): nothing a paper's user runs
+    as an experiment."""
+    return bool(_SETUP_WORDS.search(" " + cmd.text)) or any(
+        _SETUP_TARGET.search(r) for r in cmd.runs
+    )
 
 
 def run_from(cmd: DocCommand, known: set[str]) -> str:
