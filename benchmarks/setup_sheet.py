@@ -10,7 +10,8 @@ repository checkout open, and tallies the grades file the reader returns:
 
 A grades file has one line per task: {"task": "94391/0", "requirements": "A|B|C",
 "usage": "A|B|C", "setup": "A|B|C", "why": "..."}. The tally prints A, B, C and A+B for each
-part, with the sample's size; a task missing from the grades file counts as ungraded.
+part, with the sample's size; a task missing from the grades file counts as ungraded. Any other
+key graded A, B or C (a second reading, "requirements_identical") is tallied the same way.
 """
 
 from __future__ import annotations
@@ -78,7 +79,14 @@ def tally(rows: list[dict], grades_path: Path) -> list[str]:
             g = json.loads(line)
             grades[g["task"]] = g
     lines = []
-    for part in PARTS:
+    # a second reading a reader was asked for ("requirements_identical") is tallied too
+    extra = [
+        k
+        for g in grades.values()
+        for k, v in g.items()
+        if k not in PARTS and str(v).upper() in ("A", "B", "C")
+    ]
+    for part in [*PARTS, *dict.fromkeys(extra)]:
         counts = Counter(str(grades.get(r["task"], {}).get(part, "-")).upper() for r in rows)
         n = len(rows)
         ab = counts["A"] + counts["B"]

@@ -93,3 +93,25 @@ def test_grades_written_into_the_markdown_sheet_are_tallied(tmp_path: Path, caps
     assert rows[0]["reason"] == "" and rows[5]["grade"] == "_"
     assert rubric.main(["--grades", str(path)]) == 0
     _check(capsys.readouterr().out)
+
+
+def test_the_setup_sheet_tallies_every_part_and_a_second_reading(tmp_path: Path) -> None:
+    spec = importlib.util.spec_from_file_location(
+        "setup_sheet", ROOT / "benchmarks" / "setup_sheet.py"
+    )
+    assert spec is not None and spec.loader is not None
+    sheet = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(sheet)
+    rows = [{"task": f"1/{i}"} for i in range(4)]
+    grades = tmp_path / "grades.jsonl"
+    lines = [
+        {"task": "1/0", "requirements": "C", "requirements_identical": "A", "usage": "b"},
+        {"task": "1/1", "requirements": "B", "requirements_identical": "B", "usage": "C"},
+        {"task": "1/2", "requirements": "C", "requirements_identical": "C", "why": "A lot"},
+    ]
+    grades.write_text("\n".join(json.dumps(g) for g in lines) + "\n")
+    out = sheet.tally(rows, grades)
+    assert out[0] == "requirements: A 0, B 1, C 2, ungraded 1; A+B 1/4 (25%)"
+    assert out[1] == "usage: A 0, B 1, C 1, ungraded 2; A+B 1/4 (25%)"
+    assert out[3] == "requirements_identical: A 1, B 1, C 1, ungraded 1; A+B 2/4 (50%)"
+    assert len(out) == 4  # "why" is prose, not a grade

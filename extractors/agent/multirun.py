@@ -8,6 +8,7 @@ when a launch script has one.
 
 from __future__ import annotations
 
+import posixpath
 import re
 
 from expcurate.records import EntryPoint, TaskDraft
@@ -17,6 +18,7 @@ from .entry_args import CONFIG_GROUP, EntryArgs
 from .launch import invocation_of, with_setting
 from .query import TaskQuery
 from .run import Run
+from .steps import Step
 
 
 def hydra_sweep(
@@ -100,4 +102,97 @@ def _number(text: str) -> str:
         return plain
     return (
         str(int(value)) if value.is_integer() and ("e" in plain.lower() or "," in text) else plain
+    )
+
+
+MAX_CHOICES = 4  # the config files the runs choose that are cited, every group first
+_OVERRIDE = re.compile(r"(?<!\S)\+?(?P<group>[\w/-]+)=(?P<choices>[\w/.,-]+)")
+_KEY = re.compile(r"^(?P<key>\w+)\s*:")
+
+
+def hydra_config_steps(args: EntryArgs, entry: str, runs: list[Run]) -> list[Step]:
+    """For a hydra program, what composes each run's config: the primary config's defaults
+    (`experiment: base_experiment`, `model: layers/mlp`), then the config files the runs
+    choose on the command line (`algorithm=mappo,qmix` is conf/algorithm/mappo.yaml and
+    qmix.yaml), each cited at its keys and named after the arm it sets; every chosen group
+    gets one before any gets a second. Empty for any other program."""
+    e = args.entries.get(entry)
+    if e is None or e.kind != "hydra":
+        return []
+    files = _config_files(args)
+    labels = {
+        args.config_choice(a.value): a.value for r in runs for a in r.arms if not numeric(a.value)
+    }
+    by_group: dict[str, list[Step]] = {}
+    for r in runs:
+        for m in _OVERRIDE.finditer(f"{r.command} {r.invocation}"):
+            group = m.group("group")
+            for choice in m.group("choices").split(","):
+                path = files.get((group, choice))
+                step = _keys_step(args, path, group, labels.get(f"{group}={choice}", choice))
+                steps = by_group.setdefault(group, [])
+                if step is not None and all(s.path != step.path for s in steps):
+                    steps.append(step)
+    chosen: list[Step] = []
+    for rank in range(MAX_CHOICES):  # round robin: each group's first, then its second
+        chosen += [s[rank] for s in by_group.values() if len(s) > rank]
+    composed = _defaults_step(args, e, set(by_group))
+    return ([composed] if composed else []) + chosen[:MAX_CHOICES]
+
+
+def _config_files(args: EntryArgs) -> dict[tuple[str, str], str]:
+    """The repository's config files by the override that chooses them:
+    ("task", "vmas/balance") for conf/task/vmas/balance.yaml."""
+    out: dict[tuple[str, str], str] = {}
+    for f in args.index.files:
+        m = CONFIG_GROUP.search(f.path)
+        if m:
+            group, _, inner = m.group("group").partition("/")
+            out.setdefault((group, f"{inner + '/' if inner else ''}{m.group('stem')}"), f.path)
+    return out
+
+
+def _keys_step(args: EntryArgs, path: str | None, group: str, label: str) -> Step | None:
+    """A chosen config file, cited from its first key to its last (its defaults list aside)."""
+    if path is None:
+        return None
+    at = [
+        (n, m.group("key"))
+        for n, line in enumerate(args.search.lines(path), start=1)
+        if (m := _KEY.match(line)) and m.group("key") != "defaults"
+    ]
+    if not at:
+        return None
+    keys = [k for _, k in at]
+    shown = ", ".join(keys[:6]) + (", …" if len(keys) > 6 else "")
+    return Step(f"Set the {group} config of {label}: {shown}", path, at[0][0], at[-1][0])
+
+
+def _defaults_step(args: EntryArgs, e: EntryPoint, chosen: set[str]) -> Step | None:
+    """The primary config's defaults list (`@hydra.main(config_path=..., config_name=...)`):
+    the configs every run composes besides those its command chooses."""
+    given = {f.name: f.default.strip("'\"") for f in e.flags}
+    name = given.get("config_name", "")
+    if not name:
+        return None
+    folder = posixpath.dirname(e.path)
+    path = posixpath.normpath(posixpath.join(folder, given.get("config_path", ""), name))
+    path += "" if path.endswith((".yaml", ".yml")) else ".yaml"
+    lines = args.search.lines(path) if any(f.path == path for f in args.index.files) else []
+    start = next((n for n, line in enumerate(lines, 1) if line.startswith("defaults:")), 0)
+    if not start:
+        return None
+    fixed: list[str] = []
+    end = start
+    for n, line in enumerate(lines[start:], start=start + 1):
+        m = re.match(r"\s*-\s*(?:override\s+)?(?P<group>[\w@/-]+)\s*:\s*(?P<choice>\S+)", line)
+        if m is None and not line.strip().startswith("-"):
+            break
+        end = n
+        if m and m.group("choice") != "???" and m.group("group") not in chosen:
+            fixed.append(f"{m.group('group')} {m.group('choice')}")
+    if not fixed:
+        return None
+    return Step(
+        f"Compose each run's config from the defaults: {', '.join(fixed[:5])}", path, start, end
     )

@@ -48,6 +48,7 @@ from .inline import doc_wording
 from .launch import flag_groups
 from .measures import MeasureSteps
 from .methods import NARROW, MethodModules
+from .multirun import hydra_config_steps
 from .query import TaskQuery
 from .run import Run, run_label
 from .steps import DATA_NAMES, Step, StepTracer
@@ -217,11 +218,17 @@ class StepPlanner:
         # block does inline and the functions it calls, the training loop, the runs, the evaluation. When there
         # are too many, inline blocks go first, then called functions, then extra branches.
         coded = _code_steps(runs)
+        # a hydra program's runs: the configs they compose, each chosen file by its keys
+        composed = hydra_config_steps(self.args, entry, runs) if entry else []
+        options_step = self._options_step(entry, runs, arms, held)
+        # a key the runs override is cited beside the chosen file that sets it
+        keys = [options_step] if composed else []
         optional = [*called, *blocks, *judged[2:], *branches[2:], *own[2:]]
         order = [
             data,
             *benchmarks,
-            self._options_step(entry, runs, arms, held),
+            *composed,
+            options_step,
             *_suite_steps(runs),
             coded[0] if coded else None,
             *parts,
@@ -238,7 +245,7 @@ class StepPlanner:
             metric,
         ]
         # narrow, task-specific steps win over the definitions around them
-        steps = _distinct(order, first=[*branches, *launches, metric, evaluate, train, data])
+        steps = _distinct(order, first=[*branches, *launches, metric, evaluate, train, data, *keys])
         for group in by_run:  # inside a run's lines: after its step, not covered by it
             at = next(
                 (i + 1 for i, s in enumerate(steps) if s.path == group[0].path),
@@ -252,6 +259,7 @@ class StepPlanner:
             s for s in reversed(steps) if s in optional and s not in blocks
         ]
         cut += [s for s in reversed(steps) if s in settings]  # then the script's settings
+        cut += [s for s in reversed(steps) if s in composed]  # then the configs chosen
         while len(steps) > MAX_STEPS - 1 and cut:
             steps.remove(cut.pop(0))
         plan.steps = steps[: MAX_STEPS - 1]

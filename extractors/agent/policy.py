@@ -25,7 +25,7 @@ from expcurate.records import (
 )
 from expcurate.records.refs import inside
 from extractors.repo import RepoPathError, RepoSearch, stem, terms
-from extractors.repo.commands import python_entry, sets_up
+from extractors.repo.commands import only_checks, python_entry, sets_up
 from extractors.validate.repo_checks import reference_problems
 from extractors.validate.tree import WorkTree
 
@@ -45,7 +45,7 @@ NOTEBOOK_CELLS = 12  # a notebook that is the experiment: its substantial cells,
 RELEVANCE = 1.05  # share of task names found in the repo + share of task words found
 WORDS_ONLY_RELEVANCE = 0.85  # share of task words, for a task that names nothing
 _NUMERIC = re.compile(r"[\d.,%]+")
-HEURISTIC_VERSION = "setup-heuristic-14"  # bump when the policy's output changes
+HEURISTIC_VERSION = "setup-heuristic-15"  # bump when the policy's output changes
 # a program that compares what the runs produced: eval_results.py, validate.py, plot_x.py
 _COMPARE_STAGE = re.compile(r"(?:eval|valid|plot|analy)", re.I)
 
@@ -359,6 +359,8 @@ class SetupAgent:
             programs: list[str] = []
             for c in self.index.commands:
                 if c.doc != "README.md" or not c.runs or sets_up(c):
+                    continue
+                if only_checks(c, self.search.lines(c.doc)):  # a check of the set-up
                     continue
                 for run in c.runs:
                     program = python_entry(run, self.entries) or run

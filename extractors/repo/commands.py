@@ -509,6 +509,28 @@ def sets_up(cmd: DocCommand) -> bool:
     )
 
 
+# prose offering a command as a check of the set-up, not as an experiment
+_CHECKS = re.compile(
+    r"\bto (?:check|verify|test|confirm|make sure|ensure) (?:if|whether|that)\b[^.!?]{0,60}?"
+    r"\b(?:configured|installed|set up|working|works|correctly|properly)\b",
+    re.I,
+)
+_CHECK_LINES = 8  # how far above a command its document's prose is read
+
+
+def only_checks(cmd: DocCommand, lines: list[str]) -> bool:
+    """A documented command its document offers as a check of the set-up ("You can try
+    `python -m src.client.agent_test` to check if your agent is configured correctly"), said on
+    its own line or in the prose above it, up to the heading it is under."""
+    text: list[str] = []
+    for n in range(cmd.line, max(0, cmd.line - _CHECK_LINES), -1):
+        line = lines[n - 1] if n <= len(lines) else ""
+        if line.lstrip().startswith("#") and not line.lstrip().startswith("#!"):
+            break
+        text.insert(0, line.strip())
+    return bool(_CHECKS.search(" ".join(text)))
+
+
 def run_from(cmd: DocCommand, known: set[str]) -> str:
     """A documented command with the `cd` it needs: to the document's folder when its scripts
     are there, to none when they are at the root (a `docs/` page written from the root), else

@@ -434,10 +434,72 @@ def test_a_hydra_multirun_sweeps_config_keys_and_takes_the_task_the_question_nam
     )
     assert "experiment.gamma=" not in usage
     # the step where the swept key is set; a config group (algorithm=, task=) is no key
-    assert (
-        "Step 1: Set the overridden config values: experiment.max_n_frames "
-        "(conf/experiment/base.yaml:2)" in setup.requirements
+    assert any(
+        r.endswith(
+            "Set the overridden config values: experiment.max_n_frames "
+            "(conf/experiment/base.yaml:2)"
+        )
+        for r in setup.requirements
     )
+
+
+def test_a_hydra_runs_configs_are_steps_the_defaults_then_each_chosen_file(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "marl"
+    files = {
+        **HYDRA_FILES,
+        "conf/config.yaml": (
+            "defaults:\n  - experiment: base\n  - algorithm: ???\n  - task: ???\n"
+            "  - model: layers/mlp\n  - _self_\n\nseed: 0\n"
+        ),
+        "conf/model/layers/mlp.yaml": "num_cells: [256, 256]\n",
+        "conf/algorithm/mappo.yaml": (
+            "defaults:\n  - mappo_config\n  - _self_\n\nname: mappo\nclip_epsilon: 0.2\n"
+            "entropy_coef: 0.0\nlmbda: 0.9\n"
+        ),
+        "conf/algorithm/qmix.yaml": "name: qmix\nmixing_embed_dim: 32\ndelay_value: true\n",
+        "conf/task/vmas/balance.yaml": "max_steps: 100\nn_agents: 4\npackage_mass: 5\n",
+    }
+    index = committed_index(root, files)
+    task = TaskDraft(
+        key="fig-4",
+        question="Does MAPPO reach a higher return than QMIX on the balance task?",
+        method="Train MAPPO and QMIX on the balance task with two seeds each.",
+        expected_outcome="MAPPO reaches the higher return.",
+        design_complexity=DesignComplexity(
+            independent_variables={"algorithm": ["MAPPO", "QMIX"]},
+            constant_variables={"task": ["balance"]},
+            dependent_variables={"return": ["mean return"]},
+        ),
+    )
+    setup = SetupAgent(index, root).recover(task)
+    steps = [r.split(": ", 1)[1] for r in setup.requirements]
+    # what every run composes (the groups the command chooses aside), then each file it
+    # chooses at its keys (its own defaults list aside), named after the arm it sets
+    assert steps[:4] == [
+        "Compose each run's config from the defaults: experiment base, model layers/mlp "
+        "(conf/config.yaml:1-6)",
+        "Set the algorithm config of MAPPO: name, clip_epsilon, entropy_coef, lmbda "
+        "(conf/algorithm/mappo.yaml:5-8)",
+        "Set the task config of vmas/balance: max_steps, n_agents, package_mass "
+        "(conf/task/vmas/balance.yaml:1-3)",
+        "Set the algorithm config of QMIX: name, mixing_embed_dim, delay_value "
+        "(conf/algorithm/qmix.yaml:1-3)",
+    ]
+    assert not validate_references(setup, root)
+    # a program of another kind composes nothing
+    from extractors.agent.entry_args import EntryArgs
+    from extractors.agent.multirun import hydra_config_steps
+    from extractors.agent.run import Run
+    from extractors.agent.steps import StepTracer
+    from extractors.repo import RepoSearch
+
+    search = RepoSearch(root, index)
+    args = EntryArgs(index, search, StepTracer(index, search))
+    run = Run("python run.py algorithm=qmix task=vmas/balance")
+    assert hydra_config_steps(args, "run.py", [run])
+    assert hydra_config_steps(args, "scripts/run_mappo.sh", [run]) == []
 
 
 def test_a_module_nothing_explains_is_cited_by_its_own_definitions(repo) -> None:
@@ -516,7 +578,10 @@ def test_a_plain_variable_the_authors_override_inside_a_group_is_swept_there(
     assert "task=vmas/balance seed=0,1 task.n_agents=2,4,6`" in setup.usage_instructions, (
         setup.usage_instructions
     )
-    assert (
-        "Step 1: Set the overridden config values: task.n_agents (conf/task/vmas/balance.yaml:2)"
-        in setup.requirements
+    # after the config files the runs choose, the key they override, where it is set
+    assert any(
+        r.endswith(
+            "Set the overridden config values: task.n_agents (conf/task/vmas/balance.yaml:2)"
+        )
+        for r in setup.requirements
     ), setup.requirements

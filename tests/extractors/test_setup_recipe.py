@@ -116,6 +116,49 @@ def test_a_readme_running_two_programs_names_no_one_recipe(tmp_path: Path) -> No
     assert setup.source[0] == "tasks/gsm8k/checker.py"
 
 
+def test_a_command_offered_as_a_check_of_the_set_up_is_no_second_program(
+    tmp_path: Path,
+) -> None:
+    check = "import yaml\nif __name__ == '__main__':\n    print(yaml.__version__)\n"
+    files = {
+        **FILES,
+        "check_env.py": check,
+        "README.md": README
+        + "\nYou can try `python check_env.py` to check if your environment is set up"
+        " correctly.\n\n```bash\npython check_env.py\n```\n",
+    }
+    setup = recovered_setup(tmp_path, files, _task())
+    # the check runs no experiment: the README still runs one program, and it leads
+    assert setup.source[0] == "main.py"
+    assert "`python main.py configs/demo.yaml`" in setup.usage_instructions
+
+
+def test_only_checks_reads_the_prose_of_the_command_up_to_its_heading() -> None:
+    from expcurate.records import DocCommand
+    from extractors.repo.commands import only_checks
+
+    lines = [
+        "## Step 2. Configure the agent",
+        "",
+        "Run `python -m src.agent_test` to check if your agent is configured correctly.",
+        "",
+        "```bash",
+        "python -m src.agent_test --agent gpt-4",
+        "```",
+        "## Step 3. Run",
+        "Make sure the data is set up correctly, then start the evaluation.",
+        "```bash",
+        "python -m src.assigner",
+        "```",
+    ]
+    assert only_checks(DocCommand(text="python -m src.agent_test", doc="README.md", line=3), lines)
+    assert only_checks(DocCommand(text="python -m src.agent_test", doc="README.md", line=6), lines)
+    # a run under another heading; "make sure ..." prose is a precondition, not a check
+    assert not only_checks(
+        DocCommand(text="python -m src.assigner", doc="README.md", line=11), lines
+    )
+
+
 def _worker(name: str) -> str:
     return f'''class DataProcessor:
     """Read the {name} questions and answers."""
