@@ -203,6 +203,27 @@ def _cell_parts(tree: ast.Module, lines: list[str], at: list[int], title: str) -
     return out
 
 
+def statement_blocks(body: list[ast.stmt], lines: list[str], limit: int) -> list[Block]:
+    """Statements that are not a main block (the code after a branch's early exit, a long
+    function's body) cut and worded the same way, the first `limit` that do work."""
+    segments: list[list[ast.stmt]] = []
+    _segment(body, lines, segments, depth=0)
+    blocks: list[tuple[bool, Block]] = []
+    for seg in segments:
+        if any(_meaningful(n) for n in seg):
+            end = max(n.end_lineno or n.lineno for n in seg)
+            # a block calling a function by its name (`sliding_window_inference(...)`) does
+            # more of the experiment's work than one calling only methods of its tensors
+            named = any(
+                isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and not _quiet(c)
+                for n in seg
+                for c in ast.walk(n)
+            )
+            blocks.append((named, (_block_action(seg, lines), seg[0].lineno, end)))
+    keep = sorted(range(len(blocks)), key=lambda i: not blocks[i][0])[:limit]
+    return [blocks[i][1] for i in sorted(keep)]
+
+
 def has_main(tree: ast.Module) -> bool:
     return any(isinstance(n, ast.If) and "__main__" in ast.unparse(n.test) for n in tree.body)
 
@@ -231,6 +252,7 @@ _QUIET_CALLS = {
     "basicConfig", "FileHandler", "StreamHandler", "Formatter", "setFormatter", "now",
     "strftime", "environ", "getenv", "filterwarnings", "seed_everything", "initialize",
     "init", "set_start_method", "use_deterministic_algorithms", "is_initialized", "eval",
+    "no_grad", "inference_mode", "enable_grad", "set_grad_enabled", "autocast",
 }  # fmt: skip
 # Blocks about the machine, not the experiment: devices, processes, logging, seeds.
 _INFRA = re.compile(

@@ -44,7 +44,7 @@ from .arms import (
 )
 from .config_runs import ConfigFiles
 from .entry_args import EntryArgs
-from .inline import doc_wording
+from .inline import doc_wording, statement_blocks
 from .launch import flag_groups
 from .measures import MeasureSteps
 from .methods import NARROW, MethodModules
@@ -59,6 +59,7 @@ _SCORES = ("compute_score", "compute", "score", "__call__", "forward")  # a metr
 MAX_BENCHMARKS = 4  # benchmarks named by the task whose own folder's loader is a step
 SETTINGS_RUNS = 2  # script runs whose settings are cut into steps
 MAX_CODED = 5  # arms selected by in-code switches that each get a step of their own
+MAX_TAIL = 3  # the blocks an arm's path runs after a guard that leaves it, cited
 _DATA_WORDS = {"data", "dataset", "loader", "dataloader", "load", "read"}
 _DATA_NAMES = DATA_NAMES | {"corpus"}
 _TRAIN_NAMES = ("train", "fit", "train_epoch", "train_one_epoch", "training", "run_epoch")
@@ -622,11 +623,13 @@ class StepPlanner:
         tests: set[str] = set()
         out: list[Step] = []
         held_steps: list[Step] = []  # the branches of what the task holds fixed
+        tails: list[Step] = []  # what an arm's path runs after a guard that leaves it
         for path in files:
             tree = self.tracer.tree(path) if path else None
             if tree is None or path is None:
                 continue
             nodes = list(ast.walk(tree))
+            after = _following(nodes)
             # `if` statements first, then conditional expressions (`text if args.use_text
             # else None`), which select an arm as well
             for node in [n for n in nodes if isinstance(n, ast.If)] + [
@@ -654,11 +657,25 @@ class StepPlanner:
                     f"{verb} the {hit.value} path ({what}) where {test}", path, node.lineno, end
                 )
                 (held_steps if hit in fixed.values() else out).append(step)
+                # `if not args.use_zoom_in: continue`: the arm's own code is what follows
+                exits = isinstance(node, ast.If) and isinstance(
+                    node.body[-1], ast.Continue | ast.Return | ast.Break
+                )
+                if verb == "Leave" and exits and hit not in fixed.values() and not tails:
+                    lines = self.search.lines(path)
+                    tails = [
+                        Step(f"On the {hit.value} path: {action}", path, start, end)
+                        for action, start, end in statement_blocks(
+                            after.get(node, []), lines, MAX_TAIL
+                        )
+                    ]
                 if len(out) >= 3:
                     break
         # the arms' branches first; in the order the code runs them, file by file
         rank = {p: i for i, p in enumerate(files)}
-        return sorted((out + held_steps)[:3], key=lambda st: (rank.get(st.path, 0), st.start))
+        return sorted(
+            (out + held_steps)[:3] + tails, key=lambda st: (rank.get(st.path, 0), st.start)
+        )
 
     def _named_step(self, files: list[str | None], names: tuple[str, ...]) -> Step | None:
         """The first definition named like `names` (in their order) in `files` that the code
@@ -837,6 +854,18 @@ def _suite_steps(runs: list[Run]) -> list[Step]:
                 *s.lines,
             )
     return list(out.values())
+
+
+def _following(nodes: list[ast.AST]) -> dict[ast.AST, list[ast.stmt]]:
+    """Each statement's later siblings in the block it sits in."""
+    out: dict[ast.AST, list[ast.stmt]] = {}
+    for node in nodes:
+        for name in ("body", "orelse", "finalbody"):
+            block = getattr(node, name, None)
+            if isinstance(block, list):
+                for i, stmt in enumerate(block):
+                    out[stmt] = block[i + 1 :]
+    return out
 
 
 def _covered(step: Step, steps: list[Step]) -> bool:

@@ -126,6 +126,9 @@ def test_a_boolean_arm_sets_the_switch_its_variable_names(tmp_path: Path) -> Non
     steps = "\n".join(recovered_setup(tmp_path / "seg2", files, task).requirements)
     # `if not args.use_zoom_in: return` is where the True arm is left, not taken
     assert "Leave the True (zoom-out then zoom-in) path (use zoom in) where not args" in steps
+    # and what that path runs after the guard, at its own lines
+    assert "On the True (zoom-out then zoom-in) path: " in steps, steps
+    assert "path: Compute logits with model.zoom_in (demo.py:25-27)" in steps, steps
 
 
 def test_switches_of_state_or_other_files_are_not_settings(tmp_path: Path) -> None:
@@ -728,3 +731,40 @@ def test_a_notebooks_long_cell_is_cut_into_its_parts_when_cells_are_few(tmp_path
     assert all(a[1] < b[0] for a, b in itertools.pairwise(spans)), spans
     raw = notebook.splitlines()
     assert "class MetaNet" in raw[steps[1].start - 1] and "make_dot" in raw[steps[-1].end - 1]
+
+
+def test_blocks_after_a_guard_prefer_those_calling_a_function_by_name() -> None:
+    import ast
+
+    from extractors.agent.inline import statement_blocks
+
+    code = (
+        "def refine(x, y):\n"  # 1
+        "    # crop the region\n"
+        "    crop = x[1:3].unsqueeze(0)\n"
+        "\n"
+        "    # pad the crop\n"  # 5
+        "    crop = crop.pad(2)\n"
+        "\n"
+        "    # refine inside the region\n"
+        "    with torch.no_grad():\n"
+        "        out = sliding_window(crop, y)\n"  # 10
+        "\n"
+        "    # score the refined output\n"
+        "    dice = dice_score(out, y)\n"
+        "    return dice\n"
+    )
+    fn = ast.parse(code).body[0]
+    assert isinstance(fn, ast.FunctionDef)
+    blocks = statement_blocks(fn.body, code.splitlines(), 3)
+    # the two blocks that call functions, then the first that only calls methods; file order
+    assert blocks == [
+        ("Crop the region", 3, 3),
+        ("Refine inside the region", 9, 10),
+        ("Score the refined output", 13, 14),
+    ]
+    # `no_grad` says nothing: a block without a comment is worded by what it runs
+    bare = "with torch.no_grad():\n    out = sliding_window(crop, y)\n"
+    assert statement_blocks(ast.parse(bare).body, bare.splitlines(), 1) == [
+        ("Call sliding_window", 1, 2)
+    ]
