@@ -33,6 +33,7 @@ from extractors.repo.pysource import OutlineItem
 
 from .arms import (
     Arm,
+    about_data,
     arm_option,
     listed,
     names_arm,
@@ -74,6 +75,7 @@ _EXPERIMENT_WORDS = frozenset(
     )
 )
 _CONFIG_WORDS = frozenset(terms("config cfg yaml hydra conf reload restore checkpoint_path"))
+_PATH = re.compile(r"\w+ the (.+?) path ")  # "Take the Seq Conv path (...)": the arm
 _DATA_OPTION = re.compile(r"(?<!\S)--(?:data|dataset|data_name)(?:=|\s+)(\S+)")
 
 
@@ -161,7 +163,9 @@ class StepPlanner:
         own += [r for r in rivals or [] if all(r.path != o.path for o in own)]
         files: list[str | None] = [entry, *modules] if entry else []
         train = self._named_step(files, _TRAIN_NAMES)
-        launches = [self._run_step(r) for r in runs if r.script and r.lines[0]]
+        launched = [r for r in runs if r.script and r.lines[0]]
+        launches = [self._run_step(r) for r in launched]
+        repeats = _repeated_runs(launched, launches)
         # what the first script run sets, group by group, at its own lines (the data and
         # horizons, the architecture, the regularization, the schedule): this experiment's
         # settings, narrower than the run and the program every task of the paper shares
@@ -224,7 +228,7 @@ class StepPlanner:
         options_step = self._options_step(entry, runs, arms, held)
         # a key the runs override is cited beside the chosen file that sets it
         keys = [options_step] if composed else []
-        optional = [*called, *blocks, *judged[2:], *branches[2:], *own[2:]]
+        optional = [*called, *blocks, *judged[2:], *_extra_branches(branches), *own[2:]]
         order = [
             data,
             *benchmarks,
@@ -261,6 +265,7 @@ class StepPlanner:
         ]
         cut += [s for s in reversed(steps) if s in settings]  # then the script's settings
         cut += [s for s in reversed(steps) if s in composed]  # then the configs chosen
+        cut += [s for s in reversed(steps) if s in repeats]  # then runs on more data sets
         while len(steps) > MAX_STEPS - 1 and cut:
             steps.remove(cut.pop(0))
         plan.steps = steps[: MAX_STEPS - 1]
@@ -854,6 +859,31 @@ def _suite_steps(runs: list[Run]) -> list[Step]:
                 *s.lines,
             )
     return list(out.values())
+
+
+def _extra_branches(branches: list[Step]) -> list[Step]:
+    """The branches past the first two that may be cut: not one that is the only branch
+    taking its arm's path (`elif self.serial_conv:` beside two branches of `wo_conv`)."""
+    paths = [m.group(1) if (m := _PATH.match(b.action)) else None for b in branches]
+    first = set(paths[:2])
+    return [
+        b
+        for b, p in zip(branches[2:], paths[2:], strict=True)
+        if p is None or p in first or paths.count(p) > 1
+    ]
+
+
+def _repeated_runs(runs: list[Run], steps: list[Step]) -> list[Step]:
+    """The steps of runs that repeat an earlier run's arms on another data set (the usage has
+    them all): cut before the training, evaluation or metric when steps are too many."""
+    seen: set[tuple[str, ...]] = set()
+    out: list[Step] = []
+    for r, step in zip(runs, steps, strict=True):
+        arms = tuple(sorted(a.value for a in r.arms if not about_data(a.variable)))
+        if arms and arms in seen and r.data:
+            out.append(step)
+        seen.add(arms)
+    return out
 
 
 def _following(nodes: list[ast.AST]) -> dict[ast.AST, list[ast.stmt]]:

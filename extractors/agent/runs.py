@@ -43,7 +43,7 @@ from .arms import (
     value_forms,
 )
 from .config_runs import ConfigFiles, arm_words, path_words
-from .derived import crossed, plain_backbones, through_suites, with_parameters
+from .derived import crossed, plain_backbones, sweeps_of, through_suites, with_parameters
 from .entry_args import EntryArgs, positional
 from .launch import invocation_of, placeholders, shell, with_setting
 from .methods import MethodModules
@@ -367,6 +367,9 @@ class RunPlanner:
                 switch=setting[0] if setting[0].startswith("-") else "",
                 data=base[0].data if base else "",
             )
+            if base and base[0].invocation and base[0].script:
+                # the command shown is the script's first run: the arm runs wherever it does
+                flagged.warning = _as_script_runs(base[0], setting, names)
             flag_runs.append((add(flagged), setting))
         if defaults:
             if base:
@@ -726,6 +729,19 @@ class RunPlanner:
             if (step := self.methods.main_definition(paths[0], name)) is not None:
                 out.append(step)
         return out[:3]
+
+
+def _as_script_runs(base: Run, setting: list[str], datasets: list[str]) -> str:
+    """What a command built on one run of a launch script stands for: the script's command
+    with the arm's setting added, for every value the script sweeps and every data set the
+    task runs on (the command shows the first)."""
+    swept = sweeps_of(base.settings)
+    again = f", once per value it sweeps ({', '.join(swept)})" if swept else ""
+    note = f"{base.script}'s command with {' '.join(setting)} added{again}"
+    others = [d for d in datasets if d and d != base.data]
+    if others:
+        note += f"; likewise on {', '.join(others)}, with their scripts' commands"
+    return note
 
 
 def with_held(command: str, held: list[tuple[CliFlag, str]]) -> tuple[str, str]:

@@ -289,6 +289,10 @@ def test_an_ablation_arm_runs_as_the_scripts_command_with_its_option(repo, setup
     assert command.startswith("python -u run.py --model_type mlp --data ETTh1 --seq_len 96")
     assert "--pred_len 96 " in command and command.endswith("--wo_cycle")
     assert ">" not in command  # the script's log redirection is not part of the run
+    # the command is the script's first run: the line says what it stands for
+    assert "(scripts/MLP/etth1.sh's command with --wo_cycle added, once per value it sweeps (" in (
+        derived
+    ), derived
     assert check_command(
         command, {f.path for f in index.files}, {e.path: e for e in index.entry_points}
     ) == ("", [])
@@ -585,3 +589,43 @@ def test_a_plain_variable_the_authors_override_inside_a_group_is_swept_there(
         )
         for r in setup.requirements
     ), setup.requirements
+
+
+def test_when_steps_are_too_many_an_arms_only_branch_stays_and_repeated_runs_go() -> None:
+    from extractors.agent.arms import Arm
+    from extractors.agent.plan import _extra_branches, _repeated_runs
+    from extractors.agent.run import Run
+    from extractors.agent.steps import Step
+
+    leave = Step("Leave the w/o Conv path (module) where not self.wo_conv", "b.py", 73, 79)
+    take = Step("Take the w/o Conv path (module) where self.wo_conv", "b.py", 90, 97)
+    serial = Step("Take the Seq Conv path (module) where self.serial_conv", "b.py", 98, 107)
+    again = Step("Take the w/o Conv path (module) where wo_conv", "c.py", 5, 9)
+    # the only branch of Seq Conv is kept; a third branch of an arm cited already may go
+    assert _extra_branches([leave, take, serial, again]) == [again]
+    assert _extra_branches([leave, take]) == []
+
+    linear, mlp = Arm("backbone", "Linear", frozenset()), Arm("backbone", "MLP", frozenset())
+    runs = [
+        Run("bash a.sh", arms=[linear], script="a.sh", data="Electricity"),
+        Run("bash b.sh", arms=[linear], script="b.sh", data="Traffic"),
+        Run("bash a.sh", arms=[mlp], script="a.sh", data="Electricity"),
+        Run("bash b.sh", arms=[mlp], script="b.sh", data="Traffic"),
+    ]
+    steps = [Step(f"Run {i}", r.script, 1, 2) for i, r in enumerate(runs)]
+    # each arm's run on its second data set may go; each arm's first run stays
+    assert _repeated_runs(runs, steps) == [steps[1], steps[3]]
+
+
+def test_an_ablation_on_two_data_sets_says_its_command_stands_for_both(repo) -> None:
+    root, index = repo
+    task = _task(
+        "table-4",
+        "Does removing the cycle module (w/o Cycle) hurt CycleNet on ETTh1 and ETTh2?",
+        {"variant": ["CycleNet", "w/o Cycle"]},
+        {"dataset": ["ETTh1", "ETTh2"]},
+    )
+    usage = SetupAgent(index, root).recover(task).usage_instructions
+    derived = next(line for line in usage.splitlines() if "Run w/o Cycle" in line)
+    assert "--data ETTh1" in derived and derived.split("`")[1].endswith("--wo_cycle")
+    assert "; likewise on ETTh2, with their scripts' commands)" in derived, derived
