@@ -381,20 +381,26 @@ HYDRA_FILES = {
 }
 
 
-def test_hydra_arms_run_as_one_multirun_over_their_config_groups(tmp_path: Path) -> None:
-    root = tmp_path / "marl"
-    index = committed_index(root, HYDRA_FILES)
-    task = TaskDraft(
-        key="fig-2",
-        question="Does MAPPO reach a higher return than QMIX and IQL on the balance task?",
-        method="Train MAPPO, QMIX and IQL on the balance task with two seeds each.",
-        expected_outcome="MAPPO reaches the highest return.",
+def _algorithms_task(key: str, algorithms: list[str]) -> TaskDraft:
+    first, *rest = algorithms
+    return TaskDraft(
+        key=key,
+        question=f"Does {first} reach a higher return than {' and '.join(rest)} on the balance task?",
+        method=f"Train {', '.join(algorithms[:-1])} and {algorithms[-1]} on the balance task "
+        "with two seeds each.",
+        expected_outcome=f"{first} reaches the highest return.",
         design_complexity=DesignComplexity(
-            independent_variables={"algorithm": ["MAPPO", "QMIX", "IQL"]},
+            independent_variables={"algorithm": algorithms},
             constant_variables={"task": ["balance"]},
             dependent_variables={"return": ["mean return"]},
         ),
     )
+
+
+def test_hydra_arms_run_as_one_multirun_over_their_config_groups(tmp_path: Path) -> None:
+    root = tmp_path / "marl"
+    index = committed_index(root, HYDRA_FILES)
+    task = _algorithms_task("fig-2", ["MAPPO", "QMIX", "IQL"])
     setup = SetupAgent(index, root).recover(task)
     usage = setup.usage_instructions
     # the step cites the authors' line, which sweeps their own values: it says so
@@ -466,17 +472,7 @@ def test_a_hydra_runs_configs_are_steps_the_defaults_then_each_chosen_file(
         "conf/task/vmas/balance.yaml": "max_steps: 100\nn_agents: 4\npackage_mass: 5\n",
     }
     index = committed_index(root, files)
-    task = TaskDraft(
-        key="fig-4",
-        question="Does MAPPO reach a higher return than QMIX on the balance task?",
-        method="Train MAPPO and QMIX on the balance task with two seeds each.",
-        expected_outcome="MAPPO reaches the higher return.",
-        design_complexity=DesignComplexity(
-            independent_variables={"algorithm": ["MAPPO", "QMIX"]},
-            constant_variables={"task": ["balance"]},
-            dependent_variables={"return": ["mean return"]},
-        ),
-    )
+    task = _algorithms_task("fig-4", ["MAPPO", "QMIX"])
     setup = SetupAgent(index, root).recover(task)
     steps = [r.split(": ", 1)[1] for r in setup.requirements]
     # what every run composes (the groups the command chooses aside), then each file it
