@@ -641,6 +641,15 @@ class StepPlanner:
                 n for n in nodes if isinstance(n, ast.IfExp)
             ]:
                 hit: Arm | None = None
+                named = [
+                    values[c.value.lower()]
+                    for c in ast.walk(node.test)
+                    if isinstance(c, ast.Constant)
+                    and isinstance(c.value, str)
+                    and c.value.lower() in values
+                ]
+                if len({(a.variable, a.value) for a in named}) >= 2:
+                    continue  # `x in {'Linear', 'MLP'}`: every arm takes it, it selects none
                 for c in ast.walk(node.test):
                     if isinstance(c, ast.Constant) and isinstance(c.value, str):
                         hit = hit or values.get(c.value.lower()) or fixed.get(c.value.lower())

@@ -625,3 +625,39 @@ def test_an_ablation_on_two_data_sets_says_its_command_stands_for_both(repo) -> 
     derived = next(line for line in usage.splitlines() if "Run w/o Cycle" in line)
     assert "--data ETTh1" in derived and derived.split("`")[1].endswith("--wo_cycle")
     assert "; likewise on ETTh2, with their scripts' commands)" in derived, derived
+
+
+def test_a_branch_every_compared_arm_takes_selects_none(tmp_path: Path) -> None:
+    from repo_fixture import recovered_setup
+
+    run = (
+        "import argparse\n"  # 1
+        "\n"
+        "\n"
+        "def build(args):\n"
+        "    if args.model in ['Linear', 'MLP']:\n"  # 5
+        "        layers = [args.d_model]\n"
+        "    if args.model == 'MLP':\n"
+        "        layers = layers + [args.d_model * 2]\n"
+        "    return layers\n"
+        "\n"  # 10
+        "\n"
+        "if __name__ == '__main__':\n"
+        "    p = argparse.ArgumentParser()\n"
+        "    p.add_argument('--model', default='Linear', choices=['Linear', 'MLP'])\n"
+        "    p.add_argument('--d_model', type=int, default=16)\n"  # 15
+        "    print(build(p.parse_args()))\n"
+    )
+    task = TaskDraft(
+        key="t",
+        question="Does an MLP backbone beat a Linear one?",
+        method="Build each backbone and compare their outputs.",
+        expected_outcome="MLP is better.",
+        design_complexity=DesignComplexity(
+            independent_variables={"backbone": ["Linear", "MLP"]},
+            dependent_variables={"metric": ["MSE"]},
+        ),
+    )
+    steps = "\n".join(recovered_setup(tmp_path / "b", {"run.py": run}, task).requirements)
+    assert "Take the MLP path (backbone) where args.model == 'MLP' (run.py:7-8)" in steps, steps
+    assert "(run.py:5-6)" not in steps, steps
