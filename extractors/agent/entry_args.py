@@ -40,6 +40,7 @@ class EntryArgs:
         self.tracer = tracer
         self.entries = {e.path: e for e in index.entry_points}
         self._settings: dict[str, list[CodeSetting]] = {}
+        self._choices: dict[tuple[str, str], str] | None = None
 
     def required(self, entry: str | None) -> list[tuple[str, str]]:
         """The options a Python entry point cannot run without, with a value to give: those
@@ -173,15 +174,23 @@ class EntryArgs:
         conf/task/vmas/navigation.yaml is `task=vmas/navigation` for "navigation" (or "")."""
         for form in value_forms(value):
             name = re.sub(r"[\s-]+", "_", form.lower())
-            for f in self.index.files:
-                m = CONFIG_GROUP.search(f.path)
-                if not m:
-                    continue
-                group, _, inner = m.group("group").partition("/")
-                choice = f"{inner + '/' if inner else ''}{m.group('stem')}"
-                if name in (m.group("stem").lower(), choice.lower()):
+            for group, choice in self.hydra_choices():
+                if name in (choice.rsplit("/", 1)[-1].lower(), choice.lower()):
                     return f"{group}={choice}"
         return ""
+
+    def hydra_choices(self) -> dict[tuple[str, str], str]:
+        """The repository's config files by the override that chooses them, in index order:
+        ("task", "vmas/balance") for conf/task/vmas/balance.yaml (read once)."""
+        if self._choices is None:
+            self._choices = {}
+            for f in self.index.files:
+                m = CONFIG_GROUP.search(f.path)
+                if m:
+                    group, _, inner = m.group("group").partition("/")
+                    choice = f"{inner + '/' if inner else ''}{m.group('stem')}"
+                    self._choices.setdefault((group, choice), f.path)
+        return self._choices
 
     def config_key(self, variable: str) -> str | None:
         """The config key a design variable names, as an override writes it: a dotted key of

@@ -14,7 +14,7 @@ import re
 from expcurate.records import EntryPoint, TaskDraft
 
 from .arms import Arm, listed, numeric
-from .entry_args import CONFIG_GROUP, EntryArgs
+from .entry_args import EntryArgs
 from .launch import invocation_of, with_setting
 from .query import TaskQuery
 from .run import Run
@@ -57,14 +57,9 @@ def hydra_sweep(
         + [str(v) for vs in task.design_complexity.constant_variables.values() for v in listed(vs)]
     ).lower()
     named: dict[str, set[str]] = {}
-    for f in args.index.files:
-        m = CONFIG_GROUP.search(f.path)
-        if not m:
-            continue
-        group, _, inner = m.group("group").partition("/")
-        stem_ = m.group("stem").lower()
-        choice = f"{inner + '/' if inner else ''}{m.group('stem')}"
-        full = bool(inner) and choice.lower() in fixed
+    for group, choice in args.hydra_choices():
+        stem_ = choice.rsplit("/", 1)[-1].lower()
+        full = "/" in choice and choice.lower() in fixed
         if group not in sweeps and (
             full or (len(stem_) >= 5 and re.search(rf"\b{re.escape(stem_)}\b", fixed))
         ):
@@ -119,7 +114,7 @@ def hydra_config_steps(args: EntryArgs, entry: str, runs: list[Run]) -> list[Ste
     e = args.entries.get(entry)
     if e is None or e.kind != "hydra":
         return []
-    files = _config_files(args)
+    files = args.hydra_choices()
     labels = {
         args.config_choice(a.value): a.value for r in runs for a in r.arms if not numeric(a.value)
     }
@@ -138,18 +133,6 @@ def hydra_config_steps(args: EntryArgs, entry: str, runs: list[Run]) -> list[Ste
         chosen += [s[rank] for s in by_group.values() if len(s) > rank]
     composed = _defaults_step(args, e, set(by_group))
     return ([composed] if composed else []) + chosen[:MAX_CHOICES]
-
-
-def _config_files(args: EntryArgs) -> dict[tuple[str, str], str]:
-    """The repository's config files by the override that chooses them:
-    ("task", "vmas/balance") for conf/task/vmas/balance.yaml."""
-    out: dict[tuple[str, str], str] = {}
-    for f in args.index.files:
-        m = CONFIG_GROUP.search(f.path)
-        if m:
-            group, _, inner = m.group("group").partition("/")
-            out.setdefault((group, f"{inner + '/' if inner else ''}{m.group('stem')}"), f.path)
-    return out
 
 
 def _keys_step(args: EntryArgs, path: str | None, group: str, label: str) -> Step | None:

@@ -75,7 +75,6 @@ _EXPERIMENT_WORDS = frozenset(
     )
 )
 _CONFIG_WORDS = frozenset(terms("config cfg yaml hydra conf reload restore checkpoint_path"))
-_PATH = re.compile(r"\w+ the (.+?) path ")  # "Take the Seq Conv path (...)": the arm
 _DATA_OPTION = re.compile(r"(?<!\S)--(?:data|dataset|data_name)(?:=|\s+)(\S+)")
 
 
@@ -154,7 +153,7 @@ class StepPlanner:
         e = self.entries.get(entry or "")
         options = [f for f in e.flags if f.name.startswith("--")] if e else []
         held = setting_flags(task, options)
-        branches = self._branch_steps(arms, [entry, *modules] if entry else [], runs, held)
+        branches, extra = self._branch_steps(arms, [entry, *modules] if entry else [], runs, held)
         # a program reading its experiment from a config: the configs the runs give, and
         # the classes they build (the backbone, the head), are the method's own code
         configured = self._config_steps(configs)
@@ -228,7 +227,7 @@ class StepPlanner:
         options_step = self._options_step(entry, runs, arms, held)
         # a key the runs override is cited beside the chosen file that sets it
         keys = [options_step] if composed else []
-        optional = [*called, *blocks, *judged[2:], *_extra_branches(branches), *own[2:]]
+        optional = [*called, *blocks, *judged[2:], *extra, *own[2:]]
         order = [
             data,
             *benchmarks,
@@ -594,11 +593,11 @@ class StepPlanner:
         files: list[str | None],
         runs: list[Run],
         held: list[tuple[CliFlag, str]],
-    ) -> list[Step]:
+    ) -> tuple[list[Step], list[Step]]:
         """Where the code switches between the arms: an `if` comparing with the value of an
         arm some run runs, or testing the option an arm sets (`if self.wo_conv:`); then where
         it switches on the value of what the task holds fixed (`if args.dataset ==
-        'cifar100':`)."""
+        'cifar100':`). Also those of them that may be cut when steps are too many."""
         ran = [a for r in runs if not r.missing for a in r.arms]
         values = {a.value.lower(): a for a in arms if len(a.value) >= 2 and (a in ran or not runs)}
         fixed = {
@@ -629,6 +628,7 @@ class StepPlanner:
         out: list[Step] = []
         held_steps: list[Step] = []  # the branches of what the task holds fixed
         tails: list[Step] = []  # what an arm's path runs after a guard that leaves it
+        arm_of: dict[int, str] = {}  # the arm whose path a branch step takes or leaves
         for path in files:
             tree = self.tracer.tree(path) if path else None
             if tree is None or path is None:
@@ -670,6 +670,7 @@ class StepPlanner:
                 step = Step(
                     f"{verb} the {hit.value} path ({what}) where {test}", path, node.lineno, end
                 )
+                arm_of[id(step)] = hit.value
                 (held_steps if hit in fixed.values() else out).append(step)
                 # `if not args.use_zoom_in: continue`: the arm's own code is what follows
                 exits = isinstance(node, ast.If) and isinstance(
@@ -687,9 +688,10 @@ class StepPlanner:
                     break
         # the arms' branches first; in the order the code runs them, file by file
         rank = {p: i for i, p in enumerate(files)}
-        return sorted(
+        steps = sorted(
             (out + held_steps)[:3] + tails, key=lambda st: (rank.get(st.path, 0), st.start)
         )
+        return steps, _extra_branches(steps, [arm_of.get(id(s)) for s in steps])
 
     def _named_step(self, files: list[str | None], names: tuple[str, ...]) -> Step | None:
         """The first definition named like `names` (in their order) in `files` that the code
@@ -870,10 +872,10 @@ def _suite_steps(runs: list[Run]) -> list[Step]:
     return list(out.values())
 
 
-def _extra_branches(branches: list[Step]) -> list[Step]:
+def _extra_branches(branches: list[Step], paths: list[str | None]) -> list[Step]:
     """The branches past the first two that may be cut: not one that is the only branch
-    taking its arm's path (`elif self.serial_conv:` beside two branches of `wo_conv`)."""
-    paths = [m.group(1) if (m := _PATH.match(b.action)) else None for b in branches]
+    taking its arm's path (`elif self.serial_conv:` beside two branches of `wo_conv`).
+    `paths` are the branches' arms (None for a step of no one arm)."""
     first = set(paths[:2])
     return [
         b

@@ -598,8 +598,9 @@ def test_when_steps_are_too_many_an_arms_only_branch_stays_and_repeated_runs_go(
     serial = Step("Take the Seq Conv path (module) where self.serial_conv", "b.py", 98, 107)
     again = Step("Take the w/o Conv path (module) where wo_conv", "c.py", 5, 9)
     # the only branch of Seq Conv is kept; a third branch of an arm cited already may go
-    assert _extra_branches([leave, take, serial, again]) == [again]
-    assert _extra_branches([leave, take]) == []
+    arms = ["w/o Conv", "w/o Conv", "Seq Conv", "w/o Conv"]
+    assert _extra_branches([leave, take, serial, again], arms) == [again]
+    assert _extra_branches([leave, take], arms[:2]) == []
 
     linear, mlp = Arm("backbone", "Linear", frozenset()), Arm("backbone", "MLP", frozenset())
     runs = [
