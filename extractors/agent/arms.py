@@ -206,8 +206,11 @@ def arm_option(arm: Arm, options: list[CliFlag]) -> tuple[CliFlag, str] | None:
     for form in value_forms(arm.value):
         if form.lower() in NO_VALUE:
             continue
-        if numeric(flag.default.strip("'\"")) and not numeric(form):
+        default = flag.default.strip("'\"")
+        if numeric(default) and not numeric(form):
             continue  # "--seed default": the parser wants a number
+        if default and fold(default) == fold(form):
+            return flag, default  # as the parser spells it: gat for "GAT"
         if _VALUE.fullmatch(form):
             return flag, form
     return None
@@ -416,17 +419,31 @@ def listed_fit(task: TaskDraft, options: list[CliFlag]) -> int | None:
 
 
 def _choice(value: str, options: list[CliFlag]) -> tuple[CliFlag, str] | None:
+    """The option listing `value` among its choices, and the choice as the parser spells it:
+    the value, also when written without its punctuation ("2-WLL" -> 2wl_l, "ResNet-18" ->
+    resnet18), else its first word ("CIFAR100-LT" -> cifar100)."""
     low = value.lower()
     head = re.split(r"[-_\s/]", low)[0]
-    for f in options:
-        m = _CHOICES.search(f.help)
-        if not m:
-            continue
-        choices = [c.strip().strip("'\"") for c in m.group(1).split(",")]
-        for c in choices:
-            if c and c.lower() in (low, head):
-                return f, c
+    listed = [(f, c) for f in options for c in choices_of(f)]
+    folded = fold(value)
+    for f, c in listed:
+        if c.lower() == low or (len(folded) >= 3 and fold(c) == folded):
+            return f, c
+    for f, c in listed:
+        if c.lower() == head:
+            return f, c
     return None
+
+
+def choices_of(flag: CliFlag) -> list[str]:
+    """The values an option's parser lists, or its module's code tests it for."""
+    m = _CHOICES.search(flag.help)
+    return [c for c in (x.strip().strip("'\"") for x in m.group(1).split(",")) if c] if m else []
+
+
+def fold(text: str) -> str:
+    """A name less its case and punctuation: "2-WLL" and "2wl_l" are both 2wll."""
+    return re.sub(r"[^0-9a-z]", "", text.lower())
 
 
 def flag_for(value: str, variable: str, options: list[CliFlag]) -> CliFlag | None:
@@ -452,4 +469,6 @@ def flag_for(value: str, variable: str, options: list[CliFlag]) -> CliFlag | Non
         for f in [] if numeric(low) else options:
             if pattern.search(f.help.lower()):
                 return f
+        if not numeric(low) and (chosen := _choice(value, options)) is not None:
+            return chosen[0]  # listed as the parser spells it: 2wl_l for "2-WLL"
     return named[0] if len(named) == 1 else None

@@ -662,3 +662,41 @@ def test_a_branch_every_compared_arm_takes_selects_none(tmp_path: Path) -> None:
     steps = "\n".join(recovered_setup(tmp_path / "b", {"run.py": run}, task).requirements)
     assert "Take the MLP path (backbone) where args.model == 'MLP' (run.py:7-8)" in steps, steps
     assert "(run.py:5-6)" not in steps, steps
+
+
+def test_an_arm_is_the_choice_its_name_spells_without_punctuation(tmp_path: Path) -> None:
+    from repo_fixture import recovered_setup
+
+    run = (
+        "import argparse\n"
+        "\n"
+        "\n"
+        "def layer(args):\n"
+        "    if args.variant == 'gcn':\n"  # 5
+        "        return 1\n"
+        "    elif args.variant == 'gcn_l':\n"
+        "        return 2\n"
+        "    return 3\n"
+        "\n"  # 10
+        "\n"
+        "if __name__ == '__main__':\n"
+        "    p = argparse.ArgumentParser()\n"
+        "    p.add_argument('--variant', type=str, default='gat')\n"
+        "    print(layer(p.parse_args()))\n"
+    )
+    task = TaskDraft(
+        key="t",
+        question="Does the local GCN-L layer beat GCN and GAT?",
+        method="Train each layer and compare their accuracy.",
+        expected_outcome="GCN-L is better.",
+        design_complexity=DesignComplexity(
+            independent_variables={"layer": ["GCN", "GCN-L", "GAT"]},
+            dependent_variables={"metric": ["accuracy"]},
+        ),
+    )
+    usage = recovered_setup(tmp_path / "g", {"run.py": run}, task).usage_instructions
+    # "GCN-L" is gcn_l, not the gcn its first word spells
+    assert "Run GCN-L: `python run.py --variant gcn_l`" in usage, usage
+    assert "Run GCN: `python run.py --variant gcn`" in usage, usage
+    assert "Run GAT: `python run.py --variant gat`" in usage, usage  # the default, as spelt
+    assert "write the command" not in usage, usage
