@@ -125,6 +125,59 @@ def task_datasets(task: TaskDraft) -> list[str]:
     return out[:4]
 
 
+_PLACE = {"dir", "path", "root", "file", "folder", "url", "cache"}
+
+
+def as_data_variables(task: TaskDraft, options: list[CliFlag]) -> TaskDraft:
+    """The task with a design variable every value of which a data option of the repository
+    names (`--dataset` listing "CIFAR-10" and "ImageNet-10" for a variable "group") read as
+    the data sets it is: what each arm is run on, not arms of their own. The task as it is
+    when none is, or when it names its data sets already."""
+    dc = task.design_complexity
+    names = [*dc.independent_variables, *dc.constant_variables]
+    if any(about_data(str(n)) for n in names):
+        return task
+    data = data_options(options)
+    if not data:
+        return task
+
+    def names_data(value: str) -> bool:
+        if _choice(value, data) is not None:
+            return True
+        return any(len(fold(value)) >= 3 and fold(f.default) == fold(value) for f in data)
+
+    renamed = {
+        name: values
+        for name, values in dc.independent_variables.items()
+        if (vals := [str(v).strip() for v in listed(values)])
+        and all(v and names_data(v) for v in vals)
+    }
+    if len(renamed) != 1 or len(dc.independent_variables) < 2:
+        return task  # the data sets are what the task compares, or which is unclear
+    (name,) = renamed
+    variables = {("dataset" if k == name else k): v for k, v in dc.independent_variables.items()}
+    design = dc.model_copy(update={"independent_variables": variables})
+    return task.model_copy(update={"design_complexity": design})
+
+
+def data_options(options: list[CliFlag]) -> list[CliFlag]:
+    """The options that name a data set (`--dataset`, `--data`), not where it is stored."""
+    return [
+        f
+        for f in options
+        if not f.switch and _DATA_VARIABLE & set(terms(f.name)) and not _PLACE & set(terms(f.name))
+    ]
+
+
+def data_set_names(options: list[CliFlag]) -> list[str]:
+    """The data sets the data options list or default to, folded ("stl10"), longest first;
+    names of three characters or fewer say too little to find in a file name."""
+    names = {
+        fold(v) for f in data_options(options) for v in [*choices_of(f), f.default.strip("'\"")]
+    }
+    return sorted((n for n in names if len(n) >= 4 and not n.isdigit()), key=len, reverse=True)
+
+
 def listed(values: object) -> list[object]:
     """A design variable's values: its list, a list written as text ("[a, b]"), or its one
     value."""
@@ -379,7 +432,9 @@ def _abbreviates(short: str, word: str) -> bool:
     return len(short) <= 4 < len(word) and short[:2] == word[:2]
 
 
-_CHOICES = re.compile(r"\((?:choices|values the code tests): \[([^\]]*)\]\)")
+_CHOICES = re.compile(
+    r"\((?:choices|values the code tests|values its comment lists): \[([^\]]*)\]\)"
+)
 
 
 def setting_flags(task: TaskDraft, options: list[CliFlag]) -> list[tuple[CliFlag, str]]:

@@ -65,6 +65,35 @@ def crossed(
     return crossed + kept
 
 
+def on_each_data_set(chosen: list[Run], flag_runs: list[tuple[Run, list[str]]]) -> list[Run]:
+    """Arms an option selects beside data sets an option selects (`--resnet ResNet18`,
+    `--dataset CIFAR-10`): each arm runs on each data set, rather than each data set once
+    on the default arm."""
+    if not {id(r) for r, _ in flag_runs} <= {id(r) for r in chosen}:
+        return chosen  # crossed with programs already
+    data = [
+        (r, st) for r, st in flag_runs if r.arms and all(about_data(a.variable) for a in r.arms)
+    ]
+    arms = [(r, st) for r, st in flag_runs if all(r is not d for d, _ in data)]
+    if not data or not arms or len(data) * len(arms) > MAX_RUNS:
+        return chosen
+    if any(len(st) != 2 or not st[0].startswith("--") for _, st in data):
+        return chosen  # a data set set by a switch or a file: not one value to add
+    both = [
+        Run(
+            with_setting(r.command, st),
+            arms=[*r.arms, *d.arms],
+            settings=" ".join([r.settings, *st]).strip(),
+            switch=r.switch,
+            warning=r.warning,
+        )
+        for r, _ in arms
+        for d, st in data
+    ]
+    replaced = {id(r) for r, _ in flag_runs}
+    return both + [r for r in chosen if id(r) not in replaced]
+
+
 def plain_backbones(
     chosen: list[Run], plain: list[Arm], own: str | None, methods: MethodModules
 ) -> list[Arm]:

@@ -458,7 +458,10 @@ class StepPlanner:
         """The loader of the task's data: a class or function about data, naming its sets;
         first of all the one a registry maps the runs' data option to (`--data custom` and
         `data_dict = {"custom": Dataset_Custom}`: Dataset_Custom, not the ETTh loader)."""
-        datasets = {w for d in task_datasets(task) for w in terms(d)}
+        # a data set's name or a long part of it: "net" of ImageNet names no ResNet loader
+        datasets = {
+            w for d in task_datasets(task) for w in terms(d) if len(w) >= 4 and not w.isdigit()
+        }
         chosen = self._registered_loaders(modules, runs)
         best: tuple[float, str, OutlineItem] | None = None
         for module in modules:

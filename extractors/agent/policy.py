@@ -16,6 +16,7 @@ from typing import Any
 from expcurate.records import (
     REF_RE,
     STEP_RE,
+    CliFlag,
     RepoIndex,
     Setup,
     StageError,
@@ -29,7 +30,15 @@ from extractors.repo.commands import only_checks, python_entry, sets_up
 from extractors.validate.repo_checks import reference_problems
 from extractors.validate.tree import WorkTree
 
-from .arms import form_words, listed_fit, task_arms
+from .arms import (
+    as_data_variables,
+    data_set_names,
+    fold,
+    form_words,
+    listed_fit,
+    task_arms,
+    task_datasets,
+)
 from .methods import MethodModules
 from .plan import Plan, StepPlanner
 from .query import TaskQuery, asks_to_build, build_query
@@ -45,7 +54,7 @@ NOTEBOOK_CELLS = 12  # a notebook that is the experiment: its substantial cells,
 RELEVANCE = 1.05  # share of task names found in the repo + share of task words found
 WORDS_ONLY_RELEVANCE = 0.85  # share of task words, for a task that names nothing
 _NUMERIC = re.compile(r"[\d.,%]+")
-HEURISTIC_VERSION = "setup-heuristic-18"  # bump when the policy's output changes
+HEURISTIC_VERSION = "setup-heuristic-19"  # bump when the policy's output changes
 # a program that compares what the runs produced: eval_results.py, validate.py, plot_x.py
 _COMPARE_STAGE = re.compile(r"(?:eval|valid|plot|analy)", re.I)
 
@@ -154,7 +163,12 @@ class SetupAgent:
         if reason:
             setup.no_answer = reason
             return
-        chosen = self._recipe_first(task, self._fitting(task, self._choose(ranked)), ranked)
+        # a variable of data sets ("group": CIFAR-10, ImageNet-10) is what each arm runs on
+        options = [f for e in self.index.entry_points for f in e.flags]
+        planned = as_data_variables(task, options)
+        chosen = self._fitting(planned, self._choose(ranked))
+        chosen = self._on_the_data(planned, chosen, ranked, options)
+        chosen = self._recipe_first(task, chosen, ranked)
         setup.source = [c.path for c in chosen]
         setup.candidates = [
             c.path for c in ranked[: MAX_SOURCE + MAX_CANDIDATES] if c.path not in setup.source
@@ -172,7 +186,7 @@ class SetupAgent:
                 tools("read", path=entry, start=ep.line, end=ep.line + 20)
         also: tuple[str, ...] = ()
         try:
-            entry, plan, also = self._plan(task, q, chosen, ranked, entry)
+            entry, plan, also = self._plan(planned, q, chosen, ranked, entry)
             tools.note(
                 "plan",
                 {"runs": len(plan.runs), "steps": len(plan.steps)},
@@ -185,7 +199,7 @@ class SetupAgent:
             tools.note("plan", {}, f"no plan ({type(exc).__name__}: {exc}); steps traced instead")
         steps = self._steps(chosen, entry, q, tools, plan)
         setup.requirements = _render(steps)
-        setup.usage_instructions = self.usage_writer.write(chosen, entry, q, task, plan, steps)
+        setup.usage_instructions = self.usage_writer.write(chosen, entry, q, planned, plan, steps)
         setup.masked_source = self._masked(chosen, entry, ranked, plan, also)
         # the files of the experiment are what its runs run: the program, then the scripts
         # that run it (or the configs it is given), lead the sources; the best matches
@@ -328,6 +342,45 @@ class SetupAgent:
         if fits[best] <= fits[top]:
             return chosen
         return sorted(chosen, key=lambda c: c.path != best)
+
+    def _on_the_data(
+        self,
+        task: TaskDraft,
+        chosen: list[Candidate],
+        ranked: list[Candidate],
+        options: list[CliFlag],
+    ) -> list[Candidate]:
+        """The best match first, unless it is a program named after a data set the task does
+        not use (train_STL10.py, STL-10 being a value of the repository's `--dataset`, for a
+        task on CIFAR-10): then the program named as it is without the data set leads
+        (train.py), else the next chosen program named after no other data set."""
+        sets = task_datasets(task)
+        top = chosen[0]
+        if not sets or top.kind != "entry":
+            return chosen
+        named = data_set_names(options)
+        wanted = {fold(s) for s in sets}
+
+        def said(c: Candidate) -> list[str]:
+            base = fold(posixpath.basename(c.path).rsplit(".", 1)[0])
+            return [n for n in named if n in base]
+
+        other = said(top)
+        if not other or wanted & set(other):
+            return chosen
+        # the same name less the data set's: train_STL10.py -> train.py
+        name = posixpath.basename(top.path)
+        pattern = re.compile(r"[-_.]?".join(re.escape(ch) for ch in other[0]), re.I)
+        bare = re.sub(r"[-_]+(?=\.)|^[-_]+", "", pattern.sub("", name, count=1))
+        twin = posixpath.join(posixpath.dirname(top.path), bare)
+        lead = next((c for c in ranked if c.path == twin and c.kind == "entry"), None)
+        lead = lead or next(
+            (c for c in chosen[1:] if c.kind == "entry" and (not said(c) or wanted & set(said(c)))),
+            None,
+        )
+        if lead is None:
+            return chosen
+        return [lead, *(c for c in chosen if c.path != lead.path)][:MAX_SOURCE]
 
     def _recipe_first(
         self, task: TaskDraft, chosen: list[Candidate], ranked: list[Candidate]

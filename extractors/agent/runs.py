@@ -43,7 +43,14 @@ from .arms import (
     value_forms,
 )
 from .config_runs import ConfigFiles, arm_words, path_words
-from .derived import crossed, plain_backbones, sweeps_of, through_suites, with_parameters
+from .derived import (
+    crossed,
+    on_each_data_set,
+    plain_backbones,
+    sweeps_of,
+    through_suites,
+    with_parameters,
+)
 from .entry_args import EntryArgs, positional
 from .launch import invocation_of, placeholders, shell, with_setting
 from .methods import MethodModules
@@ -449,6 +456,7 @@ class RunPlanner:
                         Run("", arms=[arm], missing=True, edits=list(dict.fromkeys(near)))
                     )
         chosen = crossed(chosen, program_runs, flag_runs, self.entries)
+        chosen = on_each_data_set(chosen, flag_runs)
         comparable(chosen, self.entries, self.programs)
         through_suites(chosen, q, self.programs, self.entries, self.args.tracer, self._suites)
         return chosen[:MAX_RUNS], entry

@@ -12,6 +12,8 @@ import re
 import tomllib
 from typing import Any
 
+from expcurate.records import CliFlag
+
 from .pysource import flatten
 
 try:  # PyYAML comes with prefect; the small reader below covers its absence.
@@ -104,3 +106,37 @@ def numbers_in(text: str, limit: int = MAX_NUMBERS) -> list[str]:
         if len(seen) >= limit:
             break
     return list(seen)
+
+
+_TOP_KEY = re.compile(r"""^["']?([A-Za-z_][\w-]*)["']?\s*:(.*)$""")
+_LISTED = re.compile(r"\s*(?:/|\||,|\bor\b)\s*")
+
+
+def config_options(path: str, text: str, at: int = 0) -> list[CliFlag]:
+    """A config file's top-level scalar keys as the options a program adds from it, each with
+    its value as the default and its comment as help; a comment listing alternatives
+    ("# ResNet18 / ResNet34 / ResNet50") is said as the values it lists. `at` is the line of
+    the options (the config's own key lines when 0)."""
+    values, problem = parse_config(path, text)
+    if problem:
+        return []
+    out: list[CliFlag] = []
+    lines = text.splitlines()
+    if path.lower().endswith(".json"):  # its top-level keys are the least indented
+        indents = [len(x) - len(x.lstrip()) for x in lines if re.match(r'\s*"[\w-]+"\s*:', x)]
+        top = min(indents, default=0)
+        lines = [x[top:] if len(x) - len(x.lstrip()) == top else " " + x for x in lines]
+    for number, raw in enumerate(lines, start=1):
+        m = _TOP_KEY.match(raw)
+        if not m or m.group(1) not in values:  # nested or a list: no option of its own
+            continue
+        key, rest = m.group(1), m.group(2)
+        comment = rest.split(" #", 1)[1].strip() if " #" in rest else ""
+        help_text = comment
+        listed = [w.strip("'\"") for w in _LISTED.split(comment) if w.strip()]
+        if len(listed) >= 2 and all(len(w.split()) == 1 and len(w) <= 40 for w in listed):
+            help_text = f"{comment} (values its comment lists: {listed!r})"
+        out.append(
+            CliFlag(name=f"--{key}", default=values[key], help=help_text[:300], line=at or number)
+        )
+    return out

@@ -11,10 +11,10 @@ import posixpath
 from collections import Counter
 from pathlib import Path
 
-from expcurate.records import ConfigFile, RepoIndex, ResultFile, Severity, Status
+from expcurate.records import ConfigFile, EntryPoint, RepoIndex, ResultFile, Severity, Status
 
 from .commands import PathResolver, doc_commands, notebook_commands, shell_entry
-from .configs import is_config_file, is_result_file, numbers_in, parse_config
+from .configs import config_options, is_config_file, is_result_file, numbers_in, parse_config
 from .files import looks_like_data, notebook_lines, walk
 from .pysource import ImportRef, analyze_python
 
@@ -38,6 +38,7 @@ def mine_repo(
     notebooks: list[tuple[str, list[tuple[int, str]]]] = []
     raw_imports: dict[str, list[ImportRef]] = {}
     py_strings: dict[str, list[str]] = {}
+    config_flags: list[tuple[EntryPoint, str, int]] = []
     for sf in walk(
         root, max_file_bytes=max_file_bytes, max_files=max_files, skipped_dirs=skipped_dirs
     ):
@@ -55,6 +56,8 @@ def mine_repo(
                 )
             if info.entry:
                 index.entry_points.append(info.entry)
+                if info.flags_from:
+                    config_flags.append((info.entry, *info.flags_from))
             if info.imports:
                 raw_imports[rec.path] = info.imports
             if info.paths:
@@ -115,6 +118,8 @@ def mine_repo(
     index.file_refs = {p: list(dict.fromkeys(v)) for p, v in sorted(refs.items()) if v}
     index.entry_points.sort(key=lambda e: e.path)
     index.imports = _import_graph(raw_imports, resolver)
+    for entry, name, line in config_flags:
+        _add_config_options(root, entry, name, line, resolver)
     _borrow_parsers(index)
     return index
 
@@ -136,6 +141,32 @@ def _borrow_parsers(index: RepoIndex) -> None:
             e.flags = [f.model_copy() for f in parsers[0].flags]
             e.kind = parsers[0].kind
             e.parser = parsers[0].path
+
+
+def _add_config_options(
+    root: Path, entry: EntryPoint, name: str, line: int, resolver: PathResolver
+) -> None:
+    """The options a program adds from a config file's keys (`for k, v in config.items():
+    parser.add_argument(f"--{k}", default=v)`), read from the file it names, relative to where
+    it is run or to itself. Defined in the config: a program with no options of its own cites
+    them there (`parser`), else at the line adding them."""
+    path = resolver.file(name, ["", posixpath.dirname(entry.path)])
+    if path is None or not is_config_file(path):
+        return
+    try:
+        real = (root / path).resolve()
+        if not real.is_relative_to(root.resolve()):
+            return  # the walk kept it, but a link out of the checkout is never read
+        text = real.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return
+    own = {f.name for f in entry.flags}
+    alone = not entry.flags and not entry.parser
+    added = [f for f in config_options(path, text, 0 if alone else line) if f.name not in own]
+    if added:
+        entry.flags = [*entry.flags, *added]
+        if alone:
+            entry.parser = path
 
 
 def _note_skipped(index: RepoIndex) -> None:

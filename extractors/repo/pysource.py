@@ -80,6 +80,10 @@ class PyInfo:
     imports: list[ImportRef] = field(default_factory=list)
     config: dict[str, str] | None = None
     paths: list[str] = field(default_factory=list)  # string literals that look like file paths
+    # a config file whose keys the parser adds as options, as the code names it, and the line
+    # that adds them: `for k, v in yaml_config_hook("config/config.yaml").items():
+    # parser.add_argument(f"--{k}", default=v)`
+    flags_from: tuple[str, int] | None = None
     error: str = ""
 
 
@@ -126,6 +130,8 @@ def analyze_python(path: str, text: str) -> PyInfo:
             _tested_values(node, tested)
         elif isinstance(node, ast.If) and _is_main_guard(node.test):
             main_line = main_line or node.lineno
+        elif isinstance(node, ast.For) and info.flags_from is None:
+            info.flags_from = _options_from_config(node, tree)
         elif isinstance(node, ast.Call):
             kind, flag = _call_signal(node)
             if kind:
@@ -292,6 +298,54 @@ def _flag_from_call(call: ast.Call, *, names_from: Sequence[ast.expr]) -> CliFla
         aliases=aliases,
         switch=switch,
     )
+
+
+_CONFIG_NAME = re.compile(r"[\w./-]+\.(?:ya?ml|json)$")
+
+
+def _options_from_config(loop: ast.For, tree: ast.Module) -> tuple[str, int] | None:
+    """The config file a loop adds as options, key by key, and the line adding them:
+    `for k, v in config.items(): parser.add_argument(f"--{k}", default=v)`, where `config`
+    is loaded from a file the code names (`yaml_config_hook("config/config.yaml")`)."""
+    it = loop.iter
+    if not (
+        isinstance(it, ast.Call)
+        and isinstance(it.func, ast.Attribute)
+        and it.func.attr == "items"
+        and not it.args
+    ):
+        return None
+    adds = [
+        n
+        for n in ast.walk(loop)
+        if isinstance(n, ast.Call)
+        and callee_name(n.func) == "add_argument"
+        and n.args
+        and not isinstance(n.args[0], ast.Constant)  # a name made from the key
+    ]
+    if not adds:
+        return None
+    source: ast.expr = it.func.value
+    if isinstance(source, ast.Name):  # the name's last assignment before the loop
+        name = source.id
+        assigned = [
+            n
+            for n in ast.walk(tree)
+            if isinstance(n, ast.Assign)
+            and n.lineno < loop.lineno
+            and any(isinstance(t, ast.Name) and t.id == name for t in n.targets)
+        ]
+        if not assigned:
+            return None
+        source = max(assigned, key=lambda n: n.lineno).value
+    names = [
+        n.value
+        for n in ast.walk(source)
+        if isinstance(n, ast.Constant)
+        and isinstance(n.value, str)
+        and _CONFIG_NAME.search(n.value.strip())
+    ]
+    return (names[0].strip(), adds[0].lineno) if len(names) == 1 else None
 
 
 def _tested_values(node: ast.Compare, out: dict[str, list[str]]) -> None:

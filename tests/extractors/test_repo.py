@@ -413,3 +413,55 @@ user@box:~/demo$ bash go.sh
         (5, ["go.sh"], "bash go.sh"),
         (6, ["run.py"], "python run.py --model small"),
     ]
+
+
+def test_options_a_program_adds_from_its_config_files_keys_are_its_options(
+    tmp_path: Path,
+) -> None:
+    """`for k, v in load("conf/base.yaml").items(): parser.add_argument(f"--{k}", default=v)`:
+    the file's top-level keys are the options, its values the defaults, and a comment listing
+    alternatives the values they take; a file linked from outside the checkout is not read."""
+    write(
+        tmp_path,
+        "conf/base.yaml",
+        "# run\nseed: 7\nbackbone: vgg11  # vgg11 / vgg16 / vit\nsched:\n  lr: 0.1\n",
+    )
+    loop = (
+        "import argparse\n"
+        "import yaml\n"
+        "\n"
+        "\n"
+        "def load(path):\n"
+        "    return yaml.safe_load(open(path))\n"
+        "\n"
+        "\n"
+        "if __name__ == '__main__':\n"
+        "    parser = argparse.ArgumentParser()\n"  # 10
+        "    parser.add_argument('--out', default='runs')\n"
+        "    {name} = load('{config}')\n"
+        "    for key, value in {name}.items():\n"
+        "        parser.add_argument('--' + key, default=value, type=type(value))\n"
+        "    print(parser.parse_args())\n"
+    )
+    write(tmp_path, "train.py", loop.replace("{name}", "cfg").replace("{config}", "conf/base.yaml"))
+    write(tmp_path, "bare.py", loop.replace("{name}", "c").replace("{config}", "conf/base.yaml"))
+    (tmp_path / "bare.py").write_text(
+        (tmp_path / "bare.py").read_text().replace("    parser.add_argument('--out'", "    #")
+    )
+    outside = tmp_path.parent / f"{tmp_path.name}-outside.yaml"
+    outside.write_text("secret: 1\n")
+    (tmp_path / "conf" / "leak.yaml").symlink_to(outside)
+    write(tmp_path, "leak.py", loop.replace("{name}", "cfg").replace("{config}", "conf/leak.yaml"))
+    entries = {e.path: e for e in mine_repo(tmp_path).entry_points}
+
+    train = entries["train.py"]
+    flags = {f.name: f for f in train.flags}
+    assert set(flags) == {"--out", "--seed", "--backbone"}  # a nested key is no option
+    assert flags["--seed"].default == "7"
+    assert "(values its comment lists: ['vgg11', 'vgg16', 'vit'])" in flags["--backbone"].help
+    assert flags["--backbone"].line == 14  # beside its own options: where the loop adds them
+    # a program whose options all come from the file cites them there
+    bare = entries["bare.py"]
+    assert bare.parser == "conf/base.yaml"
+    assert {f.name: f.line for f in bare.flags} == {"--seed": 2, "--backbone": 3}
+    assert {f.name for f in entries["leak.py"].flags} == {"--out"}
