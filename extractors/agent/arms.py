@@ -316,6 +316,26 @@ def arm_flag(arm: Arm, options: list[CliFlag]) -> CliFlag | None:
     return None
 
 
+def sweep_option(variable: str, options: list[CliFlag]) -> CliFlag | None:
+    """The option a numeric design variable is swept by: the one named as the variable is
+    (`--epochs` for "Epoch", `--num_layers` for "number of layers"), else the one option
+    whose name holds all the variable's words (`--adapter_layer` for "Layers")."""
+    wanted = {stem(w) for w in content_words(variable.replace("_", " "))} - {"number", "num"}
+    if not wanted:
+        return None
+    takes = [f for f in options if not f.switch and f.name.startswith("--")]
+
+    def words(f: CliFlag) -> set[str]:
+        parts = re.split(r"[-_]", f.name.lstrip("-").lower())
+        return {stem(p) for p in parts if p} - {"num", "n", "number"}
+
+    exact = [f for f in takes if words(f) == wanted]
+    if len(exact) == 1:
+        return exact[0]
+    holding = [f for f in takes if wanted <= words(f)]
+    return holding[0] if len(holding) == 1 else None
+
+
 def names_arm(name: str, arm: Arm) -> bool:
     """A switch's name (`--use_point_prompt`, `args.use_point_prompt`) names the arm: its
     words, less setting filler, are some of the arm's and the rest its variable's kind
@@ -413,6 +433,8 @@ def arm_name(arm: Arm) -> str:
     ("use text prompt = True", not "True")."""
     if arm.value.strip().lower() in _BOOLEANS:
         return f"{arm.variable.replace('_', ' ')} = {arm.value.strip()}"
+    if numeric(arm.value) and not about_data(arm.variable):  # "Epoch 15", not "15"
+        return f"{arm.variable.replace('_', ' ')} {arm.value.strip()}"
     return arm.value
 
 

@@ -34,6 +34,7 @@ from extractors.repo.pysource import OutlineItem
 from .arms import (
     Arm,
     about_data,
+    arm_name,
     arm_option,
     listed,
     names_arm,
@@ -416,8 +417,10 @@ class StepPlanner:
             return None
         names = [f.name for f in e.flags if f.name in wanted][:6]
         start, end = _cluster(lines)
-        chosen = ", ".join(
-            dict.fromkeys(a.value for a in selected if not numeric(a.value.split()[0]))
+        chosen = ", ".join(  # a value swept ("Epoch 15"), not one described ("0.1 for X")
+            dict.fromkeys(
+                arm_name(a) for a in selected if numeric(a.value) or not numeric(a.value.split()[0])
+            )
         )[:80]
         return Step(
             f"Add the options that select {chosen or 'the compared settings'}: {', '.join(names)}",

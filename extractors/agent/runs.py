@@ -36,6 +36,7 @@ from .arms import (
     form_words,
     numeric,
     setting_flags,
+    sweep_option,
     task_arms,
     task_datasets,
     task_metrics,
@@ -253,6 +254,15 @@ class RunPlanner:
                 by_flag.append((arm, setting))
             else:
                 plain.append(arm)
+        sweeps: list[Arm] = []
+        # a number the task sweeps (epochs 15, 30, 60) that an option named like it sets:
+        # a run per value, the option set to it
+        for variable, values in numbers.items():
+            if len(values) < 2 or any(v in arms for v in values):
+                continue
+            if (swept := sweep_option(variable, arm_options)) is not None:
+                by_flag += [(v, [swept.name, v.value]) for v in values]
+                sweeps += values
         # the one arm of a variable no script names, beside siblings run by the scripts of
         # one folder (scripts/STD/LDLinear.sh for "LD"): that folder's script training the
         # repository's own model (scripts/STD/CycleNet.sh for "RCF", the authors' method)
@@ -378,6 +388,9 @@ class RunPlanner:
                 # the command shown is the script's first run: the arm runs wherever it does
                 flagged.warning = _as_script_runs(base[0], setting, names)
             flag_runs.append((add(flagged), setting))
+        if sweeps and not defaults and all(a in sweeps for a, _ in by_flag):
+            # the script's own value of the swept option is none of the task's: no run
+            chosen = [r for r in chosen if r.arms or all(r is not b for b in base)]
         if defaults:
             if base:
                 for run in base:
@@ -745,7 +758,9 @@ def _as_script_runs(base: Run, setting: list[str], datasets: list[str]) -> str:
     task runs on (the command shows the first)."""
     swept = sweeps_of(base.settings)
     again = f", once per value it sweeps ({', '.join(swept)})" if swept else ""
-    note = f"{base.script}'s command with {' '.join(setting)} added{again}"
+    given = len(setting) == 2 and re.search(rf"(?<!\S){re.escape(setting[0])}[= ]", base.invocation)
+    done = f"{setting[0]} set to {setting[1]}" if given else f"{' '.join(setting)} added"
+    note = f"{base.script}'s command with {done}{again}"
     others = [d for d in datasets if d and d != base.data]
     if others:
         note += f"; likewise on {', '.join(others)}, with their scripts' commands"

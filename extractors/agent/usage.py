@@ -134,22 +134,24 @@ class UsageWriter:
         metrics = ", ".join(plan.metrics) or measured(q)
         # short values, and every arm a run runs ("Multi-GPU with RPC coordination")
         ran = [a for r in plan.runs if not r.missing for a in r.arms]
+        # a number with a run of its own, not one a multirun sweeps with the others
+        alone = [a for r in plan.runs if not r.missing and not r.sweep for a in r.arms]
         arms = [a for a in task_arms(task) if len(a.value.split()) <= 3 or a in ran]
         covered = {(a.variable, a.value): r.covered_by for r in plan.runs for a in r.covers}
         swept: dict[str, list[str]] = {}
         named: list[str] = []
         for a in arms:
-            # data sets, numbers and what one run goes through are what a comparison is
-            # repeated over
+            # data sets, numbers no run sets and what one run goes through are what a
+            # comparison is repeated over
             repeated = (
-                numeric(a.value)
+                (numeric(a.value) and a not in alone)
                 or about_data(a.variable)
                 or "task" in terms(a.variable)
                 or (a.variable, a.value) in covered
             )
             if repeated:
                 swept.setdefault(a.variable.replace("_", " "), []).append(a.value)
-            elif not numeric(a.value.split()[0]):
+            elif a in alone or not numeric(a.value.split()[0]):
                 named.append(arm_name(a))
         named = named[:6]
         swept = dict(list(swept.items())[:3])

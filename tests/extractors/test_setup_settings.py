@@ -468,10 +468,12 @@ def test_numbers_the_launch_scripts_are_filed_under_are_run_by_them(tmp_path: Pa
         metric="MSE",
     )
     usage = recovered_setup(tmp_path / "pdf", files, windows).usage_instructions
-    assert "Run 336: `bash scripts/PDF/336/etth2.sh`" in usage
-    assert "Run 720: `bash scripts/PDF/720/etth2.sh`" in usage
+    assert "Run look back window 336: `bash scripts/PDF/336/etth2.sh`" in usage
+    assert "Run look back window 720: `bash scripts/PDF/720/etth2.sh`" in usage
     # the horizons are no folder: they are swept inside each run
-    assert "Run 96" not in usage and "(for each look back window 336, 720; prediction" in usage
+    assert "Run prediction horizon 96" not in usage, usage
+    assert "of look back window 336, look back window 720 across the runs" in usage, usage
+    assert "(for each prediction horizon 96, 192)" in usage, usage
 
 
 def test_a_long_design_value_is_run_by_the_name_it_starts_with(tmp_path: Path) -> None:

@@ -1,0 +1,71 @@
+"""Setups of tasks that sweep a number (epochs 10, 20, 40): each value runs as the authors'
+command with the option named like the variable set to it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from repo_fixture import recovered_setup
+
+from expcurate.records import DesignComplexity, TaskDraft
+
+PROGRAM = (
+    "import argparse\n"
+    "\n"
+    "\n"
+    "def fit(args):\n"
+    "    for epoch in range(args.epochs):\n"
+    "        print('AdaptNet accuracy', epoch * args.adapter_layer)\n"
+    "\n"
+    "\n"
+    "if __name__ == '__main__':\n"
+    "    p = argparse.ArgumentParser()\n"  # 10
+    "    p.add_argument('--epochs', type=int, default=3)\n"
+    "    p.add_argument('--warmup_epochs', type=int, default=1)\n"
+    "    p.add_argument('--adapter_layer', type=int, default=8)\n"
+    "    fit(p.parse_args())\n"
+)
+
+SCRIPT = "python finetune.py --adapter_layer 30 --epochs 5 --warmup_epochs 2\n"
+
+README = (
+    "# AdaptNet\n\nFine-tune the adapter at each value and compare its accuracy as the epochs"
+    " or layers vary; the best value changes with the task:\n\n```\nbash finetune.sh\n```\n"
+)
+
+
+def _task(variable: str, values: list[str]) -> TaskDraft:
+    return TaskDraft(
+        key="table-6:sweep",
+        question=f"How does AdaptNet accuracy change as {variable} varies, and which is best?",
+        method="Fine-tune the adapter at each value and compare its accuracy.",
+        expected_outcome="The middle value is best.",
+        design_complexity=DesignComplexity(
+            independent_variables={variable: values},
+            dependent_variables={"metric": ["accuracy"]},
+        ),
+    )
+
+
+def test_each_value_of_a_swept_number_runs_with_the_option_named_like_it(tmp_path: Path) -> None:
+    files = {"finetune.py": PROGRAM, "finetune.sh": SCRIPT, "README.md": README}
+    setup = recovered_setup(tmp_path / "e", files, _task("Epoch", ["10", "20", "40"]))
+    usage = setup.usage_instructions
+    for value in ("10", "20", "40"):
+        command = f"python finetune.py --adapter_layer 30 --epochs {value} --warmup_epochs 2"
+        assert f"Run Epoch {value}: `{command}`" in usage, usage
+        assert f"finetune.sh's command with --epochs set to {value})" in usage, usage
+    # the script's own five epochs are none of the task's: no run of them
+    assert "Run the default configuration" not in usage, usage
+    assert "accuracy of Epoch 10, Epoch 20, Epoch 40 across the runs" in usage, usage
+    steps = "\n".join(setup.requirements)
+    assert "select Epoch 10, Epoch 20, Epoch 40: --epochs (finetune.py:11)" in steps, steps
+
+
+def test_a_swept_number_finds_the_one_option_holding_its_name(tmp_path: Path) -> None:
+    files = {"finetune.py": PROGRAM, "finetune.sh": SCRIPT, "README.md": README}
+    usage = recovered_setup(tmp_path / "l", files, _task("Layers", ["10", "20"])).usage_instructions
+    assert "Run Layers 10: `python finetune.py --adapter_layer 10 --epochs 5" in usage, usage
+    # "epochs" of --warmup_epochs is no second option named "Epoch": --epochs is exact
+    usage = recovered_setup(tmp_path / "w", files, _task("epochs", ["1", "2"])).usage_instructions
+    assert "--epochs 2 --warmup_epochs 2`" in usage, usage
