@@ -706,10 +706,16 @@ class RunPlanner:
     def _script_run(
         self, e: EntryPoint, q: TaskQuery, arms: list[Arm], data: frozenset[str] = frozenset()
     ) -> Run:
-        first, last, settings, invocation = invocation_of(self.search.lines(e.path), q, arms, data)
+        lines = self.search.lines(e.path)
+        first, last, settings, invocation = invocation_of(lines, q, arms, data)
+        command = f"bash {shlex.quote(e.path)}"
+        if (folder := self._run_from(e.path, lines, invocation)) is not None:
+            # its program is named from the script's folder: run it from there
+            command = f"cd {shlex.quote(folder)} && bash {shlex.quote(posixpath.basename(e.path))}"
+            invocation = f"cd {shlex.quote(folder)} && {invocation}"
         return Run(
             invocation=invocation,
-            command=f"bash {shlex.quote(e.path)}",
+            command=command,
             arms=list(arms),
             script=e.path,
             lines=(first, last),
@@ -724,6 +730,23 @@ class RunPlanner:
                 if w
             ),
         )
+
+    def _run_from(self, script: str, lines: list[str], invocation: str) -> str | None:
+        """The folder a launch script must be run from: its own, when the program it runs is
+        named from there (`python finetuning.py` in `alpaca_finetuning_v1/finetuning.sh`) and
+        not from the repository's top, and the script moves to no folder itself."""
+        folder = posixpath.dirname(script)
+        if not folder or any(re.match(r"\s*(?:cd|pushd)\s", x) for x in lines):
+            return None
+        try:
+            words = shlex.split(invocation, comments=True)
+        except ValueError:
+            return None
+        known = {f.path for f in self.index.files}
+        program = next((w for w in words if w.endswith(".py") and "$" not in w), None)
+        if program is None or posixpath.normpath(program) in known:
+            return None
+        return folder if posixpath.normpath(posixpath.join(folder, program)) in known else None
 
     def run_models(self, runs: list[Run], q: TaskQuery) -> list[Step]:
         """The models the runs train, when a run names one by an option (`--model CycleNet`)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from repo_fixture import recovered_setup
+from repo_fixture import committed_index, recovered_setup
 
 from expcurate.records import DesignComplexity, TaskDraft
 
@@ -69,3 +69,24 @@ def test_a_swept_number_finds_the_one_option_holding_its_name(tmp_path: Path) ->
     # "epochs" of --warmup_epochs is no second option named "Epoch": --epochs is exact
     usage = recovered_setup(tmp_path / "w", files, _task("epochs", ["1", "2"])).usage_instructions
     assert "--epochs 2 --warmup_epochs 2`" in usage, usage
+
+
+def test_a_script_naming_its_program_from_its_own_folder_runs_from_there(tmp_path: Path) -> None:
+    files = {
+        "adapter/finetune.py": PROGRAM,
+        "adapter/finetune.sh": SCRIPT,
+        "README.md": README.replace("bash finetune.sh", "cd adapter\nbash finetune.sh"),
+    }
+    setup = recovered_setup(tmp_path / "f", files, _task("Epoch", ["10", "20"]))
+    usage = setup.usage_instructions
+    assert "Run Epoch 10: `cd adapter && python finetune.py --adapter_layer 30 --epochs 10" in usage
+    from extractors.agent.figures import command_check
+
+    index = committed_index(tmp_path / "f2", files)
+    total, ok, problems = command_check(setup, index)
+    assert (total, ok) == (2, 2), problems
+    # a script that moves to its folder itself runs from anywhere
+    files["adapter/finetune.sh"] = 'cd "$(dirname "$0")"\n' + SCRIPT
+    task = _task("Layers", ["10", "20"])
+    usage = recovered_setup(tmp_path / "g", files, task).usage_instructions
+    assert "Run Layers 10: `python finetune.py --adapter_layer 10" in usage, usage
