@@ -506,16 +506,30 @@ def _choice(value: str, options: list[CliFlag]) -> tuple[CliFlag, str] | None:
     for f, c in listed:
         if c.lower() == low or (len(folded) >= 3 and fold(c) == folded):
             return f, c
-    for f, c in listed:
-        if c.lower() == head:
-            return f, c
+    for f in options:  # a help's list is prose: its words are no data set's first word
+        for c in choices_of(f, declared=True):
+            if c.lower() == head:
+                return f, c
     return None
 
 
-def choices_of(flag: CliFlag) -> list[str]:
-    """The values an option's parser lists, or its module's code tests it for."""
-    m = _CHOICES.search(flag.help)
-    return [c for c in (x.strip().strip("'\"") for x in m.group(1).split(",")) if c] if m else []
+_HELP_LIST = re.compile(r"[\[{(]\s*([^\[\]{}()]*?[/,|][^\[\]{}()]*?)\s*[\]})]")
+
+
+def choices_of(flag: CliFlag, *, declared: bool = False) -> list[str]:
+    """The values an option's parser lists, or its module's code tests it for; and unless
+    only those are `declared`, those its help lists in brackets (`help='[val/exp/def*]'`,
+    "options: [Autoformer, TimesNet]"; a star marks the default)."""
+    out: list[str] = []
+    if m := _CHOICES.search(flag.help):
+        out = [c for c in (x.strip().strip("'\"") for x in m.group(1).split(",")) if c]
+    if declared:
+        return out
+    for m in _HELP_LIST.finditer(flag.help):
+        items = [x.strip().strip("'\"").rstrip("*") for x in re.split(r"[/,|]", m.group(1))]
+        if len(items) >= 2 and all(re.fullmatch(r"[\w.+-]{1,40}", x) for x in items):
+            return list(dict.fromkeys([*out, *items]))
+    return out
 
 
 def fold(text: str) -> str:

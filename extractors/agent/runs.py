@@ -343,6 +343,7 @@ class RunPlanner:
             elif switched and len(rest) == 1 and not ABLATED.match(rest[0].value):
                 defaults.append(rest[0])
         plain = [a for a in plain if a not in defaults]
+        said_default = any(a.value.strip().lower() == "default" for a in defaults)  # unlabelled
         defaults = [a for a in defaults if a.value.strip().lower() != "default"]
         base: list[Run] = []
         ablations = bool(arms) and all(ABLATED.match(a.value) for a in arms)
@@ -391,7 +392,7 @@ class RunPlanner:
         if sweeps and not defaults and all(a in sweeps for a, _ in by_flag):
             # the script's own value of the swept option is none of the task's: no run
             chosen = [r for r in chosen if r.arms or all(r is not b for b in base)]
-        if defaults:
+        if defaults or said_default:
             if base:
                 for run in base:
                     run.arms += [a for a in defaults if a not in run.arms]

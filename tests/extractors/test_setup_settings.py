@@ -770,3 +770,41 @@ def test_blocks_after_a_guard_prefer_those_calling_a_function_by_name() -> None:
     assert statement_blocks(ast.parse(bare).body, bare.splitlines(), 1) == [
         ("Call sliding_window", 1, 2)
     ]
+
+
+ENCODER_RUN = """import argparse
+
+
+def reader(enc):
+    if enc == 'exp':
+        return 'exponent embedding'
+    return 'default embedding'
+
+
+if __name__ == '__main__':
+    p = argparse.ArgumentParser()
+    p.add_argument('--enc', help='number encoder [val/exp/def*]', default='def', type=str)
+    p.add_argument('--embed', help='time features, options:[timeF, fixed, learned]', default='timeF')
+    p.add_argument('--window', type=int, default=96)
+    args = p.parse_args()
+    print(reader(args.enc), 'perplexity')
+"""
+
+
+def test_the_values_an_options_help_lists_are_its_choices(tmp_path: Path) -> None:
+    task = _task(
+        "Do exponent number embeddings lower perplexity over the default encoder?",
+        {"encoder": ["Exp", "Default"]},
+        metric="perplexity",
+    )
+    task.design_complexity.constant_variables = {"window": "Fixed at 336"}
+    files = {
+        "train.py": ENCODER_RUN,
+        "README.md": "# Numbers\n\nTrain the reader with an exponent number embedding:\n\n"
+        "    python train.py\n",
+    }
+    usage = recovered_setup(tmp_path / "n", files, task).usage_instructions
+    assert "Run Exp: `python train.py --enc exp`" in usage, usage  # as the help spells it
+    assert "Run the default configuration: `python train.py`" in usage, usage  # "Default"
+    # a phrase's first word is no value a help's list names: "Fixed at 336" sets no --embed
+    assert "--embed" not in usage, usage
