@@ -333,13 +333,19 @@ class RunPlanner:
         # variable whose other arms are each turned on by a switch (Par Conv beside
         # --serial_conv and --wo_conv)
         defaults: list[Arm] = []
+        taken_as_ours: list[Arm] = []
         switches = {f.name for f in options if f.switch}
         for variable in dict.fromkeys(a.variable for a in plain):
             rest = [a for a in plain if a.variable == variable]
             said = [a for a in rest if DEFAULT_ARM.search(a.value)]
+            # the authors' own method ("EAT (Ours)") is what their program runs as it stands
+            ours = [a for a in rest if OURS.search(a.value) and not ABLATED.match(a.value)]
             switched = [a for a, st in by_flag if a.variable == variable and st[0] in switches]
             if said:  # "Ridge (default)" names the bare run; a bare "default" needs no label
                 defaults.append(said[0])
+            elif len(ours) == 1:
+                defaults.append(ours[0])
+                taken_as_ours.append(ours[0])
             elif switched and len(rest) == 1 and not ABLATED.match(rest[0].value):
                 defaults.append(rest[0])
         plain = [a for a in plain if a not in defaults]
@@ -393,12 +399,22 @@ class RunPlanner:
             # the script's own value of the swept option is none of the task's: no run
             chosen = [r for r in chosen if r.arms or all(r is not b for b in base)]
         if defaults or said_default:
+            note = (
+                f"the run as the repository sets it up, taken as {taken_as_ours[0].value}, "
+                "the authors' method: no option or script of the repository names it"
+                if taken_as_ours
+                else ""
+            )
             if base:
                 for run in base:
                     run.arms += [a for a in defaults if a not in run.arms]
+                    if note and taken_as_ours[0] in run.arms:
+                        run.warning = "; ".join(w for w in (note, run.warning) if w)
             elif entry is not None:
                 run = self._default_run(task, entry, options, e)
                 run.arms = list(defaults)
+                if note:
+                    run.warning = "; ".join(w for w in (note, run.warning) if w)
                 add(run)
         if coded and entry is not None:
             command = (
@@ -774,6 +790,9 @@ class RunPlanner:
             if (step := self.methods.main_definition(paths[0], name)) is not None:
                 out.append(step)
         return out[:3]
+
+
+OURS = re.compile(r"\bours\b", re.I)  # how a paper's table marks its authors' method
 
 
 def _as_script_runs(base: Run, setting: list[str], datasets: list[str]) -> str:

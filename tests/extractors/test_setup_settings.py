@@ -808,3 +808,23 @@ def test_the_values_an_options_help_lists_are_its_choices(tmp_path: Path) -> Non
     assert "Run the default configuration: `python train.py`" in usage, usage  # "Default"
     # a phrase's first word is no value a help's list names: "Fixed at 336" sets no --embed
     assert "--embed" not in usage, usage
+
+
+def test_the_authors_own_method_no_option_names_is_the_programs_own_run(tmp_path: Path) -> None:
+    task = _task(
+        "Do exponent number embeddings (ExpEmb, ours) lower perplexity over digit and value "
+        "encoders?",
+        {"encoder": ["ExpEmb (Ours)", "digit", "value"]},
+        metric="perplexity",
+    )
+    files = {
+        "train.py": ENCODER_RUN.replace("[val/exp/def*]", "[value/digit/def*]"),
+        "README.md": "# Numbers\n\nTrain the reader with number embeddings:\n\n"
+        "    python train.py\n",
+    }
+    usage = recovered_setup(tmp_path / "o", files, task).usage_instructions
+    assert "Run digit: `python train.py --enc digit`" in usage, usage
+    assert (
+        "Run ExpEmb (Ours): `python train.py` (the run as the repository sets it up, taken as "
+        "ExpEmb (Ours), the authors' method: no option or script of the repository names it)"
+    ) in usage, usage
