@@ -16,7 +16,7 @@ from expcurate.records import ConfigFile, EntryPoint, RepoIndex, ResultFile, Sev
 from .commands import PathResolver, doc_commands, notebook_commands, shell_entry
 from .configs import config_options, is_config_file, is_result_file, numbers_in, parse_config
 from .files import looks_like_data, notebook_lines, walk
-from .pysource import ImportRef, analyze_python
+from .pysource import ImportRef, analyze_python, with_tested
 
 STAGE = "mine"
 DOC_LANGS = ("markdown", "rst", "text")
@@ -39,6 +39,7 @@ def mine_repo(
     raw_imports: dict[str, list[ImportRef]] = {}
     py_strings: dict[str, list[str]] = {}
     config_flags: list[tuple[EntryPoint, str, int]] = []
+    tested: dict[str, dict[str, list[str]]] = {}
     for sf in walk(
         root, max_file_bytes=max_file_bytes, max_files=max_files, skipped_dirs=skipped_dirs
     ):
@@ -62,6 +63,8 @@ def mine_repo(
                 raw_imports[rec.path] = info.imports
             if info.paths:
                 py_strings[rec.path] = info.paths
+            if info.tested:
+                tested[rec.path] = info.tested
             if info.config:
                 index.configs.append(ConfigFile(path=rec.path, values=info.config))
         elif rec.language == "shell":
@@ -121,6 +124,7 @@ def mine_repo(
     for entry, name, line in config_flags:
         _add_config_options(root, entry, name, line, resolver)
     _borrow_parsers(index)
+    _values_tested_elsewhere(index, tested)
     return index
 
 
@@ -167,6 +171,32 @@ def _add_config_options(
         entry.flags = [*entry.flags, *added]
         if alone:
             entry.parser = path
+
+
+IMPORT_HOPS = 3  # how far into the modules a program imports its options' values are sought
+
+
+def _values_tested_elsewhere(index: RepoIndex, tested: dict[str, dict[str, list[str]]]) -> None:
+    """An option whose own module tests no value for it takes the values the modules the
+    program imports test an attribute of its name for (`--train_mode`, defined in config.py,
+    and `match self.config.train_mode: case 'full':` in src/trainers.py), the nearest first."""
+    for e in index.entry_points:
+        if not e.flags or not e.path.endswith(".py"):
+            continue
+        seen = {e.path, e.parser}
+        frontier = [e.path, *([e.parser] if e.parser else [])]
+        found: dict[str, list[str]] = {}
+        for _ in range(IMPORT_HOPS):
+            frontier = [m for p in frontier for m in index.imports.get(p, []) if m not in seen]
+            seen.update(frontier)
+            for module in dict.fromkeys(frontier):
+                for attr, values in tested.get(module, {}).items():
+                    have = found.setdefault(attr, [])
+                    have += [v for v in values if v not in have][: 12 - len(have)]
+        if found:
+            e.flags = [
+                f if "(values the code tests" in f.help else with_tested(f, found) for f in e.flags
+            ]
 
 
 def _note_skipped(index: RepoIndex) -> None:

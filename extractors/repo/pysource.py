@@ -56,6 +56,8 @@ _NOT_CONFIG_NAMES = {"__init__.py", "setup.py", "conftest.py", "__main__.py"}
 MAX_CONFIG_KEYS = 2000
 _PATH_HINT = re.compile(r"\.(?:ya?ml|json|toml|cfg|ini|sh|py)\b")
 _CLI_HINT = re.compile(r"add_argument|ArgumentParser|Fire\b|typer|click|hydra|DEFINE_")
+# an attribute compared with a string, or matched against one
+_TEST_HINT = re.compile(r"""\.\w+\s*(?:==|!=|\bin\b)\s*[(\[{]?\s*['"]|\bmatch\s+[\w.]+\s*:""")
 
 
 class ImportRef(NamedTuple):
@@ -84,6 +86,9 @@ class PyInfo:
     # that adds them: `for k, v in yaml_config_hook("config/config.yaml").items():
     # parser.add_argument(f"--{k}", default=v)`
     flags_from: tuple[str, int] | None = None
+    # the strings code compares an attribute with, by the attribute's name (`args.algo ==
+    # "trace"`, `match cfg.mode: case "full":`): the values of an option of that name
+    tested: dict[str, list[str]] = field(default_factory=dict)
     error: str = ""
 
 
@@ -128,6 +133,8 @@ def analyze_python(path: str, text: str) -> PyInfo:
     for node in nodes:
         if isinstance(node, ast.Compare):
             _tested_values(node, tested)
+        elif isinstance(node, ast.Match):
+            _matched_values(node, tested)
         elif isinstance(node, ast.If) and _is_main_guard(node.test):
             main_line = main_line or node.lineno
         elif isinstance(node, ast.For) and info.flags_from is None:
@@ -157,6 +164,13 @@ def analyze_python(path: str, text: str) -> PyInfo:
     if path.rsplit("/", 1)[-1] not in _NOT_CONFIG_NAMES:
         config = python_config(tree)
     info.config = config
+    if not _CLI_HINT.search(text) and _TEST_HINT.search(text):
+        for node in ast.walk(tree):  # the values the module tests an attribute for
+            if isinstance(node, ast.Compare):
+                _tested_values(node, tested)
+            elif isinstance(node, ast.Match):
+                _matched_values(node, tested)
+    info.tested = tested
     script_line = 0 if main_line or config is not None else _toplevel_code(tree)
     if script_line:
         kinds.add("script")
@@ -164,7 +178,7 @@ def analyze_python(path: str, text: str) -> PyInfo:
         kind = next(k for k in _KIND_ORDER if k in kinds)
         runnable = bool(main_line or script_line) or kind in ("hydra", "fire")
         flags.sort(key=lambda f: f.line)
-        flags = [_with_tested(f, tested) for f in flags]
+        flags = [with_tested(f, tested) for f in flags]
         info.entry = EntryPoint(
             path=path,
             kind=kind,
@@ -366,7 +380,31 @@ def _tested_values(node: ast.Compare, out: dict[str, list[str]]) -> None:
                 values.append(item.value)
 
 
-def _with_tested(flag: CliFlag, tested: dict[str, list[str]]) -> CliFlag:
+def _matched_values(node: ast.Match, out: dict[str, list[str]]) -> None:
+    """Record the strings a `match` on an attribute tests: `match self.config.train_mode:`
+    with `case 'base':`, `case 'full' | 'lora':`."""
+    if not isinstance(node.subject, ast.Attribute):
+        return
+    values = out.setdefault(node.subject.attr, [])
+    for case in node.cases:
+        patterns = (
+            case.pattern.patterns if isinstance(case.pattern, ast.MatchOr) else [case.pattern]
+        )
+        for p in patterns:
+            if (
+                isinstance(p, ast.MatchValue)
+                and isinstance(p.value, ast.Constant)
+                and isinstance(p.value.value, str)
+                and p.value.value.strip()
+                and p.value.value not in values
+                and len(values) < 12
+            ):
+                values.append(p.value.value)
+    if not values:
+        del out[node.subject.attr]
+
+
+def with_tested(flag: CliFlag, tested: dict[str, list[str]]) -> CliFlag:
     """A flag without declared choices, with the values its module's code tests it for, as
     `(values the code tests: ['textgrad', 'trace'])` in its help."""
     values = tested.get(flag.name.lstrip("-").replace("-", "_"))

@@ -465,3 +465,40 @@ def test_options_a_program_adds_from_its_config_files_keys_are_its_options(
     assert bare.parser == "conf/base.yaml"
     assert {f.name: f.line for f in bare.flags} == {"--seed": 2, "--backbone": 3}
     assert {f.name for f in entries["leak.py"].flags} == {"--out"}
+
+
+def test_an_options_values_are_those_the_modules_its_program_imports_test(tmp_path: Path) -> None:
+    """`--train_mode` defined in config.py takes the values `match self.config.train_mode:`
+    tests in the trainer main.py imports, and those an `==` tests one import further; a
+    module the program never imports says nothing about it."""
+    write(
+        tmp_path,
+        "config.py",
+        "import argparse\n\n\ndef init_args():\n    p = argparse.ArgumentParser()\n"
+        "    p.add_argument('--train_mode', type=str, default='base')\n    return p.parse_args()\n",
+    )
+    write(
+        tmp_path,
+        "main.py",
+        "from config import init_args\nfrom src.trainer import Trainer\n\n"
+        "if __name__ == '__main__':\n    Trainer(init_args()).fit()\n",
+    )
+    write(tmp_path, "src/__init__.py", "")
+    write(
+        tmp_path,
+        "src/trainer.py",
+        "from src.data import Data\n\n\nclass Trainer:\n    def __init__(self, config):\n"
+        "        self.config = config\n\n    def fit(self):\n"
+        "        match self.config.train_mode:\n            case 'base':\n                pass\n"
+        "            case 'full' | 'lora':\n                Data(self.config)\n",
+    )
+    write(
+        tmp_path,
+        "src/data.py",
+        "class Data:\n    def __init__(self, config):\n"
+        "        self.tiny = config.train_mode == 'tiny'\n",
+    )
+    write(tmp_path, "tools/other.py", "def f(c):\n    return c.train_mode == 'never'\n")
+    entries = {e.path: e for e in mine_repo(tmp_path).entry_points}
+    (flag,) = entries["main.py"].flags
+    assert flag.help == "(values the code tests: ['base', 'full', 'lora', 'tiny'])"
