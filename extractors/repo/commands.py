@@ -531,12 +531,34 @@ def only_checks(cmd: DocCommand, lines: list[str]) -> bool:
     return bool(_CHECKS.search(" ".join(text)))
 
 
+_DOC_VAR = re.compile(r"\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*)((?:-[A-Za-z]\w*)*))")
+_ENVIRONMENT = {"HOME", "PWD", "USER", "PATH", "PYTHONPATH", "CUDA_VISIBLE_DEVICES", "TMPDIR"}
+
+
+def named_placeholders(text: str) -> str:
+    """A documented command's shell variables that nothing in it sets, written as the
+    placeholders they are for the reader (`--dout $dout` -> `--dout <DOUT>`, `--device
+    $gpu-id`, which a shell would read as `$gpu` then `-id`, -> `<GPU_ID>`); the machine's
+    own (`$HOME`, `$CUDA_VISIBLE_DEVICES`) and those the command sets or loops over stay."""
+    own = set(re.findall(r"(?:^|[\s;&|(])([A-Za-z_]\w*)=", text))
+    own |= set(re.findall(r"\bfor\s+([A-Za-z_]\w*)\s+in\b", text))
+
+    def name(m: re.Match[str]) -> str:
+        var = m.group(1) or m.group(2)
+        if var in own or var in _ENVIRONMENT:
+            return m.group(0)
+        return f"<{(var + (m.group(3) or '')).replace('-', '_').upper()}>"
+
+    return _DOC_VAR.sub(name, text)
+
+
 def run_from(cmd: DocCommand, known: set[str]) -> str:
     """A documented command with the `cd` it needs: to the document's folder when its scripts
     are there, to none when they are at the root (a `docs/` page written from the root), else
     to the folder of the file it runs (the README said `cd src` in prose). A Python file the
-    document runs with a shell (`bash tools/get_flops.py`, a slip) runs with Python."""
-    text = _SHELL_ON_PY.sub(r"\1python \2", cmd.text)
+    document runs with a shell (`bash tools/get_flops.py`, a slip) runs with Python, and the
+    shell variables nothing sets are named placeholders (`named_placeholders`)."""
+    text = named_placeholders(_SHELL_ON_PY.sub(r"\1python \2", cmd.text))
     cmd = cmd.model_copy(update={"text": text}) if text != cmd.text else cmd
     try:
         words = shlex.split(cmd.text, comments=True)

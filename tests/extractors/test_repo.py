@@ -502,3 +502,22 @@ def test_an_options_values_are_those_the_modules_its_program_imports_test(tmp_pa
     entries = {e.path: e for e in mine_repo(tmp_path).entry_points}
     (flag,) = entries["main.py"].flags
     assert flag.help == "(values the code tests: ['base', 'full', 'lora', 'tiny'])"
+
+
+def test_a_documented_commands_unset_shell_variables_are_named_placeholders() -> None:
+    from expcurate.records import DocCommand
+    from extractors.repo.commands import run_from
+
+    def run(text: str) -> str:
+        return run_from(DocCommand(text=text, doc="README.md", line=3, runs=["test.py"]), set())
+
+    # `$gpu-id` is `$gpu` then "-id" to a shell: one placeholder, as the authors meant it
+    assert run("python test.py --dout $dout --device $gpu-id") == (
+        "python test.py --dout <DOUT> --device <GPU_ID>"
+    )
+    assert run("python test.py --out ${OUT}/x --home $HOME/data") == (
+        "python test.py --out <OUT>/x --home $HOME/data"
+    )
+    # what the command sets itself, or loops over, is no placeholder
+    looped = "for s in 1 2; do SEED=$s python test.py --seed $SEED; done"
+    assert run(looped) == looped
