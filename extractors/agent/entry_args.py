@@ -22,7 +22,7 @@ from extractors.repo.commands import check_command
 from extractors.repo.pysource import callee_name
 
 from .arms import SETTING_FILLER, CodeSetting, content_words, numeric, value_forms
-from .launch import blocks_of, shell
+from .launch import appended, blocks_of, shell
 from .steps import StepTracer
 
 # a config group's file: conf/task/vmas/navigation.yaml is group "task", stem "navigation"
@@ -118,7 +118,7 @@ class EntryArgs:
         added = [
             w for name, value in self.required(entry) if name not in given for w in (name, value)
         ]
-        return command + " " + shell(added) if added else command
+        return appended(command, shell(added)) if added else command
 
     def code_settings(self, path: str | None) -> list[CodeSetting]:
         """The switches a Python entry point hard-codes outside its parser and its classes'

@@ -155,16 +155,37 @@ def with_setting(command: str, setting: list[str], off: Collection[str] = ()) ->
     if len(setting) == 2 and setting[0].startswith("-"):  # `--model x` where it already has one
         words = command.split()
         for k, word in enumerate(words[:-1]):
-            if word == setting[0]:
-                words[k + 1] = shlex.quote(setting[1])
-                return " ".join(words)
+            if word == setting[0]:  # a loop's body ends in `;`, which stays
+                end = ";" if words[k + 1].endswith(";") else ""
+                words[k + 1] = shlex.quote(setting[1]) + end
+                return unlooped(" ".join(words))
     if key and not key.startswith("-"):
         words = command.split()
         if any(w.startswith(key) for w in words):
             group = key[:-1] + "."  # algorithm.lr=... belongs to the algorithm replaced
             kept = [w for w in words if not w.startswith(group)]
             return " ".join(setting[0] if w.startswith(key) else w for w in kept)
-    return command + " " + shlex.join(setting)
+    return appended(command, shlex.join(setting))
+
+
+_LOOPED = re.compile(r"^for\s+(\w+)\s+in\s+[^;]*;\s*do\s+(.*?);\s*done$")
+
+
+def appended(command: str, words: str) -> str:
+    """The command with `words` at its end, inside a documented loop's body when it is one
+    (`for d in a b; do python x.py --d $d; done`)."""
+    if _LOOPED.match(command):
+        return re.sub(r";\s*done$", f" {words}; done", command)
+    return f"{command} {words}"
+
+
+def unlooped(command: str) -> str:
+    """A documented loop's body alone once its variable is used no more (its option set to
+    one value): `for d in a b; do python x.py --d a; done` is `python x.py --d a`."""
+    m = _LOOPED.match(command)
+    if m and not re.search(rf"\$\{{?{m.group(1)}\b", m.group(2)):
+        return m.group(2)
+    return command
 
 
 def shell(words: list[str]) -> str:

@@ -16,7 +16,7 @@ import posixpath
 import re
 import shlex
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from expcurate.records import CliFlag, ConfigFile, EntryPoint, RepoIndex, TaskDraft
 from extractors.repo import RepoSearch, stem, terms
@@ -53,7 +53,7 @@ from .derived import (
     with_parameters,
 )
 from .entry_args import EntryArgs, positional
-from .launch import invocation_of, placeholders, shell, with_setting
+from .launch import appended, invocation_of, placeholders, shell, with_setting
 from .methods import MethodModules
 from .multirun import hydra_sweep
 from .query import TaskQuery
@@ -374,7 +374,7 @@ class RunPlanner:
                     if (flag := arm_flag(a, options)) is not None and flag.switch
                 }
                 command = with_setting(base[0].invocation, setting, off - set(setting))
-            elif entry is not None and (recipe := self._recipe(entry, setting)):
+            elif entry is not None and (recipe := self._recipe(entry, setting, held)):
                 # the authors' documented command, with what the task holds fixed and this
                 # arm's setting in it
                 recipe = with_held(recipe, held)[0]
@@ -538,11 +538,15 @@ class RunPlanner:
         """The entry point run as the README documents it (else bare), with the options that
         set what the task holds fixed (`--dataset cifar100` for "CIFAR100-LT") added."""
         documented = [c for c in self.index.commands if entry in c.runs]
+        held = setting_flags(task, options)
         if documented:
-            command = run_from(documented[0], {f.path for f in self.index.files})
+            # the recipe already on the task's setting (`--ds cifar100 --odc 30`), else the first
+            wanted = {value for _, value in held}
+            best = max(documented, key=lambda c: len(wanted & set(re.split(r"[\s=]", c.text))))
+            command = run_from(best, {f.path for f in self.index.files})
         else:
             command = " ".join([bare_run(entry, e), *positional(e)])
-        command, settings = with_held(command, setting_flags(task, options))
+        command, settings = with_held(command, held)
         command = self.args.complete(command, entry)
         warning = config_placeholders(self.configs(command))
         return Run(command, settings=settings, warning=warning)
@@ -555,18 +559,26 @@ class RunPlanner:
         run.arms = [arm]
         return run
 
-    def _recipe(self, entry: str, setting: list[str]) -> str:
+    def _recipe(
+        self, entry: str, setting: list[str], held: Sequence[tuple[CliFlag, str]] = ()
+    ) -> str:
         """The README's command running the entry point that fits this setting best: one that
-        already names its value (a per-model recipe), else one that sets its option, else the
+        already names its value (a per-model recipe), else one that sets its option, of those
+        the one on most of what the task holds fixed (`--ds cifar100 --odc 30`), else the
         first; "" when none is documented."""
         documented = [c for c in self.index.commands if entry in c.runs]
         if not documented:
             return ""
         value = setting[-1] if len(setting) == 2 else ""
+        wanted = {v for _, v in held}
 
-        def fit(text: str) -> tuple[bool, bool]:
+        def fit(text: str) -> tuple[bool, bool, int]:
             words = text.split()
-            return (bool(value) and value in words, setting[0].split("=")[0] in text)
+            return (
+                bool(value) and value in words,
+                setting[0].split("=")[0] in text,
+                len(wanted & set(re.split(r"[\s=]", text))),
+            )
 
         best = max(documented, key=lambda c: fit(c.text))  # max keeps the first of equals
         return run_from(best, {f.path for f in self.index.files})
@@ -833,7 +845,7 @@ def with_held(command: str, held: list[tuple[CliFlag, str]]) -> tuple[str, str]:
             settings += [given[0], value]
             command = replaced
     if added:
-        command += " " + shlex.join(added)
+        command = appended(command, shlex.join(added))
     return command, shlex.join(settings)
 
 

@@ -299,6 +299,9 @@ def _doc_blocks(text: str, is_markdown: bool) -> Iterator[list[tuple[int, str]]]
         yield block
 
 
+_LOOP = re.compile(r"^for\s+([A-Za-z_]\w*)\s+in\s+([^;]+?)\s*(?:;\s*do)?\s*$")
+
+
 def doc_commands(
     doc: str, text: str, resolver: PathResolver, refs: dict[str, list[str]]
 ) -> list[DocCommand]:
@@ -309,14 +312,24 @@ def doc_commands(
     out: list[DocCommand] = []
     for block in _doc_blocks(text, doc.lower().endswith(".md")):
         cwd: str | None = None
+        loop: tuple[str, str] | None = None  # `for dout in texture svhn` around the commands
         for no, line in _logical_lines(block):
             cmd = _PROMPT.sub("", _strip_comment(line).strip())
+            if m := _LOOP.match(cmd):
+                loop = (m.group(1), " ".join(m.group(2).split()))
+                continue
+            if re.fullmatch(r"done;?", cmd):
+                loop = None
+                continue
+            cmd = re.sub(r"^do\s+", "", cmd)
             if not _CMD_HINT.match(cmd):
                 continue
             parsed = parse_command(cmd, resolver, base, cwd)
             cwd = parsed.cwd or cwd
             if parsed.runs or _PY_CMD.match(cmd):
                 flat = " ".join(cmd.split())[:600]
+                if loop and re.search(rf"\$\{{?{loop[0]}\b", flat):  # it runs once per value
+                    flat = f"for {loop[0]} in {loop[1]}; do {flat}; done"
                 out.append(DocCommand(text=flat, doc=doc, line=no, runs=parsed.runs))
                 for target in parsed.runs:
                     refs.setdefault(target, []).extend(parsed.mentions)

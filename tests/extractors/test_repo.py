@@ -521,3 +521,16 @@ def test_a_documented_commands_unset_shell_variables_are_named_placeholders() ->
     # what the command sets itself, or loops over, is no placeholder
     looped = "for s in 1 2; do SEED=$s python test.py --seed $SEED; done"
     assert run(looped) == looped
+
+
+def test_a_documented_command_inside_a_loop_keeps_its_loop(tmp_path: Path) -> None:
+    (tmp_path / "test.py").write_text("if __name__ == '__main__':\n    pass\n")
+    (tmp_path / "README.md").write_text(
+        "# X\n\n```\nfor dout in texture svhn\ndo\npython test.py --dout $dout \\\n"
+        "  --gpu 0\ndone\npython test.py --dout lsun\n```\n"
+    )
+    texts = [c.text for c in mine_repo(tmp_path).commands]
+    assert texts == [
+        "for dout in texture svhn; do python test.py --dout $dout --gpu 0; done",
+        "python test.py --dout lsun",  # after `done`: no loop of its own
+    ]

@@ -828,3 +828,60 @@ def test_the_authors_own_method_no_option_names_is_the_programs_own_run(tmp_path
         "Run ExpEmb (Ours): `python train.py` (the run as the repository sets it up, taken as "
         "ExpEmb (Ours), the authors' method: no option or script of the repository names it)"
     ) in usage, usage
+
+
+OOD_TEST = """import argparse
+
+if __name__ == '__main__':
+    p = argparse.ArgumentParser()
+    p.add_argument('--ds', default='cifar10', choices=['cifar10', 'cifar100'])
+    p.add_argument('--odc', type=int, default=3)
+    p.add_argument('--dout', default='svhn', choices=['texture', 'svhn', 'lsun'])
+    p.add_argument('--ckpt', default='')
+    args = p.parse_args()
+    print('AUROC of the OOD detector on', args.ds, args.dout)
+"""
+
+OOD_README = """# Long-tailed OOD detection
+
+Test the OOD detector, CIFAR10-LT:
+
+```
+for dout in texture svhn lsun
+do
+python test.py --ds cifar10 --odc 3 --dout $dout \\
+    --ckpt <where_you_saved_it>
+done
+```
+
+CIFAR100-LT:
+
+```
+for dout in texture svhn lsun
+do
+python test.py --ds cifar100 --odc 30 --dout $dout --ckpt <where_you_saved_it>
+done
+```
+"""
+
+
+def test_a_documented_loop_runs_whole_on_the_recipe_for_the_tasks_setting(tmp_path: Path) -> None:
+    task = _task(
+        "How does the OOD detector's AUROC on CIFAR100-LT vary over the Texture and LSUN "
+        "out-of-distribution sets?",
+        {"out-of-distribution set": ["Texture", "LSUN"]},
+        metric="AUROC",
+    )
+    task.design_complexity.constant_variables = {"dataset": "CIFAR100"}
+    files = {"test.py": OOD_TEST, "README.md": OOD_README}
+    usage = recovered_setup(tmp_path / "ood", files, task).usage_instructions
+    # each set's run is the CIFAR100-LT recipe (`--odc 30`) with its value, the loop gone
+    assert "Run Texture: `python test.py --ds cifar100 --odc 30 --dout texture --ckpt" in usage
+    assert "Run LSUN: `python test.py --ds cifar100 --odc 30 --dout lsun --ckpt" in usage
+    assert "$dout" not in usage, usage
+
+    from extractors.agent.launch import appended, with_setting
+
+    looped = "for d in a b; do python x.py --d $d; done"
+    assert appended(looped, "--seed 1") == "for d in a b; do python x.py --d $d --seed 1; done"
+    assert with_setting(looped, ["--d", "a"]) == "python x.py --d a"
