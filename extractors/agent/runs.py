@@ -489,7 +489,63 @@ class RunPlanner:
         chosen = on_each_data_set(chosen, flag_runs)
         comparable(chosen, self.entries, self.programs)
         through_suites(chosen, q, self.programs, self.entries, self.args.tracer, self._suites)
+        self._then_evaluate(chosen, entry, held)
         return chosen[:MAX_RUNS], entry
+
+    def _then_evaluate(
+        self, runs: list[Run], entry: str | None, held: list[tuple[CliFlag, str]]
+    ) -> None:
+        """A training program's runs, each followed by the evaluation its document gives
+        next: the first command after the program's own, in the same document, that runs
+        another program and is introduced as a test or an evaluation ("To test the trained
+        model, run python cluster.py"), with the run's settings that program also takes."""
+        if entry is None or not _TRAINS.search(posixpath.basename(entry)):
+            return
+        own = [c for c in self.index.commands if entry in c.runs]
+        if not own:
+            return
+        first = min(own, key=lambda c: c.line)
+        lines = self.search.lines(first.doc)
+        later = sorted(
+            (
+                c
+                for c in self.index.commands
+                if c.doc == first.doc and c.line > first.line and c.runs and entry not in c.runs
+            ),
+            key=lambda c: c.line,
+        )
+        evaluation = None
+        previous = first.line
+        for c in later:
+            prose = " ".join(lines[previous : c.line - 1])
+            programs = [r for r in c.runs if r.endswith(".py")]
+            if (
+                _EVALUATES_PROSE.search(prose)
+                and programs
+                and not _TRAINS.search(posixpath.basename(programs[0]))  # another training
+                and not re.search(r"\{[^}]*,", c.text)  # a synopsis of choices, no command
+            ):
+                evaluation = c
+                break
+            previous = c.line
+        if evaluation is None:
+            return
+        program = next(r for r in evaluation.runs if r.endswith(".py"))
+        e = self.entries.get(program)
+        takes = {f.name for f in e.flags} if e else set()
+        base = with_held(
+            run_from(evaluation, {f.path for f in self.index.files}),
+            [(f, v) for f, v in held if f.name in takes],
+        )[0]
+        for run in runs:
+            if run.missing or run.then or entry not in self.programs(run.command):
+                continue
+            then = base
+            words = run.settings.split()
+            for k, w in enumerate(words[:-1]):
+                if w in takes and not words[k + 1].startswith("-") and "{" not in words[k + 1]:
+                    then = with_setting(then, [w, words[k + 1]])
+            run.then = then
 
     def _config_runs(
         self,
@@ -805,6 +861,9 @@ class RunPlanner:
 
 
 OURS = re.compile(r"\bours\b", re.I)  # how a paper's table marks its authors' method
+_TRAINS = re.compile(r"train|finetun|fine_tun|pretrain", re.I)  # a training program's name
+# how a document introduces the evaluation of what was trained
+_EVALUATES_PROSE = re.compile(r"\b(?:test|evaluat\w*|inference|validat\w*)\b", re.I)
 
 
 def _as_script_runs(base: Run, setting: list[str], datasets: list[str]) -> str:

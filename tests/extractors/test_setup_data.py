@@ -41,7 +41,8 @@ README = (
     "# Clustering\n\n"
     "Edit config/config.yaml, then train the contrastive clustering model:\n\n"
     "> python train.py\n\n"
-    "Training on STL-10 uses its unlabeled split for the contrastive clustering, so run\n\n"
+    "Training on STL-10 uses its unlabeled split, with the test split, for the contrastive "
+    "clustering, so run\n\n"
     "> python train_STL10.py\n"
 )
 
@@ -93,3 +94,23 @@ def test_a_variable_the_data_option_does_not_name_stays_an_arm(tmp_path: Path) -
     usage = recovered_setup(tmp_path / "s", files, task).usage_instructions
     assert "Run SVHN: no launch script" in usage, usage
     assert "for each dataset" not in usage, usage
+
+
+def test_a_training_run_is_followed_by_the_documented_evaluation(tmp_path: Path) -> None:
+    evaluation = PROGRAM.replace("print(build(", "print('NMI', build(")
+    readme = README + "\nTo test the trained model, run\n\n> python cluster.py\n"
+    files = {
+        "config/config.yaml": CONFIG,
+        "train.py": PROGRAM,
+        "train_STL10.py": PROGRAM.replace("'CIFAR-10'", "'STL-10'"),
+        "cluster.py": evaluation,
+        "README.md": readme,
+    }
+    usage = recovered_setup(tmp_path / "t", files, _task()).usage_instructions
+    # the evaluation takes the run's settings; the STL-10 training, whose prose speaks of a
+    # "split" and which comes first, is no evaluation
+    assert (
+        "Run ResNet18 on CIFAR-10: `python train.py --backbone ResNet18 --dataset CIFAR-10`, "
+        "then evaluate it: `python cluster.py --backbone ResNet18 --dataset CIFAR-10`"
+    ) in usage, usage
+    assert "then evaluate it: `python train_STL10.py" not in usage, usage
