@@ -18,7 +18,7 @@ import shlex
 from collections import Counter
 from collections.abc import Callable, Sequence
 
-from expcurate.records import CliFlag, ConfigFile, EntryPoint, RepoIndex, TaskDraft
+from expcurate.records import CliFlag, ConfigFile, DocCommand, EntryPoint, RepoIndex, TaskDraft
 from extractors.repo import RepoSearch, stem, terms
 from extractors.repo.commands import Parsed, PathResolver, parse_command, python_entry, run_from
 
@@ -490,7 +490,43 @@ class RunPlanner:
         comparable(chosen, self.entries, self.programs)
         through_suites(chosen, q, self.programs, self.entries, self.args.tracer, self._suites)
         self._then_evaluate(chosen, entry, held)
+        self._trained_first(chosen, entry, held)
         return chosen[:MAX_RUNS], entry
+
+    def _trained_first(
+        self, runs: list[Run], entry: str | None, held: list[tuple[CliFlag, str]]
+    ) -> None:
+        """An evaluation program's runs, preceded by the training its document gives before
+        it: each training program documented earlier in the same document (`stage1.py`, then
+        `stage2.py`), by the command on most of what the task holds fixed."""
+        if entry is None or not _EVALUATION.search(posixpath.basename(entry)):
+            return
+        own = [c for c in self.index.commands if entry in c.runs]
+        if not own:
+            return
+        first = min(own, key=lambda c: c.line)
+        wanted = {v for _, v in held}
+        by_program: dict[str, list[DocCommand]] = {}
+        for c in self.index.commands:
+            if c.doc != first.doc or c.line >= first.line or entry in c.runs:
+                continue
+            program = next((r for r in c.runs if r.endswith(".py")), "")
+            if program and _TRAINS.search(posixpath.basename(program)):
+                by_program.setdefault(program, []).append(c)
+        if not by_program or len(by_program) > 3:
+            return
+        known = {f.path for f in self.index.files}
+        commands = []
+        for program, cands in by_program.items():  # in the document's order
+            best = max(cands, key=lambda c: len(wanted & set(re.split(r"[\s=]", c.text))))
+            e = self.entries.get(program)
+            takes = {f.name for f in e.flags} if e else set()
+            mine = [(f, v) for f, v in held if f.name in takes]
+            commands.append(with_held(run_from(best, known), mine)[0])
+        note = "train first as documented: " + ", then ".join(f"`{c}`" for c in commands)
+        for run in runs:
+            if not run.missing and entry in self.programs(run.command):
+                run.warning = "; ".join(w for w in (note, run.warning) if w)
 
     def _then_evaluate(
         self, runs: list[Run], entry: str | None, held: list[tuple[CliFlag, str]]
@@ -861,7 +897,8 @@ class RunPlanner:
 
 
 OURS = re.compile(r"\bours\b", re.I)  # how a paper's table marks its authors' method
-_TRAINS = re.compile(r"train|finetun|fine_tun|pretrain", re.I)  # a training program's name
+_TRAINS = re.compile(r"train|finetun|fine_tun|pretrain|stage_?\d", re.I)  # a training program
+_EVALUATION = re.compile(r"^(?:test|eval(?:uate)?|validate|inference)(?:[_.-]|$)", re.I)
 # how a document introduces the evaluation of what was trained
 _EVALUATES_PROSE = re.compile(r"\b(?:test|evaluat\w*|inference|validat\w*)\b", re.I)
 

@@ -885,3 +885,29 @@ def test_a_documented_loop_runs_whole_on_the_recipe_for_the_tasks_setting(tmp_pa
     looped = "for d in a b; do python x.py --d $d; done"
     assert appended(looped, "--seed 1") == "for d in a b; do python x.py --d $d --seed 1; done"
     assert with_setting(looped, ["--d", "a"]) == "python x.py --d a"
+
+
+def test_an_evaluation_is_preceded_by_the_documented_training(tmp_path: Path) -> None:
+    stage = OOD_TEST.replace("print('AUROC", "print('loss").replace(
+        "    p.add_argument('--dout', default='svhn', choices=['texture', 'svhn', 'lsun'])\n", ""
+    )
+    readme = (
+        "# Long-tailed OOD detection\n\nTrain, CIFAR10-LT:\n\n"
+        "    python stage1.py --ds cifar10 --odc 3\n\nCIFAR100-LT:\n\n"
+        "    python stage1.py --ds cifar100 --odc 30\n\nThen fine-tune:\n\n"
+        "    python stage2.py --ds cifar10 --odc 3\n\n" + OOD_README.split("\n", 2)[2]
+    )
+    task = _task(
+        "How does the OOD detector's AUROC on CIFAR100-LT vary over the Texture and LSUN "
+        "out-of-distribution sets?",
+        {"out-of-distribution set": ["Texture", "LSUN"]},
+        metric="AUROC",
+    )
+    task.design_complexity.constant_variables = {"dataset": "CIFAR100"}
+    files = {"test.py": OOD_TEST, "stage1.py": stage, "stage2.py": stage, "README.md": readme}
+    usage = recovered_setup(tmp_path / "t", files, task).usage_instructions
+    # once for every run, in the document's order, on the task's data set
+    assert (
+        "Before the runs: train first as documented: `python stage1.py --ds cifar100 --odc 30`, "
+        "then `python stage2.py --ds cifar100 --odc 3`."
+    ) in usage, usage
