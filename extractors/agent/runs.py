@@ -493,6 +493,15 @@ class RunPlanner:
         self._trained_first(chosen, entry, held)
         return chosen[:MAX_RUNS], entry
 
+    def _first_documented(self, program: str) -> DocCommand | None:
+        """The first command a document gives for the program, in its document's order."""
+        own = [c for c in self.index.commands if program in c.runs]
+        return min(own, key=lambda c: c.line) if own else None
+
+    def _options_of(self, program: str) -> set[str]:
+        e = self.entries.get(program)
+        return {f.name for f in e.flags} if e else set()
+
     def _trained_first(
         self, runs: list[Run], entry: str | None, held: list[tuple[CliFlag, str]]
     ) -> None:
@@ -501,10 +510,8 @@ class RunPlanner:
         `stage2.py`), by the command on most of what the task holds fixed."""
         if entry is None or not _EVALUATION.search(posixpath.basename(entry)):
             return
-        own = [c for c in self.index.commands if entry in c.runs]
-        if not own:
+        if (first := self._first_documented(entry)) is None:
             return
-        first = min(own, key=lambda c: c.line)
         wanted = {v for _, v in held}
         by_program: dict[str, list[DocCommand]] = {}
         for c in self.index.commands:
@@ -518,9 +525,8 @@ class RunPlanner:
         known = {f.path for f in self.index.files}
         commands = []
         for program, cands in by_program.items():  # in the document's order
-            best = max(cands, key=lambda c: len(wanted & set(re.split(r"[\s=]", c.text))))
-            e = self.entries.get(program)
-            takes = {f.name for f in e.flags} if e else set()
+            best = max(cands, key=lambda c: on_setting(c.text, wanted))
+            takes = self._options_of(program)
             mine = [(f, v) for f, v in held if f.name in takes]
             commands.append(with_held(run_from(best, known), mine)[0])
         note = "train first as documented: " + ", then ".join(f"`{c}`" for c in commands)
@@ -537,10 +543,8 @@ class RunPlanner:
         model, run python cluster.py"), with the run's settings that program also takes."""
         if entry is None or not _TRAINS.search(posixpath.basename(entry)):
             return
-        own = [c for c in self.index.commands if entry in c.runs]
-        if not own:
+        if (first := self._first_documented(entry)) is None:
             return
-        first = min(own, key=lambda c: c.line)
         lines = self.search.lines(first.doc)
         later = sorted(
             (
@@ -567,8 +571,7 @@ class RunPlanner:
         if evaluation is None:
             return
         program = next(r for r in evaluation.runs if r.endswith(".py"))
-        e = self.entries.get(program)
-        takes = {f.name for f in e.flags} if e else set()
+        takes = self._options_of(program)
         base = with_held(
             run_from(evaluation, {f.path for f in self.index.files}),
             [(f, v) for f, v in held if f.name in takes],
@@ -634,7 +637,7 @@ class RunPlanner:
         if documented:
             # the recipe already on the task's setting (`--ds cifar100 --odc 30`), else the first
             wanted = {value for _, value in held}
-            best = max(documented, key=lambda c: len(wanted & set(re.split(r"[\s=]", c.text))))
+            best = max(documented, key=lambda c: on_setting(c.text, wanted))
             command = run_from(best, {f.path for f in self.index.files})
         else:
             command = " ".join([bare_run(entry, e), *positional(e)])
@@ -669,7 +672,7 @@ class RunPlanner:
             return (
                 bool(value) and value in words,
                 setting[0].split("=")[0] in text,
-                len(wanted & set(re.split(r"[\s=]", text))),
+                on_setting(text, wanted),
             )
 
         best = max(documented, key=lambda c: fit(c.text))  # max keeps the first of equals
@@ -901,6 +904,11 @@ _TRAINS = re.compile(r"train|finetun|fine_tun|pretrain|stage_?\d", re.I)  # a tr
 _EVALUATION = re.compile(r"^(?:test|eval(?:uate)?|validate|inference)(?:[_.-]|$)", re.I)
 # how a document introduces the evaluation of what was trained
 _EVALUATES_PROSE = re.compile(r"\b(?:test|evaluat\w*|inference|validat\w*)\b", re.I)
+
+
+def on_setting(command: str, values: set[str]) -> int:
+    """How many of the values the task holds fixed a documented command already gives."""
+    return len(values & set(re.split(r"[\s=]", command)))
 
 
 def _as_script_runs(base: Run, setting: list[str], datasets: list[str]) -> str:

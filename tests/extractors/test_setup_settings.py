@@ -865,7 +865,7 @@ done
 """
 
 
-def test_a_documented_loop_runs_whole_on_the_recipe_for_the_tasks_setting(tmp_path: Path) -> None:
+def _ood_task() -> TaskDraft:
     task = _task(
         "How does the OOD detector's AUROC on CIFAR100-LT vary over the Texture and LSUN "
         "out-of-distribution sets?",
@@ -873,6 +873,11 @@ def test_a_documented_loop_runs_whole_on_the_recipe_for_the_tasks_setting(tmp_pa
         metric="AUROC",
     )
     task.design_complexity.constant_variables = {"dataset": "CIFAR100"}
+    return task
+
+
+def test_a_documented_loop_runs_whole_on_the_recipe_for_the_tasks_setting(tmp_path: Path) -> None:
+    task = _ood_task()
     files = {"test.py": OOD_TEST, "README.md": OOD_README}
     usage = recovered_setup(tmp_path / "ood", files, task).usage_instructions
     # each set's run is the CIFAR100-LT recipe (`--odc 30`) with its value, the loop gone
@@ -897,13 +902,7 @@ def test_an_evaluation_is_preceded_by_the_documented_training(tmp_path: Path) ->
         "    python stage1.py --ds cifar100 --odc 30\n\nThen fine-tune:\n\n"
         "    python stage2.py --ds cifar10 --odc 3\n\n" + OOD_README.split("\n", 2)[2]
     )
-    task = _task(
-        "How does the OOD detector's AUROC on CIFAR100-LT vary over the Texture and LSUN "
-        "out-of-distribution sets?",
-        {"out-of-distribution set": ["Texture", "LSUN"]},
-        metric="AUROC",
-    )
-    task.design_complexity.constant_variables = {"dataset": "CIFAR100"}
+    task = _ood_task()
     files = {"test.py": OOD_TEST, "stage1.py": stage, "stage2.py": stage, "README.md": readme}
     usage = recovered_setup(tmp_path / "t", files, task).usage_instructions
     # once for every run, in the document's order, on the task's data set
