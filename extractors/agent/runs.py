@@ -33,6 +33,7 @@ from .arms import (
     arm_option,
     code_edits,
     content_words,
+    fold,
     form_words,
     numeric,
     setting_flags,
@@ -99,6 +100,8 @@ class RunPlanner:
         self._own: str | None = None  # the model the launch scripts train most
         self._launcher_list: list[EntryPoint] | None = None
         self._suites: dict[str, Suite | None] = {}
+        self._title: str | None = None  # the top-level README's title name, folded
+        self.known_files = {f.path for f in index.files}
 
     def _parsed(self, command: str) -> Parsed:
         if self._resolver is None:
@@ -339,7 +342,11 @@ class RunPlanner:
             rest = [a for a in plain if a.variable == variable]
             said = [a for a in rest if DEFAULT_ARM.search(a.value)]
             # the authors' own method ("EAT (Ours)") is what their program runs as it stands
-            ours = [a for a in rest if OURS.search(a.value) and not ABLATED.match(a.value)]
+            ours = [
+                a
+                for a in rest
+                if (OURS.search(a.value) or self._titled(a)) and not ABLATED.match(a.value)
+            ]
             switched = [a for a, st in by_flag if a.variable == variable and st[0] in switches]
             if said:  # "Ridge (default)" names the bare run; a bare "default" needs no label
                 defaults.append(said[0])
@@ -407,9 +414,13 @@ class RunPlanner:
             )
             if base:
                 for run in base:
-                    run.arms += [a for a in defaults if a not in run.arms]
+                    # the authors' arm is a bare run, never one running another arm already
+                    adding = [a for a in defaults if a not in taken_as_ours or not run.arms]
+                    run.arms += [a for a in adding if a not in run.arms]
                     if note and taken_as_ours[0] in run.arms:
                         run.warning = "; ".join(w for w in (note, run.warning) if w)
+                # no bare run to take it: the reviewer writes it, as for any arm left
+                plain += [a for a in taken_as_ours if all(a not in r.arms for r in base)]
             elif entry is not None:
                 run = self._default_run(task, entry, options, e)
                 run.arms = list(defaults)
@@ -492,6 +503,19 @@ class RunPlanner:
         self._then_evaluate(chosen, entry, held)
         self._trained_first(chosen, entry, held)
         return chosen[:MAX_RUNS], entry
+
+    def _titled(self, arm: Arm) -> bool:
+        """The arm is what the top-level README is titled after (`# EEVEE` for "Eevee", `#
+        EAT: Towards ...` for "EAT"): the repository's own method."""
+        if self._title is None:
+            self._title = ""
+            for name in ("README.md", "readme.md", "README.rst", "README"):
+                if name in self.known_files:
+                    head = next((x for x in self.search.lines(name) if x.startswith("#")), "")
+                    m = re.match(r"#+\s*([A-Za-z][\w.+-]*)\s*(?::|\(|$)", head.strip())
+                    self._title = fold(m.group(1)) if m else ""
+                    break
+        return bool(self._title) and any(fold(f) == self._title for f in value_forms(arm.value))
 
     def _first_documented(self, program: str) -> DocCommand | None:
         """The first command a document gives for the program, in its document's order."""

@@ -910,3 +910,22 @@ def test_an_evaluation_is_preceded_by_the_documented_training(tmp_path: Path) ->
         "Before the runs: train first as documented: `python stage1.py --ds cifar100 --odc 30`, "
         "then `python stage2.py --ds cifar100 --odc 3`."
     ) in usage, usage
+
+
+def test_the_arm_the_readme_is_titled_after_is_the_authors_own_run(tmp_path: Path) -> None:
+    task = _task(
+        "Does NumEmb lower perplexity over the LoRA baseline?",
+        {"method": ["NumEmb", "LoRA"]},
+        metric="perplexity",
+    )
+    files = {
+        "train.py": ENCODER_RUN,
+        "README.md": "# NumEmb: number embeddings for perplexity\n\nTrain the reader:\n\n"
+        "    python train.py\n",
+    }
+    usage = recovered_setup(tmp_path / "t", files, task).usage_instructions
+    assert (
+        "Run NumEmb: `python train.py` (the run as the repository sets it up, taken as NumEmb"
+        in (usage)
+    ), usage
+    assert "Run LoRA: no launch script" in usage, usage
