@@ -16,6 +16,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from extractors.repo import terms
+from extractors.repo.commands import loop_of
 
 from .arms import Arm
 from .query import TaskQuery
@@ -168,13 +169,10 @@ def with_setting(command: str, setting: list[str], off: Collection[str] = ()) ->
     return appended(command, shlex.join(setting))
 
 
-_LOOPED = re.compile(r"^for\s+(\w+)\s+in\s+[^;]*;\s*do\s+(.*?);\s*done$")
-
-
 def appended(command: str, words: str) -> str:
     """The command with `words` at its end, inside a documented loop's body when it is one
     (`for d in a b; do python x.py --d $d; done`)."""
-    if _LOOPED.match(command):
+    if loop_of(command):
         return re.sub(r";\s*done$", f" {words}; done", command)
     return f"{command} {words}"
 
@@ -182,9 +180,9 @@ def appended(command: str, words: str) -> str:
 def unlooped(command: str) -> str:
     """A documented loop's body alone once its variable is used no more (its option set to
     one value): `for d in a b; do python x.py --d a; done` is `python x.py --d a`."""
-    m = _LOOPED.match(command)
-    if m and not re.search(rf"\$\{{?{m.group(1)}\b", m.group(2)):
-        return m.group(2)
+    loop = loop_of(command)
+    if loop and not re.search(rf"\$\{{?{loop[0]}\b", loop[1]):
+        return loop[1]
     return command
 
 

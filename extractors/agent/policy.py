@@ -16,7 +16,6 @@ from typing import Any
 from expcurate.records import (
     REF_RE,
     STEP_RE,
-    CliFlag,
     RepoIndex,
     Setup,
     StageError,
@@ -123,6 +122,7 @@ class SetupAgent:
         )
         self.usage_writer = UsageWriter(index)
         self.entries = {e.path: e for e in index.entry_points}
+        self.options = [f for e in index.entry_points for f in e.flags]  # every program's
         self._sole: str | None = None  # the README's one program, "" when it has none or many
 
     @property
@@ -164,10 +164,9 @@ class SetupAgent:
             setup.no_answer = reason
             return
         # a variable of data sets ("group": CIFAR-10, ImageNet-10) is what each arm runs on
-        options = [f for e in self.index.entry_points for f in e.flags]
-        planned = as_data_variables(task, options)
+        planned = as_data_variables(task, self.options)
         chosen = self._fitting(planned, self._choose(ranked))
-        chosen = self._on_the_data(planned, chosen, ranked, options)
+        chosen = self._on_the_data(planned, chosen, ranked)
         chosen = self._recipe_first(task, chosen, ranked)
         setup.source = [c.path for c in chosen]
         setup.candidates = [
@@ -344,11 +343,7 @@ class SetupAgent:
         return sorted(chosen, key=lambda c: c.path != best)
 
     def _on_the_data(
-        self,
-        task: TaskDraft,
-        chosen: list[Candidate],
-        ranked: list[Candidate],
-        options: list[CliFlag],
+        self, task: TaskDraft, chosen: list[Candidate], ranked: list[Candidate]
     ) -> list[Candidate]:
         """The best match first, unless it is a program named after a data set the task does
         not use (train_STL10.py, STL-10 being a value of the repository's `--dataset`, for a
@@ -358,7 +353,7 @@ class SetupAgent:
         top = chosen[0]
         if not sets or top.kind != "entry":
             return chosen
-        named = data_set_names(options)
+        named = data_set_names(self.options)
         wanted = {fold(s) for s in sets}
 
         def said(c: Candidate) -> list[str]:

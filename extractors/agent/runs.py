@@ -16,7 +16,7 @@ import posixpath
 import re
 import shlex
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 from expcurate.records import CliFlag, ConfigFile, DocCommand, EntryPoint, RepoIndex, TaskDraft
 from extractors.repo import RepoSearch, stem, terms
@@ -101,7 +101,7 @@ class RunPlanner:
         self._launcher_list: list[EntryPoint] | None = None
         self._suites: dict[str, Suite | None] = {}
         self._title: str | None = None  # the top-level README's title name, folded
-        self.known_files = {f.path for f in index.files}
+        self.known = {f.path for f in index.files}  # the repository's file paths, once
 
     def _parsed(self, command: str) -> Parsed:
         if self._resolver is None:
@@ -510,7 +510,7 @@ class RunPlanner:
         if self._title is None:
             self._title = ""
             for name in ("README.md", "readme.md", "README.rst", "README"):
-                if name in self.known_files:
+                if name in self.known:
                     head = next((x for x in self.search.lines(name) if x.startswith("#")), "")
                     m = re.match(r"#+\s*([A-Za-z][\w.+-]*)\s*(?::|\(|$)", head.strip())
                     self._title = fold(m.group(1)) if m else ""
@@ -546,13 +546,12 @@ class RunPlanner:
                 by_program.setdefault(program, []).append(c)
         if not by_program or len(by_program) > 3:
             return
-        known = {f.path for f in self.index.files}
         commands = []
         for program, cands in by_program.items():  # in the document's order
             best = max(cands, key=lambda c: on_setting(c.text, wanted))
             takes = self._options_of(program)
             mine = [(f, v) for f, v in held if f.name in takes]
-            commands.append(with_held(run_from(best, known), mine)[0])
+            commands.append(with_held(run_from(best, self.known), mine)[0])
         note = "train first as documented: " + ", then ".join(f"`{c}`" for c in commands)
         for run in runs:
             if not run.missing and entry in self.programs(run.command):
@@ -597,7 +596,7 @@ class RunPlanner:
         program = next(r for r in evaluation.runs if r.endswith(".py"))
         takes = self._options_of(program)
         base = with_held(
-            run_from(evaluation, {f.path for f in self.index.files}),
+            run_from(evaluation, self.known),
             [(f, v) for f, v in held if f.name in takes],
         )[0]
         for run in runs:
@@ -662,7 +661,7 @@ class RunPlanner:
             # the recipe already on the task's setting (`--ds cifar100 --odc 30`), else the first
             wanted = {value for _, value in held}
             best = max(documented, key=lambda c: on_setting(c.text, wanted))
-            command = run_from(best, {f.path for f in self.index.files})
+            command = run_from(best, self.known)
         else:
             command = " ".join([bare_run(entry, e), *positional(e)])
         command, settings = with_held(command, held)
@@ -678,9 +677,7 @@ class RunPlanner:
         run.arms = [arm]
         return run
 
-    def _recipe(
-        self, entry: str, setting: list[str], held: Sequence[tuple[CliFlag, str]] = ()
-    ) -> str:
+    def _recipe(self, entry: str, setting: list[str], held: list[tuple[CliFlag, str]]) -> str:
         """The README's command running the entry point that fits this setting best: one that
         already names its value (a per-model recipe), else one that sets its option, of those
         the one on most of what the task holds fixed (`--ds cifar100 --odc 30`), else the
@@ -700,7 +697,7 @@ class RunPlanner:
             )
 
         best = max(documented, key=lambda c: fit(c.text))  # max keeps the first of equals
-        return run_from(best, {f.path for f in self.index.files})
+        return run_from(best, self.known)
 
     def _arm_program(self, arm: Arm, entry: str | None) -> str | None:
         """A program beside the entry point named after the arm where the entry point is not
@@ -857,7 +854,7 @@ class RunPlanner:
         lines = self.search.lines(e.path)
         first, last, settings, invocation = invocation_of(lines, q, arms, data)
         command = f"bash {shlex.quote(e.path)}"
-        if (folder := self._run_from(e.path, lines, invocation)) is not None:
+        if (folder := self._script_folder(e.path, lines, invocation)) is not None:
             # its program is named from the script's folder: run it from there
             command = f"cd {shlex.quote(folder)} && bash {shlex.quote(posixpath.basename(e.path))}"
             invocation = f"cd {shlex.quote(folder)} && {invocation}"
@@ -879,7 +876,7 @@ class RunPlanner:
             ),
         )
 
-    def _run_from(self, script: str, lines: list[str], invocation: str) -> str | None:
+    def _script_folder(self, script: str, lines: list[str], invocation: str) -> str | None:
         """The folder a launch script must be run from: its own, when the program it runs is
         named from there (`python finetuning.py` in `alpaca_finetuning_v1/finetuning.sh`) and
         not from the repository's top, and the script moves to no folder itself."""
@@ -890,11 +887,11 @@ class RunPlanner:
             words = shlex.split(invocation, comments=True)
         except ValueError:
             return None
-        known = {f.path for f in self.index.files}
         program = next((w for w in words if w.endswith(".py") and "$" not in w), None)
-        if program is None or posixpath.normpath(program) in known:
+        if program is None or posixpath.normpath(program) in self.known:
             return None
-        return folder if posixpath.normpath(posixpath.join(folder, program)) in known else None
+        inside = posixpath.normpath(posixpath.join(folder, program))
+        return folder if inside in self.known else None
 
     def run_models(self, runs: list[Run], q: TaskQuery) -> list[Step]:
         """The models the runs train, when a run names one by an option (`--model CycleNet`)

@@ -300,6 +300,18 @@ def _doc_blocks(text: str, is_markdown: bool) -> Iterator[list[tuple[int, str]]]
 
 
 _LOOP = re.compile(r"^for\s+([A-Za-z_]\w*)\s+in\s+([^;]+?)\s*(?:;\s*do)?\s*$")
+_LOOPED = re.compile(r"^for\s+(\w+)\s+in\s+[^;]*;\s*do\s+(.*?);\s*done$")
+
+
+def looped(variable: str, values: str, body: str) -> str:
+    """A documented command run once per value of a loop, as one line."""
+    return f"for {variable} in {values}; do {body}; done"
+
+
+def loop_of(command: str) -> tuple[str, str] | None:
+    """The variable and the body of a command written by `looped`, or None."""
+    m = _LOOPED.match(command)
+    return (m.group(1), m.group(2)) if m else None
 
 
 def doc_commands(
@@ -329,7 +341,7 @@ def doc_commands(
             if parsed.runs or _PY_CMD.match(cmd):
                 flat = " ".join(cmd.split())[:600]
                 if loop and re.search(rf"\$\{{?{loop[0]}\b", flat):  # it runs once per value
-                    flat = f"for {loop[0]} in {loop[1]}; do {flat}; done"
+                    flat = looped(*loop, flat)
                 out.append(DocCommand(text=flat, doc=doc, line=no, runs=parsed.runs))
                 for target in parsed.runs:
                     refs.setdefault(target, []).extend(parsed.mentions)

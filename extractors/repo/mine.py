@@ -16,7 +16,7 @@ from expcurate.records import ConfigFile, EntryPoint, RepoIndex, ResultFile, Sev
 from .commands import PathResolver, doc_commands, notebook_commands, shell_entry
 from .configs import config_options, is_config_file, is_result_file, numbers_in, parse_config
 from .files import looks_like_data, notebook_lines, walk
-from .pysource import ImportRef, analyze_python, with_tested
+from .pysource import MAX_TESTED, ImportRef, analyze_python, with_tested
 
 STAGE = "mine"
 DOC_LANGS = ("markdown", "rst", "text")
@@ -192,7 +192,7 @@ def _values_tested_elsewhere(index: RepoIndex, tested: dict[str, dict[str, list[
             for module in dict.fromkeys(frontier):
                 for attr, values in tested.get(module, {}).items():
                     have = found.setdefault(attr, [])
-                    have += [v for v in values if v not in have][: 12 - len(have)]
+                    have += [v for v in values if v not in have][: MAX_TESTED - len(have)]
         if found:
             e.flags = [
                 f if "(values the code tests" in f.help else with_tested(f, found) for f in e.flags

@@ -54,6 +54,7 @@ _SETUP_CALLS = {
 }
 _NOT_CONFIG_NAMES = {"__init__.py", "setup.py", "conftest.py", "__main__.py"}
 MAX_CONFIG_KEYS = 2000
+MAX_TESTED = 12  # the values kept of those code tests an attribute for
 _PATH_HINT = re.compile(r"\.(?:ya?ml|json|toml|cfg|ini|sh|py)\b")
 _CLI_HINT = re.compile(r"add_argument|ArgumentParser|Fire\b|typer|click|hydra|DEFINE_")
 # an attribute compared with a string, or matched against one
@@ -376,7 +377,7 @@ def _tested_values(node: ast.Compare, out: dict[str, list[str]]) -> None:
     for item in items:
         if isinstance(item, ast.Constant) and isinstance(item.value, str) and item.value.strip():
             values = out.setdefault(attr, [])
-            if item.value not in values and len(values) < 12:
+            if item.value not in values and len(values) < MAX_TESTED:
                 values.append(item.value)
 
 
@@ -397,7 +398,7 @@ def _matched_values(node: ast.Match, out: dict[str, list[str]]) -> None:
                 and isinstance(p.value.value, str)
                 and p.value.value.strip()
                 and p.value.value not in values
-                and len(values) < 12
+                and len(values) < MAX_TESTED
             ):
                 values.append(p.value.value)
     if not values:
