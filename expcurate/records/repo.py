@@ -40,6 +40,10 @@ class EntryPoint(BaseModel):
     # where `flags` are defined when not in this file: the parser module a program without
     # options of its own imports (`main.py` reading `config.py`'s `init_args`)
     parser: str = ""
+    # options beyond `flags` are accepted: a framework adds its own to the parser
+    # (`pl.Trainer.add_argparse_args(parser)`) or the program keeps unknown ones
+    # (`parse_known_args`)
+    open_options: bool = False
 
 
 class DocCommand(BaseModel):

@@ -59,6 +59,10 @@ class CodeSetting:
     words: frozenset[str]  # what the name is about: {"zoom"} for use_zoom_in
 
 
+# a table's summary row or column ("Average", "Avg."), never a setting to run
+SUMMARY = re.compile(r"(?i)(average|avg|overall|total)\.?$")
+
+
 def task_arms(task: TaskDraft) -> list[Arm]:
     """Every short value of every independent variable, as an arm of the experiment; for a
     task without design variables, the parts its question removes ("w/o Gate")."""
@@ -89,9 +93,11 @@ def task_arms(task: TaskDraft) -> list[Arm]:
                     text = bare
                 else:
                     text = ""
-            if not text:
+            if not text or SUMMARY.match(text):
                 continue
             words = frozenset(content_words(text))
+            if not words and re.fullmatch(r"[A-Z][\w-]{2,}", text):
+                words = frozenset(terms(text))  # a method named by a common word: "Value"
             if (words or numeric(text)) and all(
                 (a.variable, a.value) != (str(variable), text) for a in out
             ):  # seeds 0, 1, 2 too: a sweep, though no word names them
@@ -498,7 +504,8 @@ def listed_fit(task: TaskDraft, options: list[CliFlag]) -> int | None:
 def _choice(value: str, options: list[CliFlag]) -> tuple[CliFlag, str] | None:
     """The option listing `value` among its choices, and the choice as the parser spells it:
     the value, also when written without its punctuation ("2-WLL" -> 2wl_l, "ResNet-18" ->
-    resnet18), else its first word ("CIFAR100-LT" -> cifar100)."""
+    resnet18), else its first word ("CIFAR100-LT" -> cifar100), else a short form it starts
+    with ("LValue" -> lval)."""
     low = value.lower()
     head = re.split(r"[-_\s/]", low)[0]
     listed = [(f, c) for f in options for c in choices_of(f)]
@@ -510,6 +517,21 @@ def _choice(value: str, options: list[CliFlag]) -> tuple[CliFlag, str] | None:
         for c in choices_of(f, declared=True):
             if c.lower() == head:
                 return f, c
+    # a listed choice the name's first word starts with, the code's short form of it ("Value"
+    # -> val, "LValue" -> lval, "Tiny ImageNet" -> tin): the longest, when only one option has
+    # one; never the whole first word of a phrase ("Fixed at 336" is no `fixed`)
+    first = fold(value.split()[0]) if value.split() else ""
+    short = [
+        (f, c)
+        for f, c in listed
+        if len(fold(c)) >= 3
+        and first.startswith(fold(c))
+        and (len(fold(c)) < len(first) or first == folded)
+    ]
+    longest = max((len(fold(c)) for _, c in short), default=0)
+    best = {(f.name, c) for f, c in short if len(fold(c)) == longest}
+    if len(best) == 1:
+        return next((f, c) for f, c in short if len(fold(c)) == longest)
     return None
 
 

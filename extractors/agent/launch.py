@@ -169,6 +169,27 @@ def with_setting(command: str, setting: list[str], off: Collection[str] = ()) ->
     return appended(command, shlex.join(setting))
 
 
+def without_options(command: str, names: Collection[str]) -> str:
+    """The command without the options `names` and their values (`--enc exp`, `--enc=exp`,
+    a switch alone): what the program does when they are left at their defaults."""
+    words = command.split()
+    out: list[str] = []
+    skip = False
+    for k, word in enumerate(words):
+        if skip:
+            skip = False
+            if not word.endswith(";"):
+                continue
+            word = ";"  # the value ended a loop's body: its `;` stays
+        name = word.split("=", 1)[0]
+        if name in names:
+            nxt = words[k + 1] if k + 1 < len(words) else ""
+            skip = "=" not in word and bool(nxt) and not nxt.startswith("-")
+            continue
+        out.append(word)
+    return " ".join(out).replace(" ;", ";")
+
+
 def appended(command: str, words: str) -> str:
     """The command with `words` at its end, inside a documented loop's body when it is one
     (`for d in a b; do python x.py --d $d; done`)."""

@@ -135,17 +135,22 @@ class MethodModules:
         if top is None:
             return None
         if top.kind == "class" and top.end - top.start > NARROW:
-            methods = [
-                m
-                for m in items
-                if m.kind == "method"
-                and m.name.startswith(top.name + ".")
-                and not m.name.endswith(".__init__")
-            ]
-            core = _core(methods, _CORE_METHODS)
+            core = self.class_core(module, top)
             if core is not None:
                 return Step(f"Implement {what}'s {core.name}", module, core.start, core.end)
         return Step(f"Implement {what} ({top.name})", module, top.start, top.end)
+
+    def class_core(self, module: str, cls: OutlineItem) -> OutlineItem | None:
+        """The method doing a class's work (`forward`, `loss`, else its largest), never its
+        constructor; None for a class with no other methods."""
+        methods = [
+            m
+            for m in self.tracer.outline(module)
+            if m.kind == "method"
+            and m.name.startswith(cls.name + ".")
+            and not m.name.endswith(".__init__")
+        ]
+        return _core(methods, _CORE_METHODS)
 
 
 def _core(methods: list[OutlineItem], names: tuple[str, ...]) -> OutlineItem | None:

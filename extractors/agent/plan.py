@@ -31,6 +31,7 @@ from expcurate.records import CliFlag, EntryPoint, RepoIndex, TaskDraft
 from extractors.repo import RepoSearch, stem, terms
 from extractors.repo.pysource import OutlineItem
 
+from .arm_code import MAX_PER_ARM, ArmCode
 from .arms import (
     Arm,
     about_data,
@@ -61,6 +62,8 @@ _SCORES = ("compute_score", "compute", "score", "__call__", "forward")  # a metr
 MAX_BENCHMARKS = 4  # benchmarks named by the task whose own folder's loader is a step
 SETTINGS_RUNS = 2  # script runs whose settings are cut into steps
 MAX_CODED = 5  # arms selected by in-code switches that each get a step of their own
+MAX_BRANCHES = 12  # the branches of the arms read per file, of which three are steps
+MAX_ARMS = 4  # the arms whose own code (what their branch hands over to) is cited
 MAX_TAIL = 3  # the blocks an arm's path runs after a guard that leaves it, cited
 _DATA_WORDS = {"data", "dataset", "loader", "dataloader", "load", "read"}
 _DATA_NAMES = DATA_NAMES | {"corpus"}
@@ -103,6 +106,7 @@ class StepPlanner:
         self.search = search
         self.tracer = tracer
         self.methods = methods
+        self.arm_code = ArmCode(tracer, methods)
         self.measures = MeasureSteps(search, tracer)
         self.args = args or EntryArgs(index, search, tracer)
         self.config_files = config_files or ConfigFiles(index, search, tracer)
@@ -154,7 +158,9 @@ class StepPlanner:
         e = self.entries.get(entry or "")
         options = [f for f in e.flags if f.name.startswith("--")] if e else []
         held = setting_flags(task, options)
-        branches, extra = self._branch_steps(arms, [entry, *modules] if entry else [], runs, held)
+        branches, extra, code = self._branch_steps(
+            arms, [entry, *modules] if entry else [], runs, held
+        )
         # a program reading its experiment from a config: the configs the runs give, and
         # the classes they build (the backbone, the head), are the method's own code
         configured = self._config_steps(configs)
@@ -228,7 +234,7 @@ class StepPlanner:
         options_step = self._options_step(entry, runs, arms, held)
         # a key the runs override is cited beside the chosen file that sets it
         keys = [options_step] if composed else []
-        optional = [*called, *blocks, *judged[2:], *extra, *own[2:]]
+        optional = [*called, *blocks, *judged[2:], *extra, *own[2:], *code[MAX_PER_ARM:]]
         order = [
             data,
             *benchmarks,
@@ -241,6 +247,7 @@ class StepPlanner:
             optimizer,
             *own,
             *branches,
+            *code,
             *blocks,
             *called,
             train,
@@ -266,9 +273,14 @@ class StepPlanner:
         cut += [s for s in reversed(steps) if s in settings]  # then the script's settings
         cut += [s for s in reversed(steps) if s in composed]  # then the configs chosen
         cut += [s for s in reversed(steps) if s in repeats]  # then runs on more data sets
+        cut += [s for s in reversed(steps) if any(s is c for c in code)]  # then arms' code
         while len(steps) > MAX_STEPS - 1 and cut:
-            steps.remove(cut.pop(0))
+            drop = cut.pop(0)
+            steps = [s for s in steps if s is not drop]  # a step listed twice goes once
         plan.steps = steps[: MAX_STEPS - 1]
+        plan.method_modules += [
+            s.path for s in plan.steps if any(s is c for c in code) and self.arm_code.of_a_class(s)
+        ]
         if report is not None and all(
             (s.path, s.start, s.end) != (report.path, report.start, report.end) for s in plan.steps
         ):
@@ -599,11 +611,12 @@ class StepPlanner:
         files: list[str | None],
         runs: list[Run],
         held: list[tuple[CliFlag, str]],
-    ) -> tuple[list[Step], list[Step]]:
+    ) -> tuple[list[Step], list[Step], list[Step]]:
         """Where the code switches between the arms: an `if` comparing with the value of an
         arm some run runs, or testing the option an arm sets (`if self.wo_conv:`); then where
         it switches on the value of what the task holds fixed (`if args.dataset ==
-        'cifar100':`). Also those of them that may be cut when steps are too many."""
+        'cifar100':`). Also those of them that may be cut when steps are too many, and the
+        definitions the arms' branches hand over to (`arm_code`), the arms' own code."""
         ran = [a for r in runs if not r.missing for a in r.arms]
         values = {a.value.lower(): a for a in arms if len(a.value) >= 2 and (a in ran or not runs)}
         fixed = {
@@ -635,6 +648,9 @@ class StepPlanner:
         held_steps: list[Step] = []  # the branches of what the task holds fixed
         tails: list[Step] = []  # what an arm's path runs after a guard that leaves it
         arm_of: dict[int, str] = {}  # the arm whose path a branch step takes or leaves
+        reaches: dict[int, list[Step]] = {}  # what an arm's branch calls, builds or points at
+        free: set[str] = set()  # tests whose branches so far reach no code
+        tested: dict[str, Step] = {}  # a test's branch reaching code
         for path in files:
             tree = self.tracer.tree(path) if path else None
             if tree is None or path is None:
@@ -666,18 +682,30 @@ class StepPlanner:
                 if hit is None:
                     continue
                 test = ast.unparse(node.test)[:80]
-                if test in tests:
+                verb = "Leave" if isinstance(node.test, ast.UnaryOp) else "Take"
+                own = (
+                    self.arm_code.steps(path, node, hit.value)
+                    if verb == "Take" and hit not in fixed.values()
+                    else []
+                )
+                # a test once: a later `if` of it only when it reaches code the first did not
+                if test in tests and (test not in free or not own):
                     continue
+                if test not in tests and not own:
+                    free.add(test)
                 tests.add(test)
                 last = node.body[-1] if isinstance(node, ast.If) else node
                 end = min(last.end_lineno or node.lineno, node.lineno + 15)
                 what = hit.variable.replace("_", " ")
-                verb = "Leave" if isinstance(node.test, ast.UnaryOp) else "Take"
                 step = Step(
                     f"{verb} the {hit.value} path ({what}) where {test}", path, node.lineno, end
                 )
                 arm_of[id(step)] = hit.value
                 (held_steps if hit in fixed.values() else out).append(step)
+                if own:
+                    reaches[id(step)] = own
+                    free.discard(test)
+                    tested[test] = step
                 # `if not args.use_zoom_in: continue`: the arm's own code is what follows
                 exits = isinstance(node, ast.If) and isinstance(
                     node.body[-1], ast.Continue | ast.Return | ast.Break
@@ -690,14 +718,29 @@ class StepPlanner:
                             after.get(node, []), lines, MAX_TAIL
                         )
                     ]
-                if len(out) >= 3:
+                if len(out) >= MAX_BRANCHES:
                     break
+        # the branches handing over to an arm's own code first (the model an `elif` builds
+        # beside the hyperparameters another sets), then the first others the code has
+        # (one branch per test: the one reaching code); their code, one arm at a time
+        out = [st for st in out if tested.get(_test_of(st), st) is st]
+        out.sort(key=lambda st: not reaches.get(id(st)))
+        code: list[Step] = []
+        armed: set[str] = set()
+        for st in out:
+            if reaches.get(id(st)) and arm_of[id(st)] not in armed and len(armed) < MAX_ARMS:
+                armed.add(arm_of[id(st)])
+                code += [
+                    c
+                    for c in reaches[id(st)]
+                    if all((c.path, c.start) != (x.path, x.start) for x in code)
+                ]
         # the arms' branches first; in the order the code runs them, file by file
         rank = {p: i for i, p in enumerate(files)}
         steps = sorted(
             (out + held_steps)[:3] + tails, key=lambda st: (rank.get(st.path, 0), st.start)
         )
-        return steps, _extra_branches(steps, [arm_of.get(id(s)) for s in steps])
+        return steps, _extra_branches(steps, [arm_of.get(id(s)) for s in steps]), code
 
     def _named_step(self, files: list[str | None], names: tuple[str, ...]) -> Step | None:
         """The first definition named like `names` (in their order) in `files` that the code
@@ -750,7 +793,7 @@ class StepPlanner:
         return out
 
     def _loop(self, path: str, item: OutlineItem) -> tuple[int, int] | None:
-        node = self.tracer._def_node(path, item.name)
+        node = self.tracer.def_node(path, item.name)
         if node is None:
             return None
         loops = [n for n in ast.walk(node) if isinstance(n, ast.For | ast.While)]
@@ -901,6 +944,11 @@ def _repeated_runs(runs: list[Run], steps: list[Step]) -> list[Step]:
             out.append(step)
         seen.add(arms)
     return out
+
+
+def _test_of(step: Step) -> str:
+    """The test a branch step quotes (`args.pattern == '2wl'`)."""
+    return step.action.split(" where ", 1)[-1]
 
 
 def _following(nodes: list[ast.AST]) -> dict[ast.AST, list[ast.stmt]]:

@@ -54,7 +54,14 @@ from .derived import (
     with_parameters,
 )
 from .entry_args import EntryArgs, positional
-from .launch import appended, invocation_of, placeholders, shell, with_setting
+from .launch import (
+    appended,
+    invocation_of,
+    placeholders,
+    shell,
+    with_setting,
+    without_options,
+)
 from .methods import MethodModules
 from .multirun import hydra_sweep
 from .query import TaskQuery
@@ -423,6 +430,10 @@ class RunPlanner:
                 plain += [a for a in taken_as_ours if all(a not in r.arms for r in base)]
             elif entry is not None:
                 run = self._default_run(task, entry, options, e)
+                # a documented recipe's own choice of what the other arms set (`--enc exp`)
+                # is no default: those options are left to the program
+                chosen_by = {st[0] for _, st in by_flag if st[0].startswith("-")}
+                run.command = without_options(run.command, chosen_by)
                 run.arms = list(defaults)
                 if note:
                     run.warning = "; ".join(w for w in (note, run.warning) if w)

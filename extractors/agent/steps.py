@@ -96,7 +96,7 @@ class StepTracer:
             if lines:
                 where = entry.parser or path
                 steps.append(Step("Parse command-line arguments", where, min(lines), max(lines)))
-        names = self._local_names(path, tree)
+        names = self.local_names(path, tree)
         if not has_main(tree):
             steps += self._test_steps(path, q)
         for qual, target, item in self._called(path, tree, names):
@@ -123,7 +123,7 @@ class StepTracer:
             Step(_action(i), path, i.start, i.end) for i in sorted(scored, key=lambda i: i.start)
         ]
 
-    def _local_names(self, path: str, tree: ast.Module) -> dict[str, tuple[str, str]]:
+    def local_names(self, path: str, tree: ast.Module) -> dict[str, tuple[str, str]]:
         """Name in this file -> (repo file, qualified name) for its defs and repo imports."""
         names: dict[str, tuple[str, str]] = {}
         for item in self.outline(path):
@@ -169,7 +169,7 @@ class StepTracer:
                     item = next((i for i in self.outline(target) if i.name == qual), None)
                     if item is None:
                         continue
-                    fn_node = self._def_node(target, qual)
+                    fn_node = self.def_node(target, qual)
                     if qual.split(".")[-1] == "main" and depth < 1 and fn_node is not None:
                         visit(fn_node.body, depth + 1)  # expand main() into its own calls
                         continue
@@ -190,7 +190,7 @@ class StepTracer:
                 return owner[0], f"{owner[1]}.{func.attr}"
         return None
 
-    def _def_node(self, path: str, qual: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    def def_node(self, path: str, qual: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
         tree = self.tree(path)
         if tree is None:
             return None

@@ -17,7 +17,10 @@ from dataclasses import dataclass, field
 from expcurate.records import CliFlag, DocCommand, EntryPoint
 
 _ENV_ASSIGN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
-_PREFIXES = {"nohup", "time", "exec", "sudo", "command", "do", "then", "else", "env", "{", "("}
+_PREFIXES = {
+    "nohup", "time", "nice", "exec", "sudo", "command", "do", "then", "else", "env", "{", "(",
+}  # fmt: skip
+_PREFIX_OPTION = re.compile(r"^-(?:n|-adjustment=?)?-?\d*$")  # `nice -n 10`, `nice -5`
 _PY = re.compile(r"^(?:\S*/)?python[\d.]*$")
 _SHELLS = {"bash", "sh", "zsh", "source", "."}
 _LAUNCHERS = {"torchrun", "deepspeed", "accelerate"}
@@ -41,7 +44,7 @@ _PROMPT = re.compile(r"^(?:\([\w.-]+\)\s*)?(?:[\w.-]+@[\w.-]+:)?(?:~[\w/.-]*)?\s
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _INLINE = re.compile(r"`([^`\n]{6,400})`")
 _CMD_HINT = re.compile(
-    r"^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:nohup\s+|time\s+)?"
+    r"^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*(?:(?:nohup|time|nice(?:\s+-n\s*-?\d+|\s+-\d+)?)\s+)*"
     r"(?:(?:\S*/)?python[\d.]*\s|torchrun\s|deepspeed\s|accelerate\s+launch\s|bash\s|sh\s|zsh\s"
     r"|sbatch\s|srun\s|cd\s|\./\S+|\S+\.sh\b)"
 )
@@ -151,7 +154,9 @@ def parse_command(
     out = Parsed()
     for seg in segments(split_words(command)):
         while seg and (_ENV_ASSIGN.match(seg[0]) or seg[0] in _PREFIXES):
-            seg = seg[1:]
+            prefix, seg = seg[0], seg[1:]
+            while prefix == "nice" and seg and (_PREFIX_OPTION.match(seg[0]) or seg[0].isdigit()):
+                seg = seg[1:]  # its niceness: `nice -n 10 python ...`
         if not seg:
             continue
         head, rest = seg[0], seg[1:]
@@ -509,7 +514,7 @@ def _check_segment(
         if entry is None or entry.kind not in _CHECKED_KINDS:
             return "", []
         defined = {n for f in entry.flags for n in (f.name, *f.aliases) if n.startswith("--")}
-        if not defined:
+        if not defined or entry.open_options:
             return "", []
         bad = []
         for arg in segment[k + 1 :]:

@@ -128,6 +128,7 @@ def analyze_python(path: str, text: str) -> PyInfo:
     kinds: set[str] = set()
     flags: list[CliFlag] = []
     main_line = parser_line = 0
+    opened = False  # options beyond those it adds are accepted
     # Walking every expression is the slow part; only files that mention a CLI library need it.
     nodes = ast.walk(tree) if _CLI_HINT.search(text) else _statements(tree)
     tested: dict[str, list[str]] = {}  # `args.algo == "trace"`: the values code tests
@@ -141,6 +142,7 @@ def analyze_python(path: str, text: str) -> PyInfo:
         elif isinstance(node, ast.For) and info.flags_from is None:
             info.flags_from = _options_from_config(node, tree)
         elif isinstance(node, ast.Call):
+            opened = opened or callee_name(node.func) in _OPENING
             kind, flag = _call_signal(node)
             if kind:
                 kinds.add(kind)
@@ -186,6 +188,7 @@ def analyze_python(path: str, text: str) -> PyInfo:
             flags=flags,
             line=main_line or script_line or parser_line,
             runnable=runnable,
+            open_options=opened and bool(flags),
         )
     if _PATH_HINT.search(text):
         info.paths = [
@@ -244,6 +247,10 @@ def _toplevel_code(tree: ast.Module) -> int:
             work += 1
             first = first or stmt.lineno
     return first if work >= 2 or (work and _parses_args(tree)) else 0
+
+
+# a framework adding its options to the program's parser, or a parser keeping unknown ones
+_OPENING = {"add_argparse_args", "add_model_specific_args", "parse_known_args"}
 
 
 def _parses_args(tree: ast.Module) -> bool:

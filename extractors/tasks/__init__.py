@@ -12,7 +12,8 @@ from expcurate.records import DraftSet, ParsedPaper, Status
 from expcurate.settings import Settings, get_settings
 from extractors.tasks import heuristic
 
-PROMPT_VERSION = "tasks-heuristic-2"  # 2: a table repeating another one's question is one task
+PROMPT_VERSION = "tasks-heuristic-3"  # 2: a table repeating another one's question is one task;
+# 3: the rows a kept question names stay arms beside the finding's rows
 
 
 def prompt_version(model: str) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from expcurate.records import Table, TaskDraft
+from expcurate.records import DesignComplexity, Table, TaskDraft
 from extractors.numbers import find_numbers
 from extractors.tasks.claims import Claim
 from extractors.tasks.context import OURS_LABEL
@@ -154,6 +154,7 @@ def lead_with_claims(
     label = draft.evidence[0].label if draft.evidence else ""
     grounding = draft.expected_outcome
     update: dict[str, object] = {}
+    same_axis = False  # the finding's rows are rows of the draft's own comparison
     if grid is not None and whole and not draft.key.endswith((":factor", ":transfer")):
         # The rows the finding names ground it better than the reader's own comparison,
         # which may run blocks of the table together (a factor task compares within blocks).
@@ -165,6 +166,7 @@ def lead_with_claims(
             grounding = claim_cells(named, rows)
             design = draft.design_complexity.model_copy(deep=True)
             design.independent_variables = {"method": [named.labels[i] for i in rows]}
+            same_axis = named is grid
             update["design_complexity"] = design
             if _tiered(named, rows) and draft.method.startswith("Train and evaluate "):
                 _, sep, tail = draft.method.partition(" and report ")
@@ -213,6 +215,12 @@ def lead_with_claims(
                 if isinstance(m, str)
             ]
             update["question"] = with_setting(question, label, topic, measures)
+    kept = update.get("design_complexity")
+    if same_axis and "question" not in update and isinstance(kept, DesignComplexity):
+        # the draft's own question still names its rows: they stay arms, after the finding's
+        compared = kept.independent_variables["method"]
+        before = draft.design_complexity.independent_variables.get("method")
+        compared += [v for v in before or [] if v not in compared]
     return draft.model_copy(update=update)
 
 

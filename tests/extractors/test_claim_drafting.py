@@ -294,3 +294,15 @@ def test_caption_series_leaves_panels_out() -> None:
         "A-1",
         "A-3",
     ]
+
+
+def test_rows_the_question_still_names_stay_arms_after_the_findings_rows() -> None:
+    """The finding speaks of Other and Baseline only, but cannot be asked ("manage to"): the
+    question the draft keeps names GM-L's rivals, and every row it names is one to run."""
+    text = "Other and Baseline also manage to outperform the default on ETT (Table 2)."
+    (task,) = draft(_paper(text, [RESULTS])).tasks
+    assert task.question.startswith("How does GM-L compare with Baseline and Other"), task.question
+    methods = task.design_complexity.independent_variables["method"]
+    assert methods[:2] == ["Baseline", "Other"]  # the finding's rows ground the outcome
+    assert "GM-L" not in task.expected_outcome
+    assert "GM-L" in methods, methods

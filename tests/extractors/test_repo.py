@@ -415,6 +415,28 @@ user@box:~/demo$ bash go.sh
     ]
 
 
+def test_documented_commands_run_at_a_lower_priority_are_found(tmp_path: Path) -> None:
+    """`nice` (with or without its niceness) runs the program after it."""
+    readme = """# Demo
+
+```bash
+nice python run.py --model gpt-4
+CUDA_VISIBLE_DEVICES=0 nice -n 10 python run.py --model small
+nohup nice -5 bash go.sh
+```
+"""
+    index = committed_index(
+        tmp_path,
+        {
+            "readme.md": readme,
+            "run.py": "import argparse\nif __name__ == '__main__':\n    print(1)\n",
+            "go.sh": "python run.py\n",
+        },
+    )
+    found = [(c.line, c.runs) for c in index.commands if c.doc == "readme.md"]
+    assert found == [(4, ["run.py"]), (5, ["run.py"]), (6, ["go.sh"])]
+
+
 def test_options_a_program_adds_from_its_config_files_keys_are_its_options(
     tmp_path: Path,
 ) -> None:
@@ -534,3 +556,34 @@ def test_a_documented_command_inside_a_loop_keeps_its_loop(tmp_path: Path) -> No
         "for dout in texture svhn; do python test.py --dout $dout --gpu 0; done",
         "python test.py --dout lsun",  # after `done`: no loop of its own
     ]
+
+
+def test_a_parser_a_framework_adds_options_to_accepts_options_it_does_not_list(
+    tmp_path: Path,
+) -> None:
+    """`pl.Trainer.add_argparse_args(parser)` adds the trainer's options (`--max_epochs`), and
+    `parse_known_args` keeps what it does not know: a command passing them runs."""
+    from extractors.repo.commands import check_command
+
+    parser = (
+        "import argparse\nimport pytorch_lightning as pl\n\n"
+        "if __name__ == '__main__':\n"
+        "    parser = argparse.ArgumentParser()\n"
+        "    parser.add_argument('--enc', default='def')\n"
+        "{extra}"
+        "    args = parser.{parse}()\n"
+    )
+    files = {
+        "framework.py": parser.format(
+            extra="    parser = pl.Trainer.add_argparse_args(parser)\n", parse="parse_args"
+        ),
+        "known.py": parser.format(extra="", parse="parse_known_args"),
+        "closed.py": parser.format(extra="", parse="parse_args"),
+    }
+    index = committed_index(tmp_path, files)
+    entries = {e.path: e for e in index.entry_points}
+    assert [entries[p].open_options for p in files] == [True, True, False]
+    known = {f.path for f in index.files}
+    for path in files:
+        _, unknown = check_command(f"python {path} --enc exp --max_epochs 10", known, entries)
+        assert bool(unknown) == (path == "closed.py"), (path, unknown)

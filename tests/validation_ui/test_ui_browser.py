@@ -187,7 +187,7 @@ def test_review_in_a_real_browser(app: tuple[str, Path, list[int]], tmp_path: Pa
                 expect(page.get_by_text("page 3 region")).to_be_visible()
                 shot("checkpoint", 1500)
             settle()
-            page.get_by_role("button", name="Approve", exact=True).click()
+            _click(page, "Approve")
         notice = page.get_by_text(re.compile(r"started tasks \(background process \d+"))
         expect(notice).to_be_visible()
         launched.append(int(re.findall(r"background process (\d+)", notice.inner_text())[0]))
@@ -228,7 +228,7 @@ def test_review_in_a_real_browser(app: tuple[str, Path, list[int]], tmp_path: Pa
         reason.fill("Same comparison as the ablation task; keep that one.")
         reason.press("Enter")
         settle()
-        page.get_by_role("button", name="Reject", exact=True).click()
+        _click(page, "Reject")
         expect(page.get_by_text(f"Rejected task {rejected_id}")).to_be_visible()
 
         page.get_by_role("link", name="History").click()
@@ -296,7 +296,7 @@ def test_two_reviewers_decide_only_what_they_saw(
         expect(bob.get_by_text(re.compile(rf"Saved revision 2 of task {first}"))).to_be_visible()
 
         _settle(rita)
-        rita.get_by_role("button", name="Approve", exact=True).click()
+        _click(rita, "Approve")
         expect(rita.get_by_text(re.compile(r"after you opened revision 1"))).to_be_visible()
         _settle(rita)  # the form of revision 1 is replaced by revision 2's
         expect(rita.get_by_label("Question", exact=True)).to_have_value(
@@ -313,7 +313,7 @@ def test_two_reviewers_decide_only_what_they_saw(
         expect(rita.get_by_role("button", name="Approve with edits")).to_be_visible()
         _settle(rita)
         _open(bob, url, second)
-        bob.get_by_role("button", name="Approve", exact=True).click()
+        _click(bob, "Approve")
         expect(bob.get_by_text(f"Approved task {second}")).to_be_visible()
         rita.get_by_label("Reason (required to reject)").fill("a rerun")
         rita.get_by_label("Reason (required to reject)").press("Enter")
@@ -347,3 +347,13 @@ def _open(page: Any, url: str, task_id: int | None) -> None:
 
 def _settle(page: Any) -> None:
     page.wait_for_function(IDLE_JS)
+
+
+def _click(page: Any, name: str) -> None:
+    """Click the one button called `name`. A key press or a blur starts a rerun a moment
+    later, and until it ends the last run's button lingers beside the new one: wait for one."""
+    button = page.get_by_role("button", name=name, exact=True)
+    sync_api.expect(button).to_have_count(1)
+    _settle(page)
+    sync_api.expect(button).to_have_count(1)
+    button.click()

@@ -1,0 +1,203 @@
+"""The code an arm's branch hands over to is cited as the arm's own: the class an `elif`
+builds, the method it calls and the one that method binds; a branch reaching code wins over
+one of the same arms that only sets numbers, and the models' module is masked. Each
+repository is built with git in tmp_path and mined for real."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from repo_fixture import recovered_setup
+
+from expcurate.records import DesignComplexity, TaskDraft
+
+ENCODE = '''"""Masked-number prediction with number encoders."""
+import argparse
+
+
+class Reader:
+    def __init__(self, enc="def", hidden=200):
+        self.hidden = hidden
+        if enc == "def":
+            self.encoder = self._plain
+        elif enc == "exp":
+            self._init_exp_encoder()
+        elif enc == "val":
+            self._init_value_encoder()
+
+    def _plain(self, x):
+        return x
+
+    def _init_exp_encoder(self):
+        self.bins = [10 ** (i - 4) for i in range(self.hidden)]
+        self.scale = len(self.bins)
+        self.encoder = self._forward_exp_encoder
+
+    def _forward_exp_encoder(self, embeds, nums):
+        codes = [min(range(len(self.bins)), key=lambda b: abs(self.bins[b] - n)) for n in nums]
+        for i, code in enumerate(codes):
+            embeds[i] = embeds[i] + code / self.scale
+        return embeds
+
+    def _init_value_encoder(self):
+        self.weight = 0.5
+        self.bias = 0.1
+        self.encoder = lambda embeds, nums: [e + self.weight * n for e, n in zip(embeds, nums)]
+
+    def fit(self, data):
+        """Fit the reader to the training sentences."""
+        for batch in data:
+            self.encoder(batch, batch)
+        return self
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--enc", default="def", help="[val/lval/exp/def*]")
+    parser.add_argument("--hidden", type=int, default=200)
+    args = parser.parse_args()
+    reader = Reader(args.enc, args.hidden)
+    reader.fit([[1.0, 2.0], [3.0, 4.0]])
+    print("ppl", 1.0)
+
+
+if __name__ == "__main__":
+    main()
+'''
+
+MODELS = '''"""Two link predictors."""
+
+
+class WLNet:
+    def __init__(self, layers):
+        self.layers = layers
+
+    def forward(self, graph):
+        h = graph
+        for _ in range(self.layers):
+            h = [x + y for x, y in zip(h, h[1:] + h[:1])]
+        return h
+
+
+class LocalWLNet:
+    def __init__(self, layers):
+        self.layers = layers
+
+    def forward(self, graph):
+        h = graph
+        for _ in range(self.layers):
+            h = [max(x, y) for x, y in zip(h, h[1:] + h[:1])]
+        return h
+'''
+
+LINKS = '''"""Train a link predictor."""
+import argparse
+
+from model import LocalWLNet, WLNet
+
+
+def run(args):
+    if args.pattern == "2wl":
+        params = {"lr": 0.01, "layers": 2}
+    if args.pattern == "2wl_l":
+        params = {"lr": 0.005, "layers": 3}
+    if args.pattern == "2wl":
+        net = WLNet(params["layers"])
+    elif args.pattern == "2wl_l":
+        net = LocalWLNet(params["layers"])
+    print("auc", net.forward([1, 2, 3]))
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--pattern", default="2wl_l")
+    parser.add_argument("--dataset", default="USAir")
+    run(parser.parse_args())
+'''
+
+
+def _task(question: str, arms: list[str], metric: str = "PPL") -> TaskDraft:
+    return TaskDraft(
+        key="table-3:compare",
+        question=question,
+        method=f"Train and evaluate {arms[0]} and the compared methods.",
+        expected_outcome="The first wins.",
+        design_complexity=DesignComplexity(
+            independent_variables={"method": arms},
+            dependent_variables={"metric": [metric]},
+        ),
+    )
+
+
+def test_the_methods_an_arms_branch_calls_and_binds_are_its_steps(tmp_path: Path) -> None:
+    task = _task("Do exponent embeddings beat the default encoder?", ["Exp", "Default"])
+    setup = recovered_setup(tmp_path / "enc", {"train.py": ENCODE}, task)
+    steps = setup.requirements
+    assert "python train.py --enc exp" in setup.usage_instructions
+    assert any("Take the Exp path (method) where enc == 'exp' (train.py:10-11)" in s for s in steps)
+    # the method the branch calls, then the forward that method binds to the encoder
+    init = next(i for i, s in enumerate(steps) if "(Reader._init_exp_encoder) (train.py:" in s)
+    assert steps[init].endswith(
+        "On the Exp path: init exp encoder (Reader._init_exp_encoder) (train.py:18-21)"
+    )
+    assert steps[init + 1].endswith(
+        "On the Exp path: implement Reader._forward_exp_encoder (train.py:23-27)"
+    )
+    # the default's two-line pass-through implements nothing
+    assert not any("_plain" in s for s in steps), steps
+
+
+def test_an_arm_named_by_a_common_word_runs_by_the_short_form_its_option_lists(
+    tmp_path: Path,
+) -> None:
+    arms = ["Value", "LValue", "Default", "Average"]
+    task = _task("How does Value compare with LValue and Default?", arms)
+    setup = recovered_setup(tmp_path / "enc", {"train.py": ENCODE}, task)
+    usage = setup.usage_instructions
+    assert "Average" not in usage.split("Compare")[0], usage  # a summary column, no run
+    # "Value" is a generic word, yet the arm's name: it runs, as the help spells it
+    assert "Run Value: `python train.py --enc val`" in usage, usage
+    assert "Run LValue: `python train.py --enc lval`" in usage, usage
+    assert "Run the default configuration: `python train.py`" in usage, usage
+    assert any("On the Value path: init value encoder" in s for s in setup.requirements)
+
+
+def test_a_branch_building_the_arms_model_wins_over_one_setting_its_numbers(
+    tmp_path: Path,
+) -> None:
+    task = _task("How do 2-WL and 2-WLL compare on USAir?", ["2-WL", "2-WLL"], "AUC")
+    files = {"links.py": LINKS, "model.py": MODELS}
+    setup = recovered_setup(tmp_path / "wl", files, task)
+    steps = setup.requirements
+    text = "\n".join(steps)
+    assert "Take the 2-WL path (method) where args.pattern == '2wl' (links.py:12-13)" in text
+    assert "Take the 2-WLL path (method) where args.pattern == '2wl_l' (links.py:14-15)" in text
+    # the hyperparameter branches of the same tests are no steps beside them
+    assert "(links.py:8-9)" not in text and "(links.py:10-11)" not in text, steps
+    assert "On the 2-WL path: implement WLNet.forward (model.py:8-12)" in text
+    assert "On the 2-WLL path: implement LocalWLNet.forward (model.py:19-23)" in text
+    # the models are the method's own code: masked with the entry point
+    assert {"links.py", "model.py"} <= set(setup.masked_source), setup.masked_source
+
+
+def test_the_default_run_leaves_what_the_arms_set_to_the_program(tmp_path: Path) -> None:
+    """The README's recipe chooses the exponent encoder; the default arm's run is that recipe
+    without the choice, every other arm's the recipe with its own, and a framework's options
+    the recipe passes (`--max_epochs`, added by `pl.Trainer.add_argparse_args`) parse."""
+    program = ENCODE.replace(
+        "    args = parser.parse_args()",
+        "    parser = pl.Trainer.add_argparse_args(parser)\n    args = parser.parse_args()",
+    ).replace("import argparse", "import argparse\n\nimport pytorch_lightning as pl")
+    readme = (
+        "# Encoders\n\n```bash\nnice python train.py --enc exp --hidden 100 --max_epochs 10\n```\n"
+    )
+    task = _task("Do exponent embeddings beat the default encoder?", ["Exp", "Default"])
+    files = {"train.py": program, "README.md": readme}
+    setup = recovered_setup(tmp_path / "enc", files, task)
+    usage = setup.usage_instructions
+    assert "Run Exp: `nice python train.py --enc exp --hidden 100 --max_epochs 10`" in usage, usage
+    assert (
+        "Run the default configuration: `nice python train.py --hidden 100 --max_epochs 10`"
+        in usage
+    ), usage
+    assert "not a flag" not in usage, usage
