@@ -625,6 +625,12 @@ class StepPlanner:
             if value.lower() not in values and not numeric(value)
         }
         switches: dict[str, Arm] = {}
+        # the names an arm's option is read by (`--dataset`/`--ds`: dataset, ds), for the arms
+        # a run selects by an option's value: a test of another option is not the arm's path
+        # (`args.dataset == 'cifar100'` for the out-of-distribution set `--dout cifar`)
+        via: dict[str, set[str]] = {}
+        main = self.entries.get(files[0] or "") if files else None
+        flags = main.flags if main else []
         for r in runs:
             for a in r.arms if r.switch else []:
                 given = r.settings.split()
@@ -632,6 +638,13 @@ class StepPlanner:
                     switches.setdefault(r.switch.lstrip("-").replace("-", "_"), a)
                 else:  # `--algo trace`: the code tests the value
                     values.setdefault(given[-1].strip("'\"").lower(), a)
+                    if len(r.arms) > 1:
+                        continue  # crossed with a data set: which option sets which is unsaid
+                    flag = next((f for f in flags if r.switch in (f.name, *f.aliases)), None)
+                    names = [r.switch, *((flag.name, *flag.aliases) if flag else ())]
+                    via.setdefault(a.value, set()).update(
+                        n.lstrip("-").replace("-", "_") for n in names
+                    )
         for r in runs:  # `if args.use_zoom_in:` for the arm an in-code setting selects
             for setting, value in r.edits:
                 if value and r.arms and not r.missing:
@@ -681,6 +694,12 @@ class StepPlanner:
                         hit = hit or switches.get(c.id)
                 if hit is None:
                     continue
+                if hit.value in via and not via[hit.value] & {
+                    c.attr if isinstance(c, ast.Attribute) else c.id
+                    for c in ast.walk(node.test)
+                    if isinstance(c, ast.Attribute | ast.Name)
+                }:
+                    continue  # another option's value of the same name
                 test = ast.unparse(node.test)[:80]
                 verb = "Leave" if isinstance(node.test, ast.UnaryOp) else "Take"
                 own = (

@@ -199,6 +199,8 @@ def test_the_readmes_value_gives_way_to_the_tasks_and_a_fixed_option_selects_no_
     # CIFAR10 as an out-of-distribution set is not the in-distribution `--dataset cifar10`:
     # it is the out-of-distribution option's short form of it
     assert any("--ood cifar " in c for c in commands), commands
+    # and the in-distribution `if args.dataset == 'cifar10':` is not its path
+    assert not any("Take the CIFAR10 path" in r for r in setup.requirements), setup.requirements
 
 
 def test_the_code_switching_on_a_fixed_value_is_a_step_and_another_values_is_none(
