@@ -46,14 +46,16 @@ from expcurate.store.rows import Paper, StageRun
 M = TypeVar("M", bound=BaseModel)
 
 PARSER_VERSION = "paper-1"
-MINER_VERSION = "repo-10"  # repo-2: option aliases (--ds for --dataset); repo-3: switches;
+MINER_VERSION = "repo-11"  # repo-2: option aliases (--ds for --dataset); repo-3: switches;
 # repo-4: the values code tests an option for (`args.algo == "trace"`); repo-5: a program
 # takes the options of the parser-only module it imports (`EntryPoint.parser`); repo-6: a
 # documented command after a shell prompt such as `~$ ` or `user@host:~/src$ `; repo-7: the
 # options a program adds from a config file's keys (`for k, v in cfg.items(): add_argument`);
 # repo-8: the values `match` statements and the modules a program imports test its options for;
 # repo-9: a documented command inside a `for x in ...; do ... done` loop keeps its loop;
-# repo-10: a documented command run through `nice` (`nice -n 10 python train.py`)
+# repo-10: a documented command run through `nice` (`nice -n 10 python train.py`);
+# repo-11: the values an option takes from the files a path built from it names
+# (`f"config/{args.pattern}/{args.dataset}.yaml"`: Cora, USAir, ...)
 
 
 class StageBlocked(RuntimeError):

@@ -158,6 +158,20 @@ def as_data_variables(task: TaskDraft, options: list[CliFlag]) -> TaskDraft:
         if (vals := [str(v).strip() for v in listed(values)])
         and all(v and names_data(v) for v in vals)
     }
+    if not renamed:  # the columns measured on ("Cora", "Citeseer", "Pubmed") are data sets
+        # each a data set of its own: "MSVD B@4" and "MSVD R" are two metrics on one
+        measured = [
+            vals
+            for values in dc.dependent_variables.values()
+            if len(vals := [str(v).strip() for v in listed(values)]) >= 2
+            and all(v and names_data(v) for v in vals)
+            and len({(c or ("", v))[1] for v in vals for c in [_choice(v, data)]}) == len(vals)
+        ]
+        if len(measured) != 1 or not dc.independent_variables:
+            return task
+        variables = {**dc.independent_variables, "dataset": measured[0]}
+        design = dc.model_copy(update={"independent_variables": variables})
+        return task.model_copy(update={"design_complexity": design})
     if len(renamed) != 1 or len(dc.independent_variables) < 2:
         return task  # the data sets are what the task compares, or which is unclear
     (name,) = renamed
@@ -260,6 +274,9 @@ def arm_option(arm: Arm, options: list[CliFlag]) -> tuple[CliFlag, str] | None:
     if flag.switch:
         return flag, ""
     for form in value_forms(arm.value):  # as the parser or the code spells it: "trace"
+        listed_as = [c for c in choices_of(flag) if c.lower() == form.lower()]
+        if form.lower() in NO_VALUE and listed_as:
+            return flag, listed_as[0]  # `--enc none` for "None", which the code tests
         if form.lower() not in NO_VALUE and (chosen := _choice(form, [flag])) is not None:
             return chosen
     for form in value_forms(arm.value):
@@ -281,7 +298,10 @@ def arm_flag(arm: Arm, options: list[CliFlag]) -> CliFlag | None:
     or for an ablation ("w/o Conv") a switch named after the removed part (`--wo_conv`,
     `--no-conv`), words matched by prefix."""
     for form in value_forms(arm.value):
-        if form.lower() in NO_VALUE:  # "(default)" says which arm runs bare, not how
+        if form.lower() in NO_VALUE:  # "(default)" says which arm runs bare, not how,
+            listing = [f for f in options if form.lower() in map(str.lower, choices_of(f))]
+            if len(listing) == 1:  # unless an option takes it as a value (`--enc none`)
+                return listing[0]
             continue
         found = flag_for(form, arm.variable, options)
         if found is not None:
@@ -461,7 +481,8 @@ def _abbreviates(short: str, word: str) -> bool:
 
 
 _CHOICES = re.compile(
-    r"\((?:choices|values the code tests|values its comment lists): \[([^\]]*)\]\)"
+    r"\((?:choices|values the code tests|values its comment lists|values its files name): "
+    r"\[([^\]]*)\]\)"
 )
 
 
@@ -532,6 +553,10 @@ def _choice(value: str, options: list[CliFlag]) -> tuple[CliFlag, str] | None:
     best = {(f.name, c) for f, c in short if len(fold(c)) == longest}
     if len(best) == 1:
         return next((f, c) for f, c in short if len(fold(c)) == longest)
+    # or the one listed choice the name is a short form of ("Cele" -> Celegans)
+    longer = [(f, c) for f, c in listed if len(folded) >= 4 and fold(c).startswith(folded)]
+    if len({(f.name, c) for f, c in longer}) == 1:
+        return longer[0]
     return None
 
 

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import posixpath
 import re
+import shlex
 from collections.abc import Callable
 
 from expcurate.records import EntryPoint
+from extractors.repo.commands import loop_of, looped
 
 from .arms import ABLATED, Arm, about_data
 from .launch import with_setting
@@ -65,33 +67,70 @@ def crossed(
     return crossed + kept
 
 
+_EACH = "EACH_DATA_SET"  # where a loop's variable goes, until it is written as `$name`
+
+
 def on_each_data_set(chosen: list[Run], flag_runs: list[tuple[Run, list[str]]]) -> list[Run]:
     """Arms an option selects beside data sets an option selects (`--resnet ResNet18`,
     `--dataset CIFAR-10`): each arm runs on each data set, rather than each data set once
     on the default arm."""
     if not {id(r) for r, _ in flag_runs} <= {id(r) for r in chosen}:
         return chosen  # crossed with programs already
-    data = [
+    pure = [
         (r, st) for r, st in flag_runs if r.arms and all(about_data(a.variable) for a in r.arms)
     ]
-    arms = [(r, st) for r, st in flag_runs if all(r is not d for d, _ in data)]
-    if not data or not arms or len(data) * len(arms) > MAX_RUNS:
-        return chosen
-    if any(len(st) != 2 or not st[0].startswith("--") for _, st in data):
+    if any(len(st) != 2 or not st[0].startswith("--") for _, st in pure):
         return chosen  # a data set set by a switch or a file: not one value to add
-    both = [
-        Run(
-            with_setting(r.command, st),
-            arms=[*r.arms, *d.arms],
-            settings=" ".join([r.settings, *st]).strip(),
-            switch=r.switch,
-            warning=r.warning,
-        )
-        for r, _ in arms
-        for d, st in data
-    ]
+    # a data set's run the same command as an arm's (the README's `--dataset USAir`) was
+    # merged into that arm's run: the settings of the data option are the data sets still
+    options = {st[0] for _, st in pure}
+    data = [(r, st) for r, st in flag_runs if st[0] in options]
+    data = [(r, st) for k, (r, st) in enumerate(data) if all(st != o for _, o in data[:k])]
+    arms = [(r, st) for r, st in flag_runs if st[0] not in options]
+    if not pure or not arms:
+        return chosen
+    if len(data) * len(arms) <= MAX_RUNS:
+        both = [
+            Run(
+                with_setting(r.command, st),
+                arms=[*_methods(r), *_data_sets(d)],
+                settings=" ".join([r.settings, *st]).strip(),
+                switch=r.switch,
+                warning=r.warning,
+            )
+            for r, _ in arms
+            for d, st in data
+        ]
+    else:  # too many runs to write one by one: each arm's run goes through the data sets
+        if len(options) != 1 or any(loop_of(r.command) for r, _ in arms):
+            return chosen
+        (option,) = options
+        name = re.sub(r"\W", "_", option.lstrip("-")) or "data"
+        values = " ".join(shlex.quote(st[1]) for _, st in data)
+        both = [
+            Run(
+                looped(
+                    name,
+                    values,
+                    with_setting(r.command, [option, _EACH]).replace(_EACH, f"${name}"),
+                ),
+                arms=[*_methods(r), *(a for d, _ in data for a in _data_sets(d))],
+                settings=" ".join([r.settings, option, f"${name}"]).strip(),
+                switch=r.switch,
+                warning=r.warning,
+            )
+            for r, _ in arms
+        ]
     replaced = {id(r) for r, _ in flag_runs}
     return both + [r for r in chosen if id(r) not in replaced]
+
+
+def _methods(run: Run) -> list[Arm]:
+    return [a for a in run.arms if not about_data(a.variable)]
+
+
+def _data_sets(run: Run) -> list[Arm]:
+    return [a for a in run.arms if about_data(a.variable)]
 
 
 def plain_backbones(

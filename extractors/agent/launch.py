@@ -171,7 +171,8 @@ def with_setting(command: str, setting: list[str], off: Collection[str] = ()) ->
 
 def without_options(command: str, names: Collection[str]) -> str:
     """The command without the options `names` and their values (`--enc exp`, `--enc=exp`,
-    a switch alone): what the program does when they are left at their defaults."""
+    a switch alone): what the program does when they are left at their defaults. An option
+    set to a shell variable (`--dout $dout` inside a loop over the values) stays."""
     words = command.split()
     out: list[str] = []
     skip = False
@@ -182,8 +183,9 @@ def without_options(command: str, names: Collection[str]) -> str:
                 continue
             word = ";"  # the value ended a loop's body: its `;` stays
         name = word.split("=", 1)[0]
-        if name in names:
-            nxt = words[k + 1] if k + 1 < len(words) else ""
+        nxt = words[k + 1] if k + 1 < len(words) else ""
+        looping = (word.split("=", 1)[1] if "=" in word else nxt).startswith("$")
+        if name in names and not looping:  # `--dout $dout` goes through a loop's values
             skip = "=" not in word and bool(nxt) and not nxt.startswith("-")
             continue
         out.append(word)

@@ -637,7 +637,9 @@ class StepPlanner:
                 if len(given) == 1:  # `--wo_conv`: testing the option tests the arm
                     switches.setdefault(r.switch.lstrip("-").replace("-", "_"), a)
                 else:  # `--algo trace`: the code tests the value
-                    values.setdefault(given[-1].strip("'\"").lower(), a)
+                    # the value after the arm's own option (a crossed run sets a data set too)
+                    at = given.index(r.switch) + 1 if r.switch in given[:-1] else len(given) - 1
+                    values.setdefault(given[at].strip("'\"").lower(), a)
                     if len(r.arms) > 1:
                         continue  # crossed with a data set: which option sets which is unsaid
                     flag = next((f for f in flags if r.switch in (f.name, *f.aliases)), None)

@@ -574,7 +574,8 @@ class RunPlanner:
         """A training program's runs, each followed by the evaluation its document gives
         next: the first command after the program's own, in the same document, that runs
         another program and is introduced as a test or an evaluation ("To test the trained
-        model, run python cluster.py"), with the run's settings that program also takes."""
+        model, run python cluster.py") or is named as one (`eval.py`), with the run's settings
+        that program also takes."""
         if entry is None or not _TRAINS.search(posixpath.basename(entry)):
             return
         if (first := self._first_documented(entry)) is None:
@@ -593,8 +594,9 @@ class RunPlanner:
         for c in later:
             prose = " ".join(lines[previous : c.line - 1])
             programs = [r for r in c.runs if r.endswith(".py")]
+            named = bool(programs) and bool(_EVALUATION.match(posixpath.basename(programs[0])))
             if (
-                _EVALUATES_PROSE.search(prose)
+                (_EVALUATES_PROSE.search(prose) or named)  # or the program is `eval.py`
                 and programs
                 and not _TRAINS.search(posixpath.basename(programs[0]))  # another training
                 and not re.search(r"\{[^}]*,", c.text)  # a synopsis of choices, no command
@@ -610,6 +612,8 @@ class RunPlanner:
             run_from(evaluation, self.known),
             [(f, v) for f, v in held if f.name in takes],
         )[0]
+        # the document's own checkpoint is one run's: each evaluates what it trained
+        base = _CHECKPOINT.sub(r"\1 <TRAINED_CHECKPOINT>", base)
         for run in runs:
             if run.missing or run.then or entry not in self.programs(run.command):
                 continue
@@ -934,6 +938,11 @@ class RunPlanner:
 OURS = re.compile(r"\bours\b", re.I)  # how a paper's table marks its authors' method
 _TRAINS = re.compile(r"train|finetun|fine_tun|pretrain|stage_?\d", re.I)  # a training program
 _EVALUATION = re.compile(r"^(?:test|eval(?:uate)?|validate|inference)(?:[_.-]|$)", re.I)
+# a checkpoint option given a file of the document's own run (`--ckpt checkpoints/x.ckpt`)
+_CHECKPOINT = re.compile(
+    r"(--(?:ckpt|checkpoint|ckpt_path|checkpoint_path|load_path|weights|resume)[\w-]*)[ =]"
+    r"(?![<$])\S*[/.]\S*"
+)
 # how a document introduces the evaluation of what was trained
 _EVALUATES_PROSE = re.compile(r"\b(?:test|evaluat\w*|inference|validat\w*)\b", re.I)
 

@@ -96,7 +96,9 @@ class UsageWriter:
         for c in commands:
             what = c.label or "Run the experiment"
             # a launch script's command hides what it sets; a direct command shows it
-            shown = c.settings and c.settings in c.command
+            shown = c.settings and (
+                c.settings in c.command or set(c.settings.split()) <= set(c.command.split())
+            )
             ran = (
                 f" (it runs {entry} with {c.settings})"
                 if c.settings and entry and not shown

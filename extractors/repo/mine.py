@@ -8,6 +8,7 @@ README command or an import can be resolved to any file of the repository.
 from __future__ import annotations
 
 import posixpath
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from expcurate.records import ConfigFile, EntryPoint, RepoIndex, ResultFile, Sev
 from .commands import PathResolver, doc_commands, notebook_commands, shell_entry
 from .configs import config_options, is_config_file, is_result_file, numbers_in, parse_config
 from .files import looks_like_data, notebook_lines, walk
-from .pysource import MAX_TESTED, ImportRef, analyze_python, with_tested
+from .pysource import MAX_TESTED, ImportRef, analyze_python, with_files, with_tested
 
 STAGE = "mine"
 DOC_LANGS = ("markdown", "rst", "text")
@@ -40,6 +41,7 @@ def mine_repo(
     py_strings: dict[str, list[str]] = {}
     config_flags: list[tuple[EntryPoint, str, int]] = []
     tested: dict[str, dict[str, list[str]]] = {}
+    patterns: dict[str, list[tuple[str, tuple[str, ...]]]] = {}  # by program: built paths
     for sf in walk(
         root, max_file_bytes=max_file_bytes, max_files=max_files, skipped_dirs=skipped_dirs
     ):
@@ -65,6 +67,8 @@ def mine_repo(
                 py_strings[rec.path] = info.paths
             if info.tested:
                 tested[rec.path] = info.tested
+            if info.path_patterns and info.entry:
+                patterns[rec.path] = info.path_patterns
             if info.config:
                 index.configs.append(ConfigFile(path=rec.path, values=info.config))
         elif rec.language == "shell":
@@ -125,7 +129,35 @@ def mine_repo(
         _add_config_options(root, entry, name, line, resolver)
     _borrow_parsers(index)
     _values_tested_elsewhere(index, tested)
+    _values_files_name(index, patterns)
     return index
+
+
+def _values_files_name(
+    index: RepoIndex, patterns: dict[str, list[tuple[str, tuple[str, ...]]]]
+) -> None:
+    """An option with no listed or tested values takes those the repository's files name
+    where the program builds a path from it: `config/2wl/Cora.yaml`, `config/2wl/USAir.yaml`
+    for `f"config/{args.pattern}/{args.dataset}.yaml"` (Cora, USAir for `--dataset`; 2wl
+    for `--pattern`). Two values at least: one file says nothing of the choice."""
+    paths = [f.path for f in index.files if not f.skipped]
+    for e in index.entry_points:
+        found: dict[str, list[str]] = {}
+        for regex, attrs in patterns.get(e.path, []):
+            compiled = re.compile(regex)
+            for path in paths:
+                if m := compiled.match(path):
+                    for attr, value in zip(attrs, m.groups(), strict=True):
+                        have = found.setdefault(attr, [])
+                        if value not in have and len(have) < MAX_TESTED:
+                            have.append(value)
+        if found:
+            e.flags = [
+                with_files(f, sorted(v))
+                if len(v := found.get(f.name.lstrip("-").replace("-", "_"), [])) >= 2
+                else f
+                for f in e.flags
+            ]
 
 
 def _borrow_parsers(index: RepoIndex) -> None:

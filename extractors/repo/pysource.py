@@ -90,6 +90,9 @@ class PyInfo:
     # the strings code compares an attribute with, by the attribute's name (`args.algo ==
     # "trace"`, `match cfg.mode: case "full":`): the values of an option of that name
     tested: dict[str, list[str]] = field(default_factory=dict)
+    # file paths the code builds from attributes (`f"config/{args.pattern}/{args.dataset}.yaml"`)
+    # as (a regex over repository paths, the attribute each of its groups captures)
+    path_patterns: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
     error: str = ""
 
 
@@ -137,6 +140,9 @@ def analyze_python(path: str, text: str) -> PyInfo:
             _tested_values(node, tested)
         elif isinstance(node, ast.Match):
             _matched_values(node, tested)
+        elif isinstance(node, ast.JoinedStr):
+            if (pattern := _path_pattern(node)) is not None and pattern not in info.path_patterns:
+                info.path_patterns.append(pattern)
         elif isinstance(node, ast.If) and _is_main_guard(node.test):
             main_line = main_line or node.lineno
         elif isinstance(node, ast.For) and info.flags_from is None:
@@ -410,6 +416,39 @@ def _matched_values(node: ast.Match, out: dict[str, list[str]]) -> None:
                 values.append(p.value.value)
     if not values:
         del out[node.subject.attr]
+
+
+def _path_pattern(node: ast.JoinedStr) -> tuple[str, tuple[str, ...]] | None:
+    """`f"config/{args.pattern}/{args.dataset}.yaml"` as a regex over repository paths whose
+    groups capture the attributes' values (`pattern`, `dataset`); None for a string that is no
+    file path of a folder or with an extension, or holds no attribute."""
+    regex: list[str] = []
+    attrs: list[str] = []
+    text = ""
+    for part in node.values:
+        if isinstance(part, ast.Constant) and isinstance(part.value, str):
+            regex.append(re.escape(part.value))
+            text += part.value
+        elif isinstance(part, ast.FormattedValue) and isinstance(part.value, ast.Attribute):
+            regex.append(r"([\w.+-]+?)")
+            attrs.append(part.value.attr)
+        else:
+            regex.append(r"[^/]+?")
+    if not attrs or "/" not in text or not re.search(r"\.[A-Za-z]\w{0,5}$", text):
+        return None
+    return "^(?:.*/)?" + "".join(regex) + "$", tuple(attrs)
+
+
+def with_files(flag: CliFlag, values: list[str]) -> CliFlag:
+    """A flag without declared or tested values, with those the repository's files name for
+    it (`config/2wl/Cora.yaml` for `f"config/{args.pattern}/{args.dataset}.yaml"`), as
+    `(values its files name: ['Citeseer', 'Cora'])` in its help."""
+    if not values or "(choices:" in flag.help or "(values the code tests" in flag.help:
+        return flag
+    if flag.switch:
+        return flag
+    note = f"(values its files name: {values[:MAX_TESTED]!r})"
+    return flag.model_copy(update={"help": f"{flag.help[: 300 - len(note) - 1]} {note}".strip()})
 
 
 def with_tested(flag: CliFlag, tested: dict[str, list[str]]) -> CliFlag:

@@ -53,7 +53,7 @@ class Reader:
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--enc", default="def", help="[val/lval/exp/def*]")
+    parser.add_argument("--enc", default="def", help="[val/lval/exp/none/def*]")
     parser.add_argument("--hidden", type=int, default=200)
     args = parser.parse_args()
     reader = Reader(args.enc, args.hidden)
@@ -150,7 +150,7 @@ def test_the_methods_an_arms_branch_calls_and_binds_are_its_steps(tmp_path: Path
 def test_an_arm_named_by_a_common_word_runs_by_the_short_form_its_option_lists(
     tmp_path: Path,
 ) -> None:
-    arms = ["Value", "LValue", "Default", "Average"]
+    arms = ["Value", "LValue", "None", "Default", "Average"]
     task = _task("How does Value compare with LValue and Default?", arms)
     setup = recovered_setup(tmp_path / "enc", {"train.py": ENCODE}, task)
     usage = setup.usage_instructions
@@ -158,6 +158,7 @@ def test_an_arm_named_by_a_common_word_runs_by_the_short_form_its_option_lists(
     # "Value" is a generic word, yet the arm's name: it runs, as the help spells it
     assert "Run Value: `python train.py --enc val`" in usage, usage
     assert "Run LValue: `python train.py --enc lval`" in usage, usage
+    assert "Run None: `python train.py --enc none`" in usage, usage  # a value the help lists
     assert "Run the default configuration: `python train.py`" in usage, usage
     assert any("On the Value path: init value encoder" in s for s in setup.requirements)
 
@@ -201,3 +202,45 @@ def test_the_default_run_leaves_what_the_arms_set_to_the_program(tmp_path: Path)
         in usage
     ), usage
     assert "not a flag" not in usage, usage
+
+
+def test_a_loops_option_stays_when_the_default_run_drops_the_arms_options() -> None:
+    from extractors.agent.launch import without_options
+
+    loop = "for d in a b; do python x.py --dout $d --enc exp; done"
+    assert (
+        without_options(loop, {"--dout", "--enc"}) == "for d in a b; do python x.py --dout $d; done"
+    )
+    assert without_options("python x.py --enc=exp --cut --lr 1", {"--enc", "--cut"}) == (
+        "python x.py --lr 1"
+    )
+
+
+EVAL = """import argparse
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--ckpt", default="")
+    parser.add_argument("--limit", type=int, default=10)
+    args = parser.parse_args()
+    print("ppl", args.ckpt)
+"""
+
+
+def test_training_is_followed_by_the_evaluation_program_the_readme_gives_next(
+    tmp_path: Path,
+) -> None:
+    """`eval.py` after `train.py` in the README is the evaluation, though no sentence says
+    "test"; its checkpoint is the document's own run's, so each run names its own."""
+    readme = (
+        "# Encoders\n\n**train.py:** training\n```bash\npython train.py --enc exp\n```\n"
+        "**eval.py:** perplexity and hits\n```bash\n"
+        "python eval.py --limit 100 --ckpt checkpoints/read-def/epoch=9.ckpt\n```\n"
+    )
+    task = _task("Do exponent embeddings beat the default encoder?", ["Exp", "Default"])
+    files = {"train.py": ENCODE, "eval.py": EVAL, "README.md": readme}
+    setup = recovered_setup(tmp_path / "enc", files, task)
+    usage = setup.usage_instructions
+    then = "then evaluate it: `python eval.py --limit 100 --ckpt <TRAINED_CHECKPOINT>`"
+    assert f"Run Exp: `python train.py --enc exp`, {then}" in usage, usage
+    assert f"Run the default configuration: `python train.py`, {then}" in usage, usage

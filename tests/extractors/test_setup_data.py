@@ -114,3 +114,82 @@ def test_a_training_run_is_followed_by_the_documented_evaluation(tmp_path: Path)
         "then evaluate it: `python cluster.py --backbone ResNet18 --dataset CIFAR-10`"
     ) in usage, usage
     assert "then evaluate it: `python train_STL10.py" not in usage, usage
+
+
+LINKS = '''"""Train a link predictor on one network."""
+import argparse
+
+import yaml
+
+
+def run(args):
+    with open(f"config/{args.pattern}/{args.dataset}.yaml") as f:
+        params = yaml.safe_load(f)
+    print("auc", params["lr"])
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--dataset", default="USAir")
+    parser.add_argument("--pattern", default="2wl_l")
+    args = parser.parse_args()
+    if args.pattern not in ("2wl", "2wl_l"):
+        raise ValueError(args.pattern)
+    run(args)
+'''
+NETWORKS = ["Celegans", "Citeseer", "Cora", "Ecoli", "NS", "PB", "Power", "Pubmed", "USAir"]
+
+
+def _links_task(columns: list[str]) -> TaskDraft:
+    return TaskDraft(
+        key="table-3:best",
+        question=f"How do 2-WL and 2-WLL compare on {', '.join(columns)}?",
+        method="Train 2-WL and 2-WLL on each network and report AUC.",
+        expected_outcome="2-WLL is best.",
+        design_complexity=DesignComplexity(
+            independent_variables={"method": ["2-WL", "2-WLL"]},
+            dependent_variables={"measured on": columns},
+        ),
+    )
+
+
+def _links_files() -> dict[str, str]:
+    files = {f"config/{p}/{n}.yaml": "lr: 0.01\n" for p in ("2wl", "2wl_l") for n in NETWORKS}
+    files["links.py"] = LINKS
+    files["README.md"] = "# Links\n\n```\npython links.py --dataset USAir --pattern 2wl_l\n```\n"
+    return files
+
+
+def test_the_networks_a_table_is_measured_on_are_the_data_sets_each_arm_runs_on(
+    tmp_path: Path,
+) -> None:
+    """The program builds its config's path from `--dataset`, so the config files name the
+    values it takes; the table's columns are such values, so each arm runs on each."""
+    setup = recovered_setup(tmp_path / "l", _links_files(), _links_task(["Cora", "Citeseer"]))
+    usage = setup.usage_instructions
+    for arm, pattern in (("2-WL", "2wl"), ("2-WLL", "2wl_l")):
+        for net in ("Cora", "Citeseer"):
+            run = f"Run {arm} on {net}: `python links.py --dataset {net} --pattern {pattern}`"
+            assert run in usage, usage
+    assert "USAir" not in usage, usage
+
+
+def test_too_many_networks_for_a_run_each_go_through_a_loop(tmp_path: Path) -> None:
+    """Two arms on seven networks are fourteen runs: each arm's run loops over them, the
+    README's own network among them, and "Cele" is the network only Celegans starts like."""
+    columns = ["USAir", "NS", "PB", "Cele", "Power", "Ecoli", "Cora"]
+    setup = recovered_setup(tmp_path / "l", _links_files(), _links_task(columns))
+    usage = setup.usage_instructions
+    loop = "for dataset in USAir NS PB Celegans Power Ecoli Cora; do python links.py"
+    assert f"Run 2-WL on {', '.join(columns)}: `{loop} --dataset $dataset --pattern 2wl; done`" in (
+        usage
+    ), usage
+    assert f"`{loop} --dataset $dataset --pattern 2wl_l; done`" in usage, usage
+
+
+def test_metrics_on_one_network_are_no_data_sets_to_run_on(tmp_path: Path) -> None:
+    """ "Cora AUC" and "Cora AP" both start with a network's name: two measures of one run."""
+    setup = recovered_setup(tmp_path / "l", _links_files(), _links_task(["Cora AUC", "Cora AP"]))
+    usage = setup.usage_instructions
+    assert "Run 2-WL on" not in usage, usage
+    assert "Run 2-WL: `python links.py --dataset USAir --pattern 2wl`" in usage, usage
