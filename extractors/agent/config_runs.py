@@ -53,6 +53,7 @@ _WORD = re.compile(r"[a-z0-9]+")
 # what a program counting a model's costs measures, not what training and testing it gives
 _COST = re.compile(r"(?i)flop|param|latency|fps|throughput|memory|speed|\btime|macs")
 _VERSION = re.compile(r"\d+[a-z]?")
+_DEEP = re.compile(r"([a-z]+)(\d+)")  # a name and a depth: resnet101
 _NOT_ARM_WORDS = frozenset({"w", "with", "the", "a", "of", "and", "on", "in", "for", "model"})
 # the program that evaluates what a training program wrote, beside it
 _EVALUATES = ("test.py", "eval.py", "evaluate.py", "validate.py")
@@ -103,13 +104,26 @@ def _same(want: str, have: str) -> bool:
     more, with letters only (`cityscapes` and `city`); `mask2former` is not `mask`."""
     if want == have:
         return True
+    # a backbone a file name writes by its initial and depth: `r101` for resnet101
+    m, n = _DEEP.fullmatch(want), _DEEP.fullmatch(have)
+    if m and n and m.group(2) == n.group(2) and len(m.group(1)) >= 4 > len(n.group(1)):
+        return m.group(1).startswith(n.group(1))
     short, long_ = sorted((want, have), key=len)
     if not long_.startswith(short) or short.isdigit():
         return False
     rest = long_[len(short) :]
+    if rest == "v1" and len(short) >= 4:  # `bisenet` is `bisenetv1`, the first of its versions
+        return True
     return (len(short) >= 3 and bool(_VERSION.fullmatch(rest))) or (
         len(short) >= 4 and rest.isalpha()
     )
+
+
+def _dated(want: str, have: str) -> bool:
+    """A data set's name and a file name's word holding it with a year after it and a
+    split or variant after that: `voc` and `voc12aug`, `coco` and `coco2017train` (never
+    `mask` and `mask2former`: one digit is part of a name)."""
+    return len(want) >= 3 and have.startswith(want) and have[len(want) : len(want) + 2].isdigit()
 
 
 @dataclass
@@ -183,6 +197,23 @@ class ConfigFiles:
         have = [h for h in _own_words(config) if h in self._rare]
         return any(_same(w, h) for w in words for h in have)
 
+    def other_data(self, config: str, wanted: Sequence[str]) -> list[str]:
+        """Of the words of what the task holds fixed, those naming data some config of the
+        repository is on (`voc` of "Pascal VOC": `..._voc12aug.py`), when this config holds
+        none of them: it trains on another data set than the task's. Else []."""
+
+        def on(w: str, words: list[str]) -> bool:
+            return any(_same(w, h) or _dated(w, h) for h in words)
+
+        known = [
+            w
+            for w in dict.fromkeys(wanted)
+            if len(w) >= 3 and w.isalpha() and any(on(w, self._words[p]) for p in self.configs)
+        ]
+        if not known or any(on(w, self._words[config]) for w in known):
+            return []
+        return known
+
     def _trainer(self, project: str | None) -> str | None:
         """The first documented program that trains from a config, of this project when one
         is given."""
@@ -209,6 +240,10 @@ class ConfigFiles:
         def held(words: Sequence[str], have: list[str]) -> int:
             return sum(any(_same(w, h) for h in have) for w in dict.fromkeys(words))
 
+        def leans(words: Sequence[str], have: list[str]) -> int:
+            """`held`, a data set's name also before a year or a split (`voc12aug`)."""
+            return sum(any(_same(w, h) or _dated(w, h) for h in have) for w in dict.fromkeys(words))
+
         fits: list[tuple[int, int, int, int, str]] = []
         for path in self.configs:
             if home and not path.startswith(home + "/"):
@@ -217,7 +252,7 @@ class ConfigFiles:
             if held(want, have) < len(set(want)):
                 continue
             near = sum(held(other, have) == len(set(other)) for other in beside)
-            fits.append((-held(prefer, have), -near, -held(loose, have), len(have), path))
+            fits.append((-leans(prefer, have), -near, -held(loose, have), len(have), path))
         return min(fits)[-1] if fits else None
 
     def configs_for(

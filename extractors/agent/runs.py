@@ -659,7 +659,11 @@ class RunPlanner:
         configs = files.configs_for(program, runnable, prefer, q.words)
         for i, config in configs.items():
             made = files.run(program, config)
-            add(Run(made.command, arms=[runnable[i]], config=config, then=made.evaluation))
+            run = Run(made.command, arms=[runnable[i]], config=config, then=made.evaluation)
+            if files.other_data(config, prefer):  # the only config of the arm is elsewhere
+                held_data = ", ".join([*datasets, *held][:2])
+                run.warning = f"its config trains on other data than {held_data}: adapt its data"
+            add(run)
         done = [runnable[i] for i in configs]
         if not done:
             return plain, entry

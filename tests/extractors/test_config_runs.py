@@ -330,3 +330,36 @@ def test_a_documented_config_trainer_outranks_an_entry_point_reading_no_config(
         tmp_path / "other", files, _task(["FooNet-T", "FooNet-S"], ["mIoU"], setting="COCO")
     )
     assert "dist_train.sh" not in other.usage_instructions
+
+
+def test_zoo_configs_name_backbones_by_depth_and_data_sets_by_split() -> None:
+    from extractors.agent.config_runs import _dated, _same
+
+    assert _same("resnet101", "r101") and _same("resnet50", "r50")
+    assert not _same("resnet101", "r50") and not _same("hrnet18", "r18")
+    assert _same("bisenet", "bisenetv1") and not _same("bisenet", "bisenetv2")
+    assert _dated("voc", "voc12aug") and not _dated("mask", "mask2former")
+
+
+def test_a_baselines_zoo_config_on_the_tasks_data_runs_it_and_one_elsewhere_says_so(
+    tmp_path: Path,
+) -> None:
+    zoo = {
+        "configs/danet/danet_r101-d8_512x512_20k_voc12aug.py": _config("r101", "ade20k", "()"),
+        "configs/danet/danet_r101-d8_512x1024_40k_cityscapes.py": _config(
+            "r101", "cityscapes", "()"
+        ),
+        "configs/emanet/emanet_r101-d8_512x1024_80k_cityscapes.py": _config(
+            "r101", "cityscapes", "()"
+        ),
+    }
+    task = _task(["DANet / ResNet101", "EMANet / ResNet101"], ["mIoU"], setting="Pascal VOC")
+    usage = recovered_setup(tmp_path, {**FILES, **zoo}, task).usage_instructions
+    danet = "configs/danet/danet_r101-d8_512x512_20k_voc12aug.py"
+    emanet = "configs/emanet/emanet_r101-d8_512x1024_80k_cityscapes.py"
+    assert f"Run DANet / ResNet101: `./tools/dist_train.sh {danet} 8`" in usage, usage
+    assert f"Run EMANet / ResNet101: `./tools/dist_train.sh {emanet} 8`" in usage, usage
+    emanet_line = next(line for line in usage.splitlines() if "Run EMANet" in line)
+    assert "its config trains on other data than Pascal VOC" in emanet_line, emanet_line
+    danet_line = next(line for line in usage.splitlines() if "Run DANet" in line)
+    assert "other data" not in danet_line, danet_line
