@@ -24,6 +24,7 @@ import ast
 import posixpath
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
@@ -168,7 +169,8 @@ class StepPlanner:
         own = self.methods.arm_steps(arms, {method.path} if method else set())
         own += [r for r in rivals or [] if all(r.path != o.path for o in own)]
         files: list[str | None] = [entry, *modules] if entry else []
-        train = self._named_step(files, _TRAIN_NAMES)
+        picked = self._picked(entry, runs)
+        train = self._named_step(files, _TRAIN_NAMES, picked)
         launched = [r for r in runs if r.script and r.lines[0]]
         launches = [self._run_step(r) for r in launched]
         repeats = _repeated_runs(launched, launches)
@@ -177,7 +179,7 @@ class StepPlanner:
         # settings, narrower than the run and the program every task of the paper shares
         by_run = self._script_settings(runs)
         settings = [x for group in by_run for x in group]
-        evaluate = self._named_step(files, _EVAL_NAMES)
+        evaluate = self._named_step(files, _EVAL_NAMES, picked)
         metric = self.measures.metric_step(plan.metrics, modules)
         # what one run goes through (SegVol's organs) is compared only when nothing else is
         covered = [a for a in arms if any(a in r.covers for r in runs)]
@@ -763,19 +765,27 @@ class StepPlanner:
         )
         return steps, _extra_branches(steps, [arm_of.get(id(s)) for s in steps]), code
 
-    def _named_step(self, files: list[str | None], names: tuple[str, ...]) -> Step | None:
+    def _named_step(
+        self,
+        files: list[str | None],
+        names: tuple[str, ...],
+        picked: Sequence[tuple[str, str]] = (),
+    ) -> Step | None:
         """The first definition named like `names` (in their order) in `files` that the code
         of `files` uses (an `evaluate` nothing calls is not this run's evaluation), cut to its
-        loop when it is long."""
+        loop when it is long; the methods of the `picked` classes first (the experiment class
+        the runs' settings choose: `Exp_Classification.train` for `--task_name
+        classification`)."""
         used = self._used_names(files)
         # the names themselves, then names that start like the kind of step (`_evaluation_loop`;
         # never `test_*`, which is a unit test or a helper as often as an evaluation)
         kind = _EVAL_PREFIX if names is _EVAL_NAMES else _TRAIN_PREFIX
-        for wanted, whole in [*((n, True) for n in names), ("", False)]:
-            for path in files:
-                if path is None:
-                    continue
+        places: list[tuple[str, str]] = [*picked, *((p, "") for p in files if p is not None)]
+        for path, owner in places:
+            for wanted, whole in [*((n, True) for n in names), ("", False)]:
                 for item in self.tracer.outline(path):
+                    if owner and not item.name.startswith(owner + "."):
+                        continue
                     short = item.name.rsplit(".", 1)[-1]
                     name = short.lower() if whole else short.lower().strip("_")
                     hit = name == wanted if whole else bool(kind.match(name))
@@ -793,6 +803,44 @@ class StepPlanner:
                     action = f"{verb} ({item.name})" + (f": {doc}" if doc else "")
                     return Step(action, path, start, end)
         return None
+
+    def _picked(self, entry: str | None, runs: list[Run]) -> list[tuple[str, str]]:
+        """The classes the entry point picks by a value the runs give it (`if args.task_name
+        == 'classification': Exp = Exp_Classification` for `--task_name classification`), as
+        (module, class): the experiment whose training and evaluation these runs go through."""
+        tree = self.tracer.tree(entry) if entry and entry.endswith(".py") else None
+        if tree is None or entry is None:
+            return []
+        given: dict[str, set[str]] = {}
+        for r in runs:
+            words = " ".join([r.invocation or r.command, r.settings]).split()
+            for k, w in enumerate(words[:-1]):
+                if w.startswith("--") and not r.missing:
+                    value = words[k + 1].strip("'\";")
+                    given.setdefault(w.lstrip("-").replace("-", "_"), set()).add(value)
+        if not given:
+            return []
+        names = self.tracer.local_names(entry, tree)
+        out: list[tuple[str, str]] = []
+        for node in ast.walk(tree):
+            test = node.test if isinstance(node, ast.If) else None
+            if not (
+                isinstance(test, ast.Compare)
+                and isinstance(test.ops[0], ast.Eq)
+                and isinstance(test.left, ast.Attribute)
+                and isinstance(test.comparators[0], ast.Constant)
+                and str(test.comparators[0].value) in given.get(test.left.attr, set())
+            ):
+                continue
+            for stmt in node.body if isinstance(node, ast.If) else []:
+                picks = stmt.value if isinstance(stmt, ast.Assign) else None
+                if isinstance(picks, ast.Name) and picks.id in names:
+                    target, qual = names[picks.id]
+                    if any(
+                        i.name == qual and i.kind == "class" for i in self.tracer.outline(target)
+                    ):
+                        out.append((target, qual))
+        return list(dict.fromkeys(out))
 
     def _used_names(self, files: list[str | None]) -> set[str]:
         """Every name the code of `files` refers to: called, read as an attribute, or given

@@ -244,3 +244,61 @@ def test_training_is_followed_by_the_evaluation_program_the_readme_gives_next(
     then = "then evaluate it: `python eval.py --limit 100 --ckpt <TRAINED_CHECKPOINT>`"
     assert f"Run Exp: `python train.py --enc exp`, {then}" in usage, usage
     assert f"Run the default configuration: `python train.py`, {then}" in usage, usage
+
+
+DISPATCH = '''"""Run one of the library's tasks."""
+import argparse
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--task_name", default="forecast")
+    parser.add_argument("--model", default="Trans")
+    args = parser.parse_args()
+    if args.task_name == "forecast":
+        from exp.exp_forecast import ExpForecast
+        Exp = ExpForecast
+    elif args.task_name == "classification":
+        from exp.exp_classification import ExpClassification
+        Exp = ExpClassification
+    exp = Exp(args)
+    exp.train()
+    exp.test()
+'''
+
+
+def _exp(kind: str, metric: str) -> str:
+    return f"""class Exp{kind}:
+    def __init__(self, args):
+        self.args = args
+
+    def train(self):
+        for epoch in range(10):
+            self.args.model
+        return self
+
+    def test(self):
+        score = 0.5
+        print("{metric}", score)
+        return score
+"""
+
+
+def test_the_experiment_class_the_runs_task_name_picks_trains_and_evaluates(
+    tmp_path: Path,
+) -> None:
+    files = {
+        "run.py": DISPATCH,
+        "exp/__init__.py": "",
+        "exp/exp_forecast.py": _exp("Forecast", "mse"),
+        "exp/exp_classification.py": _exp("Classification", "accuracy"),
+        "scripts/classification/Trans.sh": "python run.py --task_name classification --model Trans\n",
+        "scripts/classification/Mixer.sh": "python run.py --task_name classification --model Mixer\n",
+    }
+    task = _task(
+        "How does Mixer compare with Trans on classification?", ["Mixer", "Trans"], "accuracy"
+    )
+    setup = recovered_setup(tmp_path / "lib", files, task)
+    steps = "\n".join(setup.requirements)
+    assert "Train (ExpClassification.train) (exp/exp_classification.py:5-8)" in steps, steps
+    assert "Evaluate (ExpClassification.test) (exp/exp_classification.py:10-13)" in steps, steps
+    assert "exp_forecast.py" not in steps, steps
