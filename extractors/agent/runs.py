@@ -178,6 +178,13 @@ class RunPlanner:
             if len(values) >= 2 and all(v.value in parts for v in values):
                 arms += values
         fixed -= {w for a in arms for w in a.words}
+        # a kind of experiment the question names that the launch scripts are foldered by
+        # ("Imputation task": scripts/imputation/): the scripts of that folder run this task
+        folders = {w for e in launchers for w in terms(posixpath.dirname(e.path)) if len(w) >= 4}
+        asked = {w for w in terms(task.question) if w in folders} - {
+            w for a in arms for w in a.words
+        }
+        fixed |= asked
 
         chosen: list[Run] = []
         sweep = hydra_sweep(self.args, task, q, task_arms(task), entry, launchers)
@@ -248,7 +255,16 @@ class RunPlanner:
         plain: list[Arm] = []
         for arm in arms:
             best = max(launchers, key=lambda e: fit(e, arm, datasets[0]), default=None)
-            if best is not None and fit(best, arm, datasets[0])[0] > 0:
+            # an arm whose only scripts run another kind of experiment than the one asked
+            # (ETSformer's forecasting scripts for an imputation table) is the asked kind's
+            # script with the arm's option, when an option selects it
+            elsewhere = (
+                best is not None
+                and bool(asked)
+                and not asked & set(terms(posixpath.dirname(best.path)))
+                and self._arm_setting(arm, arm_options, entry) is not None
+            )
+            if best is not None and fit(best, arm, datasets[0])[0] > 0 and not elsewhere:
                 is_data = arm.words in datasets  # the arm is a data set: no second one
                 for data in [frozenset()] if is_data else datasets:
                     pick = max(launchers, key=lambda e: fit(e, arm, data))

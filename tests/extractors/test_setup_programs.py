@@ -1246,3 +1246,47 @@ def test_an_arms_own_parameters_are_set_on_its_scripts_command(tmp_path: Path) -
             "its script sweeps (--pred_len {96,336}))" in usage
         ), usage
     assert "--persevere" not in usage
+
+
+KINDS_RUN = """import argparse
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--task_name", default="forecast")
+    parser.add_argument("--model", choices=["Gate", "Mixer"], default="Gate")
+    parser.add_argument("--mask_rate", type=float, default=0.0)
+    args = parser.parse_args()
+    print("mse", args.model, args.task_name)
+"""
+
+
+def test_the_kind_of_experiment_the_question_names_chooses_the_scripts_folder(
+    tmp_path: Path,
+) -> None:
+    """The scripts are foldered by kind of experiment; the question asks about imputation:
+    Gate runs its imputation script, and Mixer, which has a forecasting script only, runs
+    the imputation script's command with its own model."""
+    files = {
+        "run.py": KINDS_RUN,
+        "scripts/imputation/Gate.sh": "python run.py --task_name imputation --mask_rate 0.125 --model Gate\n",
+        "scripts/forecast/Gate.sh": (
+            "# Gate compared with Mixer: reports the MSE of Table 4\n"
+            "python run.py --task_name forecast --model Gate\n"
+        ),
+        "scripts/forecast/Mixer.sh": "python run.py --task_name forecast --model Mixer\n",
+    }
+    task = TaskDraft(
+        key="table-4:compare",
+        question="How does Gate compare with Mixer on MSE in Table 4 (Imputation task)?",
+        method="Train Gate and Mixer.",
+        expected_outcome="Gate wins.",
+        design_complexity=DesignComplexity(
+            independent_variables={"method": ["Gate", "Mixer"]},
+            dependent_variables={"metrics": ["MSE"]},
+        ),
+    )
+    usage = recovered_setup(tmp_path / "k", files, task).usage_instructions
+    assert "Run Gate: `bash scripts/imputation/Gate.sh`" in usage, usage
+    assert "scripts/forecast" not in usage, usage
+    mixer = next(line for line in usage.splitlines() if "Run Mixer" in line)
+    assert "--task_name imputation --mask_rate 0.125 --model Mixer" in mixer, mixer
