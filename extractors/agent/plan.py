@@ -39,16 +39,16 @@ from .arms import (
     arm_name,
     arm_option,
     listed,
-    names_arm,
     numeric,
     setting_flags,
     task_arms,
     task_datasets,
     task_metrics,
 )
+from .branches import ArmBranches
 from .config_runs import ConfigFiles
 from .entry_args import EntryArgs
-from .inline import doc_wording, statement_blocks
+from .inline import doc_wording
 from .launch import flag_groups
 from .measures import MeasureSteps
 from .methods import NARROW, MethodModules
@@ -63,9 +63,6 @@ _SCORES = ("compute_score", "compute", "score", "__call__", "forward")  # a metr
 MAX_BENCHMARKS = 4  # benchmarks named by the task whose own folder's loader is a step
 SETTINGS_RUNS = 2  # script runs whose settings are cut into steps
 MAX_CODED = 5  # arms selected by in-code switches that each get a step of their own
-MAX_BRANCHES = 12  # the branches of the arms read per file, of which three are steps
-MAX_ARMS = 4  # the arms whose own code (what their branch hands over to) is cited
-MAX_TAIL = 3  # the blocks an arm's path runs after a guard that leaves it, cited
 _DATA_WORDS = {"data", "dataset", "loader", "dataloader", "load", "read"}
 _DATA_NAMES = DATA_NAMES | {"corpus"}
 _TRAIN_NAMES = ("train", "fit", "train_epoch", "train_one_epoch", "training", "run_epoch")
@@ -112,6 +109,7 @@ class StepPlanner:
         self.args = args or EntryArgs(index, search, tracer)
         self.config_files = config_files or ConfigFiles(index, search, tracer)
         self.entries = {e.path: e for e in index.entry_points}
+        self.branches = ArmBranches(tracer, search, self.entries, self.arm_code)
         # per file, read once for all the repository's tasks: the names its code refers to,
         # and the name registries it defines (`{"custom": Dataset_Custom}`)
         self._names: dict[str, frozenset[str]] = {}
@@ -159,7 +157,7 @@ class StepPlanner:
         e = self.entries.get(entry or "")
         options = [f for f in e.flags if f.name.startswith("--")] if e else []
         held = setting_flags(task, options)
-        branches, extra, code = self._branch_steps(
+        branches, extra, code = self.branches.steps(
             arms, [entry, *modules] if entry else [], runs, held
         )
         # a program reading its experiment from a config: the configs the runs give, and
@@ -607,164 +605,6 @@ class StepPlanner:
                 registry.setdefault(label, loader)
         return dict(Counter(registry[v] for v in values if v in registry))
 
-    def _branch_steps(
-        self,
-        arms: list[Arm],
-        files: list[str | None],
-        runs: list[Run],
-        held: list[tuple[CliFlag, str]],
-    ) -> tuple[list[Step], list[Step], list[Step]]:
-        """Where the code switches between the arms: an `if` comparing with the value of an
-        arm some run runs, or testing the option an arm sets (`if self.wo_conv:`); then where
-        it switches on the value of what the task holds fixed (`if args.dataset ==
-        'cifar100':`). Also those of them that may be cut when steps are too many, and the
-        definitions the arms' branches hand over to (`arm_code`), the arms' own code."""
-        ran = [a for r in runs if not r.missing for a in r.arms]
-        values = {a.value.lower(): a for a in arms if len(a.value) >= 2 and (a in ran or not runs)}
-        fixed = {
-            value.lower(): Arm(flag.name.lstrip("-").replace("-", "_"), value, frozenset())
-            for flag, value in held
-            if value.lower() not in values and not numeric(value)
-        }
-        switches: dict[str, Arm] = {}
-        # the names an arm's option is read by (`--dataset`/`--ds`: dataset, ds), for the arms
-        # a run selects by an option's value: a test of another option is not the arm's path
-        # (`args.dataset == 'cifar100'` for the out-of-distribution set `--dout cifar`)
-        via: dict[str, set[str]] = {}
-        main = self.entries.get(files[0] or "") if files else None
-        flags = main.flags if main else []
-        for r in runs:
-            for a in r.arms if r.switch else []:
-                given = r.settings.split()
-                if len(given) == 1:  # `--wo_conv`: testing the option tests the arm
-                    switches.setdefault(r.switch.lstrip("-").replace("-", "_"), a)
-                else:  # `--algo trace`: the code tests the value
-                    # the value after the arm's own option (a crossed run sets a data set too)
-                    at = given.index(r.switch) + 1 if r.switch in given[:-1] else len(given) - 1
-                    values.setdefault(given[at].strip("'\"").lower(), a)
-                    if len(r.arms) > 1:
-                        continue  # crossed with a data set: which option sets which is unsaid
-                    flag = next((f for f in flags if r.switch in (f.name, *f.aliases)), None)
-                    names = [r.switch, *((flag.name, *flag.aliases) if flag else ())]
-                    via.setdefault(a.value, set()).update(
-                        n.lstrip("-").replace("-", "_") for n in names
-                    )
-        for r in runs:  # `if args.use_zoom_in:` for the arm an in-code setting selects
-            for setting, value in r.edits:
-                if value and r.arms and not r.missing:
-                    switches.setdefault(
-                        re.split(r"[.\[]", setting.target)[-1].strip("'\"]"), r.arms[0]
-                    )
-
-        def named_by(attr: str) -> Arm | None:
-            """The arm a run runs whose switch this is (`args.use_text_prompt` for "text")."""
-            return next((a for a in ran if names_arm(attr, a)), None)
-
-        tests: set[str] = set()
-        out: list[Step] = []
-        held_steps: list[Step] = []  # the branches of what the task holds fixed
-        tails: list[Step] = []  # what an arm's path runs after a guard that leaves it
-        arm_of: dict[int, str] = {}  # the arm whose path a branch step takes or leaves
-        reaches: dict[int, list[Step]] = {}  # what an arm's branch calls, builds or points at
-        free: set[str] = set()  # tests whose branches so far reach no code
-        tested: dict[str, Step] = {}  # a test's branch reaching code
-        for path in files:
-            tree = self.tracer.tree(path) if path else None
-            if tree is None or path is None:
-                continue
-            nodes = list(ast.walk(tree))
-            after = _following(nodes)
-            # `if` statements first, then conditional expressions (`text if args.use_text
-            # else None`), which select an arm as well
-            for node in [n for n in nodes if isinstance(n, ast.If)] + [
-                n for n in nodes if isinstance(n, ast.IfExp)
-            ]:
-                hit: Arm | None = None
-                named = [
-                    values[c.value.lower()]
-                    for c in ast.walk(node.test)
-                    if isinstance(c, ast.Constant)
-                    and isinstance(c.value, str)
-                    and c.value.lower() in values
-                ]
-                if len({(a.variable, a.value) for a in named}) >= 2:
-                    continue  # `x in {'Linear', 'MLP'}`: every arm takes it, it selects none
-                for c in ast.walk(node.test):
-                    if isinstance(c, ast.Constant) and isinstance(c.value, str):
-                        hit = hit or values.get(c.value.lower()) or fixed.get(c.value.lower())
-                    elif isinstance(c, ast.Attribute):
-                        hit = hit or switches.get(c.attr) or named_by(c.attr)
-                    elif isinstance(c, ast.Name):
-                        hit = hit or switches.get(c.id)
-                if hit is None:
-                    continue
-                if hit.value in via and not via[hit.value] & {
-                    c.attr if isinstance(c, ast.Attribute) else c.id
-                    for c in ast.walk(node.test)
-                    if isinstance(c, ast.Attribute | ast.Name)
-                }:
-                    continue  # another option's value of the same name
-                test = ast.unparse(node.test)[:80]
-                verb = "Leave" if isinstance(node.test, ast.UnaryOp) else "Take"
-                own = (
-                    self.arm_code.steps(path, node, hit.value)
-                    if verb == "Take" and hit not in fixed.values()
-                    else []
-                )
-                # a test once: a later `if` of it only when it reaches code the first did not
-                if test in tests and (test not in free or not own):
-                    continue
-                if test not in tests and not own:
-                    free.add(test)
-                tests.add(test)
-                last = node.body[-1] if isinstance(node, ast.If) else node
-                end = min(last.end_lineno or node.lineno, node.lineno + 15)
-                what = hit.variable.replace("_", " ")
-                step = Step(
-                    f"{verb} the {hit.value} path ({what}) where {test}", path, node.lineno, end
-                )
-                arm_of[id(step)] = hit.value
-                (held_steps if hit in fixed.values() else out).append(step)
-                if own:
-                    reaches[id(step)] = own
-                    free.discard(test)
-                    tested[test] = step
-                # `if not args.use_zoom_in: continue`: the arm's own code is what follows
-                exits = isinstance(node, ast.If) and isinstance(
-                    node.body[-1], ast.Continue | ast.Return | ast.Break
-                )
-                if verb == "Leave" and exits and hit not in fixed.values() and not tails:
-                    lines = self.search.lines(path)
-                    tails = [
-                        Step(f"On the {hit.value} path: {action}", path, start, end)
-                        for action, start, end in statement_blocks(
-                            after.get(node, []), lines, MAX_TAIL
-                        )
-                    ]
-                if len(out) >= MAX_BRANCHES:
-                    break
-        # the branches handing over to an arm's own code first (the model an `elif` builds
-        # beside the hyperparameters another sets), then the first others the code has
-        # (one branch per test: the one reaching code); their code, one arm at a time
-        out = [st for st in out if tested.get(_test_of(st), st) is st]
-        out.sort(key=lambda st: not reaches.get(id(st)))
-        code: list[Step] = []
-        armed: set[str] = set()
-        for st in out:
-            if reaches.get(id(st)) and arm_of[id(st)] not in armed and len(armed) < MAX_ARMS:
-                armed.add(arm_of[id(st)])
-                code += [
-                    c
-                    for c in reaches[id(st)]
-                    if all((c.path, c.start) != (x.path, x.start) for x in code)
-                ]
-        # the arms' branches first; in the order the code runs them, file by file
-        rank = {p: i for i, p in enumerate(files)}
-        steps = sorted(
-            (out + held_steps)[:3] + tails, key=lambda st: (rank.get(st.path, 0), st.start)
-        )
-        return steps, _extra_branches(steps, [arm_of.get(id(s)) for s in steps]), code
-
     def _named_step(
         self,
         files: list[str | None],
@@ -990,18 +830,6 @@ def _suite_steps(runs: list[Run]) -> list[Step]:
     return list(out.values())
 
 
-def _extra_branches(branches: list[Step], paths: list[str | None]) -> list[Step]:
-    """The branches past the first two that may be cut: not one that is the only branch
-    taking its arm's path (`elif self.serial_conv:` beside two branches of `wo_conv`).
-    `paths` are the branches' arms (None for a step of no one arm)."""
-    first = set(paths[:2])
-    return [
-        b
-        for b, p in zip(branches[2:], paths[2:], strict=True)
-        if p is None or p in first or paths.count(p) > 1
-    ]
-
-
 def _repeated_runs(runs: list[Run], steps: list[Step]) -> list[Step]:
     """The steps of runs that repeat an earlier run's arms on another data set (the usage has
     them all): cut before the training, evaluation or metric when steps are too many."""
@@ -1012,23 +840,6 @@ def _repeated_runs(runs: list[Run], steps: list[Step]) -> list[Step]:
         if arms and arms in seen and r.data:
             out.append(step)
         seen.add(arms)
-    return out
-
-
-def _test_of(step: Step) -> str:
-    """The test a branch step quotes (`args.pattern == '2wl'`)."""
-    return step.action.split(" where ", 1)[-1]
-
-
-def _following(nodes: list[ast.AST]) -> dict[ast.AST, list[ast.stmt]]:
-    """Each statement's later siblings in the block it sits in."""
-    out: dict[ast.AST, list[ast.stmt]] = {}
-    for node in nodes:
-        for name in ("body", "orelse", "finalbody"):
-            block = getattr(node, name, None)
-            if isinstance(block, list):
-                for i, stmt in enumerate(block):
-                    out[stmt] = block[i + 1 :]
     return out
 
 

@@ -589,7 +589,8 @@ def test_a_plain_variable_the_authors_override_inside_a_group_is_swept_there(
 
 def test_when_steps_are_too_many_an_arms_only_branch_stays_and_repeated_runs_go() -> None:
     from extractors.agent.arms import Arm
-    from extractors.agent.plan import _extra_branches, _repeated_runs
+    from extractors.agent.branches import _extra_branches
+    from extractors.agent.plan import _repeated_runs
     from extractors.agent.run import Run
     from extractors.agent.steps import Step
 
