@@ -53,6 +53,7 @@ from .launch import flag_groups
 from .measures import MeasureSteps
 from .methods import NARROW, MethodModules
 from .multirun import hydra_config_steps
+from .option_use import OptionUses
 from .query import TaskQuery
 from .run import Run, run_label
 from .steps import DATA_NAMES, Step, StepTracer
@@ -110,6 +111,7 @@ class StepPlanner:
         self.config_files = config_files or ConfigFiles(index, search, tracer)
         self.entries = {e.path: e for e in index.entry_points}
         self.branches = ArmBranches(tracer, search, self.entries, self.arm_code)
+        self.option_uses = OptionUses(tracer)
         # per file, read once for all the repository's tasks: the names its code refers to,
         # and the name registries it defines (`{"custom": Dataset_Custom}`)
         self._names: dict[str, frozenset[str]] = {}
@@ -234,7 +236,18 @@ class StepPlanner:
         options_step = self._options_step(entry, runs, arms, held)
         # a key the runs override is cited beside the chosen file that sets it
         keys = [options_step] if composed else []
-        optional = [*called, *blocks, *judged[2:], *extra, *own[2:], *code[MAX_PER_ARM:]]
+        # where the options selecting the arms or sweeping a number take effect, past their
+        # `if`s (`self.layers[-1 * self.adapter_layer:]` for `--adapter_layer`)
+        uses = self._option_uses(entry, modules, runs)
+        optional = [
+            *called,
+            *blocks,
+            *judged[2:],
+            *extra,
+            *own[2:],
+            *code[MAX_PER_ARM:],
+            *uses,  # cut before the arms' own code
+        ]
         order = [
             data,
             *benchmarks,
@@ -248,6 +261,7 @@ class StepPlanner:
             *own,
             *branches,
             *code,
+            *uses,
             *blocks,
             *called,
             train,
@@ -402,6 +416,21 @@ class StepPlanner:
                 break
             modules.extend(x for x in self.index.imports.get(m, []) if x not in modules)
         return [m for m in modules if m.endswith(".py") and m != entry][:80]
+
+    def _option_uses(self, entry: str | None, modules: list[str], runs: list[Run]) -> list[Step]:
+        """The definitions reading the value of each option a run sets to select its arm
+        (`OptionUses`), the options in the runs' order."""
+        if entry is None or not entry.endswith(".py"):
+            return []
+        options = dict.fromkeys(
+            r.switch for r in runs if r.switch.startswith("--") and r.arms and not r.missing
+        )
+        found: list[Step] = []
+        for option in options:
+            for step in self.option_uses.steps(option, option, [entry, *modules], entry):
+                if all((step.path, step.start) != (f.path, f.start) for f in found):
+                    found.append(step)
+        return found
 
     def _options_step(
         self, entry: str | None, runs: list[Run], arms: list[Arm], held: list[tuple[CliFlag, str]]

@@ -302,3 +302,73 @@ def test_the_experiment_class_the_runs_task_name_picks_trains_and_evaluates(
     assert "Train (ExpClassification.train) (exp/exp_classification.py:5-8)" in steps, steps
     assert "Evaluate (ExpClassification.test) (exp/exp_classification.py:10-13)" in steps, steps
     assert "exp_forecast.py" not in steps, steps
+
+
+SWEEP_TRAIN = '''"""Fine-tune the adapter model."""
+import argparse
+
+from model import Model, ModelArgs
+
+
+def main(args):
+    model = Model(ModelArgs(adapter_layer=args.adapter_layer))
+    for _ in range(args.epochs):
+        model.forward([1.0, 2.0, 3.0])
+    print("val acc", 0.5)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--adapter_layer", type=int, default=30, help="adapted layers")
+    parser.add_argument("--epochs", type=int, default=5)
+    main(parser.parse_args())
+'''
+
+SWEEP_MODEL = '''"""The model with adapters in its last layers."""
+from dataclasses import dataclass
+
+
+@dataclass
+class ModelArgs:
+    adapter_layer: int = 30
+
+
+class Model:
+    def __init__(self, params):
+        self.layers = [lambda x: x] * 32
+        self.adapter_layer = params.adapter_layer
+
+    def forward(self, h):
+        for layer in self.layers[: -1 * self.adapter_layer]:
+            h = layer(h)
+        for layer in self.layers[-1 * self.adapter_layer :]:
+            h = [x + 1 for x in layer(h)]
+        return h
+'''
+
+
+def test_where_a_swept_option_takes_effect_is_a_step(tmp_path: Path) -> None:
+    """`--adapter_layer` reaches the model as `params.adapter_layer` and is read in its
+    forward: those definitions are cited, not the parser's line alone."""
+    task = TaskDraft(
+        key="table-4:sweep",
+        question="How does Val Acc of the adapter change as Layers varies (10, 20, 30)?",
+        method="Fine-tune with adapters in the last 10, 20 and 30 layers.",
+        expected_outcome="More layers help.",
+        design_complexity=DesignComplexity(
+            independent_variables={"Layers": ["10", "20", "30"]},
+            dependent_variables={"metric": ["Val Acc"]},
+        ),
+    )
+    readme = (
+        "# Adapter\n\nFine-tune the adapter in the last layers; it reports the Val Acc as it"
+        " changes when the number of layers varies (more layers help):\n\n"
+        "    python finetune.py --adapter_layer 30\n"
+    )
+    files = {"finetune.py": SWEEP_TRAIN, "model.py": SWEEP_MODEL, "README.md": readme}
+    setup = recovered_setup(tmp_path / "ad", files, task)
+    assert "python finetune.py --adapter_layer 20" in setup.usage_instructions
+    steps = "\n".join(setup.requirements)
+    took = "Read adapter_layer where --adapter_layer takes effect"
+    assert f"{took} (Model.forward) (model.py:15-20)" in steps, steps
+    assert f"{took} (Model.__init__) (model.py:11-13)" in steps, steps
