@@ -25,7 +25,7 @@ import posixpath
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
 from expcurate.records import CliFlag, EntryPoint, RepoIndex, TaskDraft
@@ -171,6 +171,12 @@ class StepPlanner:
         files: list[str | None] = [entry, *modules] if entry else []
         picked = self._picked(entry, runs)
         train = self._named_step(files, _TRAIN_NAMES, picked)
+        # the training an evaluation's runs are chained after (`stage1.py`), by its loop
+        stages: list[Step] = []
+        for stage in dict.fromkeys(p for r in runs for p in r.trained_by):
+            name = posixpath.basename(stage)
+            if (loop := self._named_step([stage], _TRAIN_NAMES)) is not None:
+                stages.append(replace(loop, action=f"Train first with {name}: {loop.action}"))
         launched = [r for r in runs if r.script and r.lines[0]]
         launches = [self._run_step(r) for r in launched]
         repeats = _repeated_runs(launched, launches)
@@ -196,10 +202,19 @@ class StepPlanner:
                 if not s.action.startswith(("Parse command", "Implement the method"))
             ]
             blocks = self.tracer.block_steps(entry, q)
+        # the evaluation a training run is followed by (`then evaluate it: python cluster.py`)
+        # comes after the training, as a config program's evaluation does
+        evaluated = {w for r in runs if r.then for w in re.findall(r"[\w./-]+\.py\b", r.then)}
+        later: list[Step] = []
         for other in also:
-            blocks += self.tracer.block_steps(other, q, limit=4)
+            found = self.tracer.block_steps(other, q, limit=4)
+            if any(other == w or other.endswith("/" + w.lstrip("./")) for w in evaluated):
+                later += found
+            else:
+                blocks += found
         # the evaluation of what a config program trained comes after the training
         judged = self.tracer.block_steps(judge, q, limit=4) if judge else []
+        judged += later
         judged = [b for b in judged if self._about_experiment(b, q, True)]
         # the `if args.x == 'v':` bodies no run takes: every run gives x another value
         dead = self._dead_branches(entry, runs)
@@ -260,6 +275,7 @@ class StepPlanner:
             optimizer,
             *own,
             *branches,
+            *stages,
             *code,
             *uses,
             *blocks,

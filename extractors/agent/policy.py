@@ -53,7 +53,7 @@ NOTEBOOK_CELLS = 12  # a notebook that is the experiment: its substantial cells,
 RELEVANCE = 1.05  # share of task names found in the repo + share of task words found
 WORDS_ONLY_RELEVANCE = 0.85  # share of task words, for a task that names nothing
 _NUMERIC = re.compile(r"[\d.,%]+")
-HEURISTIC_VERSION = "setup-heuristic-35"  # bump when the policy's output changes
+HEURISTIC_VERSION = "setup-heuristic-36"  # bump when the policy's output changes
 # a program that compares what the runs produced: eval_results.py, validate.py, plot_x.py
 _COMPARE_STAGE = re.compile(r"(?:eval|valid|plot|analy)", re.I)
 
@@ -263,6 +263,13 @@ class SetupAgent:
             or any(w and w <= set(terms(posixpath.basename(p))) for w in arms)
             or _COMPARE_STAGE.match(posixpath.basename(p))
         )[: len(also)]
+        # the stages the runs chain to the entry point are this experiment's too: the
+        # training documented before an evaluation (`stage1.py`, the method's training),
+        # the evaluation documented after a training (`cluster.py`)
+        chained = [p for r in runs for p in r.trained_by] + [
+            p for r in runs if r.then for p in self.run_planner.programs(r.then)
+        ]
+        part = tuple(dict.fromkeys([*part, *(p for p in chained if p != entry)]))[:MAX_STAGES]
         if configured:  # a config program's evaluation is its own
             part = ()
         plan = self.step_planner.steps(task, q, entry, runs, method, part, rivals=models[1:])
@@ -523,6 +530,9 @@ class SetupAgent:
                 if ref not in masked and (len(refs) == 1 or scores.get(ref, 0) >= 0.5 * best):
                     masked.append(ref)
         return masked
+
+
+MAX_STAGES = 3  # other programs of the experiment whose code is cited and masked
 
 
 def recover_setup(task: TaskDraft, index: RepoIndex, root: Path, *, max_steps: int = 40) -> Setup:

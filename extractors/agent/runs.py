@@ -583,6 +583,7 @@ class RunPlanner:
         for run in runs:
             if not run.missing and entry in self.programs(run.command):
                 run.warning = "; ".join(w for w in (note, run.warning) if w)
+                run.trained_by = list(by_program)
 
     def _then_evaluate(
         self, runs: list[Run], entry: str | None, held: list[tuple[CliFlag, str]]

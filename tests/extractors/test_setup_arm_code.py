@@ -218,12 +218,19 @@ def test_a_loops_option_stays_when_the_default_run_drops_the_arms_options() -> N
 
 EVAL = """import argparse
 
+
+def perplexity(ckpt, limit):
+    losses = [len(ckpt) / (i + 1) for i in range(limit)]
+    return 2 ** (sum(losses) / len(losses))
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--ckpt", default="")
     parser.add_argument("--limit", type=int, default=10)
     args = parser.parse_args()
-    print("ppl", args.ckpt)
+    ppl = perplexity(args.ckpt, args.limit)
+    print("ppl", ppl)
 """
 
 
@@ -244,6 +251,12 @@ def test_training_is_followed_by_the_evaluation_program_the_readme_gives_next(
     then = "then evaluate it: `python eval.py --limit 100 --ckpt <TRAINED_CHECKPOINT>`"
     assert f"Run Exp: `python train.py --enc exp`, {then}" in usage, usage
     assert f"Run the default configuration: `python train.py`, {then}" in usage, usage
+    # the evaluation program is the experiment's: masked, its steps after the training's
+    assert "eval.py" in setup.masked_source, setup.masked_source
+    cited = [r.split("(")[-1] for r in setup.requirements]
+    evaluating = [i for i, c in enumerate(cited) if c.startswith("eval.py")]
+    training = [i for i, c in enumerate(cited) if c.startswith("train.py")]
+    assert evaluating and min(evaluating) > max(training), setup.requirements
 
 
 DISPATCH = '''"""Run one of the library's tasks."""

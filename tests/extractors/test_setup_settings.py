@@ -893,8 +893,13 @@ def test_a_documented_loop_runs_whole_on_the_recipe_for_the_tasks_setting(tmp_pa
 
 
 def test_an_evaluation_is_preceded_by_the_documented_training(tmp_path: Path) -> None:
-    stage = OOD_TEST.replace("print('AUROC", "print('loss").replace(
+    stage = OOD_TEST.replace("print('AUROC", "train(args.odc)\n    print('loss").replace(
         "    p.add_argument('--dout', default='svhn', choices=['texture', 'svhn', 'lsun'])\n", ""
+    )
+    stage = stage.replace(
+        "import argparse\n",
+        "import argparse\n\n\ndef train(odc):\n    for epoch in range(10):\n"
+        "        loss = odc * 0.1\n        print(epoch, loss)\n",
     )
     readme = (
         "# Long-tailed OOD detection\n\nTrain, CIFAR10-LT:\n\n"
@@ -904,12 +909,19 @@ def test_an_evaluation_is_preceded_by_the_documented_training(tmp_path: Path) ->
     )
     task = _ood_task()
     files = {"test.py": OOD_TEST, "stage1.py": stage, "stage2.py": stage, "README.md": readme}
-    usage = recovered_setup(tmp_path / "t", files, task).usage_instructions
+    setup = recovered_setup(tmp_path / "t", files, task)
+    usage = setup.usage_instructions
     # once for every run, in the document's order, on the task's data set
     assert (
         "Before the runs: train first as documented: `python stage1.py --ds cifar100 --odc 30`, "
         "then `python stage2.py --ds cifar100 --odc 3`."
     ) in usage, usage
+    # the training is the experiment's too: its loop is a step, and it is masked
+    assert any(
+        r.endswith("Train first with stage1.py: Train (train) (stage1.py:4-7)")
+        for r in setup.requirements
+    ), setup.requirements
+    assert {"test.py", "stage1.py", "stage2.py"} <= set(setup.masked_source), setup.masked_source
 
 
 def test_the_arm_the_readme_is_titled_after_is_the_authors_own_run(tmp_path: Path) -> None:
