@@ -63,6 +63,8 @@ MAX_CONFIGS = 3  # the configs of one task's runs whose model lines are steps
 _SCORES = ("compute_score", "compute", "score", "__call__", "forward")  # a metric's work
 MAX_BENCHMARKS = 4  # benchmarks named by the task whose own folder's loader is a step
 SETTINGS_RUNS = 2  # script runs whose settings are cut into steps
+MAX_LOSSES = 3  # the repository's own loss definitions cited; more are a framework's
+_LOSS = re.compile(r"loss$|^loss|Loss", re.I)
 MAX_CODED = 5  # arms selected by in-code switches that each get a step of their own
 _DATA_WORDS = {"data", "dataset", "loader", "dataloader", "load", "read"}
 _DATA_NAMES = DATA_NAMES | {"corpus"}
@@ -171,9 +173,17 @@ class StepPlanner:
         files: list[str | None] = [entry, *modules] if entry else []
         picked = self._picked(entry, runs)
         train = self._named_step(files, _TRAIN_NAMES, picked)
+        # the loss the program trains with, when it is the repository's own (a few loss
+        # definitions it uses, not a framework's catalogue): the method's objective
+        trainers = list(dict.fromkeys(p for r in runs for p in r.trained_by))
+        losses = (
+            self._loss_steps([*files, *trainers], [entry, train.path if train else "", *trainers])
+            if train or trainers
+            else []
+        )
         # the training an evaluation's runs are chained after (`stage1.py`), by its loop
         stages: list[Step] = []
-        for stage in dict.fromkeys(p for r in runs for p in r.trained_by):
+        for stage in trainers:
             name = posixpath.basename(stage)
             if (loop := self._named_step([stage], _TRAIN_NAMES)) is not None:
                 stages.append(replace(loop, action=f"Train first with {name}: {loop.action}"))
@@ -276,6 +286,7 @@ class StepPlanner:
             *own,
             *branches,
             *stages,
+            *losses,
             *code,
             *uses,
             *blocks,
@@ -688,6 +699,24 @@ class StepPlanner:
                     action = f"{verb} ({item.name})" + (f": {doc}" if doc else "")
                     return Step(action, path, start, end)
         return None
+
+    def _loss_steps(self, files: list[str | None], training: list[str | None]) -> list[Step]:
+        """The loss classes and functions `files` define that the `training` code (the entry
+        point, the training loop's module, the chained training) uses (`InstanceLoss`,
+        `ClusterLoss` of modules/contrastive_loss.py), each by the method doing its work;
+        none when they are more than `MAX_LOSSES` (a framework's catalogue of losses)."""
+        used = self._used_names([p for p in training if p])
+        found: list[Step] = []
+        for path in dict.fromkeys(p for p in files if p):
+            for item in self.tracer.outline(path):
+                if "." in item.name or item.name not in used or item.end - item.start < 3:
+                    continue
+                if not _LOSS.search(item.name):
+                    continue
+                core = self.methods.class_core(path, item) if item.kind == "class" else None
+                where = core or item
+                found.append(Step(f"Compute the loss ({where.name})", path, where.start, where.end))
+        return found if len(found) <= MAX_LOSSES else []
 
     def _picked(self, entry: str | None, runs: list[Run]) -> list[tuple[str, str]]:
         """The classes the entry point picks by a value the runs give it (`if args.task_name

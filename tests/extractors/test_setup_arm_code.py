@@ -385,3 +385,67 @@ def test_where_a_swept_option_takes_effect_is_a_step(tmp_path: Path) -> None:
     took = "Read adapter_layer where --adapter_layer takes effect"
     assert f"{took} (Model.forward) (model.py:15-20)" in steps, steps
     assert f"{took} (Model.__init__) (model.py:11-13)" in steps, steps
+
+
+LOSSES = '''"""The contrastive objectives."""
+
+
+class InstanceLoss:
+    def __init__(self, temperature):
+        self.temperature = temperature
+
+    def forward(self, z_i, z_j):
+        sim = [a * b / self.temperature for a, b in zip(z_i, z_j)]
+        return -sum(sim) / len(sim)
+
+
+class ClusterLoss:
+    def __init__(self, classes):
+        self.classes = classes
+
+    def forward(self, c_i, c_j):
+        entropy = sum(c_i) / self.classes
+        return sum(a - b for a, b in zip(c_i, c_j)) + entropy
+'''
+
+CLUSTER_TRAIN = '''"""Train the clustering network."""
+import argparse
+
+import losses
+
+
+def train(model, data, instance, cluster):
+    for x in data:
+        loss = instance.forward(x, x) + cluster.forward(x, x)
+        print("loss", loss)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--dataset", default="CIFAR-10")
+    args = parser.parse_args()
+    instance = losses.InstanceLoss(0.5)
+    cluster = losses.ClusterLoss(10)
+    train(None, [[1.0, 2.0]], instance, cluster)
+    print("NMI", 0.5)
+'''
+
+
+def test_the_repositorys_own_losses_the_training_uses_are_steps(tmp_path: Path) -> None:
+    task = _task("Do the instance and cluster heads cluster CIFAR-10 well?", ["CIFAR-10"], "NMI")
+    files = {"train.py": CLUSTER_TRAIN, "losses.py": LOSSES}
+    setup = recovered_setup(tmp_path / "cc", files, task)
+    steps = "\n".join(setup.requirements)
+    assert "Compute the loss (InstanceLoss.forward) (losses.py:8-10)" in steps, steps
+    assert "Compute the loss (ClusterLoss.forward) (losses.py:17-19)" in steps, steps
+    # a framework's catalogue of losses is no method's own
+    many = LOSSES + "".join(
+        f"\n\nclass Extra{i}Loss:\n    def forward(self, x):\n        y = x\n        return y\n"
+        for i in range(3)
+    )
+    many_train = CLUSTER_TRAIN.replace(
+        "    train(None,",
+        "    extra = [losses.Extra0Loss(), losses.Extra1Loss(), losses.Extra2Loss()]\n    train(None,",
+    )
+    other = recovered_setup(tmp_path / "fw", {"train.py": many_train, "losses.py": many}, task)
+    assert not any("Compute the loss" in r for r in other.requirements), other.requirements
