@@ -831,10 +831,31 @@ class RunPlanner:
                 return [flag.name, value]
             return None  # --model ParC-Net-S where the repository has no ParC-Net-S
         e = self.entries.get(entry or "")
+        if e is not None and (named := self._model_module(arm, options)) is not None:
+            return named
         if e is None or e.kind != "hydra":
             return None
         choice = self.args.config_choice(arm.value)
         return [choice] if choice else None
+
+    def _model_module(self, arm: Arm, options: list[CliFlag]) -> list[str] | None:
+        """`--model Pyraformer` for "Pyraformer": the program's one model option (`--model`,
+        `--arch`, ...), when the repository has a module of models named as the arm is
+        (models/Pyraformer.py), spelled as the file is."""
+        chooses = [f for f in options if not f.switch and MODEL_OPTION.match(f"{f.name} x")]
+        if len(chooses) != 1 or ABLATED.match(arm.value):
+            return None
+        wanted = fold(arm.value)
+        declared = re.search(r"\(choices: \[([^\]]*)\]\)", chooses[0].help)
+        if declared and wanted not in {fold(c) for c in declared.group(1).split(",")}:
+            return None  # the parser would refuse it
+        for stem_, paths in self.methods.modules_by_stem().items():
+            if fold(stem_) != wanted or len(wanted) < 3:
+                continue
+            for path in paths:
+                if "model" in posixpath.dirname(path).lower():
+                    return [chooses[0].name, posixpath.basename(path)[:-3]]
+        return None
 
     def _own_model(self) -> str | None:
         """The model the repository's launch scripts train most, found once for all tasks."""

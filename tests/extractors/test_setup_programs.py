@@ -1290,3 +1290,33 @@ def test_the_kind_of_experiment_the_question_names_chooses_the_scripts_folder(
     assert "scripts/forecast" not in usage, usage
     mixer = next(line for line in usage.splitlines() if "Run Mixer" in line)
     assert "--task_name imputation --mask_rate 0.125 --model Mixer" in mixer, mixer
+
+
+def test_a_model_the_repository_has_a_module_of_runs_through_the_model_option(
+    tmp_path: Path,
+) -> None:
+    """ "Tiny" has no script, but models/Tiny.py is a model `--model` can load; "Huge" has
+    neither, and a parser declaring its choices refuses what it does not list."""
+    program = KINDS_RUN.replace('choices=["Gate", "Mixer"], ', "")
+    files = {
+        "run.py": program,
+        "models/__init__.py": "",
+        "models/Tiny.py": "class Model:\n    def forward(self, x):\n        return x\n",
+        "scripts/imputation/Gate.sh": "python run.py --task_name imputation --model Gate\n",
+    }
+    task = TaskDraft(
+        key="table-4:compare",
+        question="How does Gate compare with Tiny and Huge on MSE in Table 4 (Imputation task)?",
+        method="Train Gate, Tiny and Huge.",
+        expected_outcome="Gate wins.",
+        design_complexity=DesignComplexity(
+            independent_variables={"method": ["Gate", "Tiny", "Huge"]},
+            dependent_variables={"metrics": ["MSE"]},
+        ),
+    )
+    usage = recovered_setup(tmp_path / "m", files, task).usage_instructions
+    tiny = next(line for line in usage.splitlines() if "Run Tiny" in line)
+    assert "--task_name imputation --model Tiny" in tiny, usage
+    assert "Run Huge: no launch script" in usage, usage
+    refused = recovered_setup(tmp_path / "r", {**files, "run.py": KINDS_RUN}, task)
+    assert "Run Tiny: no launch script" in refused.usage_instructions, refused.usage_instructions
