@@ -677,8 +677,9 @@ class RunPlanner:
         for i, config in configs.items():
             made = files.run(program, config)
             run = Run(made.command, arms=[runnable[i]], config=config, then=made.evaluation)
-            if files.other_data(config, prefer):  # the only config of the arm is elsewhere
-                held_data = ", ".join([*datasets, *held][:2])
+            if other := files.other_data(config, prefer):  # the arm's only config is elsewhere
+                said = [v for v in [*datasets, *held] if any(w in fold(v) for w in other)]
+                held_data = ", ".join(said[:2]) or ", ".join(other)
                 run.warning = f"its config trains on other data than {held_data}: adapt its data"
             add(run)
         done = [runnable[i] for i in configs]
