@@ -1260,6 +1260,20 @@ if __name__ == "__main__":
 """
 
 
+def _imputation_task(arms: list[str]) -> TaskDraft:
+    rivals = " and ".join(arms[1:])
+    return TaskDraft(
+        key="table-4:compare",
+        question=f"How does {arms[0]} compare with {rivals} on MSE in Table 4 (Imputation task)?",
+        method=f"Train {', '.join(arms)}.",
+        expected_outcome=f"{arms[0]} wins.",
+        design_complexity=DesignComplexity(
+            independent_variables={"method": arms},
+            dependent_variables={"metrics": ["MSE"]},
+        ),
+    )
+
+
 def test_the_kind_of_experiment_the_question_names_chooses_the_scripts_folder(
     tmp_path: Path,
 ) -> None:
@@ -1275,16 +1289,7 @@ def test_the_kind_of_experiment_the_question_names_chooses_the_scripts_folder(
         ),
         "scripts/forecast/Mixer.sh": "python run.py --task_name forecast --model Mixer\n",
     }
-    task = TaskDraft(
-        key="table-4:compare",
-        question="How does Gate compare with Mixer on MSE in Table 4 (Imputation task)?",
-        method="Train Gate and Mixer.",
-        expected_outcome="Gate wins.",
-        design_complexity=DesignComplexity(
-            independent_variables={"method": ["Gate", "Mixer"]},
-            dependent_variables={"metrics": ["MSE"]},
-        ),
-    )
+    task = _imputation_task(["Gate", "Mixer"])
     usage = recovered_setup(tmp_path / "k", files, task).usage_instructions
     assert "Run Gate: `bash scripts/imputation/Gate.sh`" in usage, usage
     assert "scripts/forecast" not in usage, usage
@@ -1304,16 +1309,7 @@ def test_a_model_the_repository_has_a_module_of_runs_through_the_model_option(
         "models/Tiny.py": "class Model:\n    def forward(self, x):\n        return x\n",
         "scripts/imputation/Gate.sh": "python run.py --task_name imputation --model Gate\n",
     }
-    task = TaskDraft(
-        key="table-4:compare",
-        question="How does Gate compare with Tiny and Huge on MSE in Table 4 (Imputation task)?",
-        method="Train Gate, Tiny and Huge.",
-        expected_outcome="Gate wins.",
-        design_complexity=DesignComplexity(
-            independent_variables={"method": ["Gate", "Tiny", "Huge"]},
-            dependent_variables={"metrics": ["MSE"]},
-        ),
-    )
+    task = _imputation_task(["Gate", "Tiny", "Huge"])
     usage = recovered_setup(tmp_path / "m", files, task).usage_instructions
     tiny = next(line for line in usage.splitlines() if "Run Tiny" in line)
     assert "--task_name imputation --model Tiny" in tiny, usage
