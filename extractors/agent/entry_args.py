@@ -113,12 +113,25 @@ class EntryArgs:
         return "<" + name.lstrip("-").replace("-", "_").upper() + ">"
 
     def complete(self, command: str, entry: str | None) -> str:
-        """The command with the entry point's required options it lacks."""
+        """The command with the entry point's required options it lacks (and `dashed`)."""
+        command = self.dashed(command, entry)
         given = set(re.findall(r"(?<!\S)--?[\w-]+", command))
         added = [
             w for name, value in self.required(entry) if name not in given for w in (name, value)
         ]
         return appended(command, shell(added)) if added else command
+
+    def dashed(self, command: str, entry: str | None) -> str:
+        """The command with a long option written with one dash (`-momentum 0.9`, which
+        argparse reads as `-m omentum`) given the two its parser defines (`--momentum`)."""
+        e = self.entries.get(entry or "")
+        names = {n for f in (e.flags if e else []) for n in (f.name, *f.aliases)}
+        return " ".join(
+            "-" + w
+            if re.fullmatch(r"-[A-Za-z][\w-]+", w) and w not in names and "-" + w in names
+            else w
+            for w in command.split(" ")
+        )
 
     def code_settings(self, path: str | None) -> list[CodeSetting]:
         """The switches a Python entry point hard-codes outside its parser and its classes'

@@ -578,7 +578,9 @@ class RunPlanner:
             best = max(cands, key=lambda c: on_setting(c.text, wanted))
             takes = self._options_of(program)
             mine = [(f, v) for f, v in held if f.name in takes]
-            commands.append(with_held(run_from(best, self.known), mine)[0])
+            commands.append(
+                self.args.dashed(with_held(run_from(best, self.known), mine)[0], program)
+            )
         note = "train first as documented: " + ", then ".join(f"`{c}`" for c in commands)
         for run in runs:
             if not run.missing and entry in self.programs(run.command):

@@ -904,7 +904,7 @@ def test_an_evaluation_is_preceded_by_the_documented_training(tmp_path: Path) ->
     readme = (
         "# Long-tailed OOD detection\n\nTrain, CIFAR10-LT:\n\n"
         "    python stage1.py --ds cifar10 --odc 3\n\nCIFAR100-LT:\n\n"
-        "    python stage1.py --ds cifar100 --odc 30\n\nThen fine-tune:\n\n"
+        "    python stage1.py --ds cifar100 -odc 30\n\nThen fine-tune:\n\n"
         "    python stage2.py --ds cifar10 --odc 3\n\n" + OOD_README.split("\n", 2)[2]
     )
     task = _ood_task()
@@ -941,3 +941,26 @@ def test_the_arm_the_readme_is_titled_after_is_the_authors_own_run(tmp_path: Pat
         in (usage)
     ), usage
     assert "Run LoRA: no launch script" in usage, usage
+
+
+def test_a_long_option_the_readme_writes_with_one_dash_gets_two(tmp_path: Path) -> None:
+    """argparse reads the README's `-momentum 0.9` as `-m omentum`: the command the setup
+    gives writes the option its parser defines, `--momentum`."""
+    program = (
+        "import argparse\n\nif __name__ == '__main__':\n"
+        "    p = argparse.ArgumentParser()\n"
+        "    p.add_argument('-m', '--model', default='ResNet18', choices=['ResNet18', 'ResNet34'])\n"
+        "    p.add_argument('--momentum', type=float, default=0.0)\n"
+        "    args = p.parse_args()\n    print('accuracy of', args.model)\n"
+    )
+    readme = "# Train\n\n    python train.py -momentum 0.9 --model ResNet18\n"
+    task = _task(
+        "Does ResNet34 beat ResNet18 on accuracy?",
+        {"backbone": ["ResNet34", "ResNet18"]},
+        metric="accuracy",
+    )
+    usage = recovered_setup(tmp_path / "d", {"train.py": program, "README.md": readme}, task)
+    assert "Run ResNet34: `python train.py --momentum 0.9 --model ResNet34`" in (
+        usage.usage_instructions
+    ), usage.usage_instructions
+    assert "-momentum" not in usage.usage_instructions.replace("--momentum", ""), usage
