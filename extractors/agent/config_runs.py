@@ -237,12 +237,13 @@ class ConfigFiles:
             return None
         home = _project(program)
 
-        def held(words: Sequence[str], have: list[str]) -> int:
-            return sum(any(_same(w, h) for h in have) for w in dict.fromkeys(words))
-
-        def leans(words: Sequence[str], have: list[str]) -> int:
-            """`held`, a data set's name also before a year or a split (`voc12aug`)."""
-            return sum(any(_same(w, h) or _dated(w, h) for h in have) for w in dict.fromkeys(words))
+        def held(words: Sequence[str], have: list[str], dated: bool = False) -> int:
+            """How many of `words` the path holds; with `dated`, a data set's name also
+            before a year or a split (`voc12aug`)."""
+            return sum(
+                any(_same(w, h) or (dated and _dated(w, h)) for h in have)
+                for w in dict.fromkeys(words)
+            )
 
         fits: list[tuple[int, int, int, int, str]] = []
         for path in self.configs:
@@ -252,7 +253,7 @@ class ConfigFiles:
             if held(want, have) < len(set(want)):
                 continue
             near = sum(held(other, have) == len(set(other)) for other in beside)
-            fits.append((-leans(prefer, have), -near, -held(loose, have), len(have), path))
+            fits.append((-held(prefer, have, True), -near, -held(loose, have), len(have), path))
         return min(fits)[-1] if fits else None
 
     def configs_for(

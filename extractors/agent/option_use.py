@@ -24,7 +24,7 @@ class OptionUses:
     def __init__(self, tracer: StepTracer) -> None:
         self.tracer = tracer
 
-    def steps(self, option: str, label: str, modules: list[str], entry: str) -> list[Step]:
+    def steps(self, option: str, modules: list[str], entry: str) -> list[Step]:
         """The definitions of `modules` (the entry point's last) reading the attribute the
         option is stored as (`--adapter_layer`: `.adapter_layer`), most reads first; only
         the entry point's when no other module reads it."""
@@ -57,7 +57,7 @@ class OptionUses:
                 start, end = item.start, item.end
                 if end - start > NARROW:
                     start, end = max(item.start, lines[0] - 1), min(item.end, lines[-1] + 1)
-                action = f"Read {attr} where {label} takes effect ({item.name})"
+                action = f"Read {attr} where {option} takes effect ({item.name})"
                 found.append((-len(lines), rank, Step(action, path, start, end)))
         # the entry point's own folder first (a copy of the package elsewhere is another's)
         home = posixpath.dirname(entry)

@@ -454,7 +454,7 @@ class StepPlanner:
         )
         found: list[Step] = []
         for option in options:
-            for step in self.option_uses.steps(option, option, [entry, *modules], entry):
+            for step in self.option_uses.steps(option, [entry, *modules], entry):
                 if all((step.path, step.start) != (f.path, f.start) for f in found):
                     found.append(step)
         return found
@@ -676,28 +676,30 @@ class StepPlanner:
         # the names themselves, then names that start like the kind of step (`_evaluation_loop`;
         # never `test_*`, which is a unit test or a helper as often as an evaluation)
         kind = _EVAL_PREFIX if names is _EVAL_NAMES else _TRAIN_PREFIX
-        places: list[tuple[str, str]] = [*picked, *((p, "") for p in files if p is not None)]
-        for path, owner in places:
-            for wanted, whole in [*((n, True) for n in names), ("", False)]:
-                for item in self.tracer.outline(path):
-                    if owner and not item.name.startswith(owner + "."):
-                        continue
-                    short = item.name.rsplit(".", 1)[-1]
-                    name = short.lower() if whole else short.lower().strip("_")
-                    hit = name == wanted if whole else bool(kind.match(name))
-                    if not hit or item.end - item.start < 3 or short not in used:
-                        continue
-                    if "config" in item.name.lower():  # ExperimentConfig.validate checks a config
-                        continue
-                    start, end = item.start, item.end
-                    if end - start > NARROW:
-                        loop = self._loop(path, item)
-                        if loop is not None:
-                            start, end = loop
-                    verb = "Train" if names is _TRAIN_NAMES else "Evaluate"
-                    doc = doc_wording(item.doc, longest=120)
-                    action = f"{verb} ({item.name})" + (f": {doc}" if doc else "")
-                    return Step(action, path, start, end)
+        wanted_names = [*((n, True) for n in names), ("", False)]
+        # the picked classes' methods by each name, then every file's definitions by each name
+        places = [(w, path, owner) for path, owner in picked for w in wanted_names]
+        places += [(w, path, "") for w in wanted_names for path in files if path is not None]
+        for (wanted, whole), path, owner in places:
+            for item in self.tracer.outline(path):
+                if owner and not item.name.startswith(owner + "."):
+                    continue
+                short = item.name.rsplit(".", 1)[-1]
+                name = short.lower() if whole else short.lower().strip("_")
+                hit = name == wanted if whole else bool(kind.match(name))
+                if not hit or item.end - item.start < 3 or short not in used:
+                    continue
+                if "config" in item.name.lower():  # ExperimentConfig.validate checks a config
+                    continue
+                start, end = item.start, item.end
+                if end - start > NARROW:
+                    loop = self._loop(path, item)
+                    if loop is not None:
+                        start, end = loop
+                verb = "Train" if names is _TRAIN_NAMES else "Evaluate"
+                doc = doc_wording(item.doc, longest=120)
+                action = f"{verb} ({item.name})" + (f": {doc}" if doc else "")
+                return Step(action, path, start, end)
         return None
 
     def _loss_steps(self, files: list[str | None], training: list[str | None]) -> list[Step]:
@@ -723,15 +725,10 @@ class StepPlanner:
         == 'classification': Exp = Exp_Classification` for `--task_name classification`), as
         (module, class): the experiment whose training and evaluation these runs go through."""
         tree = self.tracer.tree(entry) if entry and entry.endswith(".py") else None
-        if tree is None or entry is None:
+        e = self.entries.get(entry or "")
+        if tree is None or entry is None or e is None:
             return []
-        given: dict[str, set[str]] = {}
-        for r in runs:
-            words = " ".join([r.invocation or r.command, r.settings]).split()
-            for k, w in enumerate(words[:-1]):
-                if w.startswith("--") and not r.missing:
-                    value = words[k + 1].strip("'\";")
-                    given.setdefault(w.lstrip("-").replace("-", "_"), set()).add(value)
+        given = _given_values(e, [r for r in runs if not r.missing])
         if not given:
             return []
         names = self.tracer.local_names(entry, tree)

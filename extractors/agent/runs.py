@@ -258,11 +258,12 @@ class RunPlanner:
             # an arm whose only scripts run another kind of experiment than the one asked
             # (ETSformer's forecasting scripts for an imputation table) is the asked kind's
             # script with the arm's option, when an option selects it
+            setting = self._arm_setting(arm, arm_options, entry)
             elsewhere = (
                 best is not None
                 and bool(asked)
                 and not asked & set(terms(posixpath.dirname(best.path)))
-                and self._arm_setting(arm, arm_options, entry) is not None
+                and setting is not None
             )
             if best is not None and fit(best, arm, datasets[0])[0] > 0 and not elsewhere:
                 is_data = arm.words in datasets  # the arm is a data set: no second one
@@ -276,7 +277,7 @@ class RunPlanner:
                     called = python_entry(pick.path, self.entries) or ""
                     with_parameters(run, arm, self.entries.get(called))
                     add(run)
-            elif (setting := self._arm_setting(arm, arm_options, entry)) is not None:
+            elif setting is not None:
                 by_flag.append((arm, setting))
             else:
                 plain.append(arm)

@@ -449,3 +449,27 @@ def test_the_repositorys_own_losses_the_training_uses_are_steps(tmp_path: Path) 
     )
     other = recovered_setup(tmp_path / "fw", {"train.py": many_train, "losses.py": many}, task)
     assert not any("Compute the loss" in r for r in other.requirements), other.requirements
+
+
+def test_an_evaluation_named_so_wins_over_a_helper_that_starts_like_one(tmp_path: Path) -> None:
+    """Every file is searched for `evaluate` before any for a name starting `eval_`: the
+    data module's `eval_collate_fn` is no evaluation."""
+    program = (
+        "import argparse\n\nfrom utils import eval_collate_fn\nfrom scoring import evaluate\n\n"
+        "if __name__ == '__main__':\n    p = argparse.ArgumentParser()\n"
+        "    p.add_argument('--enc', default='def', help='[exp/def*]')\n"
+        "    args = p.parse_args()\n    batch = eval_collate_fn([1, 2])\n"
+        "    print('ppl', evaluate(batch, args.enc))\n"
+    )
+    utils = (
+        "def eval_collate_fn(items):\n    batch = list(items)\n    batch.sort()\n    return batch\n"
+    )
+    scoring = (
+        "def evaluate(batch, enc):\n    total = sum(batch)\n    scale = len(enc)\n"
+        "    return total / scale\n"
+    )
+    task = _task("Do exponent embeddings beat the default encoder?", ["Exp", "Default"])
+    files = {"train.py": program, "utils.py": utils, "scoring.py": scoring}
+    steps = "\n".join(recovered_setup(tmp_path / "ev", files, task).requirements)
+    assert "Evaluate (evaluate) (scoring.py:1-4)" in steps, steps
+    assert "Evaluate (eval_collate_fn)" not in steps, steps
