@@ -46,7 +46,7 @@ from expcurate.store.rows import Paper, StageRun
 M = TypeVar("M", bound=BaseModel)
 
 PARSER_VERSION = "paper-1"
-MINER_VERSION = "repo-11"  # repo-2: option aliases (--ds for --dataset); repo-3: switches;
+MINER_VERSION = "repo-12"  # repo-2: option aliases (--ds for --dataset); repo-3: switches;
 # repo-4: the values code tests an option for (`args.algo == "trace"`); repo-5: a program
 # takes the options of the parser-only module it imports (`EntryPoint.parser`); repo-6: a
 # documented command after a shell prompt such as `~$ ` or `user@host:~/src$ `; repo-7: the

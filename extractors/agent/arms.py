@@ -213,8 +213,22 @@ def about_data(variable: str) -> bool:
     return bool(_DATA_VARIABLE & set(terms(variable)))
 
 
+_SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺−", "0123456789-+-")
+_TIMES_TEN = re.compile(r"(\d+(?:\.\d+)?)[x×*·]10\^?([-+]?\d+)")
+
+
 def numeric(text: str) -> bool:
-    return bool(re.fullmatch(r"[\d.,%x×e+-]+", text.replace(" ", "")))
+    return bool(re.fullmatch(r"[\d.,%x×*·^e+-]+", text.replace(" ", "").translate(_SUPERSCRIPTS)))
+
+
+def number_value(text: str) -> str:
+    """A number as a command line takes it: "1×10⁻²" and "1 x 10^-2" are 0.01; anything
+    else as written."""
+    plain = text.replace(" ", "").translate(_SUPERSCRIPTS)
+    m = _TIMES_TEN.fullmatch(plain)
+    if m is None:
+        return text
+    return f"{float(m.group(1)) * 10 ** int(m.group(2)):g}"
 
 
 def content_words(text: str) -> list[str]:
@@ -359,7 +373,14 @@ def sweep_option(variable: str, options: list[CliFlag]) -> CliFlag | None:
     if len(exact) == 1:
         return exact[0]
     holding = [f for f in takes if wanted <= words(f)]
-    return holding[0] if len(holding) == 1 else None
+    if len(holding) == 1:
+        return holding[0]
+    # an option named by the variable's initials: --lr for "learning rate", --wd for
+    # "weight decay"
+    said = [w for w in re.findall(r"[a-z]+", variable.lower()) if w not in STOPWORDS]
+    initials = "".join(w[0] for w in said)
+    short = [f for f in takes if len(said) >= 2 and f.name.lstrip("-").lower() == initials]
+    return short[0] if len(short) == 1 else None
 
 
 def names_arm(name: str, arm: Arm) -> bool:

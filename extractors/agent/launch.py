@@ -129,6 +129,15 @@ def placeholder_value(value: str) -> bool:
     return bool(_PLACEHOLDER_VALUE.search(value.strip()))
 
 
+_POSITIONAL = re.compile(r"\$(?:\{)?([1-9])(?:\})?(?![\w:-])")
+
+
+def takes_arguments(lines: list[str]) -> bool:
+    """The script reads positional arguments with no default (`CONFIG=$1`, `python x.py $1`,
+    not `${1:-8}`): run bare, it runs on nothing."""
+    return any(_POSITIONAL.search(x.split("#", 1)[0]) for x in lines)
+
+
 def placeholders(lines: list[str]) -> str:
     """The script's settings its authors left for the user (`segvol_ckpt="path/to/x.pth"`), as
     an instruction: a run that skips a missing checkpoint would otherwise go on silently."""

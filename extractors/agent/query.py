@@ -14,7 +14,7 @@ from typing import Any
 
 from expcurate.records import TaskDraft
 from expcurate.records.names import name_key
-from extractors.repo import tokens
+from extractors.repo import stem, tokens
 
 
 def _wordset(text: str) -> frozenset[str]:
@@ -81,6 +81,9 @@ class TaskQuery:
     # The design variables' labels as names ("model_config_file", "use_zoom_in"): the
     # drafter's words, which count when the code has them and are never missing names.
     keys: set[str] = field(default_factory=set)
+    # The question's own words, stemmed, each whole ("OptoPrime" is one): what names the kind
+    # of experiment asked
+    asked: set[str] = field(default_factory=set)
 
     @property
     def terms(self) -> set[str]:
@@ -218,6 +221,7 @@ def build_query(task: TaskDraft) -> TaskQuery:
         phrases=phrases,
         alternatives=alternatives,
         keys={name_key(k) for k in _design_parts(task)[1]},
+        asked={stem(w) for w in re.findall(r"[a-z0-9]+", task.question.lower())},
     )
 
 
@@ -269,13 +273,13 @@ def _flag_guesses(text: str) -> list[str]:
         words = [w for w in re.split(r"[\s\-]+", m.group(1).lower()) if w and w not in STOPWORDS]
         if not words:
             continue
-        for stem in ("_".join(words), words[0]):
+        for part in ("_".join(words), words[0]):
             for flag in (
-                f"--no_{stem}",
-                f"--no-{stem.replace('_', '-')}",
-                f"--wo_{stem}",
-                f"--use_{stem}",
-                f"--{stem}",
+                f"--no_{part}",
+                f"--no-{part.replace('_', '-')}",
+                f"--wo_{part}",
+                f"--use_{part}",
+                f"--{part}",
             ):
                 if flag not in out:
                     out.append(flag)

@@ -65,9 +65,40 @@ _ASKS_PREPARING = frozenset(
         "prepare preparation preprocess preprocessing download convert conversion construct"
     )
 )
+# A repository with sub-projects per kind of experiment (detection/, pose_estimation/,
+# video_prediction/ beside the classification code at the root): when the question names
+# one, what runs outside the named ones is another experiment.
+OUTSIDE_NAMED = 0.5
+# folder names any repository may have, which name no kind of experiment
+_COMMON_FOLDERS = frozenset(
+    stem(t)
+    for t in terms(
+        "data dataset datasets docs doc examples example tools tool utils util tests test "
+        "models model configs config notebooks notebook experiments experiment benchmarks "
+        "benchmark assets demo demos apps app common core external misc results outputs logs "
+        "checkpoints pretrained train training eval evaluation"
+    )
+)
+NAMED_FIT = 0.8
+# A program that measures a model's cost (FLOPs, parameters, speed) shares the task's model
+# and data names but runs no experiment: it ranks below what does, unless the task measures
+# cost.
+_COUNTS_COST = re.compile(
+    r"(?:^|[/_-])(?:get_flops|flops|count_params|params_count|param_count|benchmark_speed|"
+    r"speed_test|test_speed|fps|latency)(?:[/_.-]|$)",
+    re.IGNORECASE,
+)
+_ASKS_COST = frozenset(
+    stem(t)
+    for t in terms(
+        "flops flop gflops macs params parameters parameter latency throughput speed fps "
+        "efficiency efficient complexity cost"
+    )
+)
 SCRIPT_TO_CALLEE = 0.6
 AGGREGATE = 1.05
 CONFIG_OF = 0.7
+RUNS = frozenset({"entry", "script", "notebook"})  # what a user runs
 _HELPER_NAMES = {"__init__.py", "setup.py", "conftest.py", "conf.py", "version.py"}
 _PATH_NOISE = {"scripts", "script", "src", "lib", "py", "sh", "ipynb", "yaml", "yml", "json"}
 _TEST_NAME = re.compile(r"(^|/)(test_[^/]*|[^/]*_test|Test[^/]*)\.py$")
@@ -147,11 +178,18 @@ class Ranker:
         self._put(cands, "result", self._result_scores(q))
         build = asks_to_build(q.text)
         preparing = bool(_ASKS_PREPARING & {stem(t) for t in q.terms})
+        costing = bool(_ASKS_COST & q.asked)
         for c in cands.values():
             base = sum(WEIGHTS[s] * c.signals.get(s, 0.0) for s in WEIGHTS)
             c.score = base * (BUILD_MODULE if build and c.kind == "module" else PRIOR[c.kind])
             if not preparing and c.kind in ("entry", "script") and _PREPARING.search(c.path):
                 c.score *= PREPARES
+            if not costing and c.kind in ("entry", "script") and _COUNTS_COST.search(c.path):
+                c.score *= PREPARES
+        named = self._named_projects(q, cands)
+        for c in cands.values():
+            if named and c.kind in RUNS and c.path.split("/", 1)[0] not in named:
+                c.score *= OUTSIDE_NAMED
         self._propagate(cands)
         return sorted(cands.values(), key=lambda c: (-c.score, c.path))
 
@@ -289,6 +327,28 @@ class Ranker:
             if score:
                 out[e.path] = score
         return out
+
+    def _named_projects(self, q: TaskQuery, cands: dict[str, Candidate]) -> set[str]:
+        """The top-level folders the question names whole ("pose estimation" names
+        pose_estimation/) that hold programs of their own: the sub-projects it asks about. Of
+        several ("object detection and instance segmentation"), the ones whose files match
+        the task about as well as the best (detection/ with its COCO configs)."""
+        folders: dict[str, int] = Counter(
+            p.split("/", 1)[0] for p, k in self.kinds.items() if "/" in p and k in RUNS
+        )
+        named: set[str] = set()
+        for folder, programs in folders.items():
+            words = {stem(t) for t in tokens(re.sub(r"[-_.]", " ", folder))}
+            words -= _PATH_NOISE | STOPWORDS | GENERIC | _COMMON_FOLDERS
+            if programs >= 2 and words and max(map(len, words)) >= 4 and words <= q.asked:
+                named.add(folder)
+        fit = {f: 0.0 for f in named}
+        for c in cands.values():
+            top = c.path.split("/", 1)[0]
+            if top in fit:
+                fit[top] = max(fit[top], c.signals.get("dir", 0.0))
+        best = max(fit.values(), default=0.0)
+        return {f for f, v in fit.items() if v >= NAMED_FIT * best}
 
     def _dir_scores(self, text_scores: dict[str, float]) -> dict[str, float]:
         """How well a file's neighbourhood matches: experiments live in sub-projects.

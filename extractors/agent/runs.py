@@ -35,6 +35,7 @@ from .arms import (
     content_words,
     fold,
     form_words,
+    number_value,
     numeric,
     setting_flags,
     sweep_option,
@@ -59,6 +60,7 @@ from .launch import (
     invocation_of,
     placeholders,
     shell,
+    takes_arguments,
     with_setting,
     without_options,
 )
@@ -288,7 +290,7 @@ class RunPlanner:
             if len(values) < 2 or any(v in arms for v in values):
                 continue
             if (swept := sweep_option(variable, arm_options)) is not None:
-                by_flag += [(v, [swept.name, v.value]) for v in values]
+                by_flag += [(v, [swept.name, number_value(v.value)]) for v in values]
                 sweeps += values
         # the one arm of a variable no script names, beside siblings run by the scripts of
         # one folder (scripts/STD/LDLinear.sh for "LD"): that folder's script training the
@@ -915,7 +917,12 @@ class RunPlanner:
         lines = self.search.lines(e.path)
         first, last, settings, invocation = invocation_of(lines, q, arms, data)
         command = f"bash {shlex.quote(e.path)}"
-        if (folder := self._script_folder(e.path, lines, invocation)) is not None:
+        documented = [c for c in self.index.commands if e.path in c.runs]
+        if takes_arguments(lines) and documented:
+            # a script reading its arguments (CONFIG=$1, GPUS=$2) runs as the README writes
+            # it (`./tools/dist_train.sh /path/to/config 8`), never bare
+            command = run_from(documented[0], self.known)
+        elif (folder := self._script_folder(e.path, lines, invocation)) is not None:
             # its program is named from the script's folder: run it from there
             command = f"cd {shlex.quote(folder)} && bash {shlex.quote(posixpath.basename(e.path))}"
             invocation = f"cd {shlex.quote(folder)} && {invocation}"

@@ -163,14 +163,20 @@ def _values_files_name(
 def _borrow_parsers(index: RepoIndex) -> None:
     """A program without options of its own that imports exactly one module defining only a
     parser (`main.py` importing `config.py`, whose `init_args` builds it) accepts that parser's
-    options: it takes them, with `parser` saying where they are written."""
+    options: it takes them, with `parser` saying where they are written. A package's
+    `__init__.py` it imports stands for the modules that one imports (`from simvp.utils
+    import create_parser`, re-exported from simvp/utils/parser.py)."""
     entries = {e.path: e for e in index.entry_points}
     for e in index.entry_points:
         if e.flags or not e.runnable or e.kind not in ("main", "script"):
             continue
+        imported = list(index.imports.get(e.path, []))
+        for p in list(imported):
+            if p.endswith("/__init__.py"):
+                imported += [q for q in index.imports.get(p, []) if q not in imported]
         parsers = [
             entries[p]
-            for p in index.imports.get(e.path, [])
+            for p in imported
             if p in entries and entries[p].flags and not entries[p].runnable
         ]
         if len(parsers) == 1:

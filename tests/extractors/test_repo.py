@@ -526,6 +526,33 @@ def test_an_options_values_are_those_the_modules_its_program_imports_test(tmp_pa
     assert flag.help == "(values the code tests: ['base', 'full', 'lora', 'tiny'])"
 
 
+def test_a_program_takes_the_options_of_a_parser_its_package_re_exports(tmp_path: Path) -> None:
+    """`from simvp.utils import create_parser`, where simvp/utils/__init__.py imports it from
+    its parser module: the program takes that parser's options, from a sub-project folder."""
+    write(
+        tmp_path,
+        "video/simvp/utils/parser.py",
+        "import argparse\n\n\ndef create_parser():\n    p = argparse.ArgumentParser()\n"
+        "    p.add_argument('--lr', type=float, default=1e-3)\n    return p\n",
+    )
+    write(tmp_path, "video/simvp/utils/misc.py", "def seed(n):\n    return n\n")
+    write(
+        tmp_path,
+        "video/simvp/utils/__init__.py",
+        "from .parser import create_parser\nfrom .misc import seed\n",
+    )
+    write(tmp_path, "video/simvp/__init__.py", "")
+    write(
+        tmp_path,
+        "video/tools/train.py",
+        "from simvp.utils import create_parser\n\n"
+        "if __name__ == '__main__':\n    print(create_parser().parse_args().lr)\n",
+    )
+    entries = {e.path: e for e in mine_repo(tmp_path).entry_points}
+    assert [f.name for f in entries["video/tools/train.py"].flags] == ["--lr"]
+    assert entries["video/tools/train.py"].parser == "video/simvp/utils/parser.py"
+
+
 def test_a_documented_commands_unset_shell_variables_are_named_placeholders() -> None:
     from expcurate.records import DocCommand
     from extractors.repo.commands import run_from

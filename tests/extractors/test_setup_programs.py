@@ -1316,3 +1316,34 @@ def test_a_model_the_repository_has_a_module_of_runs_through_the_model_option(
     assert "Run Huge: no launch script" in usage, usage
     refused = recovered_setup(tmp_path / "r", {**files, "run.py": KINDS_RUN}, task)
     assert "Run Tiny: no launch script" in refused.usage_instructions, refused.usage_instructions
+
+
+def test_a_launch_script_reading_its_arguments_runs_as_the_readme_writes_it(
+    tmp_path: Path,
+) -> None:
+    """`tools/dist_train.sh` reads CONFIG=$1 and GPUS=$2: run bare it trains nothing, so the
+    default run is the README's `./tools/dist_train.sh /path/to/config 8`."""
+    train = (
+        "import argparse\n\n\ndef segment(cfg):\n    print('segformer miou', cfg)\n\n\n"
+        "if __name__ == '__main__':\n    p = argparse.ArgumentParser()\n"
+        "    p.add_argument('config')\n    segment(p.parse_args().config)\n"
+    )
+    files = {
+        "tools/train.py": train,
+        "tools/dist_train.sh": "CONFIG=$1\nGPUS=$2\npython tools/train.py $CONFIG --gpus $GPUS\n",
+        "configs/segformer_ade20k.py": "model = dict(type='segformer')\n",
+        "README.md": (
+            "# SegFormer\n\nTrain the segformer and report its mIoU:\n\n```\n"
+            "./tools/dist_train.sh /path/to/config 8\n```\n"
+        ),
+    }
+    task = TaskDraft(
+        key="table-1:segformer",
+        question="Does the SegFormer segmentation model reach a higher mIoU?",
+        method="Train SegFormer and report mIoU.",
+        expected_outcome="It does.",
+        design_complexity=DesignComplexity(dependent_variables={"metric": ["mIoU"]}),
+    )
+    usage = recovered_setup(tmp_path / "s", files, task).usage_instructions
+    assert "Run the default configuration: `./tools/dist_train.sh /path/to/config 8`" in usage
+    assert "`bash tools/dist_train.sh`" not in usage, usage

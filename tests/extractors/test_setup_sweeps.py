@@ -90,3 +90,25 @@ def test_a_script_naming_its_program_from_its_own_folder_runs_from_there(tmp_pat
     task = _task("Layers", ["10", "20"])
     usage = recovered_setup(tmp_path / "g", files, task).usage_instructions
     assert "Run Layers 10: `python finetune.py --adapter_layer 10" in usage, usage
+
+
+LR_PROGRAM = PROGRAM.replace("--warmup_epochs", "--lr").replace(
+    "type=int, default=1", "default=1e-3"
+)
+
+
+def test_a_rate_written_times_ten_to_a_power_runs_as_a_number_under_its_initials(
+    tmp_path: Path,
+) -> None:
+    """ "Learning rate 1×10⁻², 5×10⁻³" is swept by `--lr` (the variable's initials), each value
+    written as the parser reads a number."""
+    files = {
+        "finetune.py": LR_PROGRAM,
+        "finetune.sh": "python finetune.py --adapter_layer 30 --epochs 5 --lr 0.001\n",
+        "README.md": README,
+    }
+    task = _task("learning rate", ["1×10⁻²", "5×10⁻³"])
+    usage = recovered_setup(tmp_path / "r", files, task).usage_instructions
+    for value in ("0.01", "0.005"):
+        assert f"python finetune.py --adapter_layer 30 --epochs 5 --lr {value}`" in usage, usage
+    assert "Run learning rate 1×10⁻²: `" in usage, usage  # the paper's label, kept
