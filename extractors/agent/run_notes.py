@@ -15,7 +15,7 @@ from collections.abc import Callable
 from expcurate.records import ConfigFile, EntryPoint
 from extractors.repo import RepoSearch, terms
 
-from .arms import Arm, about_data, numeric, value_forms
+from .arms import Arm, about_data, number_value, numeric, value_forms
 from .launch import blocks_of, placeholder_value, with_setting
 from .methods import MethodModules
 from .run import Run
@@ -137,3 +137,64 @@ def own_model(search: RepoSearch, launchers: list[EntryPoint]) -> str:
     top = counts.most_common(2)
     clear = top and (len(top) == 1 or top[0][1] > 2 * top[1][1])
     return top[0][0] if clear else ""
+
+
+# options naming where a run writes what it trains or measures
+OUTPUT_OPTION = re.compile(
+    r"--(?:ex_name|exp_name|experiment_name|experiment|output_dir|out_dir|output_path|"
+    r"save_dir|save_path|work[-_]dir|log_dir|logdir|checkpoint_dir|ckpt_dir|run_name)"
+)
+_OUTPUT_VALUE = r"(?P<sep>=|\s+)(?P<value>[^\s;&|$`'\"]+)(?=\s|$)"
+
+
+def apart(
+    runs: list[Run],
+    unset: Callable[[str], dict[str, str]],
+    takes: Callable[[str], set[str]],
+) -> None:
+    """Runs of one task that would write to the same place (`--output_dir ./checkpoint/` in
+    each of three sweep runs: the second overwrites the first) each write to their own: the
+    value with the run's arms after it (`./checkpoint/layers_10/`, `mmnist_simvp_learning_
+    rate_0.01`), in the evaluation chained after it too. `unset(command)` gives the output
+    options the command's program has and the command leaves at their defaults (`model_path:
+    save/CIFAR-10` in a config): those are set; `takes(command)` the options its programs
+    take. A value no two runs share, or a shell variable, is left as it is."""
+    found: dict[tuple[str, str], list[tuple[Run, bool]]] = {}
+    for run in runs:
+        if run.missing or not run.command:
+            continue
+        for m in re.finditer(OUTPUT_OPTION.pattern + _OUTPUT_VALUE, run.command):
+            option = m.group(0).split("=")[0].split()[0]
+            found.setdefault((option, m.group("value")), []).append((run, True))
+        for option, value in unset(run.command).items():
+            if value and "$" not in value:
+                found.setdefault((option, value), []).append((run, False))
+    for (option, value), sharing in found.items():
+        sharing = list({id(r): (r, given) for r, given in sharing}.values())
+        names = [_slug(r) for r, _ in sharing]
+        if len(sharing) < 2 or len(set(names)) < len(names):
+            continue  # one run, or runs this cannot tell apart
+        for (run, given), name in zip(sharing, names, strict=True):
+            own = f"{value}{name}/" if value.endswith("/") else f"{value}_{name}"
+            pattern = re.compile(
+                "(" + re.escape(option) + r"(?:=|\s+))" + re.escape(value) + r"(?=\s|$)"
+            )
+            if given:
+                run.command = pattern.sub(lambda m, o=own: m.group(1) + o, run.command)
+            else:
+                run.command = with_setting(run.command, [option, own])
+            if run.then and option in takes(run.then):
+                run.then = with_setting(run.then, [option, own])
+
+
+def _slug(run: Run) -> str:
+    """What tells a run apart in a file name: its arms and data set ("layers_10"), else
+    "default"."""
+    said = [  # a name without its note: "moganet_tiny (MogaNet-T)" is moganet_tiny
+        f"{a.variable} {number_value(a.value)}"
+        if numeric(a.value)
+        else re.sub(r"\([^()]*\)", " ", a.value)
+        for a in run.arms
+    ]
+    text = " ".join([*said, run.data]) or "default"
+    return re.sub(r"[^a-z0-9.]+", "_", text.lower()).strip("_.") or "default"

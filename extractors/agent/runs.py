@@ -45,6 +45,7 @@ from .arms import (
     task_settings,
     value_forms,
 )
+from .checkpoints import last_epoch, read_by_number, written_by_epoch
 from .config_runs import ConfigFiles, arm_words, path_words
 from .derived import (
     crossed,
@@ -70,6 +71,8 @@ from .query import TaskQuery
 from .run import MAX_RUNS, Run
 from .run_notes import (
     MODEL_OPTION,
+    OUTPUT_OPTION,
+    apart,
     comparable,
     config_item,
     config_placeholders,
@@ -532,6 +535,11 @@ class RunPlanner:
         through_suites(chosen, q, self.programs, self.entries, self.args.tracer, self._suites)
         self._then_evaluate(chosen, entry, held)
         self._trained_first(chosen, entry, held)
+        apart(
+            chosen[:MAX_RUNS],
+            self._unset_outputs,
+            lambda c: {o for p in self.programs(c) for o in self._options_of(p)},
+        )
         return chosen[:MAX_RUNS], entry
 
     def _titled(self, arm: Arm) -> bool:
@@ -551,6 +559,24 @@ class RunPlanner:
         """The first command a document gives for the program, in its document's order."""
         own = [c for c in self.index.commands if program in c.runs]
         return min(own, key=lambda c: c.line) if own else None
+
+    def _unset_outputs(self, command: str) -> dict[str, str]:
+        """The options naming where the command's program writes (`--output_dir`, or one
+        whose directory the program makes: `os.makedirs(args.model_path)`) that the command
+        leaves at their defaults, with those defaults."""
+        out: dict[str, str] = {}
+        for program in self.programs(command):
+            e = self.entries.get(program)
+            if e is None:
+                continue
+            text = "\n".join(self.search.lines(program))
+            made = set(re.findall(r"(?:makedirs|mkdir)\(\s*(?:args|opt|cfg)\.(\w+)", text))
+            for f in e.flags:
+                if not f.name.startswith("--") or f.switch or f.name in command:
+                    continue
+                if OUTPUT_OPTION.fullmatch(f.name) or f.name[2:] in made:
+                    out[f.name] = f.default.strip("'\"")
+        return out
 
     def _options_of(self, program: str) -> set[str]:
         e = self.entries.get(program)
@@ -636,6 +662,12 @@ class RunPlanner:
         )[0]
         # the document's own checkpoint is one run's: each evaluates what it trained
         base = _CHECKPOINT.sub(r"\1 <TRAINED_CHECKPOINT>", base)
+        # an evaluation loading the checkpoint an option numbers (`checkpoint_{start_epoch}`),
+        # named as the training saves them by epoch, reads the training's last
+        numbered = read_by_number(self.search, program)
+        if numbered and not written_by_epoch(self.search, numbered[0], numbered[1], program):
+            numbered = None  # no file is saved under that name: the option is the user's
+        trainer = self.entries.get(entry)
         for run in runs:
             if run.missing or run.then or entry not in self.programs(run.command):
                 continue
@@ -644,6 +676,10 @@ class RunPlanner:
             for k, w in enumerate(words[:-1]):
                 if w in takes and not words[k + 1].startswith("-") and "{" not in words[k + 1]:
                     then = with_setting(then, [w, words[k + 1]])
+            if numbered and f"--{numbered[2]}" in takes and trainer is not None:
+                last = last_epoch(run.command, trainer.flags)
+                if last is not None:
+                    then = with_setting(then, [f"--{numbered[2]}", last])
             run.then = then
 
     def _config_runs(

@@ -112,3 +112,21 @@ def test_a_rate_written_times_ten_to_a_power_runs_as_a_number_under_its_initials
     for value in ("0.01", "0.005"):
         assert f"python finetune.py --adapter_layer 30 --epochs 5 --lr {value}`" in usage, usage
     assert "Run learning rate 1×10⁻²: `" in usage, usage  # the paper's label, kept
+
+
+def test_runs_writing_to_the_same_place_each_write_to_their_own(tmp_path: Path) -> None:
+    """The script's `--output_dir ./checkpoint/` in every sweep run: the second run would
+    overwrite the first, so each writes under its own value."""
+    program = PROGRAM.replace(
+        "    p.add_argument('--warmup_epochs', type=int, default=1)\n",
+        "    p.add_argument('--warmup_epochs', type=int, default=1)\n"
+        "    p.add_argument('--output_dir', default='out/')\n",
+    )
+    files = {
+        "finetune.py": program,
+        "finetune.sh": SCRIPT.replace("\n", " --output_dir ./checkpoint/\n"),
+        "README.md": README,
+    }
+    usage = recovered_setup(tmp_path / "o", files, _task("Epoch", ["10", "20"])).usage_instructions
+    assert "--epochs 10 --warmup_epochs 2 --output_dir ./checkpoint/epoch_10/`" in usage, usage
+    assert "--epochs 20 --warmup_epochs 2 --output_dir ./checkpoint/epoch_20/`" in usage, usage

@@ -1,0 +1,89 @@
+"""Setups whose training is followed by the evaluation its README gives: the evaluation
+reads the checkpoint the training saved last, and runs that would write to one place write
+each to their own. Each repository is built with git in tmp_path and mined for real."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from repo_fixture import recovered_setup
+
+from expcurate.records import DesignComplexity, TaskDraft
+
+TRAIN = (
+    "import argparse\n"
+    "import os\n"
+    "\n"
+    "\n"
+    "def save(args, epoch):\n"
+    "    print(os.path.join(args.model_path, 'checkpoint_{}.tar'.format(epoch)))\n"
+    "\n"
+    "\n"
+    "if __name__ == '__main__':\n"
+    "    p = argparse.ArgumentParser()\n"
+    "    p.add_argument('--resnet', default='ResNet18', help='ResNet18 / ResNet34')\n"
+    "    p.add_argument('--epochs', type=int, default=1000)\n"
+    "    p.add_argument('--model_path', default='save/CIFAR-10')\n"
+    "    args = p.parse_args()\n"
+    "    if not os.path.exists(args.model_path):\n"
+    "        os.makedirs(args.model_path)\n"
+    "    for epoch in range(args.epochs):\n"
+    "        print('contrastive clustering loss', epoch)\n"
+    "    save(args, args.epochs)\n"
+)
+
+CLUSTER = (
+    "import argparse\n"
+    "import os\n"
+    "\n"
+    "if __name__ == '__main__':\n"
+    "    p = argparse.ArgumentParser()\n"
+    "    p.add_argument('--resnet', default='ResNet18')\n"
+    "    p.add_argument('--start_epoch', type=int, default=0)\n"
+    "    p.add_argument('--model_path', default='save/CIFAR-10')\n"
+    "    args = p.parse_args()\n"
+    "    model_fp = os.path.join(args.model_path, 'checkpoint_{}.tar'.format(args.start_epoch))\n"
+    "    print('clustering NMI ACC ARI of', model_fp)\n"
+)
+
+README = (
+    "# Contrastive clustering\n\nTrain the model:\n\n```\npython train.py\n```\n\n"
+    "To test the trained model, run\n\n```\npython cluster.py\n```\n"
+)
+
+
+def _task() -> TaskDraft:
+    return TaskDraft(
+        key="table-5:factor",
+        question="How does the clustering NMI of ResNet34 compare with ResNet18 backbones?",
+        method="Train contrastive clustering with each backbone and compare NMI, ACC and ARI.",
+        expected_outcome="ResNet34 is best.",
+        design_complexity=DesignComplexity(
+            independent_variables={"backbone": ["ResNet18", "ResNet34"]},
+            dependent_variables={"metric": ["NMI", "ACC", "ARI"]},
+        ),
+    )
+
+
+def test_the_evaluation_reads_the_checkpoint_the_training_saved_last(tmp_path: Path) -> None:
+    files = {"train.py": TRAIN, "cluster.py": CLUSTER, "README.md": README}
+    usage = recovered_setup(tmp_path / "c", files, _task()).usage_instructions
+    # `checkpoint_{start_epoch}` defaults to checkpoint_0, which no training writes
+    assert "python cluster.py --resnet ResNet34 --start_epoch 1000" in usage, usage
+    # a checkpoint name no file saves is the user's: no epoch is guessed for it
+    files["train.py"] = TRAIN.replace("'checkpoint_{}.tar'", "'model_{}.pt'")
+    usage = recovered_setup(tmp_path / "n", files, _task()).usage_instructions
+    assert "--start_epoch" not in usage, usage
+
+
+def test_runs_writing_to_one_directory_by_default_each_write_to_their_own(
+    tmp_path: Path,
+) -> None:
+    """`--model_path save/CIFAR-10`, the directory the training makes: both backbones would
+    save there, and the evaluation of each would read the last one trained."""
+    files = {"train.py": TRAIN, "cluster.py": CLUSTER, "README.md": README}
+    usage = recovered_setup(tmp_path / "o", files, _task()).usage_instructions
+    for arm in ("ResNet18", "ResNet34"):
+        own = f"save/CIFAR-10_{arm.lower()}"
+        assert f"`python train.py --resnet {arm} --model_path {own}`" in usage, usage
+        assert f"python cluster.py --resnet {arm} --start_epoch 1000 --model_path {own}`" in usage
