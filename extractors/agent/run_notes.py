@@ -180,7 +180,7 @@ def apart(
                 "(" + re.escape(option) + r"(?:=|\s+))" + re.escape(value) + r"(?=\s|$)"
             )
             if given:
-                run.command = pattern.sub(lambda m, o=own: m.group(1) + o, run.command)
+                run.command = pattern.sub(r"\g<1>" + own.replace("\\", "\\\\"), run.command)
             else:
                 run.command = with_setting(run.command, [option, own])
             if run.then and option in takes(run.then):
