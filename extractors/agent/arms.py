@@ -399,6 +399,31 @@ def names_arm(name: str, arm: Arm) -> bool:
 _BOOLEANS = {"true", "false"}
 
 
+_WITH = re.compile(r"^\s*(?:w/|with)\s+(.+)$", re.I)
+_BOTH = re.compile(r"\s*(?:\+|&|\band\b)\s*", re.I)
+_ONLY = re.compile(r"^\s*(.+?)\s+only\s*$|^\s*only\s+(.+?)\s*$", re.I)
+
+
+def whole_model(arm: Arm, siblings: list[Arm]) -> bool:
+    """The arm is the model with all its parts, beside arms that take parts away: "w/ MSCA"
+    beside "w/o MSCA", "ICH + CCH" beside "ICH Only" and "CCH Only"."""
+
+    def key(text: str) -> str:
+        return re.sub(r"[\W_]+", "", text.lower())
+
+    others = [s.value for s in siblings if s is not arm]
+    if (m := _WITH.match(arm.value)) is not None:
+        return any(
+            (a := ABLATED.match(o)) is not None and key(a.group(1)) == key(m.group(1))
+            for o in others
+        )
+    parts = [key(p) for p in _BOTH.split(arm.value) if p.strip()]
+    if len(parts) < 2:
+        return False
+    alone = {key(next(g for g in o.groups() if g)) for v in others if (o := _ONLY.match(v))}
+    return set(parts) <= alone
+
+
 DEFAULT_ARM = re.compile(r"^\s*default\s*$|\(\s*(?:the\s+)?default\s*\)", re.I)
 
 

@@ -44,6 +44,7 @@ from .arms import (
     task_metrics,
     task_settings,
     value_forms,
+    whole_model,
 )
 from .checkpoints import last_epoch, read_by_number, written_by_epoch
 from .config_runs import ConfigFiles, arm_words, path_words
@@ -366,6 +367,7 @@ class RunPlanner:
         # --serial_conv and --wo_conv)
         defaults: list[Arm] = []
         taken_as_ours: list[Arm] = []
+        taken_as_whole: list[Arm] = []
         switches = {f.name for f in options if f.switch}
         for variable in dict.fromkeys(a.variable for a in plain):
             rest = [a for a in plain if a.variable == variable]
@@ -377,11 +379,15 @@ class RunPlanner:
                 if (OURS.search(a.value) or self._titled(a)) and not ABLATED.match(a.value)
             ]
             switched = [a for a, st in by_flag if a.variable == variable and st[0] in switches]
+            whole = [a for a in rest if whole_model(a, rest)]
             if said:  # "Ridge (default)" names the bare run; a bare "default" needs no label
                 defaults.append(said[0])
             elif len(ours) == 1:
                 defaults.append(ours[0])
                 taken_as_ours.append(ours[0])
+            elif len(whole) == 1:  # "w/ MSCA" beside "w/o MSCA": the model as it stands
+                defaults.append(whole[0])
+                taken_as_whole.append(whole[0])
             elif switched and len(rest) == 1 and not ABLATED.match(rest[0].value):
                 defaults.append(rest[0])
         plain = [a for a in plain if a not in defaults]
@@ -450,6 +456,29 @@ class RunPlanner:
                         run.warning = "; ".join(w for w in (note, run.warning) if w)
                 # no bare run to take it: the reviewer writes it, as for any arm left
                 plain += [a for a in taken_as_ours if all(a not in r.arms for r in base)]
+            elif taken_as_whole and (
+                runs_of_others := [
+                    r
+                    for r in chosen
+                    if r.arms
+                    and not r.missing
+                    and not r.edits
+                    and all(a.variable != d.variable for a in r.arms for d in defaults)
+                ]
+            ):  # the runs of the other variable's arms (SegNeXt-T, -S) are the whole model's
+                what = ", ".join(a.value for a in taken_as_whole)
+                cut = ", ".join(
+                    a.value
+                    for a in arms
+                    if a.variable in {d.variable for d in taken_as_whole} and a not in defaults
+                )
+                keep = (
+                    f"keep the model as the repository sets it up: that is {what} "
+                    f"({cut} takes parts of it away)"
+                )
+                for run in runs_of_others:
+                    run.arms += [a for a in taken_as_whole if a not in run.arms]
+                    run.warning = "; ".join(w for w in (keep, run.warning) if w)
             elif entry is not None:
                 run = self._default_run(task, entry, options, e)
                 # a documented recipe's own choice of what the other arms set (`--enc exp`)
@@ -587,11 +616,17 @@ class RunPlanner:
     ) -> None:
         """An evaluation program's runs, preceded by the training its document gives before
         it: each training program documented earlier in the same document (`stage1.py`, then
-        `stage2.py`), by the command on most of what the task holds fixed."""
-        if entry is None or not _EVALUATION.search(posixpath.basename(entry)):
+        `stage2.py`), by the command on most of what the task holds fixed. An evaluation is
+        named as one (`test.py`) or introduced as one ("To test the trained model, run
+        `python cluster.py`")."""
+        if entry is None or (first := self._first_documented(entry)) is None:
             return
-        if (first := self._first_documented(entry)) is None:
-            return
+        if not _EVALUATION.search(posixpath.basename(entry)):
+            before = [c.line for c in self.index.commands if c.doc == first.doc]
+            start = max((n for n in before if n < first.line), default=0)
+            prose = " ".join(self.search.lines(first.doc)[start : first.line - 1])
+            if not _EVALUATES_PROSE.search(prose):
+                return
         wanted = {v for _, v in held}
         by_program: dict[str, list[DocCommand]] = {}
         for c in self.index.commands:
@@ -600,6 +635,14 @@ class RunPlanner:
             program = next((r for r in c.runs if r.endswith(".py")), "")
             if program and _TRAINS.search(posixpath.basename(program)):
                 by_program.setdefault(program, []).append(c)
+        # a twin named after other data (train_STL10.py beside train.py) is no stage
+        said = {re.sub(r"[^a-z0-9]+", "", v.lower()) for _, v in held}  # cifar10, imagenet10
+        stems = {p: posixpath.basename(p).rsplit(".", 1)[0].lower() for p in by_program}
+        for p, name in stems.items():
+            twin = next((q for q, n in stems.items() if q != p and name.startswith(n + "_")), None)
+            suffix = re.sub(r"[^a-z0-9]+", "", name[len(stems[twin]) :]) if twin else ""
+            if twin is not None and suffix not in said:
+                by_program.pop(p)
         if not by_program or len(by_program) > 3:
             return
         commands = []
@@ -610,11 +653,38 @@ class RunPlanner:
             commands.append(
                 self.args.dashed(with_held(run_from(best, self.known), mine)[0], program)
             )
-        note = "train first as documented: " + ", then ".join(f"`{c}`" for c in commands)
-        for run in runs:
-            if not run.missing and entry in self.programs(run.command):
-                run.warning = "; ".join(w for w in (note, run.warning) if w)
-                run.trained_by = list(by_program)
+        # the checkpoint an option numbers, as the training saves it last
+        numbered = read_by_number(self.search, entry)
+        if numbered and not written_by_epoch(self.search, numbered[0], numbered[1], entry):
+            numbered = None
+        trainer = self.entries.get(next(reversed(by_program)))
+        last = last_epoch(commands[-1], trainer.flags) if numbered and trainer else None
+        mine_runs = [r for r in runs if not r.missing and entry in self.programs(r.command)]
+        varying = _varying([r.settings for r in mine_runs])
+        for run in mine_runs:
+            # each run's training on what tells the runs apart that the training takes
+            # too (`--dataset ImageNet-10`): one training when nothing does
+            mine = [
+                self._with_run_settings(c, run.settings, program, varying)
+                for c, program in zip(commands, by_program, strict=True)
+            ]
+            note = "train first as documented: " + ", then ".join(f"`{c}`" for c in mine)
+            run.warning = "; ".join(w for w in (note, run.warning) if w)
+            run.trained_by = list(by_program)
+            if numbered and last is not None and f"--{numbered[2]}" in self._options_of(entry):
+                run.command = with_setting(run.command, [f"--{numbered[2]}", last])
+
+    def _with_run_settings(
+        self, command: str, settings: str, program: str, only: set[str] | None = None
+    ) -> str:
+        """The command with the options a run sets that `program` also takes (of `only`,
+        when given)."""
+        takes = self._options_of(program) & (only if only is not None else set(settings.split()))
+        words = settings.split()
+        for k, w in enumerate(words[:-1]):
+            if w in takes and not words[k + 1].startswith("-") and "{" not in words[k + 1]:
+                command = with_setting(command, [w, words[k + 1]])
+        return command
 
     def _then_evaluate(
         self, runs: list[Run], entry: str | None, held: list[tuple[CliFlag, str]]
@@ -1034,6 +1104,16 @@ _CHECKPOINT = re.compile(
 )
 # how a document introduces the evaluation of what was trained
 _EVALUATES_PROSE = re.compile(r"\b(?:test|evaluat\w*|inference|validat\w*)\b", re.I)
+
+
+def _varying(settings: list[str]) -> set[str]:
+    """The options every run sets, to two values at least among them."""
+    seen: list[dict[str, str]] = []
+    for text in settings:
+        words = text.split()
+        seen.append({w: words[k + 1] for k, w in enumerate(words[:-1]) if w.startswith("--")})
+    common = set.intersection(*(set(d) for d in seen)) if seen else set()
+    return {o for o in common if len({d[o] for d in seen}) >= 2}
 
 
 def on_setting(command: str, values: set[str]) -> int:

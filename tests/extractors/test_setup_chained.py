@@ -87,3 +87,86 @@ def test_runs_writing_to_one_directory_by_default_each_write_to_their_own(
         own = f"save/CIFAR-10_{arm.lower()}"
         assert f"`python train.py --resnet {arm} --model_path {own}`" in usage, usage
         assert f"python cluster.py --resnet {arm} --start_epoch 1000 --model_path {own}`" in usage
+
+
+def test_the_whole_model_beside_arms_taking_parts_away_is_the_run_as_it_stands(
+    tmp_path: Path,
+) -> None:
+    """ "ICH + CCH" beside "ICH Only" and "CCH Only": the two heads are the program as it
+    stands, run on each data set; the ablations are left to the reviewer."""
+    train = TRAIN.replace(
+        "    p.add_argument('--epochs'",
+        "    p.add_argument('--dataset', default='CIFAR-10', help='CIFAR-10 / ImageNet-10')\n"
+        "    p.add_argument('--epochs'",
+    )
+    files = {"train.py": train, "cluster.py": CLUSTER, "README.md": README}
+    task = TaskDraft(
+        key="table-4:factor",
+        question="How does ICH + CCH compare with ICH Only and CCH Only on clustering NMI?",
+        method="Train contrastive clustering with both heads, or one, and compare NMI.",
+        expected_outcome="Both heads are best.",
+        design_complexity=DesignComplexity(
+            independent_variables={
+                "compared setting": ["ICH + CCH", "ICH Only", "CCH Only"],
+                "dataset": ["CIFAR-10", "ImageNet-10"],
+            },
+            dependent_variables={"metric": ["NMI"]},
+        ),
+    )
+    usage = recovered_setup(tmp_path / "w", files, task).usage_instructions
+    assert "Run ICH + CCH on CIFAR-10: `python train.py --dataset CIFAR-10" in usage, usage
+    assert "Run ICH + CCH on ImageNet-10: `python train.py --dataset ImageNet-10" in usage, usage
+    assert "Run ICH Only: no launch script" in usage, usage
+
+
+def test_whole_model_arms() -> None:
+    from extractors.agent.arms import Arm, whole_model
+
+    def arms(*values: str) -> list[Arm]:
+        return [Arm("setting", v, frozenset(v.lower().split())) for v in values]
+
+    pair = arms("w/ MSCA", "w/o MSCA")
+    assert whole_model(pair[0], pair) and not whole_model(pair[1], pair)
+    heads = arms("ICH + CCH", "ICH Only", "CCH Only")
+    assert whole_model(heads[0], heads)
+    # with a part no sibling removes, or two rivals "with" different parts: neither
+    assert not whole_model(arms("w/ MSCA", "w/ Ham")[0], arms("w/ MSCA", "w/ Ham"))
+    partial = arms("ICH + CCH + Aug", "ICH Only", "CCH Only")
+    assert not whole_model(partial[0], partial)
+
+
+def test_an_evaluation_the_readme_introduces_as_one_is_trained_for_first(tmp_path: Path) -> None:
+    """`cluster.py`, introduced by "To test the trained model": its runs are preceded by the
+    training documented before it (not by train_STL10.py, a twin for other data), on the
+    run's data set, and read the checkpoint that training saves last."""
+    train = TRAIN.replace(
+        "    p.add_argument('--epochs'",
+        "    p.add_argument('--dataset', default='CIFAR-10')\n    p.add_argument('--epochs'",
+    )
+    cluster = CLUSTER.replace(
+        "    p.add_argument('--start_epoch'",
+        "    p.add_argument('--dataset', default='CIFAR-10')\n    p.add_argument('--start_epoch'",
+    )
+    files = {
+        "train.py": train,
+        "train_STL10.py": train,
+        "cluster.py": cluster,
+        "README.md": README.replace(
+            "python train.py\n```\n",
+            "python train.py\n```\n\nOn STL-10:\n\n```\npython train_STL10.py\n```\n",
+        ),
+    }
+    task = TaskDraft(
+        key="table-2:compare",
+        question="What clustering NMI, ACC and ARI does cluster.py report on ImageNet-10?",
+        method="Cluster ImageNet-10 with the trained model and report NMI, ACC and ARI.",
+        expected_outcome="NMI 0.85.",
+        design_complexity=DesignComplexity(
+            constant_variables={"dataset": ["ImageNet-10"]},
+            dependent_variables={"metric": ["NMI", "ACC", "ARI"]},
+        ),
+    )
+    usage = recovered_setup(tmp_path / "t", files, task).usage_instructions
+    assert "`python cluster.py --dataset ImageNet-10 --start_epoch 1000`" in usage, usage
+    assert "(train first as documented: `python train.py --dataset ImageNet-10`)" in usage, usage
+    assert "train_STL10" not in usage, usage
