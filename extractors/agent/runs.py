@@ -664,11 +664,11 @@ class RunPlanner:
         for run in mine_runs:
             # each run's training on what tells the runs apart that the training takes
             # too (`--dataset ImageNet-10`): one training when nothing does
-            mine = [
+            trainings = [
                 self._with_run_settings(c, run.settings, program, varying)
                 for c, program in zip(commands, by_program, strict=True)
             ]
-            note = "train first as documented: " + ", then ".join(f"`{c}`" for c in mine)
+            note = "train first as documented: " + ", then ".join(f"`{c}`" for c in trainings)
             run.warning = "; ".join(w for w in (note, run.warning) if w)
             run.trained_by = list(by_program)
             if numbered and last is not None and f"--{numbered[2]}" in self._options_of(entry):
