@@ -12,7 +12,7 @@ import re
 from collections import Counter
 from collections.abc import Callable
 
-from expcurate.records import ConfigFile, EntryPoint
+from expcurate.records import CliFlag, ConfigFile, EntryPoint
 from extractors.repo import RepoSearch, terms
 
 from .arms import Arm, about_data, number_value, numeric, value_forms
@@ -198,3 +198,33 @@ def _slug(run: Run) -> str:
     ]
     text = " ".join([*said, run.data]) or "default"
     return re.sub(r"[^a-z0-9.]+", "_", text.lower()).strip("_.") or "default"
+
+
+_MULTI_SCALE = re.compile(r"(?i)\((?:MS|multi[- ]?scale)\)|\bmulti[- ]?scale\b")
+_MULTI_SCALE_HELP = re.compile(r"(?i)multi[- _]?scale|\bms\b")
+
+
+def multi_scale(
+    runs: list[Run], measured: list[str], switches_of: Callable[[str], list[CliFlag]]
+) -> None:
+    """A measure taken at several scales ("mIoU (MS)") beside its single-scale one: each
+    run's evaluation is run again with the evaluation program's switch for it (`--aug-test`,
+    "Use Flip and Multi scale aug")."""
+    wanted = [m for m in measured if _MULTI_SCALE.search(m)]
+    if not wanted:
+        return
+    for run in runs:
+        command = run.then or ""
+        if run.missing or not command:
+            continue
+        switch = next(
+            (
+                f
+                for f in switches_of(command)
+                if f.switch and (_MULTI_SCALE_HELP.search(f.help) or "multi_scale" in f.name)
+            ),
+            None,
+        )
+        if switch is None or switch.name in command:
+            continue
+        run.again = (", ".join(wanted), f"{command} {switch.name}")

@@ -77,6 +77,7 @@ from .run_notes import (
     comparable,
     config_item,
     config_placeholders,
+    multi_scale,
     own_model,
     trains,
     variant_warning,
@@ -563,6 +564,15 @@ class RunPlanner:
         comparable(chosen, self.entries, self.programs)
         through_suites(chosen, q, self.programs, self.entries, self.args.tracer, self._suites)
         self._then_evaluate(chosen, entry, held)
+        multi_scale(
+            chosen,
+            task_metrics(task, q),
+            lambda c: [
+                f
+                for p in self.programs(c)
+                for f in (self.entries[p].flags if p in self.entries else [])
+            ],
+        )
         self._trained_first(chosen, entry, held)
         apart(
             chosen[:MAX_RUNS],

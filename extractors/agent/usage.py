@@ -36,10 +36,13 @@ class Command:
     edits: list[tuple[CodeSetting, bool]] = field(default_factory=list)
     warning: str = ""
     then: str = ""  # the evaluation of what the command trained
+    again: tuple[str, str] | None = None  # that evaluation for one more measure
 
     @classmethod
     def of(cls, run: Run) -> Command:
-        return cls(run.command, run_label(run), run.settings, run.edits, run.warning, run.then)
+        return cls(
+            run.command, run_label(run), run.settings, run.edits, run.warning, run.then, run.again
+        )
 
 
 def measured(q: TaskQuery) -> str:
@@ -107,6 +110,7 @@ class UsageWriter:
             ran += f" ({c.warning})" if c.warning else ""
             first = f"set {edit_text(c.edits)}, then run " if c.edits else ""
             then = f", then evaluate it: `{c.then}`" if c.then else ""
+            then += f", and for {c.again[0]}: `{c.again[1]}`" if c.then and c.again else ""
             lines.append(f"{what}: {first}`{c.command}`{then}{ran}.")
         for arm, near in missing:
             hint = (

@@ -170,3 +170,34 @@ def test_an_evaluation_the_readme_introduces_as_one_is_trained_for_first(tmp_pat
     assert "`python cluster.py --dataset ImageNet-10 --start_epoch 1000`" in usage, usage
     assert "(train first as documented: `python train.py --dataset ImageNet-10`)" in usage, usage
     assert "train_STL10" not in usage, usage
+
+
+def test_a_measure_taken_at_several_scales_evaluates_again_with_the_switch_for_it(
+    tmp_path: Path,
+) -> None:
+    """ "mIoU (MS)" beside "mIoU (SS)": the evaluation runs again with the switch its help
+    calls multi-scale (`--aug-test`), and only then."""
+    test = (
+        "import argparse\n\nif __name__ == '__main__':\n    p = argparse.ArgumentParser()\n"
+        "    p.add_argument('--resnet', default='ResNet18')\n"
+        "    p.add_argument('--eval', default='mIoU')\n"
+        "    p.add_argument('--aug-test', action='store_true', help='Use Flip and Multi scale aug')\n"
+        "    print('segmentation mIoU', p.parse_args())\n"
+    )
+    files = {
+        "train.py": TRAIN,
+        "test.py": test,
+        "README.md": README.replace("python cluster.py", "python test.py --eval mIoU"),
+    }
+    task = _task()
+    task.question = "How does the segmentation mIoU of ResNet34 compare with ResNet18?"
+    task.method = "Train with each backbone and compare mIoU."
+    task.design_complexity.dependent_variables = {"metric": ["mIoU (SS)", "mIoU (MS)"]}
+    usage = recovered_setup(tmp_path / "m", files, task).usage_instructions
+    assert (
+        "then evaluate it: `python test.py --eval mIoU --resnet ResNet34`, and for mIoU (MS): "
+        "`python test.py --eval mIoU --resnet ResNet34 --aug-test`"
+    ) in usage, usage
+    task.design_complexity.dependent_variables = {"metric": ["mIoU"]}
+    usage = recovered_setup(tmp_path / "s", files, task).usage_instructions
+    assert "--aug-test" not in usage, usage
