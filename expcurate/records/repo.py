@@ -44,6 +44,9 @@ class EntryPoint(BaseModel):
     # (`pl.Trainer.add_argparse_args(parser)`) or the program keeps unknown ones
     # (`parse_known_args`)
     open_options: bool = False
+    # files the program opens at paths built from its options, as templates whose fields are
+    # the options' names (`config/{pattern}/{dataset}.yaml`), when the repository has such
+    opens: list[str] = Field(default_factory=list)
 
 
 class DocCommand(BaseModel):

@@ -8,6 +8,7 @@ the files or the method's modules; none needs the planner's state for a task.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -228,3 +229,43 @@ def multi_scale(
         if switch is None or switch.name in command:
             continue
         run.again = (", ".join(wanted), f"{command} {switch.name}")
+
+
+def unopened(
+    runs: list[Run],
+    entries: dict[str, EntryPoint],
+    programs_of: Callable[[str], list[str]],
+    known: set[str],
+) -> None:
+    """A run whose options name a file its program opens that the repository does not have
+    (`config/2fwl/Pubmed.yaml` for `--pattern 2fwl --dataset Pubmed`, where the program reads
+    `f"config/{args.pattern}/{args.dataset}.yaml"`) says so: as written it stops there."""
+    for run in runs:
+        if run.missing or not run.command:
+            continue
+        words = run.command.replace("=", " ").split()
+        for program in dict.fromkeys(programs_of(run.command)):
+            e = entries.get(program)
+            if e is None:
+                continue
+            for template in e.opens:
+                values: dict[str, str] = {}
+                for name in re.findall(r"\{(\w+)\}", template):
+                    flag = next(
+                        (f for f in e.flags if f.name.lstrip("-").replace("-", "_") == name), None
+                    )
+                    spelled = [flag.name, *flag.aliases] if flag else [f"--{name}"]
+                    given = next(
+                        (words[k + 1] for k, w in enumerate(words[:-1]) if w in spelled), None
+                    )
+                    values[name] = given or (flag.default.strip("'\"") if flag else "")
+                if not all(values.values()) or any(set(v) & set("$<>{}*") for v in values.values()):
+                    continue
+                path = template.format(**values)
+                if not any(k == path or k.endswith("/" + path) for k in known):
+                    note = (
+                        f"{posixpath.basename(program)} opens {path} for these options, which "
+                        "the repository does not have: write it first"
+                    )
+                    if note not in run.warning:
+                        run.warning = "; ".join(w for w in (run.warning, note) if w)

@@ -80,6 +80,7 @@ from .run_notes import (
     multi_scale,
     own_model,
     trains,
+    unopened,
     variant_warning,
 )
 from .steps import Step, StepTracer, bare_run
@@ -574,6 +575,7 @@ class RunPlanner:
             ],
         )
         self._trained_first(chosen, entry, held)
+        unopened(chosen[:MAX_RUNS], self.entries, self.programs, self.known)
         apart(
             chosen[:MAX_RUNS],
             self._unset_outputs,

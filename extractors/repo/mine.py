@@ -41,7 +41,7 @@ def mine_repo(
     py_strings: dict[str, list[str]] = {}
     config_flags: list[tuple[EntryPoint, str, int]] = []
     tested: dict[str, dict[str, list[str]]] = {}
-    patterns: dict[str, list[tuple[str, tuple[str, ...]]]] = {}  # by program: built paths
+    patterns: dict[str, list[tuple[str, tuple[str, ...], str]]] = {}  # by program: built paths
     for sf in walk(
         root, max_file_bytes=max_file_bytes, max_files=max_files, skipped_dirs=skipped_dirs
     ):
@@ -134,23 +134,29 @@ def mine_repo(
 
 
 def _values_files_name(
-    index: RepoIndex, patterns: dict[str, list[tuple[str, tuple[str, ...]]]]
+    index: RepoIndex, patterns: dict[str, list[tuple[str, tuple[str, ...], str]]]
 ) -> None:
     """An option with no listed or tested values takes those the repository's files name
     where the program builds a path from it: `config/2wl/Cora.yaml`, `config/2wl/USAir.yaml`
     for `f"config/{args.pattern}/{args.dataset}.yaml"` (Cora, USAir for `--dataset`; 2wl
-    for `--pattern`). Two values at least: one file says nothing of the choice."""
+    for `--pattern`). Two values at least: one file says nothing of the choice. The path's
+    template is kept on the program (`EntryPoint.opens`) when files match it, so a command
+    can be checked for the one file its values name."""
     paths = [f.path for f in index.files if not f.skipped]
     for e in index.entry_points:
         found: dict[str, list[str]] = {}
-        for regex, attrs in patterns.get(e.path, []):
+        for regex, attrs, template in patterns.get(e.path, []):
             compiled = re.compile(regex)
+            matched = False
             for path in paths:
                 if m := compiled.match(path):
+                    matched = True
                     for attr, value in zip(attrs, m.groups(), strict=True):
                         have = found.setdefault(attr, [])
                         if value not in have and len(have) < MAX_TESTED:
                             have.append(value)
+            if matched and template and template not in e.opens:
+                e.opens.append(template)
         if found:
             e.flags = [
                 with_files(f, sorted(v))

@@ -92,7 +92,9 @@ class PyInfo:
     tested: dict[str, list[str]] = field(default_factory=dict)
     # file paths the code builds from attributes (`f"config/{args.pattern}/{args.dataset}.yaml"`)
     # as (a regex over repository paths, the attribute each of its groups captures)
-    path_patterns: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
+    # paths built from parsed options: (regex over repository paths, the options its groups
+    # capture, the path as a template: `config/{pattern}/{dataset}.yaml`)
+    path_patterns: list[tuple[str, tuple[str, ...], str]] = field(default_factory=list)
     error: str = ""
 
 
@@ -418,25 +420,31 @@ def _matched_values(node: ast.Match, out: dict[str, list[str]]) -> None:
         del out[node.subject.attr]
 
 
-def _path_pattern(node: ast.JoinedStr) -> tuple[str, tuple[str, ...]] | None:
+def _path_pattern(node: ast.JoinedStr) -> tuple[str, tuple[str, ...], str] | None:
     """`f"config/{args.pattern}/{args.dataset}.yaml"` as a regex over repository paths whose
-    groups capture the attributes' values (`pattern`, `dataset`); None for a string that is no
-    file path of a folder or with an extension, or holds no attribute."""
+    groups capture the attributes' values (`pattern`, `dataset`), and as a template
+    (`config/{pattern}/{dataset}.yaml`, "" when a part is no attribute); None for a string
+    that is no file path of a folder or with an extension, or holds no attribute."""
     regex: list[str] = []
     attrs: list[str] = []
     text = ""
+    template = ""
+    whole = True
     for part in node.values:
         if isinstance(part, ast.Constant) and isinstance(part.value, str):
             regex.append(re.escape(part.value))
             text += part.value
+            template += part.value.replace("{", "{{").replace("}", "}}")
         elif isinstance(part, ast.FormattedValue) and isinstance(part.value, ast.Attribute):
             regex.append(r"([\w.+-]+?)")
             attrs.append(part.value.attr)
+            template += "{" + part.value.attr + "}"
         else:
             regex.append(r"[^/]+?")
+            whole = False
     if not attrs or "/" not in text or not re.search(r"\.[A-Za-z]\w{0,5}$", text):
         return None
-    return "^(?:.*/)?" + "".join(regex) + "$", tuple(attrs)
+    return "^(?:.*/)?" + "".join(regex) + "$", tuple(attrs), template if whole else ""
 
 
 def with_files(flag: CliFlag, values: list[str]) -> CliFlag:

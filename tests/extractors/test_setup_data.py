@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from repo_fixture import recovered_setup
+from repo_fixture import committed_index, recovered_setup
 
 from expcurate.records import DesignComplexity, TaskDraft
 
@@ -193,3 +193,21 @@ def test_metrics_on_one_network_are_no_data_sets_to_run_on(tmp_path: Path) -> No
     usage = setup.usage_instructions
     assert "Run 2-WL on" not in usage, usage
     assert "Run 2-WL: `python links.py --dataset USAir --pattern 2wl`" in usage, usage
+
+
+def test_a_run_whose_options_name_a_file_the_repository_lacks_says_so(tmp_path: Path) -> None:
+    """2-WLL has no config for Pubmed: `--pattern 2wl_l --dataset Pubmed` would stop at
+    opening `config/2wl_l/Pubmed.yaml`; the run says so, and only that run."""
+    files = _links_files()
+    del files["config/2wl_l/Pubmed.yaml"]
+    index_entry = {e.path: e for e in committed_index(tmp_path / "i", files).entry_points}
+    assert index_entry["links.py"].opens == ["config/{pattern}/{dataset}.yaml"]
+    usage = recovered_setup(
+        tmp_path / "p", files, _links_task(["Cora", "Pubmed"])
+    ).usage_instructions
+    assert (
+        "`python links.py --dataset Pubmed --pattern 2wl_l` (links.py opens "
+        "config/2wl_l/Pubmed.yaml for these options, which the repository does not have: "
+        "write it first)"
+    ) in usage, usage
+    assert usage.count("does not have") == 1, usage
