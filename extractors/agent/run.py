@@ -42,6 +42,8 @@ class Run:
     suite_program: str = ""
     config: str = ""  # the config file that selects its arm (`configs/x/y_tiny.py`)
     then: str = ""  # the documented evaluation of what it trained, with the same config
+    # what writes that evaluation's input, run before it (`generate.py --output_path x.json`)
+    then_after: list[str] = field(default_factory=list)
     # that evaluation again for a measure it takes with a switch: ("mIoU (MS)", "... --aug-test")
     again: tuple[str, str] | None = None
     # the training programs documented before an evaluation run, run first (`stage1.py`)

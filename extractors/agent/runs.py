@@ -68,6 +68,7 @@ from .launch import (
 )
 from .methods import MethodModules
 from .multirun import hydra_sweep
+from .prerequisites import producers
 from .query import TaskQuery
 from .run import MAX_RUNS, Run
 from .run_notes import (
@@ -655,7 +656,21 @@ class RunPlanner:
             suffix = re.sub(r"[^a-z0-9]+", "", name[len(stems[twin]) :]) if twin else ""
             if twin is not None and suffix not in said:
                 by_program.pop(p)
-        if not by_program or len(by_program) > 3:
+        # what writes the evaluation's input (`generate.py --output_path x.json` for
+        # `evaluate.py --data_path x.json`), run after the training
+        trained = {id(c) for cands in by_program.values() for c in cands}
+        inputs = producers(
+            [
+                c
+                for c in self.index.commands
+                if c.doc == first.doc
+                and c.line < first.line
+                and entry not in c.runs
+                and id(c) not in trained
+            ],
+            first,
+        )
+        if not (by_program or inputs) or len(by_program) > 3:
             return
         commands = []
         for program, cands in by_program.items():  # in the document's order
@@ -669,8 +684,9 @@ class RunPlanner:
         numbered = read_by_number(self.search, entry)
         if numbered and not written_by_epoch(self.search, numbered[0], numbered[1], entry):
             numbered = None
-        trainer = self.entries.get(next(reversed(by_program)))
+        trainer = self.entries.get(next(reversed(by_program))) if by_program else None
         last = last_epoch(commands[-1], trainer.flags) if numbered and trainer else None
+        made = [run_from(c, self.known) for c in inputs]
         mine_runs = [r for r in runs if not r.missing and entry in self.programs(r.command)]
         varying = _varying([r.settings for r in mine_runs])
         for run in mine_runs:
@@ -680,7 +696,8 @@ class RunPlanner:
                 self._with_run_settings(c, run.settings, program, varying)
                 for c, program in zip(commands, by_program, strict=True)
             ]
-            note = "train first as documented: " + ", then ".join(f"`{c}`" for c in trainings)
+            first_run = ", then ".join(f"`{c}`" for c in [*trainings, *made])
+            note = ("train first" if trainings else "first") + f" as documented: {first_run}"
             run.warning = "; ".join(w for w in (note, run.warning) if w)
             run.trained_by = list(by_program)
             if numbered and last is not None and f"--{numbered[2]}" in self._options_of(entry):
@@ -744,6 +761,8 @@ class RunPlanner:
         )[0]
         # the document's own checkpoint is one run's: each evaluates what it trained
         base = _CHECKPOINT.sub(r"\1 <TRAINED_CHECKPOINT>", base)
+        between = [c for c in later if first.line < c.line < evaluation.line]
+        made = [run_from(c, self.known) for c in producers(between, evaluation)]
         # an evaluation loading the checkpoint an option numbers (`checkpoint_{start_epoch}`),
         # named as the training saves them by epoch, reads the training's last
         numbered = read_by_number(self.search, program)
@@ -763,6 +782,7 @@ class RunPlanner:
                 if last is not None:
                     then = with_setting(then, [f"--{numbered[2]}", last])
             run.then = then
+            run.then_after = list(made)
 
     def _config_runs(
         self,

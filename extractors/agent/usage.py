@@ -37,11 +37,19 @@ class Command:
     warning: str = ""
     then: str = ""  # the evaluation of what the command trained
     again: tuple[str, str] | None = None  # that evaluation for one more measure
+    then_after: list[str] = field(default_factory=list)  # what writes its input, first
 
     @classmethod
     def of(cls, run: Run) -> Command:
         return cls(
-            run.command, run_label(run), run.settings, run.edits, run.warning, run.then, run.again
+            run.command,
+            run_label(run),
+            run.settings,
+            run.edits,
+            run.warning,
+            run.then,
+            run.again,
+            run.then_after,
         )
 
 
@@ -109,7 +117,8 @@ class UsageWriter:
             )
             ran += f" ({c.warning})" if c.warning else ""
             first = f"set {edit_text(c.edits)}, then run " if c.edits else ""
-            then = f", then evaluate it: `{c.then}`" if c.then else ""
+            then = "".join(f", then `{x}`" for x in c.then_after) if c.then else ""
+            then += f", then evaluate it: `{c.then}`" if c.then else ""
             then += f", and for {c.again[0]}: `{c.again[1]}`" if c.then and c.again else ""
             lines.append(f"{what}: {first}`{c.command}`{then}{ran}.")
         for arm, near in missing:

@@ -327,6 +327,7 @@ def doc_commands(
         return []
     base = posixpath.dirname(doc)
     out: list[DocCommand] = []
+    carried: str | None = None  # where an earlier block's `cd` left the reader's shell
     for block in _doc_blocks(text, doc.lower().endswith(".md")):
         cwd: str | None = None
         loop: tuple[str, str] | None = None  # `for dout in texture svhn` around the commands
@@ -342,7 +343,14 @@ def doc_commands(
             if not _CMD_HINT.match(cmd):
                 continue
             parsed = parse_command(cmd, resolver, base, cwd)
+            if not parsed.runs and cwd is None and carried and _PY_CMD.match(cmd):
+                # `cd evaluate` in one block, `python evaluate.py` in the next: the README is
+                # one shell session, read from where it last moved
+                moved = parse_command(cmd, resolver, base, carried)
+                parsed = moved if moved.runs else parsed
             cwd = parsed.cwd or cwd
+            if parsed.runs and cwd:
+                carried = cwd  # a folder some command ran from
             if parsed.runs or _PY_CMD.match(cmd):
                 flat = " ".join(cmd.split())[:600]
                 if loop and re.search(rf"\$\{{?{loop[0]}\b", flat):  # it runs once per value

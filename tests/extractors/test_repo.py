@@ -553,6 +553,25 @@ def test_a_program_takes_the_options_of_a_parser_its_package_re_exports(tmp_path
     assert entries["video/tools/train.py"].parser == "video/simvp/utils/parser.py"
 
 
+def test_a_readme_is_one_shell_session_across_its_code_blocks(tmp_path: Path) -> None:
+    """`cd evaluate` in one block, `python evaluate.py` in the next: the program is
+    evaluate/evaluate.py; a `cd` into the clone (`cd Repo`, no folder here) moves nothing."""
+    main = "if __name__ == '__main__':\n    print(1)\n"
+    write(tmp_path, "evaluate/generate.py", main)
+    write(tmp_path, "evaluate/evaluate.py", main)
+    write(tmp_path, "train.py", main)
+    write(
+        tmp_path,
+        "README.md",
+        "# Repo\n\n```\ngit clone https://example.org/Repo\ncd Repo\n```\n\n"
+        "```\npython train.py\n```\n\nGenerate first:\n\n```\ncd evaluate\n"
+        "python generate.py\n```\n\nThen evaluate:\n\n```\npython evaluate.py --task math\n```\n",
+    )
+    runs = {c.text.split()[1]: c.runs for c in mine_repo(tmp_path).commands}
+    assert runs["train.py"] == ["train.py"]
+    assert runs["evaluate.py"] == ["evaluate/evaluate.py"]
+
+
 def test_a_documented_commands_unset_shell_variables_are_named_placeholders() -> None:
     from expcurate.records import DocCommand
     from extractors.repo.commands import run_from

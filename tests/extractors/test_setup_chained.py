@@ -201,3 +201,61 @@ def test_a_measure_taken_at_several_scales_evaluates_again_with_the_switch_for_i
     task.design_complexity.dependent_variables = {"metric": ["mIoU"]}
     usage = recovered_setup(tmp_path / "s", files, task).usage_instructions
     assert "--aug-test" not in usage, usage
+
+
+def test_what_writes_the_evaluations_input_runs_between_training_and_evaluation(
+    tmp_path: Path,
+) -> None:
+    """`generate.py --output_path data/response.json`, then `evaluate.py --data_path
+    data/response.json`: the generation runs after the training and before the evaluation;
+    a command writing something else is no prerequisite."""
+    main = (
+        "import argparse\n\nif __name__ == '__main__':\n    p = argparse.ArgumentParser()\n"
+        "{options}    print('tool accuracy', p.parse_args())\n"
+    )
+
+    def program(*options: str) -> str:
+        return main.format(options="".join(f"    p.add_argument('{o}')\n" for o in options))
+
+    files = {
+        "train.py": program("--output_dir"),
+        "generate.py": program("--lora", "--output_path"),
+        "plot.py": program("--save_path"),
+        "evaluate.py": program("--data_path", "--task"),
+        "README.md": (
+            "# Tools\n\n```\npython train.py --output_dir ckpt/math\n```\n\n"
+            "```\npython plot.py --save_path figs/loss.png\n```\n\n"
+            "Generate the responses first:\n\n```\n"
+            "python generate.py --lora ckpt/math --output_path data/response.json\n```\n\n"
+            "Then evaluate them:\n\n```\n"
+            "python evaluate.py --task math --data_path data/response.json\n```\n"
+        ),
+    }
+    task = TaskDraft(
+        key="table-3:factor",
+        question="What tool accuracy does the evaluation report on math?",
+        method="Evaluate the trained model's responses on math and report accuracy.",
+        expected_outcome="Accuracy 0.6.",
+        design_complexity=DesignComplexity(dependent_variables={"metric": ["accuracy"]}),
+    )
+    usage = recovered_setup(tmp_path / "g", files, task).usage_instructions
+    assert (
+        "`python train.py --output_dir ckpt/math`, then `python generate.py --lora ckpt/math "
+        "--output_path data/response.json`, then evaluate it: `python evaluate.py --task math "
+        "--data_path data/response.json`"
+    ) in usage, usage
+    assert "plot.py" not in usage, usage
+
+
+def test_producers_are_the_earlier_commands_writing_what_the_evaluation_reads() -> None:
+    from expcurate.records import DocCommand
+    from extractors.agent.prerequisites import producers
+
+    def doc(text: str, line: int) -> DocCommand:
+        return DocCommand(text=text, doc="README.md", line=line)
+
+    generate = doc("python generate.py --output_path=../data/dev/resp.json --task math", 3)
+    plot = doc("python plot.py --save_path figs/a.png", 5)
+    evaluation = doc("python evaluate.py --data_path ../data/dev/resp.json --task math", 9)
+    assert producers([generate, plot], evaluation) == [generate]
+    assert producers([plot], evaluation) == []
