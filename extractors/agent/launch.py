@@ -15,6 +15,7 @@ import shlex
 from collections.abc import Collection
 from dataclasses import dataclass
 
+from expcurate.records import CliFlag
 from extractors.repo import terms
 from extractors.repo.commands import loop_of
 
@@ -287,3 +288,30 @@ def flag_groups(lines: list[str], start: int, end: int) -> list[tuple[str, list[
         for group, (flags, at) in sorted(found.items(), key=lambda kv: _READING.index(kv[0]))
         if len(flags) >= MIN_GROUP
     ]
+
+
+def with_held(command: str, held: list[tuple[CliFlag, str]]) -> tuple[str, str]:
+    """The command with the options that set what the task holds fixed, and those settings
+    as given: a value the command already gives such an option (the README's `--ds cifar10`
+    where the task is on CIFAR100-LT) gives way to the task's; a `--ds=cifar10` is left as
+    the authors wrote it; the others are added at the end."""
+    present = set(re.findall(r"(?<!\S)--?[\w-]+", command))
+    added: list[str] = []
+    settings: list[str] = []
+    names: set[str] = set()
+    for flag, value in held:
+        if flag.name in names:
+            continue
+        names.add(flag.name)
+        given = sorted({flag.name, *flag.aliases} & present)
+        if not given:
+            added += [flag.name, value]
+            settings += [flag.name, value]
+            continue
+        replaced = with_setting(command, [given[0], value])
+        if replaced != command and len(replaced.split()) == len(command.split()):
+            settings += [given[0], value]
+            command = replaced
+    if added:
+        command = appended(command, shlex.join(added))
+    return command, shlex.join(settings)

@@ -18,7 +18,7 @@ import shlex
 from collections import Counter
 from collections.abc import Callable
 
-from expcurate.records import CliFlag, ConfigFile, DocCommand, EntryPoint, RepoIndex, TaskDraft
+from expcurate.records import CliFlag, ConfigFile, EntryPoint, RepoIndex, TaskDraft
 from extractors.repo import RepoSearch, stem, terms
 from extractors.repo.commands import Parsed, PathResolver, parse_command, python_entry, run_from
 
@@ -46,7 +46,6 @@ from .arms import (
     value_forms,
     whole_model,
 )
-from .checkpoints import last_epoch, read_by_number, written_by_epoch
 from .config_runs import ConfigFiles, arm_words, path_words
 from .derived import (
     crossed,
@@ -58,17 +57,16 @@ from .derived import (
 )
 from .entry_args import EntryArgs, positional
 from .launch import (
-    appended,
     invocation_of,
     placeholders,
     shell,
     takes_arguments,
+    with_held,
     with_setting,
     without_options,
 )
 from .methods import MethodModules
 from .multirun import hydra_sweep
-from .prerequisites import producers
 from .query import TaskQuery
 from .run import MAX_RUNS, Run
 from .run_notes import (
@@ -84,6 +82,7 @@ from .run_notes import (
     unopened,
     variant_warning,
 )
+from .stages import Stages, on_setting
 from .steps import Step, StepTracer, bare_run
 from .suite import Suite
 
@@ -118,6 +117,7 @@ class RunPlanner:
         self._suites: dict[str, Suite | None] = {}
         self._title: str | None = None  # the top-level README's title name, folded
         self.known = {f.path for f in index.files}  # the repository's file paths, once
+        self.stages = Stages(index, search, self.known, self.args, self.programs)
 
     def _parsed(self, command: str) -> Parsed:
         if self._resolver is None:
@@ -565,7 +565,7 @@ class RunPlanner:
         chosen = on_each_data_set(chosen, flag_runs)
         comparable(chosen, self.entries, self.programs)
         through_suites(chosen, q, self.programs, self.entries, self.args.tracer, self._suites)
-        self._then_evaluate(chosen, entry, held)
+        self.stages.then_evaluate(chosen, entry, held)
         multi_scale(
             chosen,
             task_metrics(task, q),
@@ -575,12 +575,12 @@ class RunPlanner:
                 for f in (self.entries[p].flags if p in self.entries else [])
             ],
         )
-        self._trained_first(chosen, entry, held)
+        self.stages.trained_first(chosen, entry, held)
         unopened(chosen[:MAX_RUNS], self.entries, self.programs, self.known)
         apart(
             chosen[:MAX_RUNS],
             self._unset_outputs,
-            lambda c: {o for p in self.programs(c) for o in self._options_of(p)},
+            lambda c: {o for p in self.programs(c) for o in self.stages.options_of(p)},
         )
         return chosen[:MAX_RUNS], entry
 
@@ -596,11 +596,6 @@ class RunPlanner:
                     self._title = fold(m.group(1)) if m else ""
                     break
         return bool(self._title) and any(fold(f) == self._title for f in value_forms(arm.value))
-
-    def _first_documented(self, program: str) -> DocCommand | None:
-        """The first command a document gives for the program, in its document's order."""
-        own = [c for c in self.index.commands if program in c.runs]
-        return min(own, key=lambda c: c.line) if own else None
 
     def _unset_outputs(self, command: str) -> dict[str, str]:
         """The options naming where the command's program writes (`--output_dir`, or one
@@ -619,170 +614,6 @@ class RunPlanner:
                 if OUTPUT_OPTION.fullmatch(f.name) or f.name[2:] in made:
                     out[f.name] = f.default.strip("'\"")
         return out
-
-    def _options_of(self, program: str) -> set[str]:
-        e = self.entries.get(program)
-        return {f.name for f in e.flags} if e else set()
-
-    def _trained_first(
-        self, runs: list[Run], entry: str | None, held: list[tuple[CliFlag, str]]
-    ) -> None:
-        """An evaluation program's runs, preceded by the training its document gives before
-        it: each training program documented earlier in the same document (`stage1.py`, then
-        `stage2.py`), by the command on most of what the task holds fixed. An evaluation is
-        named as one (`test.py`) or introduced as one ("To test the trained model, run
-        `python cluster.py`")."""
-        if entry is None or (first := self._first_documented(entry)) is None:
-            return
-        if not _EVALUATION.search(posixpath.basename(entry)):
-            before = [c.line for c in self.index.commands if c.doc == first.doc]
-            start = max((n for n in before if n < first.line), default=0)
-            prose = " ".join(self.search.lines(first.doc)[start : first.line - 1])
-            if not _EVALUATES_PROSE.search(prose):
-                return
-        wanted = {v for _, v in held}
-        by_program: dict[str, list[DocCommand]] = {}
-        for c in self.index.commands:
-            if c.doc != first.doc or c.line >= first.line or entry in c.runs:
-                continue
-            program = next((r for r in c.runs if r.endswith(".py")), "")
-            if program and _TRAINS.search(posixpath.basename(program)):
-                by_program.setdefault(program, []).append(c)
-        # a twin named after other data (train_STL10.py beside train.py) is no stage
-        said = {re.sub(r"[^a-z0-9]+", "", v.lower()) for _, v in held}  # cifar10, imagenet10
-        stems = {p: posixpath.basename(p).rsplit(".", 1)[0].lower() for p in by_program}
-        for p, name in stems.items():
-            twin = next((q for q, n in stems.items() if q != p and name.startswith(n + "_")), None)
-            suffix = re.sub(r"[^a-z0-9]+", "", name[len(stems[twin]) :]) if twin else ""
-            if twin is not None and suffix not in said:
-                by_program.pop(p)
-        # what writes the evaluation's input (`generate.py --output_path x.json` for
-        # `evaluate.py --data_path x.json`), run after the training
-        trained = {id(c) for cands in by_program.values() for c in cands}
-        inputs = producers(
-            [
-                c
-                for c in self.index.commands
-                if c.doc == first.doc
-                and c.line < first.line
-                and entry not in c.runs
-                and id(c) not in trained
-            ],
-            first,
-        )
-        if not (by_program or inputs) or len(by_program) > 3:
-            return
-        commands = []
-        for program, cands in by_program.items():  # in the document's order
-            best = max(cands, key=lambda c: on_setting(c.text, wanted))
-            takes = self._options_of(program)
-            mine = [(f, v) for f, v in held if f.name in takes]
-            commands.append(
-                self.args.dashed(with_held(run_from(best, self.known), mine)[0], program)
-            )
-        # the checkpoint an option numbers, as the training saves it last
-        numbered = read_by_number(self.search, entry)
-        if numbered and not written_by_epoch(self.search, numbered[0], numbered[1], entry):
-            numbered = None
-        trainer = self.entries.get(next(reversed(by_program))) if by_program else None
-        last = last_epoch(commands[-1], trainer.flags) if numbered and trainer else None
-        made = [run_from(c, self.known) for c in inputs]
-        mine_runs = [r for r in runs if not r.missing and entry in self.programs(r.command)]
-        varying = _varying([r.settings for r in mine_runs])
-        for run in mine_runs:
-            # each run's training on what tells the runs apart that the training takes
-            # too (`--dataset ImageNet-10`): one training when nothing does
-            trainings = [
-                self._with_run_settings(c, run.settings, program, varying)
-                for c, program in zip(commands, by_program, strict=True)
-            ]
-            first_run = ", then ".join(f"`{c}`" for c in [*trainings, *made])
-            note = ("train first" if trainings else "first") + f" as documented: {first_run}"
-            run.warning = "; ".join(w for w in (note, run.warning) if w)
-            run.trained_by = list(by_program)
-            if numbered and last is not None and f"--{numbered[2]}" in self._options_of(entry):
-                run.command = with_setting(run.command, [f"--{numbered[2]}", last])
-
-    def _with_run_settings(
-        self, command: str, settings: str, program: str, only: set[str] | None = None
-    ) -> str:
-        """The command with the options a run sets that `program` also takes (of `only`,
-        when given)."""
-        takes = self._options_of(program) & (only if only is not None else set(settings.split()))
-        words = settings.split()
-        for k, w in enumerate(words[:-1]):
-            if w in takes and not words[k + 1].startswith("-") and "{" not in words[k + 1]:
-                command = with_setting(command, [w, words[k + 1]])
-        return command
-
-    def _then_evaluate(
-        self, runs: list[Run], entry: str | None, held: list[tuple[CliFlag, str]]
-    ) -> None:
-        """A training program's runs, each followed by the evaluation its document gives
-        next: the first command after the program's own, in the same document, that runs
-        another program and is introduced as a test or an evaluation ("To test the trained
-        model, run python cluster.py") or is named as one (`eval.py`), with the run's settings
-        that program also takes."""
-        if entry is None or not _TRAINS.search(posixpath.basename(entry)):
-            return
-        if (first := self._first_documented(entry)) is None:
-            return
-        lines = self.search.lines(first.doc)
-        later = sorted(
-            (
-                c
-                for c in self.index.commands
-                if c.doc == first.doc and c.line > first.line and c.runs and entry not in c.runs
-            ),
-            key=lambda c: c.line,
-        )
-        evaluation = None
-        previous = first.line
-        for c in later:
-            prose = " ".join(lines[previous : c.line - 1])
-            programs = [r for r in c.runs if r.endswith(".py")]
-            named = bool(programs) and bool(_EVALUATION.match(posixpath.basename(programs[0])))
-            if (
-                (_EVALUATES_PROSE.search(prose) or named)  # or the program is `eval.py`
-                and programs
-                and not _TRAINS.search(posixpath.basename(programs[0]))  # another training
-                and not re.search(r"\{[^}]*,", c.text)  # a synopsis of choices, no command
-            ):
-                evaluation = c
-                break
-            previous = c.line
-        if evaluation is None:
-            return
-        program = next(r for r in evaluation.runs if r.endswith(".py"))
-        takes = self._options_of(program)
-        base = with_held(
-            run_from(evaluation, self.known),
-            [(f, v) for f, v in held if f.name in takes],
-        )[0]
-        # the document's own checkpoint is one run's: each evaluates what it trained
-        base = _CHECKPOINT.sub(r"\1 <TRAINED_CHECKPOINT>", base)
-        between = [c for c in later if first.line < c.line < evaluation.line]
-        made = [run_from(c, self.known) for c in producers(between, evaluation)]
-        # an evaluation loading the checkpoint an option numbers (`checkpoint_{start_epoch}`),
-        # named as the training saves them by epoch, reads the training's last
-        numbered = read_by_number(self.search, program)
-        if numbered and not written_by_epoch(self.search, numbered[0], numbered[1], program):
-            numbered = None  # no file is saved under that name: the option is the user's
-        trainer = self.entries.get(entry)
-        for run in runs:
-            if run.missing or run.then or entry not in self.programs(run.command):
-                continue
-            then = base
-            words = run.settings.split()
-            for k, w in enumerate(words[:-1]):
-                if w in takes and not words[k + 1].startswith("-") and "{" not in words[k + 1]:
-                    then = with_setting(then, [w, words[k + 1]])
-            if numbered and f"--{numbered[2]}" in takes and trainer is not None:
-                last = last_epoch(run.command, trainer.flags)
-                if last is not None:
-                    then = with_setting(then, [f"--{numbered[2]}", last])
-            run.then = then
-            run.then_after = list(made)
 
     def _config_runs(
         self,
@@ -1127,30 +958,6 @@ class RunPlanner:
 
 
 OURS = re.compile(r"\bours\b", re.I)  # how a paper's table marks its authors' method
-_TRAINS = re.compile(r"train|finetun|fine_tun|pretrain|stage_?\d", re.I)  # a training program
-_EVALUATION = re.compile(r"^(?:test|eval(?:uate)?|validate|inference)(?:[_.-]|$)", re.I)
-# a checkpoint option given a file of the document's own run (`--ckpt checkpoints/x.ckpt`)
-_CHECKPOINT = re.compile(
-    r"(--(?:ckpt|checkpoint|ckpt_path|checkpoint_path|load_path|weights|resume)[\w-]*)[ =]"
-    r"(?![<$])\S*[/.]\S*"
-)
-# how a document introduces the evaluation of what was trained
-_EVALUATES_PROSE = re.compile(r"\b(?:test|evaluat\w*|inference|validat\w*)\b", re.I)
-
-
-def _varying(settings: list[str]) -> set[str]:
-    """The options every run sets, to two values at least among them."""
-    seen: list[dict[str, str]] = []
-    for text in settings:
-        words = text.split()
-        seen.append({w: words[k + 1] for k, w in enumerate(words[:-1]) if w.startswith("--")})
-    common = set.intersection(*(set(d) for d in seen)) if seen else set()
-    return {o for o in common if len({d[o] for d in seen}) >= 2}
-
-
-def on_setting(command: str, values: set[str]) -> int:
-    """How many of the values the task holds fixed a documented command already gives."""
-    return len(values & set(re.split(r"[\s=]", command)))
 
 
 def _as_script_runs(base: Run, setting: list[str], datasets: list[str]) -> str:
@@ -1166,33 +973,6 @@ def _as_script_runs(base: Run, setting: list[str], datasets: list[str]) -> str:
     if others:
         note += f"; likewise on {', '.join(others)}, with their scripts' commands"
     return note
-
-
-def with_held(command: str, held: list[tuple[CliFlag, str]]) -> tuple[str, str]:
-    """The command with the options that set what the task holds fixed, and those settings
-    as given: a value the command already gives such an option (the README's `--ds cifar10`
-    where the task is on CIFAR100-LT) gives way to the task's; a `--ds=cifar10` is left as
-    the authors wrote it; the others are added at the end."""
-    present = set(re.findall(r"(?<!\S)--?[\w-]+", command))
-    added: list[str] = []
-    settings: list[str] = []
-    names: set[str] = set()
-    for flag, value in held:
-        if flag.name in names:
-            continue
-        names.add(flag.name)
-        given = sorted({flag.name, *flag.aliases} & present)
-        if not given:
-            added += [flag.name, value]
-            settings += [flag.name, value]
-            continue
-        replaced = with_setting(command, [given[0], value])
-        if replaced != command and len(replaced.split()) == len(command.split()):
-            settings += [given[0], value]
-            command = replaced
-    if added:
-        command = appended(command, shlex.join(added))
-    return command, shlex.join(settings)
 
 
 def _test_module(path: str) -> bool:

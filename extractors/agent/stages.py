@@ -1,0 +1,237 @@
+"""The stages a task's runs are chained to, as the repository's documents give them.
+
+A training program's runs are each followed by the evaluation documented after it; an
+evaluation program's runs are preceded by the trainings documented before it, and by what
+writes the evaluation's input (`prerequisites.py`); an evaluation loading the checkpoint an
+option numbers reads the one the training saved last (`checkpoints.py`). Split from the run
+planner (`runs.py`), which calls `Stages` once its runs are chosen.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Callable
+
+from expcurate.records import CliFlag, DocCommand, RepoIndex
+from extractors.repo import RepoSearch
+from extractors.repo.commands import run_from
+
+from .checkpoints import last_epoch, read_by_number, written_by_epoch
+from .entry_args import EntryArgs
+from .launch import with_held, with_setting
+from .prerequisites import producers
+from .run import Run
+
+_TRAINS = re.compile(r"train|finetun|fine_tun|pretrain|stage_?\d", re.I)  # a training program
+_EVALUATION = re.compile(r"^(?:test|eval(?:uate)?|validate|inference)(?:[_.-]|$)", re.I)
+# a checkpoint option given a file of the document's own run (`--ckpt checkpoints/x.ckpt`)
+_CHECKPOINT = re.compile(
+    r"(--(?:ckpt|checkpoint|ckpt_path|checkpoint_path|load_path|weights|resume)[\w-]*)[ =]"
+    r"(?![<$])\S*[/.]\S*"
+)
+# how a document introduces the evaluation of what was trained
+_EVALUATES_PROSE = re.compile(r"\b(?:test|evaluat\w*|inference|validat\w*)\b", re.I)
+
+
+def _varying(settings: list[str]) -> set[str]:
+    """The options every run sets, to two values at least among them."""
+    seen: list[dict[str, str]] = []
+    for text in settings:
+        words = text.split()
+        seen.append({w: words[k + 1] for k, w in enumerate(words[:-1]) if w.startswith("--")})
+    common = set.intersection(*(set(d) for d in seen)) if seen else set()
+    return {o for o in common if len({d[o] for d in seen}) >= 2}
+
+
+def on_setting(command: str, values: set[str]) -> int:
+    """How many of the values the task holds fixed a documented command already gives."""
+    return len(values & set(re.split(r"[\s=]", command)))
+
+
+class Stages:
+    """Chains a task's runs to the stages documented before and after them."""
+
+    def __init__(
+        self,
+        index: RepoIndex,
+        search: RepoSearch,
+        known: set[str],
+        args: EntryArgs,
+        programs: Callable[[str], list[str]],
+    ) -> None:
+        self.index = index
+        self.search = search
+        self.known = known
+        self.args = args
+        self.programs = programs  # the repository's programs a command runs
+        self.entries = {e.path: e for e in index.entry_points}
+
+    def first_documented(self, program: str) -> DocCommand | None:
+        """The first command a document gives for the program, in its document's order."""
+        own = [c for c in self.index.commands if program in c.runs]
+        return min(own, key=lambda c: c.line) if own else None
+
+    def options_of(self, program: str) -> set[str]:
+        e = self.entries.get(program)
+        return {f.name for f in e.flags} if e else set()
+
+    def trained_first(
+        self, runs: list[Run], entry: str | None, held: list[tuple[CliFlag, str]]
+    ) -> None:
+        """An evaluation program's runs, preceded by the training its document gives before
+        it: each training program documented earlier in the same document (`stage1.py`, then
+        `stage2.py`), by the command on most of what the task holds fixed. An evaluation is
+        named as one (`test.py`) or introduced as one ("To test the trained model, run
+        `python cluster.py`")."""
+        if entry is None or (first := self.first_documented(entry)) is None:
+            return
+        if not _EVALUATION.search(posixpath.basename(entry)):
+            before = [c.line for c in self.index.commands if c.doc == first.doc]
+            start = max((n for n in before if n < first.line), default=0)
+            prose = " ".join(self.search.lines(first.doc)[start : first.line - 1])
+            if not _EVALUATES_PROSE.search(prose):
+                return
+        wanted = {v for _, v in held}
+        by_program: dict[str, list[DocCommand]] = {}
+        for c in self.index.commands:
+            if c.doc != first.doc or c.line >= first.line or entry in c.runs:
+                continue
+            program = next((r for r in c.runs if r.endswith(".py")), "")
+            if program and _TRAINS.search(posixpath.basename(program)):
+                by_program.setdefault(program, []).append(c)
+        # a twin named after other data (train_STL10.py beside train.py) is no stage
+        said = {re.sub(r"[^a-z0-9]+", "", v.lower()) for _, v in held}  # cifar10, imagenet10
+        stems = {p: posixpath.basename(p).rsplit(".", 1)[0].lower() for p in by_program}
+        for p, name in stems.items():
+            twin = next((q for q, n in stems.items() if q != p and name.startswith(n + "_")), None)
+            suffix = re.sub(r"[^a-z0-9]+", "", name[len(stems[twin]) :]) if twin else ""
+            if twin is not None and suffix not in said:
+                by_program.pop(p)
+        # what writes the evaluation's input (`generate.py --output_path x.json` for
+        # `evaluate.py --data_path x.json`), run after the training
+        trained = {id(c) for cands in by_program.values() for c in cands}
+        inputs = producers(
+            [
+                c
+                for c in self.index.commands
+                if c.doc == first.doc
+                and c.line < first.line
+                and entry not in c.runs
+                and id(c) not in trained
+            ],
+            first,
+        )
+        if not (by_program or inputs) or len(by_program) > 3:
+            return
+        commands = []
+        for program, cands in by_program.items():  # in the document's order
+            best = max(cands, key=lambda c: on_setting(c.text, wanted))
+            takes = self.options_of(program)
+            mine = [(f, v) for f, v in held if f.name in takes]
+            commands.append(
+                self.args.dashed(with_held(run_from(best, self.known), mine)[0], program)
+            )
+        # the checkpoint an option numbers, as the training saves it last
+        numbered = read_by_number(self.search, entry)
+        if numbered and not written_by_epoch(self.search, numbered[0], numbered[1], entry):
+            numbered = None
+        trainer = self.entries.get(next(reversed(by_program))) if by_program else None
+        last = last_epoch(commands[-1], trainer.flags) if numbered and trainer else None
+        made = [run_from(c, self.known) for c in inputs]
+        mine_runs = [r for r in runs if not r.missing and entry in self.programs(r.command)]
+        varying = _varying([r.settings for r in mine_runs])
+        for run in mine_runs:
+            # each run's training on what tells the runs apart that the training takes
+            # too (`--dataset ImageNet-10`): one training when nothing does
+            trainings = [
+                self._with_run_settings(c, run.settings, program, varying)
+                for c, program in zip(commands, by_program, strict=True)
+            ]
+            first_run = ", then ".join(f"`{c}`" for c in [*trainings, *made])
+            note = ("train first" if trainings else "first") + f" as documented: {first_run}"
+            run.warning = "; ".join(w for w in (note, run.warning) if w)
+            run.trained_by = list(by_program)
+            if numbered and last is not None and f"--{numbered[2]}" in self.options_of(entry):
+                run.command = with_setting(run.command, [f"--{numbered[2]}", last])
+
+    def _with_run_settings(
+        self, command: str, settings: str, program: str, only: set[str] | None = None
+    ) -> str:
+        """The command with the options a run sets that `program` also takes (of `only`,
+        when given)."""
+        takes = self.options_of(program) & (only if only is not None else set(settings.split()))
+        words = settings.split()
+        for k, w in enumerate(words[:-1]):
+            if w in takes and not words[k + 1].startswith("-") and "{" not in words[k + 1]:
+                command = with_setting(command, [w, words[k + 1]])
+        return command
+
+    def then_evaluate(
+        self, runs: list[Run], entry: str | None, held: list[tuple[CliFlag, str]]
+    ) -> None:
+        """A training program's runs, each followed by the evaluation its document gives
+        next: the first command after the program's own, in the same document, that runs
+        another program and is introduced as a test or an evaluation ("To test the trained
+        model, run python cluster.py") or is named as one (`eval.py`), with the run's settings
+        that program also takes."""
+        if entry is None or not _TRAINS.search(posixpath.basename(entry)):
+            return
+        if (first := self.first_documented(entry)) is None:
+            return
+        lines = self.search.lines(first.doc)
+        later = sorted(
+            (
+                c
+                for c in self.index.commands
+                if c.doc == first.doc and c.line > first.line and c.runs and entry not in c.runs
+            ),
+            key=lambda c: c.line,
+        )
+        evaluation = None
+        previous = first.line
+        for c in later:
+            prose = " ".join(lines[previous : c.line - 1])
+            programs = [r for r in c.runs if r.endswith(".py")]
+            named = bool(programs) and bool(_EVALUATION.match(posixpath.basename(programs[0])))
+            if (
+                (_EVALUATES_PROSE.search(prose) or named)  # or the program is `eval.py`
+                and programs
+                and not _TRAINS.search(posixpath.basename(programs[0]))  # another training
+                and not re.search(r"\{[^}]*,", c.text)  # a synopsis of choices, no command
+            ):
+                evaluation = c
+                break
+            previous = c.line
+        if evaluation is None:
+            return
+        program = next(r for r in evaluation.runs if r.endswith(".py"))
+        takes = self.options_of(program)
+        base = with_held(
+            run_from(evaluation, self.known),
+            [(f, v) for f, v in held if f.name in takes],
+        )[0]
+        # the document's own checkpoint is one run's: each evaluates what it trained
+        base = _CHECKPOINT.sub(r"\1 <TRAINED_CHECKPOINT>", base)
+        between = [c for c in later if first.line < c.line < evaluation.line]
+        made = [run_from(c, self.known) for c in producers(between, evaluation)]
+        # an evaluation loading the checkpoint an option numbers (`checkpoint_{start_epoch}`),
+        # named as the training saves them by epoch, reads the training's last
+        numbered = read_by_number(self.search, program)
+        if numbered and not written_by_epoch(self.search, numbered[0], numbered[1], program):
+            numbered = None  # no file is saved under that name: the option is the user's
+        trainer = self.entries.get(entry)
+        for run in runs:
+            if run.missing or run.then or entry not in self.programs(run.command):
+                continue
+            then = base
+            words = run.settings.split()
+            for k, w in enumerate(words[:-1]):
+                if w in takes and not words[k + 1].startswith("-") and "{" not in words[k + 1]:
+                    then = with_setting(then, [w, words[k + 1]])
+            if numbered and f"--{numbered[2]}" in takes and trainer is not None:
+                last = last_epoch(run.command, trainer.flags)
+                if last is not None:
+                    then = with_setting(then, [f"--{numbered[2]}", last])
+            run.then = then
+            run.then_after = list(made)
