@@ -86,7 +86,7 @@ def inline_blocks(tree: ast.Module, lines: list[str], wanted: set[str], limit: i
         start = seg[0].lineno
         end = max(n.end_lineno or n.lineno for n in seg)
         action = _block_action(seg, lines)
-        if _INFRA.search(action):
+        if _INFRA.search(action) or _CHORE.search(action):
             continue
         blocks.append((action, start, end))
     if len(blocks) > limit:  # keep the blocks closest to the task, in file order
@@ -257,6 +257,17 @@ _QUIET_CALLS = {
 # Blocks about the machine, not the experiment: devices, processes, logging, seeds.
 _INFRA = re.compile(
     r"distributed|world_size|local_rank|\bgpus?\b|\bdevices?\b|cuda|amp\b|apex|logg|seed",
+    re.I,
+)
+
+
+# What a block does that no experiment is about: making folders, dumping what was computed,
+# reading API keys, a framework's entry (`fire.Fire(train)`), a library's containers
+_CHORE = re.compile(
+    r"mkdir|makedirs|mmcv\.dump|json\.dumps?\b|pickle\.dump|get_world_size|get world size|"
+    r"get_dist_info|init_dist|os\.environ|api_?keys?|git hash|Write the results to a file|"
+    r"\bf\.write\b|"
+    r"\bIf True:|Create the (?:Compose|Fire|OrderedDict|ArgumentParser|SummaryWriter|Logger)\b",
     re.I,
 )
 

@@ -701,3 +701,36 @@ def test_an_arm_is_the_choice_its_name_spells_without_punctuation(tmp_path: Path
     assert "Run GCN: `python run.py --variant gcn`" in usage, usage
     assert "Run GAT: `python run.py --variant gat`" in usage, usage  # the default, as spelt
     assert "write the command" not in usage, usage
+
+
+def test_a_main_blocks_chores_are_no_steps() -> None:
+    """Making the output folder, dumping the results and a framework's entry say nothing of
+    the experiment; the blocks that build, train and evaluate do."""
+    import ast
+
+    from extractors.agent.inline import inline_blocks
+
+    source = (
+        "import json\n"
+        "import os\n"
+        "\n"
+        "\n"
+        "def main(args):\n"
+        "    os.makedirs(args.out, exist_ok=True)\n"
+        "\n"
+        "    model = build_model(args.depth)\n"
+        "\n"
+        "    history = train_model(model, args.epochs)\n"
+        "\n"
+        "    with open(os.path.join(args.out, 'results.json'), 'w') as f:\n"
+        "        json.dump(history, f)\n"
+        "\n"
+        "    score = evaluate(model)\n"
+        "\n"
+        "\n"
+        "if __name__ == '__main__':\n"
+        "    main(parse_args())\n"
+    )
+    blocks = inline_blocks(ast.parse(source), source.splitlines(), set(), limit=10)
+    actions = [action for action, _, _ in blocks]
+    assert actions == ["Build model into model", "Train model into history", "Evaluate into score"]
