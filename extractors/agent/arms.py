@@ -75,7 +75,7 @@ def task_arms(task: TaskDraft) -> list[Arm]:
                 out.append(Arm("ablation", text, words))
         return out
     for variable, values in task.design_complexity.independent_variables.items():
-        for value in listed(values):
+        for value in without_measures(listed(values)):
             text = said = str(value).strip()
             if len(text.split()) > MAX_VALUE_WORDS:
                 # the name it starts with ("PDF(336) with period-based patching"), else the
@@ -205,6 +205,25 @@ def listed(values: object) -> list[object]:
     if re.fullmatch(r"\[[^\[\]]*,[^\[\]]*\]", text):  # "[True, False] (toggle the prompt)"
         return [v.strip().strip("'\"") for v in text[1:-1].split(",") if v.strip()]
     return list(values) if isinstance(values, list | tuple) else [values]
+
+
+# what a results table measures, written after a method in a two-level header's cells
+_MEASURE_WORD = re.compile(
+    r"\s+(?:MSE|MAE|RMSE|MAPE|SMAPE|MASE|OWA|ACC|Acc|F1|AUC|AUROC|AUPR|PPL|BLEU|mIoU|AP|NMI|ARI)$"
+)
+
+
+def without_measures(values: list[object]) -> list[object]:
+    """Methods read from a two-level header with the measure after each ("ETSformer MSE",
+    "ETSformer MAE", "LightTS MSE", ...): the methods once each. Values are left as they are
+    unless every one ends with a measure and some method comes with two."""
+    texts = [str(v).strip() for v in values]
+    bare = [_MEASURE_WORD.sub("", t) for t in texts]
+    if len(texts) < 2 or any(b == t for b, t in zip(bare, texts, strict=True)):
+        return values
+    if len(set(bare)) == len(bare):
+        return values  # one measure per method: the measure may be part of the name
+    return list(dict.fromkeys(bare))
 
 
 def about_data(variable: str) -> bool:

@@ -269,3 +269,39 @@ def unopened(
                     )
                     if note not in run.warning:
                         run.warning = "; ".join(w for w in (run.warning, note) if w)
+
+
+_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "ten": 10}
+_REPEATED = re.compile(
+    r"(?i)(?:averag\w*|mean)\s+(?:over|of|from|across)\s+(\d+|two|three|four|five|six|ten)\s+"
+    r"(?:independent\s+|different\s+|random\s+)?(?:runs|seeds|iterations|trials|repetitions)"
+    r"|(?:with|over|using|across)\s+(\d+|two|three|four|five|six|ten)\s+(?:different\s+|random\s+)?"
+    r"(?:random\s+)?seeds"
+)
+_SEED_OPTION = re.compile(r"^--(?:random_?|manual_?)?seed$", re.I)
+
+
+def repeated(runs: list[Run], text: str, flags_of: Callable[[str], list[CliFlag]]) -> None:
+    """Results the paper averages over several runs ("averaged over three runs", "with five
+    seeds"): each run says to repeat it so, by the program's seed option when it has one
+    (`--seed 0`, `1`, `2`), and to average."""
+    m = _REPEATED.search(text)
+    if m is None:
+        return
+    said = (m.group(1) or m.group(2)).lower()
+    times = int(said) if said.isdigit() else _NUMBER_WORDS.get(said, 0)
+    if not 2 <= times <= 10:
+        return
+    for run in runs:
+        if run.missing or not run.command:
+            continue
+        seed = next((f for f in flags_of(run.command) if _SEED_OPTION.match(f.name)), None)
+        if any("seed" in a.variable.lower() for a in run.arms):
+            continue  # the task sweeps the seed itself
+        values = ", ".join(str(i) for i in range(times))
+        note = (
+            f"repeat each run with {seed.name} {values} and average, as the paper does"
+            if seed is not None
+            else f"repeat each run {times} times and average, as the paper does"
+        )
+        run.warning = "; ".join(w for w in (run.warning, note) if w)

@@ -78,6 +78,7 @@ from .run_notes import (
     config_placeholders,
     multi_scale,
     own_model,
+    repeated,
     trains,
     unopened,
     variant_warning,
@@ -569,14 +570,11 @@ class RunPlanner:
         multi_scale(
             chosen,
             task_metrics(task, q),
-            lambda c: [
-                f
-                for p in self.programs(c)
-                for f in (self.entries[p].flags if p in self.entries else [])
-            ],
+            self._flags_of,
         )
         self.stages.trained_first(chosen, entry, held)
         unopened(chosen[:MAX_RUNS], self.entries, self.programs, self.known)
+        repeated(chosen[:MAX_RUNS], f"{task.question}\n{task.method}", self._flags_of)
         apart(
             chosen[:MAX_RUNS],
             self._unset_outputs,
@@ -596,6 +594,12 @@ class RunPlanner:
                     self._title = fold(m.group(1)) if m else ""
                     break
         return bool(self._title) and any(fold(f) == self._title for f in value_forms(arm.value))
+
+    def _flags_of(self, command: str) -> list[CliFlag]:
+        """The options of the repository's programs a command runs."""
+        return [
+            f for p in self.programs(command) if p in self.entries for f in self.entries[p].flags
+        ]
 
     def _unset_outputs(self, command: str) -> dict[str, str]:
         """The options naming where the command's program writes (`--output_dir`, or one

@@ -93,11 +93,11 @@ class UsageWriter:
             lines.append(f"Install the dependencies: `{install}`.")
         if data := self.data_option(entry, plan.runs):
             lines.append(data)
-        # what every run needs first (a checkpoint path, a config's data paths) is said once
+        # what every run needs (a checkpoint path, a config's data paths, seeds) is said once
         parts = [[p for p in c.warning.split("; ") if p] for c in commands]
         shared = [p for p in parts[0] if all(p in x for x in parts[1:])] if len(parts) > 1 else []
         if shared:
-            lines.append(f"Before the runs: {'; '.join(shared)}.")
+            lines.append(f"For every run: {'; '.join(shared)}.")
             for c, x in zip(commands, parts, strict=True):
                 c.warning = "; ".join(p for p in x if p not in shared)
         if asks_how(task.question):  # "How can you implement ...": the plan, in steps

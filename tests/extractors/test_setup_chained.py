@@ -259,3 +259,16 @@ def test_producers_are_the_earlier_commands_writing_what_the_evaluation_reads() 
     evaluation = doc("python evaluate.py --data_path ../data/dev/resp.json --task math", 9)
     assert producers([generate, plot], evaluation) == [generate]
     assert producers([plot], evaluation) == []
+
+
+def test_methods_read_with_their_measure_after_them_are_the_methods_once() -> None:
+    from extractors.agent.arms import without_measures
+
+    garbled = ["TimesNet MSE", "TimesNet MAE", "ETSformer MSE", "ETSformer MAE", "LightTS∗ MSE"]
+    assert without_measures(garbled) == ["TimesNet", "ETSformer", "LightTS∗"]
+    # a name that ends like a measure, once per method, is a name
+    assert without_measures(["Faster R-CNN AP", "RetinaNet AP"]) == [
+        "Faster R-CNN AP",
+        "RetinaNet AP",
+    ]
+    assert without_measures(["MogaNet", "ConvNeXt MSE"]) == ["MogaNet", "ConvNeXt MSE"]

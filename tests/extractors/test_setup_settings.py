@@ -587,7 +587,7 @@ def test_a_launch_scripts_placeholder_paths_are_named_for_the_user(tmp_path: Pat
     # the demo skips a missing checkpoint and runs untrained, and reads its CT volume from a
     # config file's placeholder paths: every run needs them, so the user is told once, first
     assert (
-        "1. Before the runs: set the script's ckpt to your own paths; set case.ct_path, "
+        "1. For every run: set the script's ckpt to your own paths; set case.ct_path, "
         "case.gt_path in config/demo.json to your own paths." in usage
     )
     assert "then run `bash script/demo.sh`." in usage
@@ -913,7 +913,7 @@ def test_an_evaluation_is_preceded_by_the_documented_training(tmp_path: Path) ->
     usage = setup.usage_instructions
     # once for every run, in the document's order, on the task's data set
     assert (
-        "Before the runs: train first as documented: `python stage1.py --ds cifar100 --odc 30`, "
+        "For every run: train first as documented: `python stage1.py --ds cifar100 --odc 30`, "
         "then `python stage2.py --ds cifar100 --odc 3`."
     ) in usage, usage
     # the training is the experiment's too: its loop is a step, and it is masked

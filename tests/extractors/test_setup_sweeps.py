@@ -130,3 +130,24 @@ def test_runs_writing_to_the_same_place_each_write_to_their_own(tmp_path: Path) 
     usage = recovered_setup(tmp_path / "o", files, _task("Epoch", ["10", "20"])).usage_instructions
     assert "--epochs 10 --warmup_epochs 2 --output_dir ./checkpoint/epoch_10/`" in usage, usage
     assert "--epochs 20 --warmup_epochs 2 --output_dir ./checkpoint/epoch_20/`" in usage, usage
+
+
+def test_results_averaged_over_several_seeds_are_repeated_with_the_seed_option(
+    tmp_path: Path,
+) -> None:
+    """ "averaged over three runs": every run says to repeat it with `--seed 0, 1, 2` and
+    average; a paper that says nothing of repeats gets no such line."""
+    program = PROGRAM.replace(
+        "    p.add_argument('--warmup_epochs', type=int, default=1)\n",
+        "    p.add_argument('--warmup_epochs', type=int, default=1)\n"
+        "    p.add_argument('--seed', type=int, default=42)\n",
+    )
+    files = {"finetune.py": program, "finetune.sh": SCRIPT, "README.md": README}
+    task = _task("Epoch", ["10", "20"])
+    task.method = "Fine-tune the adapter at each value; scores are averaged over three runs."
+    usage = recovered_setup(tmp_path / "s", files, task).usage_instructions
+    assert (
+        "For every run: repeat each run with --seed 0, 1, 2 and average, as the paper does."
+    ) in usage, usage
+    usage = recovered_setup(tmp_path / "n", files, _task("Epoch", ["10", "20"])).usage_instructions
+    assert "repeat each run" not in usage, usage
