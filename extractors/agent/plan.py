@@ -792,7 +792,32 @@ class StepPlanner:
             ),
             loop,
         )
-        return first.lineno, min(first.end_lineno or first.lineno, first.lineno + NARROW)
+        end = first.end_lineno or first.lineno
+        if end - first.lineno <= NARROW:
+            return first.lineno, end
+        # a loop longer than a step: the part that computes the loss and steps on it (the
+        # first `loss` assignment before the first `backward()`), where the method trains
+        backward = min(
+            (
+                n.lineno
+                for n in ast.walk(first)
+                if isinstance(n, ast.Call)
+                and isinstance(n.func, ast.Attribute)
+                and n.func.attr == "backward"
+            ),
+            default=0,
+        )
+        losses = [
+            n.lineno
+            for n in ast.walk(first)
+            if isinstance(n, ast.Assign | ast.AugAssign)
+            and "loss" in ast.unparse(n.targets[0] if isinstance(n, ast.Assign) else n.target)
+            and n.lineno <= backward
+        ]
+        if backward and losses:
+            start = max(min(losses), backward - NARROW)
+            return start, backward
+        return first.lineno, first.lineno + NARROW
 
     def _script_settings(self, runs: list[Run]) -> list[list[Step]]:
         """What the first `SETTINGS_RUNS` launch script runs (of different scripts) pass, for

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from repo_fixture import committed_index
+from repo_fixture import committed_index, recovered_setup
 
 from expcurate.records import REF_RE, STEP_RE, DesignComplexity, RepoIndex, Setup, TaskDraft
 from extractors.agent import SetupAgent, validate_references
@@ -734,3 +734,51 @@ def test_a_main_blocks_chores_are_no_steps() -> None:
     blocks = inline_blocks(ast.parse(source), source.splitlines(), set(), limit=10)
     actions = [action for action, _, _ in blocks]
     assert actions == ["Build model into model", "Train model into history", "Evaluate into score"]
+
+
+def test_a_training_loop_longer_than_a_step_is_cited_where_it_computes_the_loss(
+    tmp_path: Path,
+) -> None:
+    """A 60-line epoch loop: the step is the part from the loss to `backward()`, where the
+    method trains, not the loop's first lines of bookkeeping."""
+    bookkeeping = "".join(f"            meter_{i} = step * {i}\n" for i in range(45))
+    program = (
+        "import argparse\n"
+        "\n"
+        "\n"
+        "def train(model, data, optimizer, epochs):\n"
+        '    """Train the regressor and report its regression error."""\n'
+        "    for epoch in range(epochs):\n"
+        "        for step, (x, y) in enumerate(data):\n"
+        f"{bookkeeping}"
+        "            logits = model(x)\n"
+        "            loss = (logits - y).pow(2).mean()\n"
+        "            optimizer.zero_grad()\n"
+        "            loss.backward()\n"
+        "            optimizer.step()\n"
+        "        print('regression error', loss)\n"
+        "\n"
+        "\n"
+        "if __name__ == '__main__':\n"
+        "    p = argparse.ArgumentParser()\n"
+        "    p.add_argument('--epochs', type=int, default=10)\n"
+        "    args = p.parse_args()\n"
+        "    train(None, [], None, args.epochs)\n"
+    )
+    lines = program.splitlines()
+    loss_line = next(i for i, x in enumerate(lines, 1) if "loss = " in x)
+    backward_line = next(i for i, x in enumerate(lines, 1) if "backward()" in x)
+    files = {
+        "train.py": program,
+        "README.md": "# Regressor\n\nTrain the regressor:\n\n```\npython train.py --epochs 10\n```\n",
+    }
+    task = TaskDraft(
+        key="table-1:train",
+        question="What regression error does the regressor report after training?",
+        method="Train the regressor and report its error.",
+        expected_outcome="The regressor reports its regression error.",
+    )
+    setup = recovered_setup(tmp_path / "t", files, task)
+    step = next(s for s in setup.requirements if "Train (train)" in s)  # "Train (train): ..."
+    first, last = (int(n) for n in step.rsplit(":", 1)[1].rstrip(")").split("-"))
+    assert first <= loss_line and last == backward_line, step
