@@ -123,6 +123,34 @@ class MethodModules:
                 break
         return out
 
+    def component_steps(self, text: str, arms: list[Arm], modules: list[str]) -> list[Step]:
+        """The classes implementing a component an arm adds or removes by its acronym ("w/o
+        MSCA"), where the task's text spells it out ("multi-scale convolutional attention
+        (MSCA)"): the method's modules' classes named by the spelled-out name's last word
+        (`AttentionModule`, `SpatialAttention`), at most two, each by its core when long."""
+        out: list[Step] = []
+        for arm in arms:
+            for acronym in dict.fromkeys(re.findall(r"\b[A-Z][A-Za-z]*[A-Z]\b", arm.value)):
+                head = _spelled_out_head(text, acronym)
+                if not head:
+                    continue
+                for module in dict.fromkeys(modules):
+                    for item in self.tracer.outline(module):
+                        if item.kind != "class" or head not in item.name.lower():
+                            continue
+                        core = (
+                            self.class_core(module, item)
+                            if item.end - item.start > NARROW
+                            else None
+                        )
+                        first, last = (core.start, core.end) if core else (item.start, item.end)
+                        step = Step(f"Implement {acronym} ({item.name})", module, first, last)
+                        if all(step.path != o.path or step.start != o.start for o in out):
+                            out.append(step)
+                        if len(out) >= 2:
+                            return out
+        return out
+
     def main_definition(self, module: str, what: str) -> Step | None:
         """A module's largest class, cited by its core method when it is long."""
         items = self.tracer.outline(module)
@@ -151,6 +179,19 @@ class MethodModules:
             and not m.name.endswith(".__init__")
         ]
         return _core(methods, _CORE_METHODS)
+
+
+def _spelled_out_head(text: str, acronym: str) -> str:
+    """The last word of what `acronym` stands for in `text` ("attention" for "multi-scale
+    convolutional attention (MSCA)"): the words before "(MSCA)" whose initials spell it."""
+    for m in re.finditer(rf"((?:[A-Za-z]+[\s-]+){{1,8}})\(\s*{re.escape(acronym)}\s*\)", text):
+        words = re.findall(r"[A-Za-z]+", m.group(1))
+        letters = acronym.lower()
+        for n in range(len(letters), 0, -1):
+            tail = words[-n:]
+            if len(tail) == n and "".join(w[0].lower() for w in tail) == letters:
+                return tail[-1].lower() if len(tail[-1]) >= 4 else ""
+    return ""
 
 
 def _core(methods: list[OutlineItem], names: tuple[str, ...]) -> OutlineItem | None:

@@ -169,6 +169,9 @@ class StepPlanner:
         configured = self._config_steps(configs)
         plan.method_modules += [s.path for s in configured]
         own = self.methods.arm_steps(arms, {method.path} if method else set())
+        # a component an arm adds or removes by its acronym, by the classes implementing it
+        text = f"{task.question}\n{task.method}"
+        own += self.methods.component_steps(text, task_arms(task), plan.method_modules)
         own += [r for r in rivals or [] if all(r.path != o.path for o in own)]
         files: list[str | None] = [entry, *modules] if entry else []
         picked = self._picked(entry, runs)

@@ -782,3 +782,72 @@ def test_a_training_loop_longer_than_a_step_is_cited_where_it_computes_the_loss(
     step = next(s for s in setup.requirements if "Train (train)" in s)  # "Train (train): ..."
     first, last = (int(n) for n in step.rsplit(":", 1)[1].rstrip(")").split("-"))
     assert first <= loss_line and last == backward_line, step
+
+
+def test_a_component_an_arm_names_by_its_acronym_is_cited_by_the_classes_implementing_it(
+    tmp_path: Path,
+) -> None:
+    """ "w/o MSCA", where the question spells out "multi-scale convolutional attention
+    (MSCA)": the method's module's classes named by "attention" are the arm's code."""
+    filler = "".join(
+        f"class Part{i}(nn.Module):\n    def forward(self, x):\n"
+        + "".join(f"        x = self.layer{j}(x)\n" for j in range(12))
+        + "        return x\n\n\n"
+        for i in range(6)
+    )
+    model = (
+        "import torch.nn as nn\n"
+        "\n"
+        "\n"
+        f"{filler}"
+        "class AttentionModule(nn.Module):\n"
+        "    def forward(self, x):\n"
+        "        attn = self.conv0(x)\n"
+        "        attn = attn + self.conv1(attn)\n"
+        "        return attn * x\n"
+        "\n"
+        "\n"
+        "class Block(nn.Module):\n"
+        "    def forward(self, x):\n"
+        "        return x + self.attn(x)\n"
+        "\n"
+        "\n"
+        "class SegNet(nn.Module):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.blocks = [Block() for _ in range(4)]\n"
+        "        self.parts = [Part0(), Part1(), Part2(), Part3(), Part4(), Part5()]\n"
+        "\n"
+        "    def forward(self, x):\n"
+        "        for b in self.blocks:\n"
+        "            x = b(x)\n"
+        "        return x\n"
+    )
+    train = (
+        "import argparse\n\nfrom segnet.model import SegNet\n\n\ndef train(args):\n"
+        "    model = SegNet()\n    print('segmentation miou', model)\n\n\n"
+        "if __name__ == '__main__':\n    p = argparse.ArgumentParser()\n"
+        "    p.add_argument('--epochs', type=int, default=10)\n    train(p.parse_args())\n"
+    )
+    files = {
+        "segnet/__init__.py": "",
+        "segnet/model.py": model,
+        "train.py": train,
+        "README.md": "# SegNet\n\nTrain SegNet and report mIoU:\n\n```\npython train.py\n```\n",
+    }
+    task = TaskDraft(
+        key="table-8:factor",
+        question=(
+            "How does w/ MSCA compare with w/o MSCA on segmentation mIoU (importance of our "
+            "multi-scale convolutional attention (MSCA))?"
+        ),
+        method="Train SegNet with and without its attention and compare mIoU.",
+        expected_outcome="SegNet with MSCA is better.",
+        design_complexity=DesignComplexity(
+            independent_variables={"setting": ["w/ MSCA", "w/o MSCA"]},
+            dependent_variables={"metric": ["mIoU"]},
+        ),
+    )
+    steps = "\n".join(recovered_setup(tmp_path / "m", files, task).requirements)
+    first = 4 + 6 * 17  # after the six parts
+    assert f"Implement MSCA (AttentionModule) (segnet/model.py:{first}-{first + 4})" in steps, steps
