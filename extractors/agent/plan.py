@@ -474,9 +474,17 @@ class StepPlanner:
         if e is None or not e.flags:
             return None
         wanted = {r.switch for r in runs if r.switch}
-        selected = [a for r in runs if r.switch for a in r.arms]
         options = [
             f for f in e.flags if f.name.startswith("--") and all(f is not h for h, _ in held)
+        ]
+        # the arms a run's own option selects (a data set, a swept number, a value), not
+        # one it runs as the repository sets it up ("ICH + CCH" beside `--dataset`)
+        selected = [
+            a
+            for r in runs
+            if r.switch
+            for a in r.arms
+            if about_data(a.variable) or numeric(a.value) or arm_option(a, options) is not None
         ]
         for arm in arms:
             found = arm_option(arm, options)

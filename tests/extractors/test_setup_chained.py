@@ -113,8 +113,12 @@ def test_the_whole_model_beside_arms_taking_parts_away_is_the_run_as_it_stands(
             dependent_variables={"metric": ["NMI"]},
         ),
     )
-    usage = recovered_setup(tmp_path / "w", files, task).usage_instructions
+    setup = recovered_setup(tmp_path / "w", files, task)
+    usage = setup.usage_instructions
     assert "Run ICH + CCH on CIFAR-10: `python train.py --dataset CIFAR-10" in usage, usage
+    # `--dataset` selects the data sets, not the whole model the runs are
+    steps = "\n".join(setup.requirements)
+    assert "select CIFAR-10, ImageNet-10: --dataset" in steps, steps
     assert "Run ICH + CCH on ImageNet-10: `python train.py --dataset ImageNet-10" in usage, usage
     assert "Run ICH Only: no launch script" in usage, usage
 
