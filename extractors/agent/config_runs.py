@@ -269,6 +269,28 @@ class ConfigFiles:
         taken = Counter((arms[i].variable, c) for i, c in found.items())
         return {i: c for i, c in found.items() if taken[(arms[i].variable, c)] == 1}
 
+    def shared_configs(
+        self, program: str, arms: list[Arm], prefer: list[str], loose: Sequence[str] = ()
+    ) -> dict[str, list[int]]:
+        """The configs two or more arms of one variable find (`segnext.tiny...` for
+        "SegNeXt-T (a)", "(b)" and "(c)"), with those arms' indexes: the repository's starting
+        point for each, which it does not tell apart."""
+        found: dict[int, str] = {}
+        for i, a in enumerate(arms):
+            beside = [arm_words(b.value) for b in arms if b.variable != a.variable]
+            if config := self.config_for(program, a, prefer, beside, loose):
+                found[i] = config
+        groups: dict[tuple[str, str], list[int]] = {}
+        for i, c in found.items():
+            groups.setdefault((arms[i].variable, c), []).append(i)
+        # only arms named alike but for a note ("(a)", "(b)"): two methods one file happens
+        # to match (PointRend and PointFlow) share nothing
+        return {
+            c: idx
+            for (_, c), idx in groups.items()
+            if len(idx) >= 2 and len({tuple(arm_words(arms[i].value)) for i in idx}) == 1
+        }
+
     def run(self, program: str, config: str) -> ConfigRun:
         """The documented command for the program (or a launch script running it) with this
         config in the config's place, then the documented evaluation of that config."""

@@ -486,8 +486,10 @@ class StepPlanner:
             for a in r.arms
             if about_data(a.variable) or numeric(a.value) or arm_option(a, options) is not None
         ]
-        for arm in arms:
-            found = arm_option(arm, options)
+        by_config = {(a.variable, a.value) for r in runs if r.config for a in r.arms}
+        for arm in arms:  # an arm a config selects has no option to cite
+            by_file = (arm.variable, arm.value) in by_config
+            found = arm_option(arm, options) if not by_file else None
             if found is not None:
                 wanted.add(found[0].name)
                 selected.append(arm)

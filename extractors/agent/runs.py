@@ -660,6 +660,19 @@ class RunPlanner:
                 held_data = ", ".join(said[:2]) or ", ".join(other)
                 run.warning = f"its config trains on other data than {held_data}: adapt its data"
             add(run)
+        # arms one config stands for (SegNeXt-T's (a), (b) and (c) decoders): that config,
+        # once, as where each starts from
+        for config, idx in files.shared_configs(program, runnable, prefer, q.words).items():
+            made = files.run(program, config)
+            names = ", ".join(runnable[i].value for i in idx)
+            run = Run(made.command, arms=[runnable[i] for i in idx], config=config)
+            run.warning = (
+                f"the repository has this one config for {names}: start each from it and "
+                "set what tells them apart"
+            )
+            run.then = made.evaluation
+            add(run)
+            configs.update({i: config for i in idx})
         done = [runnable[i] for i in configs]
         if not done:
             return plain, entry

@@ -284,6 +284,24 @@ def test_arms_one_config_cannot_tell_apart_are_left_to_the_reviewer(tmp_path: Pa
     assert found == {2: "configs/foonet/foonet.small.512x512.ade.160k.py"}
     # an arm the repository has no config of finds none: `w/o` is no file's word
     assert files.config_for("tools/train.py", Arm("x", "w/o FooNet", frozenset()), []) is None
+    # the one config they share is each one's starting point
+    tiny = "configs/foonet/foonet.tiny.512x512.ade.160k.py"
+    assert files.shared_configs("tools/train.py", arms, ["ade20k"]) == {tiny: [0, 1]}
+    # two methods one file happens to match share no starting point
+    rivals = [Arm("method", v, frozenset()) for v in ("FooNet-T", "FooNetX-T", "FooNet-S")]
+    assert files.shared_configs("tools/train.py", rivals, ["ade20k"]) == {}
+
+
+def test_arms_sharing_one_config_run_it_once_as_where_each_starts(tmp_path: Path) -> None:
+    task = _task(["FooNet-T (a)", "FooNet-T (b)", "FooNet-S"], ["mIoU"])
+    setup = recovered_setup(tmp_path, FILES, task)
+    usage = setup.usage_instructions
+    tiny = "configs/foonet/foonet.tiny.512x512.ade.160k.py"
+    assert f"Run FooNet-T (a), FooNet-T (b): `./tools/dist_train.sh {tiny} 8`" in usage, usage
+    assert (
+        "the repository has this one config for FooNet-T (a), FooNet-T (b): start each from it"
+    ) in usage, usage
+    assert "no launch script, option or in-code switch" not in usage, usage
 
 
 def test_a_cost_counter_gives_way_to_training_unless_the_task_measures_costs(
