@@ -202,7 +202,7 @@ def _slug(run: Run) -> str:
 
 
 _MULTI_SCALE = re.compile(r"(?i)\((?:MS|multi[- ]?scale)\)|\bmulti[- ]?scale\b")
-_MULTI_SCALE_HELP = re.compile(r"(?i)multi[- _]?scale|\bms\b")
+_MULTI_SCALE_HELP = re.compile(r"(?i)multi[- _]?scale")  # never "ms", which may be time
 
 
 def multi_scale(
@@ -259,8 +259,8 @@ def unopened(
                         (words[k + 1] for k, w in enumerate(words[:-1]) if w in spelled), None
                     )
                     values[name] = given or (flag.default.strip("'\"") if flag else "")
-                if not all(values.values()) or any(set(v) & set("$<>{}*") for v in values.values()):
-                    continue
+                if any(v in ("", "None") or set(v) & set("$<>{}*") for v in values.values()):
+                    continue  # a value the run leaves unset, or one only the shell knows
                 path = template.format(**values)
                 if not any(k == path or k.endswith("/" + path) for k in known):
                     note = (

@@ -211,3 +211,26 @@ def test_a_run_whose_options_name_a_file_the_repository_lacks_says_so(tmp_path: 
         "write it first)"
     ) in usage, usage
     assert usage.count("does not have") == 1, usage
+
+
+def test_a_file_an_unset_option_would_name_is_not_checked() -> None:
+    """`--pattern` left at `None`: the path is not `config/None/Cora.yaml`, nothing is said."""
+    from expcurate.records import CliFlag, EntryPoint
+    from extractors.agent.run import Run
+    from extractors.agent.run_notes import unopened
+
+    entry = EntryPoint(
+        path="links.py",
+        flags=[
+            CliFlag(name="--dataset", default="Cora"),
+            CliFlag(name="--pattern", default="None"),
+        ],
+        opens=["config/{pattern}/{dataset}.yaml"],
+    )
+    runs = [
+        Run("python links.py --dataset Cora"),
+        Run("python links.py --dataset Cora --pattern x"),
+    ]
+    unopened(runs, {"links.py": entry}, lambda c: ["links.py"], {"links.py"})
+    assert runs[0].warning == ""
+    assert runs[1].warning.startswith("links.py opens config/x/Cora.yaml for these options")
