@@ -12,6 +12,8 @@ import re
 
 from expcurate.records import DocCommand
 
+# a file or folder path, never a number (`--timeout 5.0`)
+_PATH = re.compile(r"/|[A-Za-z]\.\w{1,5}$")
 # an option naming where a command writes
 _WRITES = re.compile(r"(?i)^--?[\w-]*(?:out|save|target|dest|dump|write)[\w-]*$")
 
@@ -22,7 +24,7 @@ def written_paths(command: str) -> set[str]:
     return {
         words[k + 1]
         for k, w in enumerate(words[:-1])
-        if _WRITES.match(w) and ("/" in words[k + 1] or "." in words[k + 1])
+        if _WRITES.match(w) and _PATH.search(words[k + 1])
     }
 
 

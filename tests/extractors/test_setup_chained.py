@@ -263,6 +263,9 @@ def test_producers_are_the_earlier_commands_writing_what_the_evaluation_reads() 
     evaluation = doc("python evaluate.py --data_path ../data/dev/resp.json --task math", 9)
     assert producers([generate, plot], evaluation) == [generate]
     assert producers([plot], evaluation) == []
+    # a number after an option named like output (`--timeout 5.0`) is no path
+    waits = doc("python warmup.py --timeout 5.0", 4)
+    assert producers([waits], doc("python evaluate.py --limit 5.0", 9)) == []
 
 
 def test_methods_read_with_their_measure_after_them_are_the_methods_once() -> None:
