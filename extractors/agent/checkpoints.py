@@ -45,6 +45,15 @@ def written_by_epoch(search: RepoSearch, prefix: str, suffix: str, reader: str) 
     return any(path != reader for path, _, _ in search.grep(template, max_hits=20))
 
 
+def saved_by_number(search: RepoSearch, program: str) -> tuple[str, str, str] | None:
+    """`read_by_number`, when another file saves checkpoints under that name (else the
+    option names a file of the user's)."""
+    numbered = read_by_number(search, program)
+    if numbered and written_by_epoch(search, numbered[0], numbered[1], program):
+        return numbered
+    return None
+
+
 def last_epoch(settings: str, flags: list[CliFlag]) -> str | None:
     """The number of epochs the training runs: as its command sets it, else its default."""
     words = settings.split()

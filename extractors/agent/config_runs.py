@@ -261,13 +261,20 @@ class ConfigFiles:
     ) -> dict[int, str]:
         """Each arm's config (by the arm's index), leaving out arms of one variable that
         find the same file: the file does not tell them apart (`SegNeXt-T (a)` and `(b)`)."""
+        found = self._each_config(program, arms, prefer, loose)
+        taken = Counter((arms[i].variable, c) for i, c in found.items())
+        return {i: c for i, c in found.items() if taken[(arms[i].variable, c)] == 1}
+
+    def _each_config(
+        self, program: str, arms: list[Arm], prefer: list[str], loose: Sequence[str]
+    ) -> dict[int, str]:
+        """The config each arm finds, by the arm's index."""
         found: dict[int, str] = {}
         for i, a in enumerate(arms):
             beside = [arm_words(b.value) for b in arms if b.variable != a.variable]
             if config := self.config_for(program, a, prefer, beside, loose):
                 found[i] = config
-        taken = Counter((arms[i].variable, c) for i, c in found.items())
-        return {i: c for i, c in found.items() if taken[(arms[i].variable, c)] == 1}
+        return found
 
     def shared_configs(
         self, program: str, arms: list[Arm], prefer: list[str], loose: Sequence[str] = ()
@@ -275,11 +282,7 @@ class ConfigFiles:
         """The configs two or more arms of one variable find (`segnext.tiny...` for
         "SegNeXt-T (a)", "(b)" and "(c)"), with those arms' indexes: the repository's starting
         point for each, which it does not tell apart."""
-        found: dict[int, str] = {}
-        for i, a in enumerate(arms):
-            beside = [arm_words(b.value) for b in arms if b.variable != a.variable]
-            if config := self.config_for(program, a, prefer, beside, loose):
-                found[i] = config
+        found = self._each_config(program, arms, prefer, loose)
         groups: dict[tuple[str, str], list[int]] = {}
         for i, c in found.items():
             groups.setdefault((arms[i].variable, c), []).append(i)

@@ -165,6 +165,7 @@ class Ranker:
         n = max(len(self.ptokens), 1)
         self.path_idf = {t: math.log(1 + n / c) for t, c in df.items()}
         self.entries = {e.path: e for e in index.entry_points}
+        self.projects = _projects(self.kinds)
 
     def rank(self, q: TaskQuery, text_scores: dict[str, float]) -> list[Candidate]:
         cands = {p: Candidate(p, k) for p, k in self.kinds.items()}
@@ -333,15 +334,7 @@ class Ranker:
         pose_estimation/) that hold programs of their own: the sub-projects it asks about. Of
         several ("object detection and instance segmentation"), the ones whose files match
         the task about as well as the best (detection/ with its COCO configs)."""
-        folders: dict[str, int] = Counter(
-            p.split("/", 1)[0] for p, k in self.kinds.items() if "/" in p and k in RUNS
-        )
-        named: set[str] = set()
-        for folder, programs in folders.items():
-            words = {stem(t) for t in tokens(re.sub(r"[-_.]", " ", folder))}
-            words -= _PATH_NOISE | STOPWORDS | GENERIC | _COMMON_FOLDERS
-            if programs >= 2 and words and max(map(len, words)) >= 4 and words <= q.asked:
-                named.add(folder)
+        named = {folder for folder, words in self.projects.items() if words <= q.asked}
         fit = {f: 0.0 for f in named}
         for c in cands.values():
             top = c.path.split("/", 1)[0]
@@ -398,6 +391,19 @@ class Ranker:
         df = self.search.document_frequency(term)
         n = max(len(self.search.readable), 1)
         return math.log(1 + n / (df + 1))
+
+
+def _projects(kinds: dict[str, str]) -> dict[str, frozenset[str]]:
+    """The top-level folders holding two programs or more, by the words that name them
+    (`pose_estimation/`: pose, estim), a folder any repository has (`data/`) left out."""
+    programs = Counter(p.split("/", 1)[0] for p, k in kinds.items() if "/" in p and k in RUNS)
+    out: dict[str, frozenset[str]] = {}
+    for folder, n in programs.items():
+        words = {stem(t) for t in tokens(re.sub(r"[-_.]", " ", folder))}
+        words -= _PATH_NOISE | STOPWORDS | GENERIC | _COMMON_FOLDERS
+        if n >= 2 and words and max(map(len, words)) >= 4:
+            out[folder] = frozenset(words)
+    return out
 
 
 def _path_terms(path: str) -> set[str]:

@@ -118,6 +118,7 @@ class RunPlanner:
         self._suites: dict[str, Suite | None] = {}
         self._title: str | None = None  # the top-level README's title name, folded
         self.known = {f.path for f in index.files}  # the repository's file paths, once
+        self._made_dirs: dict[str, frozenset[str]] = {}  # options a program makes folders of
         self.stages = Stages(index, search, self.known, self.args, self.programs)
 
     def _parsed(self, command: str) -> Parsed:
@@ -610,8 +611,12 @@ class RunPlanner:
             e = self.entries.get(program)
             if e is None:
                 continue
-            text = "\n".join(self.search.lines(program))
-            made = set(re.findall(r"(?:makedirs|mkdir)\(\s*(?:args|opt|cfg)\.(\w+)", text))
+            if program not in self._made_dirs:  # read once per program, not per run
+                text = "\n".join(self.search.lines(program))
+                self._made_dirs[program] = frozenset(
+                    re.findall(r"(?:makedirs|mkdir)\(\s*(?:args|opt|cfg)\.(\w+)", text)
+                )
+            made = self._made_dirs[program]
             for f in e.flags:
                 if not f.name.startswith("--") or f.switch or f.name in command:
                     continue

@@ -17,7 +17,7 @@ from expcurate.records import CliFlag, DocCommand, RepoIndex
 from extractors.repo import RepoSearch
 from extractors.repo.commands import run_from
 
-from .checkpoints import last_epoch, read_by_number, written_by_epoch
+from .checkpoints import last_epoch, saved_by_number
 from .entry_args import EntryArgs
 from .launch import with_held, with_setting
 from .prerequisites import producers
@@ -133,9 +133,7 @@ class Stages:
                 self.args.dashed(with_held(run_from(best, self.known), mine)[0], program)
             )
         # the checkpoint an option numbers, as the training saves it last
-        numbered = read_by_number(self.search, entry)
-        if numbered and not written_by_epoch(self.search, numbered[0], numbered[1], entry):
-            numbered = None
+        numbered = saved_by_number(self.search, entry)
         trainer = self.entries.get(next(reversed(by_program))) if by_program else None
         last = last_epoch(commands[-1], trainer.flags) if numbered and trainer else None
         made = [run_from(c, self.known) for c in inputs]
@@ -217,18 +215,12 @@ class Stages:
         made = [run_from(c, self.known) for c in producers(between, evaluation)]
         # an evaluation loading the checkpoint an option numbers (`checkpoint_{start_epoch}`),
         # named as the training saves them by epoch, reads the training's last
-        numbered = read_by_number(self.search, program)
-        if numbered and not written_by_epoch(self.search, numbered[0], numbered[1], program):
-            numbered = None  # no file is saved under that name: the option is the user's
+        numbered = saved_by_number(self.search, program)
         trainer = self.entries.get(entry)
         for run in runs:
             if run.missing or run.then or entry not in self.programs(run.command):
                 continue
-            then = base
-            words = run.settings.split()
-            for k, w in enumerate(words[:-1]):
-                if w in takes and not words[k + 1].startswith("-") and "{" not in words[k + 1]:
-                    then = with_setting(then, [w, words[k + 1]])
+            then = self._with_run_settings(base, run.settings, program)
             if numbered and f"--{numbered[2]}" in takes and trainer is not None:
                 last = last_epoch(run.command, trainer.flags)
                 if last is not None:
