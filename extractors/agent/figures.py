@@ -88,6 +88,9 @@ class Figures:
     copied_same_question: int = 0  # of them, tasks whose question is the other's too
     # answered tasks at least half of whose cited ranges another task of the paper cites too
     mostly_shared: int = 0
+    # the same, a range counting as shared when half its lines are in a range the other cites
+    # (hand-written setups cite 178-189 in one task and 179-189 in the next)
+    mostly_overlapping: int = 0
     commands: int = 0
     commands_ok: int = 0
     usage_chars: list[int] = field(default_factory=list)
@@ -118,7 +121,8 @@ class Figures:
                 else ""
             ),
             f"tasks citing mostly what another task of the paper cites (half or more of "
-            f"their ranges): {share(self.mostly_shared, answered)}",
+            f"their ranges): {share(self.mostly_shared, answered)}; "
+            f"counting ranges that overlap by half: {share(self.mostly_overlapping, answered)}",
             f"commands whose script exists and accepts every flag: "
             f"{share(self.commands_ok, self.commands)}; usage characters median "
             f"{med(self.usage_chars) if self.usage_chars else 0:g}",
@@ -165,6 +169,7 @@ def setup_figures(rows: Iterable[SetupRow]) -> Figures:
             fig.masked_recall.append(sum(g in ours for g in row.gold_masked) / len(row.gold_masked))
     for tasks in by_paper.values():
         fig.mostly_shared += mostly_shared([set(refs) for _, refs in tasks])
+        fig.mostly_overlapping += mostly_shared([set(refs) for _, refs in tasks], overlap=True)
         seen: dict[tuple[tuple[str, int, int], ...], list[str]] = defaultdict(list)
         for question, refs in tasks:
             seen[refs].append(question)
@@ -176,15 +181,30 @@ def setup_figures(rows: Iterable[SetupRow]) -> Figures:
     return fig
 
 
-def mostly_shared(cited: list[set[tuple[str, int, int]]], at_least: float = 0.5) -> int:
+def mostly_shared(
+    cited: list[set[tuple[str, int, int]]], at_least: float = 0.5, *, overlap: bool = False
+) -> int:
     """How many of one paper's tasks have at least `at_least` of their cited ranges cited by
     one other task of the paper too: steps generic to the paper (its training loop, its
-    model) rather than this experiment's."""
+    model) rather than this experiment's. With `overlap`, a range is cited by the other task
+    when half or more of its lines are inside one of the other's ranges."""
+
+    def shared(mine: set[tuple[str, int, int]], other: set[tuple[str, int, int]]) -> int:
+        if not overlap:
+            return len(mine & other)
+        return sum(any(_inside_half(r, o) for o in other) for r in mine)
+
     return sum(
-        any(len(mine & other) >= at_least * len(mine) for j, other in enumerate(cited) if j != i)
+        any(shared(mine, other) >= at_least * len(mine) for j, other in enumerate(cited) if j != i)
         for i, mine in enumerate(cited)
         if mine
     )
+
+
+def _inside_half(cited: tuple[str, int, int], other: tuple[str, int, int]) -> bool:
+    path, first, last = cited
+    common = min(last, other[2]) - max(first, other[1]) + 1
+    return path == other[0] and 2 * common >= last - first + 1
 
 
 def _said(question: str) -> str:

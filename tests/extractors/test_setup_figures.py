@@ -102,3 +102,13 @@ def test_mostly_shared_counts_tasks_citing_half_what_another_cites() -> None:
     assert mostly_shared([a, b, c]) == 1  # a: half of its ranges are b's
     assert mostly_shared([a, b, c], at_least=0.3) == 2
     assert mostly_shared([set(), a]) == 0
+
+
+def test_mostly_shared_by_overlap_counts_ranges_nearly_the_same() -> None:
+    # hand-written setups cite a function as 178-189 in one task and 179-189 in the next
+    a = {("m.py", 178, 189), ("d.py", 10, 20)}
+    b = {("m.py", 179, 189), ("e.py", 1, 4), ("f.py", 1, 4)}
+    c = {("m.py", 150, 181)}  # a quarter of it inside a's range: not shared
+    assert mostly_shared([a, b, c]) == 0
+    assert mostly_shared([a, b, c], overlap=True) == 1  # a: half its ranges lie inside b's
+    assert mostly_shared([a, b, c], at_least=0.3, overlap=True) == 2  # b: a third
