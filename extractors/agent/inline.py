@@ -253,6 +253,7 @@ _QUIET_CALLS = {
     "strftime", "environ", "getenv", "filterwarnings", "seed_everything", "initialize",
     "init", "set_start_method", "use_deterministic_algorithms", "is_initialized", "eval",
     "no_grad", "inference_mode", "enable_grad", "set_grad_enabled", "autocast",
+    "set_description", "set_postfix",
 }  # fmt: skip
 # Blocks about the machine, not the experiment: devices, processes, logging, seeds.
 _INFRA = re.compile(
@@ -332,14 +333,24 @@ def _block_action(seg: list[ast.stmt], lines: list[str]) -> str:
         calls = [c for c in ast.walk(node) if isinstance(c, ast.Call) and not _quiet(c)]
         if not calls:
             continue
-        if isinstance(node, ast.With) and any(
-            callee_name(i.context_expr.func) == "open"
-            for i in node.items
-            if isinstance(i.context_expr, ast.Call)
-        ):
+        if _only_writes(node, calls):  # `with open(...) as f: f.write(...)`, also in a loop
             inner = [c for c in calls if callee_name(c.func) != "open"]
             how = f" ({ast.unparse(inner[0].func)[:40]})" if inner else ""
             return f"Write the results to a file{how}"
+        if (
+            isinstance(node, ast.Expr)
+            and isinstance(node.value, ast.Call)
+            and callee_name(node.value.func) == "print"
+        ):  # `print(f"Final Test: AUC {np.mean(aucs)}")`: what it prints, not its np.mean
+            said = _printed(node.value)
+            return f"Print the results ({said})" if said else "Print the results"
+        if isinstance(node, ast.For):
+            body = [c for b in node.body for c in ast.walk(b) if isinstance(c, ast.Call)]
+            if any(not _quiet(c) for c in body):  # the loop by what it iterates and does
+                done = _block_action(list(node.body), lines)
+                if ": " in done and done.startswith(_LOOPS):  # a loop in a loop: what it does
+                    done = done.split(": ", 1)[1]
+                return f"{_loop_over(node)}: {done[:1].lower()}{done[1:]}"
         if isinstance(node, ast.If):
             # what the branch does, not the test's own calls (`isinstance`)
             inside = [
@@ -348,6 +359,15 @@ def _block_action(seg: list[ast.stmt], lines: list[str]) -> str:
                 for c in ast.walk(b)
                 if isinstance(c, ast.Call) and not _quiet(c)
             ]
+            first = node.body[0]
+            builds = any(callee_name(c.func)[:1].isupper() for c in inside)
+            if (
+                not builds  # `num_classes = 10` then `IMBALANCECIFAR10(...)`: what it builds
+                and isinstance(first, ast.Assign)
+                and isinstance(first.targets[0], ast.Name)
+                and isinstance(first.value, ast.Constant)
+            ):  # `if '600' in args.ckpt: testfile = 'data/test600.json'`: the file it picks
+                return f"If {ast.unparse(node.test)[:60]}: set {ast.unparse(first)[:60]}"
             return f"If {ast.unparse(node.test)[:60]}: {_call_phrase((inside or calls)[0])}"
         target = ""
         if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
@@ -361,6 +381,50 @@ def _block_action(seg: list[ast.stmt], lines: list[str]) -> str:
             return f"Compute {target} with {phrase[5:]}"
         return f"{phrase} into {target}"
     return "Run the block's code"
+
+
+def _only_writes(node: ast.stmt, calls: list[ast.Call]) -> bool:
+    """Every call of the statement opens a file or is inside a `with open(...)` that writes."""
+    inside: set[int] = set()
+    for w in ast.walk(node):
+        if isinstance(w, ast.With) and any(
+            isinstance(i.context_expr, ast.Call) and callee_name(i.context_expr.func) == "open"
+            for i in w.items
+        ):
+            inside |= {id(c) for b in w.body for c in ast.walk(b) if isinstance(c, ast.Call)}
+    return bool(inside) and all(id(c) in inside or callee_name(c.func) == "open" for c in calls)
+
+
+# what a loop iterates through without changing it: `tqdm(iter(loader))` is the loader
+_PASS_THROUGH = {"tqdm", "iter", "enumerate", "zip", "list", "sorted", "reversed", "trange"}
+
+
+_LOOPS = ("For each ", "Loop over ", "Repeat ")
+
+
+def _loop_over(loop: ast.For) -> str:
+    """ "For each epoch in range(args.epochs)", "Repeat args.run times", "Loop over loader"."""
+    it = loop.iter
+    while isinstance(it, ast.Call) and it.args and callee_name(it.func) in _PASS_THROUGH:
+        it = it.args[0]
+    named = isinstance(loop.target, ast.Name) and len(loop.target.id) > 1
+    counted = isinstance(it, ast.Call) and callee_name(it.func) == "range" and len(it.args) == 1
+    if counted and not named and isinstance(it, ast.Call):  # `for i in range(args.run)`
+        return f"Repeat {ast.unparse(it.args[0])[:40]} times"
+    if named and isinstance(loop.target, ast.Name):
+        return f"For each {loop.target.id} in {ast.unparse(it)[:40]}"
+    return f"Loop over {ast.unparse(it)[:40]}"
+
+
+def _printed(call: ast.Call) -> str:
+    """The first words a print writes out: "Final Test: AUC"."""
+    for arg in call.args:
+        for n in ast.walk(arg):
+            if isinstance(n, ast.Constant) and isinstance(n.value, str):
+                text = " ".join(n.value.split()).strip(" :,=-")
+                if re.search(r"[A-Za-z]{2}", text):
+                    return text[:40]
+    return ""
 
 
 def _call_phrase(call: ast.Call) -> str:

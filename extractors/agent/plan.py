@@ -21,6 +21,7 @@ Everything is derived from the mined index and the files; no model, deterministi
 from __future__ import annotations
 
 import ast
+import keyword
 import posixpath
 import re
 from collections import Counter
@@ -244,8 +245,12 @@ class StepPlanner:
             if s and (m := re.match(r"\w+ \(([\w.]+)\)", s.action))
         }
         blocks = [b for b in blocks if not self._only_calls(b, defined)]
-        # the call site and the definition worded alike: the definition says more
+        # the call site and the definition worded alike, or a block that only calls what
+        # other steps cite by their definitions (`print("accuracy", score(x))`): the
+        # definition says more
         blocks = [b for b in blocks if all(b.action != c.action for c in called)]
+        cited = self._defined([*called, *(s for s in (train, evaluate, metric) if s)])
+        blocks = [b for b in blocks if not self._only_calls(b, cited)]
         called = [c for c in called if self._about_experiment(c, q, bool(configs))]
         # what the main block calls only on a path no run takes (`ResNet34(...)` under
         # `elif args.model == 'ResNet34':` when every run gives ResNet18) is no step
@@ -352,10 +357,20 @@ class StepPlanner:
             return bool(words & named)
         return bool(words & (_EXPERIMENT_WORDS | named))
 
+    def _defined(self, steps: list[Step]) -> set[str]:
+        """The functions whose definitions the steps cite from their `def` line."""
+        out: set[str] = set()
+        for s in steps:
+            first = self.search.lines(s.path)[s.start - 1 : s.start]
+            if first and (m := re.match(r"\s*(?:async\s+)?def\s+(\w+)", first[0])):
+                out.add(m.group(1))
+        return out
+
     def _only_calls(self, step: Step, names: set[str]) -> bool:
         """The step's lines call nothing but `names` (and printing)."""
         text = "\n".join(self.search.lines(step.path)[step.start - 1 : step.end])
         calls = set(re.findall(r"(\w+)\s*\(", text)) - {"print", "format", "str", "len"}
+        calls = {c for c in calls if not keyword.iskeyword(c)}  # `in (...)` is no call
         return bool(calls) and calls <= names
 
     def _unused_branch(

@@ -736,6 +736,61 @@ def test_a_main_blocks_chores_are_no_steps() -> None:
     assert actions == ["Build model into model", "Train model into history", "Evaluate into score"]
 
 
+def test_main_block_steps_are_named_by_what_they_do_not_by_a_helper_they_call() -> None:
+    """A loop by what it iterates and does, a branch by what it chooses, a print by what it
+    prints: never "Call tqdm", "Call l.strip" or "Call np.mean". Results written in a loop
+    are a chore."""
+    import ast
+
+    from extractors.agent.inline import inline_blocks
+
+    source = (
+        "import numpy as np\n"
+        "from tqdm import tqdm\n"
+        "\n"
+        "\n"
+        "def main(args):\n"
+        "    if '600' in args.ckpt:\n"
+        "        testfile = 'data/test600.json'\n"
+        "        valids = [int(l.strip()) for l in open('common600.txt')]\n"
+        "    else:\n"
+        "        testfile = 'data/test_wiki.json'\n"
+        "\n"
+        "    if args.dataset == 'cifar10':\n"
+        "        num_classes = 10\n"
+        "        test_set = ImbalanceCIFAR10(args.root)\n"
+        "\n"
+        "    for key, value in vars(args).items():\n"
+        "        with open('record.txt', 'a') as f:\n"
+        "            f.write(key + str(value))\n"
+        "\n"
+        "    for epoch in range(args.epochs):\n"
+        "        loss = fit(net, testfile)\n"
+        "\n"
+        "    for i in range(args.runs):\n"
+        "        scores.append(evaluate(net, i))\n"
+        "\n"
+        "    for idx, mask, target in tqdm(iter(loader)):\n"
+        "        output = net(mask)\n"
+        "\n"
+        "    print(f'Final Test: AUC {np.mean(scores):.2f}')\n"
+        "\n"
+        "\n"
+        "if __name__ == '__main__':\n"
+        "    main(parse_args())\n"
+    )
+    blocks = inline_blocks(ast.parse(source), source.splitlines(), set(), limit=10)
+    actions = [action for action, _, _ in blocks]
+    assert actions == [
+        "If '600' in args.ckpt: set testfile = 'data/test600.json'",
+        "If args.dataset == 'cifar10': Create the ImbalanceCIFAR10",
+        "For each epoch in range(args.epochs): fit into loss",
+        "Repeat args.runs times: evaluate",
+        "Loop over loader: compute output with net",
+        "Print the results (Final Test: AUC)",
+    ], actions
+
+
 def test_a_training_loop_longer_than_a_step_is_cited_where_it_computes_the_loss(
     tmp_path: Path,
 ) -> None:
