@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Sequence
 
 from extractors.repo import RepoSearch, stem, terms
 
@@ -108,15 +109,23 @@ class MeasureSteps:
         return None
 
     def report_step(
-        self, metrics: list[str], arms: list[Arm], evaluate: Step | None, entry: str | None
+        self,
+        metrics: list[str],
+        arms: list[Arm],
+        evaluate: Step | None,
+        entry: str | None,
+        also: Sequence[str] = (),
     ) -> Step | None:
-        """The line that prints or writes the metric, where the arms are compared."""
+        """The line that prints or writes the metric, where the arms are compared: in the
+        evaluation, the entry point, or the other programs the experiment runs (the
+        evaluation chained after a training, which prints the NMI the training does not)."""
         # the evaluation (and what it logs just past a cited range), its file, the entry point
         places = [(evaluate.path, evaluate.start, evaluate.end + 20)] if evaluate else []
         places += [(evaluate.path, evaluate.start, 10**9)] if evaluate else []  # after it
         places += [(evaluate.path, 1, 10**9)] if evaluate else []
         if entry:
             places.append((entry, 1, 10**9))
+        places += [(p, 1, 10**9) for p in also if p != entry]
         runs_of = [
             a
             for a in arms

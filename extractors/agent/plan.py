@@ -204,7 +204,9 @@ class StepPlanner:
         # what one run goes through (SegVol's organs) is compared only when nothing else is
         covered = [a for a in arms if any(a in r.covers for r in runs)]
         compared = [a for a in arms if a not in covered] or arms
-        report = self.measures.report_step(plan.metrics, compared, evaluate, judge or entry)
+        report = self.measures.report_step(
+            plan.metrics, compared, evaluate, judge or entry, also=also
+        )
         if metric is None and report is not None:
             metric = self.measures.printed_metric(report, modules)
         called: list[Step] = []

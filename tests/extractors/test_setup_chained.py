@@ -279,3 +279,25 @@ def test_methods_read_with_their_measure_after_them_are_the_methods_once() -> No
         "RetinaNet AP",
     ]
     assert without_measures(["MogaNet", "ConvNeXt MSE"]) == ["MogaNet", "ConvNeXt MSE"]
+
+
+def test_the_comparison_cites_the_chained_evaluation_printing_the_measures(
+    tmp_path: Path,
+) -> None:
+    """The training prints only its loss; the evaluation run after it prints NMI, ACC and
+    ARI: that print is where the runs are compared, not the training's loss line."""
+    train = TRAIN.replace(
+        "        print('contrastive clustering loss', epoch)\n",
+        "        loss = epoch * 0.5\n        print(f'Step [{epoch}] loss: {loss}')\n",
+    )
+    cluster = CLUSTER.replace(
+        "    print('clustering NMI ACC ARI of', model_fp)\n",
+        "    nmi, acc, ari = score(model_fp)\n"
+        "    print('NMI = {:.4f} ACC = {:.4f} ARI = {:.4f}'.format(nmi, acc, ari))\n",
+    )
+    files = {"train.py": train, "cluster.py": cluster, "README.md": README}
+    setup = recovered_setup(tmp_path / "c", files, _task())
+    assert "python cluster.py" in setup.usage_instructions, setup.usage_instructions
+    last = setup.requirements[-1]
+    assert last.startswith("Final Step: Report NMI, ACC, ARI"), setup.requirements
+    assert last.endswith("(cluster.py:12)"), setup.requirements
