@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 
 from expcurate.records import RepoIndex, TaskDraft
-from extractors.repo import terms
+from extractors.repo import RepoPathError, RepoSearch, terms
 
 from .arms import CodeSetting, about_data, arm_name, edit_text, known_metrics, numeric, task_arms
 from .plan import Plan
@@ -58,8 +58,9 @@ def measured(q: TaskQuery) -> str:
 
 
 class UsageWriter:
-    def __init__(self, index: RepoIndex) -> None:
+    def __init__(self, index: RepoIndex, search: RepoSearch | None = None) -> None:
         self.index = index
+        self.search = search  # to read a program's files; without it every option counts read
         self.entries = {e.path: e for e in index.entry_points}
         self.known = {f.path for f in index.files}
 
@@ -185,6 +186,35 @@ class UsageWriter:
             return f"Report {metrics} of the run to answer: {question}"
         return f"Check that the output answers: {question}"
 
+    def _reads(self, entry: str, option: str) -> bool:
+        """Does the program read the option's value (`args.path`, `opt["path"]`, a parameter
+        `path` the options are spread into) in its own file or a repository module it
+        imports? `os.path` and `sys.path` are no reads."""
+        attr = option.lstrip("-").replace("-", "_")
+        if self.search is None or not attr.isidentifier():
+            return True
+        read = re.compile(rf"\b(\w+)\.{attr}\b|\[\s*['\"]{attr}['\"]\s*\]|['\"]{attr}['\"]\s*\)")
+        # a parameter of that name takes it from the options spread into a call (`**config`)
+        taken = re.compile(rf"\bdef\s+\w+\s*\((?:[^()]|\([^()]*\))*?\b{attr}\b")
+        seen: set[str] = set()
+        todo = [entry]
+        while todo:
+            path = todo.pop()
+            if path in seen:
+                continue
+            seen.add(path)
+            try:
+                text = self.search.text(path)
+            except (OSError, RepoPathError):
+                continue
+            if taken.search(text):
+                return True
+            for m in read.finditer(text):
+                if m.group(1) not in {"os", "sys", "osp", "posixpath", "ntpath"}:
+                    return True
+            todo += self.index.imports.get(path, [])
+        return False
+
     def data_option(self, entry: str | None, runs: list[Run]) -> str:
         """Where the entry point reads its data, as an instruction with a placeholder."""
         e = self.entries.get(entry or "")
@@ -197,6 +227,7 @@ class UsageWriter:
                 and (words & {"data", "dataset", "dataroot", "datadir"} or words <= _ROOT)
                 and (words & _ROOT or words & {"dataroot", "datadir"})
                 and not words & {"weight", "checkpoint", "ckpt", "model", "output", "result"}
+                and self._reads(e.path, f.name)  # `--path` parsed and never read is no place
             ):
                 passed = re.compile(rf"(?<!\S){re.escape(f.name)}[= ](\S+)")
                 given = next(

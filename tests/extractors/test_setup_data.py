@@ -234,3 +234,58 @@ def test_a_file_an_unset_option_would_name_is_not_checked() -> None:
     unopened(runs, {"links.py": entry}, lambda c: ["links.py"], {"links.py"})
     assert runs[0].warning == ""
     assert runs[1].warning.startswith("links.py opens config/x/Cora.yaml for these options")
+
+
+def test_an_option_the_program_never_reads_is_not_where_the_data_goes(tmp_path: Path) -> None:
+    """`--path` is parsed and never read (a copy-paste from a sibling program that stores
+    its database there): the data goes where the program reads `--data_root`, which a module
+    it imports uses."""
+    program = (
+        '"""Link prediction on citation graphs: train the predictor, report its accuracy."""\n'
+        "import argparse\n"
+        "\n"
+        "from loader import load\n"
+        "\n"
+        "\n"
+        "if __name__ == '__main__':\n"
+        "    parser = argparse.ArgumentParser()\n"
+        "    parser.add_argument('--path', type=str, default='opt/')\n"
+        "    parser.add_argument('--data_root', type=str, default='data/')\n"
+        "    parser.add_argument('--dataset', type=str, default='Cora')\n"
+        "    args = parser.parse_args()\n"
+        "    print('accuracy', load(args))\n"
+    )
+    loader = (
+        "import os.path\n"
+        "import sys\n"
+        "\n"
+        "\n"
+        "def load(args):\n"
+        "    sys.path.append('.')\n"
+        "    return os.path.join(args.data_root, args.dataset)\n"
+    )
+    task = TaskDraft(
+        key="table-3:compare",
+        question="What accuracy does link prediction reach on the Cora citation graph?",
+        method="Train the link predictor on Cora and report its accuracy.",
+        expected_outcome="High accuracy.",
+        design_complexity=DesignComplexity(
+            constant_variables={"dataset": ["Cora"]},
+            dependent_variables={"metric": ["accuracy"]},
+        ),
+    )
+    readme = (
+        "# Link prediction\n\nTrain the link predictor on a citation graph and report the "
+        "high accuracy it can reach:\n\n```\npython run.py --dataset Cora\n```\n"
+    )
+    files = {"run.py": program, "loader.py": loader, "README.md": readme}
+    setup = recovered_setup(tmp_path / "p", files, task)
+    usage = setup.usage_instructions
+    assert not setup.no_answer, setup.no_answer
+    assert "Put the data where run.py reads it: --data_root <DATA_PATH>" in usage, usage
+    assert "--path <DATA_PATH>" not in usage, usage
+    # read as a parameter the options are spread into (`load(**vars(args))`) is read too
+    files["run.py"] = program.replace("load(args)", "load(**vars(args))")
+    files["loader.py"] = "def load(data_root, dataset, **rest):\n    return data_root + dataset\n"
+    usage = recovered_setup(tmp_path / "k", files, task).usage_instructions
+    assert "Put the data where run.py reads it: --data_root <DATA_PATH>" in usage, usage
