@@ -498,7 +498,7 @@ def test_the_data_placeholder_says_what_the_runs_pass(tmp_path: Path) -> None:
         'parser.add_argument("--seed"',
         'parser.add_argument("--root_path", default="./data/ETT/", help="data root")\n'
         'parser.add_argument("--seed"',
-    )
+    ).replace("    if args.wo_conv:", "    print(args.root_path)\n    if args.wo_conv:")
     files = {"run.py": run, "scripts/etth1.sh": "python run.py --root_path ./dataset/ --wo_conv\n"}
     task = _task(
         "Does removing the convolution (w/o Conv) hurt forecasting on ETTh1?",
