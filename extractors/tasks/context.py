@@ -320,6 +320,13 @@ CAPTION_DATASET = re.compile(
 )
 
 
+# a later sentence of a caption saying where its experiments ran
+CONDUCTED_ON = re.compile(
+    r"\b(?i:experiments?|results?)\b[^.;]{0,40}?\b(?:conducted|performed|carried out)\s+on\s+"
+    r"(?:the\s+)?([A-Z][\w.-]*(?:[ -][A-Z0-9][\w.-]*){0,2})"
+)
+
+
 CAPTION_BACKBONE = re.compile(
     r"\b(?:using|with|based on|backbone)\s+(?:the\s+|a\s+)?([A-Z][\w.-]*\d[\w.-]*)"
 )
@@ -367,6 +374,10 @@ def caption_constants(caption: str) -> dict[str, str]:
     named = list(dict.fromkeys(m.rstrip(".,") for m in CAPTION_DATASET.findall(topic)))
     if len(named) == 1:  # two ("Top-1 on ImageNet, mIoU on ADE20K") hold no one setting
         out["setting"] = named[0]
+    elif not named:  # "Combining with other methods. The experiment is conducted on CIFAR-100"
+        done = {m.rstrip(".,") for m in CONDUCTED_ON.findall(caption) if DATASET_NAME.match(m)}
+        if len(done) == 1:
+            out["setting"] = done.pop()
     # "Top-1 means Top-1 accuracy on ImageNet and mIoU denotes mIoU on ADE20K": where each
     # measure is taken
     for measure, dataset in METRIC_ON.findall(caption):

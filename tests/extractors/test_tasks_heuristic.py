@@ -372,6 +372,12 @@ def test_constants_come_from_what_the_paper_fixes_not_from_schedules_or_definiti
         "setting": "SetA-LT",
         "backbone": "ResNet18",
     }
+    # a later sentence saying where the experiments ran, when the subject names no data
+    later = "Table 6: Combining with other methods. The experiment is conducted on SetB-100 data."
+    assert caption_constants(later) == {"setting": "SetB-100"}
+    assert caption_constants("Table 5: Ablation. Results are reported on the val split.") == {}
+    both = "Table 7: Results on SetA-LT. Experiments are conducted on SetB-100."
+    assert caption_constants(both) == {"setting": "SetA-LT"}  # the subject's, said first
     text = (
         "The initial learning rate is set to 1e-4 and is divided by 10 every 10 epochs. "
         "We train for 30 epochs with a batch size of 64."
