@@ -70,6 +70,34 @@ def crossed(
 _EACH = "EACH_DATA_SET"  # where a loop's variable goes, until it is written as `$name`
 
 
+_LOOP_OVER = re.compile(r"^for\s+(\w+)\s+in\s+([^;]*);\s*do\s+(.*?);\s*done$")
+
+
+def through_loops(chosen: list[Run]) -> list[Run]:
+    """A documented loop going through an option's values (`for dout in texture svhn ...; do
+    python test.py --dout $dout; done`) runs the arms those values select in one go: the runs
+    that each run one of them (`python test.py --dout texture`), as the loop's body with its
+    value, are the loop's, which covers their arms."""
+    gone: set[int] = set()
+    for loop in chosen:
+        m = _LOOP_OVER.match(loop.command.strip())
+        if loop.missing or m is None or id(loop) in gone:
+            continue
+        variable, body = m.group(1), m.group(3)
+        each = {
+            " ".join(body.replace("${" + variable + "}", v).replace("$" + variable, v).split())
+            for v in m.group(2).split()
+        }
+        for r in chosen:
+            if r is loop or r.missing or not r.arms or id(r) in gone:
+                continue
+            if " ".join(r.command.split()) in each:
+                loop.covers += [a for a in r.arms if a not in loop.covers]
+                loop.covered_by = loop.covered_by or f"its loop over {variable}"
+                gone.add(id(r))
+    return [r for r in chosen if id(r) not in gone]
+
+
 def on_each_data_set(chosen: list[Run], flag_runs: list[tuple[Run, list[str]]]) -> list[Run]:
     """Arms an option selects beside data sets an option selects (`--resnet ResNet18`,
     `--dataset CIFAR-10`): each arm runs on each data set, rather than each data set once

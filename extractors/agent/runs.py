@@ -52,6 +52,7 @@ from .derived import (
     on_each_data_set,
     plain_backbones,
     sweeps_of,
+    through_loops,
     through_suites,
     with_parameters,
 )
@@ -565,6 +566,7 @@ class RunPlanner:
                     )
         chosen = crossed(chosen, program_runs, flag_runs, self.entries)
         chosen = on_each_data_set(chosen, flag_runs)
+        chosen = through_loops(chosen)
         comparable(chosen, self.entries, self.programs)
         through_suites(chosen, q, self.programs, self.entries, self.args.tracer, self._suites)
         self.stages.then_evaluate(chosen, entry, held)

@@ -289,3 +289,49 @@ def test_an_option_the_program_never_reads_is_not_where_the_data_goes(tmp_path: 
     files["loader.py"] = "def load(data_root, dataset, **rest):\n    return data_root + dataset\n"
     usage = recovered_setup(tmp_path / "k", files, task).usage_instructions
     assert "Put the data where run.py reads it: --data_root <DATA_PATH>" in usage, usage
+
+
+def test_the_sets_a_documented_loop_goes_through_are_that_loops_run(tmp_path: Path) -> None:
+    """The README evaluates on every out-of-distribution set with one loop: the sets the task
+    compares within are that loop's, not a run each beside it."""
+    program = (
+        '"""Out-of-distribution detection: evaluate the detector and report its AUROC."""\n'
+        "import argparse\n"
+        "\n"
+        "\n"
+        "def auroc(dout):\n"
+        "    return 0.9 if dout == 'svhn' else 0.8\n"
+        "\n"
+        "\n"
+        "if __name__ == '__main__':\n"
+        "    parser = argparse.ArgumentParser()\n"
+        "    parser.add_argument('--ds', default='cifar10', choices=['cifar10', 'cifar100'])\n"
+        "    parser.add_argument('--dout', default='svhn', choices=['svhn', 'texture', 'lsun'])\n"
+        "    args = parser.parse_args()\n"
+        "    print('AUROC', auroc(args.dout))\n"
+    )
+    readme = (
+        "# Out-of-distribution detection\n\nTest the detector:\n\n"
+        "```\nfor dout in texture svhn lsun\ndo\n"
+        "python test.py --ds cifar10 --dout $dout\ndone\n```\n"
+    )
+    task = TaskDraft(
+        key="table-1:factor",
+        question="How does the detector (Ours) compare with OE on AUROC within each of "
+        "Texture, SVHN and LSUN?",
+        method="Evaluate the detector on each out-of-distribution set and report its AUROC.",
+        expected_outcome="Ours is best.",
+        design_complexity=DesignComplexity(
+            independent_variables={
+                "compared setting": ["Ours", "OE"],
+                "group": ["Texture", "SVHN", "LSUN", "Average"],
+            },
+            dependent_variables={"metric": ["AUROC"]},
+        ),
+    )
+    files = {"test.py": program, "README.md": readme}
+    usage = recovered_setup(tmp_path / "o", files, task).usage_instructions
+    loop = "`for dout in texture svhn lsun; do python test.py --ds cifar10 --dout $dout; done`"
+    assert loop in usage, usage
+    assert "Run Texture" not in usage and "--dout texture" not in usage, usage
+    assert "(for each group Texture, SVHN, LSUN" in usage, usage
