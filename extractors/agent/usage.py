@@ -97,8 +97,14 @@ class UsageWriter:
         # what every run needs (a checkpoint path, a config's data paths, seeds) is said once
         parts = [[p for p in c.warning.split("; ") if p] for c in commands]
         shared = [p for p in parts[0] if all(p in x for x in parts[1:])] if len(parts) > 1 else []
+        # one training all the runs evaluate: trained once, not again for each run
+        once = [p for p in shared if p.startswith("train first as documented")]
+        if once:
+            said = "; ".join(p.replace("train first", "train once", 1) for p in once)
+            lines.append(f"Before the runs: {said}.")
+        if rest := [p for p in shared if p not in once]:
+            lines.append(f"For every run: {'; '.join(rest)}.")
         if shared:
-            lines.append(f"For every run: {'; '.join(shared)}.")
             for c, x in zip(commands, parts, strict=True):
                 c.warning = "; ".join(p for p in x if p not in shared)
         if asks_how(task.question):  # "How can you implement ...": the plan, in steps

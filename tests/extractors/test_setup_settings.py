@@ -911,9 +911,10 @@ def test_an_evaluation_is_preceded_by_the_documented_training(tmp_path: Path) ->
     files = {"test.py": OOD_TEST, "stage1.py": stage, "stage2.py": stage, "README.md": readme}
     setup = recovered_setup(tmp_path / "t", files, task)
     usage = setup.usage_instructions
-    # once for every run, in the document's order, on the task's data set
+    # once for all the runs, which evaluate what it trained, in the document's order, on the
+    # task's data set
     assert (
-        "For every run: train first as documented: `python stage1.py --ds cifar100 --odc 30`, "
+        "Before the runs: train once as documented: `python stage1.py --ds cifar100 --odc 30`, "
         "then `python stage2.py --ds cifar100 --odc 3`."
     ) in usage, usage
     # the training is the experiment's too: its loop is a step, and it is masked
