@@ -29,7 +29,7 @@ HIGHER_BETTER = re.compile(
     r"\b(acc\d*|accuracy|f1|auc|auroc|aupr|auprc|bleu|rouge|map|iou|miou|recall|precision|"
     r"score|success|win|psnr|ssim|nmi|ari|meteor|cider|spice)\b|↑|"
     # ranking metrics at a cut-off: "NDCG@5", "NDCG5", "Hit@10", "R@1", "Pass@1", "Top-1 Acc"
-    r"\b(?:(?:ndcg|hits?|mrr|pass|recall|precision)(?:@?\d+)?|[rp]@\d+|top-?\d+)\b",
+    r"\b(?:(?:ndcg|hits?|mrr|pass|recall|precision)(?:@?\d+)?|[rph]@\d+|top-?\d+)\b",
     re.I,
 )
 

@@ -548,3 +548,24 @@ def test_a_table_repeating_another_ones_question_is_one_task_citing_both() -> No
     tasks = [t for t in draft(paper).tasks if ":compare" in t.key]
     assert len(tasks) == 1, [t.question for t in tasks]
     assert {e.label for e in tasks[0].evidence} >= {"Table 3", "Table 17"}
+
+
+def test_a_table_of_measure_rows_asks_which_column_is_best() -> None:
+    """Rows are measures ("PPL", "H@1", "H@5": H@k is hits at k), columns the methods on each
+    kind of token: the methods are what is compared, not the measures."""
+    table = Table(
+        label="Table 6",
+        caption="Table 6: Results over a sample of the test set, stratified by the token kind.",
+        page=5,
+        rows=[
+            ["", "Enc Others", "Enc Units", "Base Others", "Base Units"],
+            ["PPL", "5.1", "7.2", "6.3", "9.0"],
+            ["H@1", "41.0", "30.2", "37.5", "25.1"],
+            ["H@5", "63.4", "51.0", "60.2", "47.7"],
+        ],
+    )
+    paper = ParsedPaper(title="Reading Numbers", abstract="We study numbers.", tables=[table])
+    (task,) = draft(paper).tasks
+    arms = next(iter(task.design_complexity.independent_variables.values()))
+    assert arms == ["Enc Others", "Enc Units", "Base Others", "Base Units"], task
+    assert task.question.startswith("Which of Enc Others, Enc Units"), task.question
