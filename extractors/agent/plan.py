@@ -24,7 +24,6 @@ import ast
 import keyword
 import posixpath
 import re
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
@@ -39,15 +38,14 @@ from .arms import (
     about_data,
     arm_name,
     arm_option,
-    listed,
     numeric,
     setting_flags,
     task_arms,
-    task_datasets,
     task_metrics,
 )
 from .branches import ArmBranches
 from .config_runs import ConfigFiles
+from .data_steps import DataSteps
 from .entry_args import EntryArgs
 from .inline import doc_wording
 from .launch import flag_groups
@@ -57,18 +55,14 @@ from .multirun import hydra_config_steps
 from .option_use import OptionUses
 from .query import TaskQuery
 from .run import Run, run_label
-from .steps import DATA_NAMES, Step, StepTracer
+from .steps import Step, StepTracer
 
 MAX_STEPS = 15
 MAX_CONFIGS = 3  # the configs of one task's runs whose model lines are steps
-_SCORES = ("compute_score", "compute", "score", "__call__", "forward")  # a metric's work
-MAX_BENCHMARKS = 4  # benchmarks named by the task whose own folder's loader is a step
 SETTINGS_RUNS = 2  # script runs whose settings are cut into steps
 MAX_LOSSES = 3  # the repository's own loss definitions cited; more are a framework's
 _LOSS = re.compile(r"loss$|^loss|Loss", re.I)
 MAX_CODED = 5  # arms selected by in-code switches that each get a step of their own
-_DATA_WORDS = {"data", "dataset", "loader", "dataloader", "load", "read"}
-_DATA_NAMES = DATA_NAMES | {"corpus"}
 _TRAIN_NAMES = ("train", "fit", "train_epoch", "train_one_epoch", "training", "run_epoch")
 _TRAIN_PREFIX = re.compile(r"train(?:ing)?(?:_|$)")  # train_model, training_loop; not trainable
 _EVAL_PREFIX = re.compile(r"eval(?:uate|uation)?(?:_|$)")  # evaluation_loop, eval_epoch
@@ -81,7 +75,6 @@ _EXPERIMENT_WORDS = frozenset(
     )
 )
 _CONFIG_WORDS = frozenset(terms("config cfg yaml hydra conf reload restore checkpoint_path"))
-_DATA_OPTION = re.compile(r"(?<!\S)--(?:data|dataset|data_name)(?:=|\s+)(\S+)")
 
 
 @dataclass
@@ -115,11 +108,9 @@ class StepPlanner:
         self.entries = {e.path: e for e in index.entry_points}
         self.branches = ArmBranches(tracer, search, self.entries, self.arm_code)
         self.option_uses = OptionUses(tracer)
-        # per file, read once for all the repository's tasks: the names its code refers to,
-        # and the name registries it defines (`{"custom": Dataset_Custom}`)
+        self.data = DataSteps(index, tracer)
+        # per file, read once for all the repository's tasks: the names its code refers to
         self._names: dict[str, frozenset[str]] = {}
-        self._registries: dict[str, dict[str, str]] = {}
-        self._folders: dict[str, str] | None = None
 
     def steps(
         self,
@@ -150,8 +141,8 @@ class StepPlanner:
             self.config_files.assigned(configs[0], "data", "Set the data sets and their pipeline")
             if configs
             else None
-        ) or self._data_step(q, task, modules, runs)
-        benchmarks = self._benchmark_steps(task)
+        ) or self.data.loader(task, modules, runs)
+        benchmarks = self.data.benchmarks(task)
         optimizer = (
             self.config_files.assigned(configs[0], "optimizer", "Set the optimizer")
             if configs
@@ -553,144 +544,6 @@ class StepPlanner:
         start, end = _cluster(lines)
         return Step(f"Set the overridden config values: {', '.join(names)}", path, start, end)
 
-    def _data_step(
-        self, q: TaskQuery, task: TaskDraft, modules: list[str], runs: list[Run]
-    ) -> Step | None:
-        """The loader of the task's data: a class or function about data, naming its sets;
-        first of all the one a registry maps the runs' data option to (`--data custom` and
-        `data_dict = {"custom": Dataset_Custom}`: Dataset_Custom, not the ETTh loader)."""
-        # a data set's name or a long part of it: "net" of ImageNet names no ResNet loader
-        datasets = {
-            w for d in task_datasets(task) for w in terms(d) if len(w) >= 4 and not w.isdigit()
-        }
-        chosen = self._registered_loaders(modules, runs)
-        best: tuple[float, str, OutlineItem] | None = None
-        for module in modules:
-            module_words = set(terms(module))
-            for item in self.tracer.outline(module):
-                if item.kind == "method" or item.end - item.start < 3:
-                    continue
-                own = set(terms(item.name))
-                # a data set or loader by name ("MaskData" in a utilities module is not)
-                about_data = own & (_DATA_NAMES - {"data"}) or own & datasets
-                about_data = about_data or (own & {"data"} and module_words & _DATA_NAMES)
-                if not about_data and not (own & _DATA_WORDS and module_words & _DATA_NAMES):
-                    continue
-                score: float = 2 * len(own & _DATA_WORDS) + 3 * len(own & datasets)
-                score += len(module_words & _DATA_WORDS) + (0.5 if item.kind == "class" else 0)
-                score += 10 * chosen.get(item.name, 0)
-                if best is None or score > best[0]:
-                    best = (score, module, item)
-        if best is None or best[0] < 2:
-            return None
-        _, module, item = best
-        item = self._narrow(module, item, prefer=("read", "load", "__getitem__", "__init__"))
-        sets = task_datasets(task)
-        what = f"the {', '.join(sets)} data" if sets else "the data"
-        return Step(f"Load and split {what} ({item.name})", module, item.start, item.end)
-
-    def _benchmark_steps(self, task: TaskDraft) -> list[Step]:
-        """The loaders of the benchmarks the task names (its data sets or measured columns)
-        that have a folder of code of their own among like folders (`tasks/gpqa/` for "GPQA
-        Diamond", `tasks/mmlu_pro/` for "MMLU-Pro", `pycocoevalcap/bleu/` for "BLEU-4"):
-        each its data module's main definition, or the metric's code."""
-        d = task.design_complexity
-        names = [
-            *task_datasets(task),
-            *(str(m) for v in d.dependent_variables.values() for m in listed(v)),
-        ]
-        folders = self._code_folders()
-        out: list[Step] = []
-        seen: set[str] = set()
-        for name in dict.fromkeys(names):
-            said = re.sub(r"[^a-z0-9]", "", name.lower())
-            if len(said) < 4:
-                continue
-            folder = next((f for f, c in folders.items() if _names_folder(said, c)), None)
-            if folder is None or folder in seen:
-                continue
-            seen.add(folder)
-            step = self._folder_loader(folder, name)
-            if step is not None:
-                out.append(step)
-            if len(out) >= MAX_BENCHMARKS:
-                break
-        return out
-
-    def _code_folders(self) -> dict[str, str]:
-        """Folders of Python modules that sit beside two or more others like them (one per
-        benchmark: `tasks/gpqa/`, `tasks/humaneval/`, ...), with their names squeezed
-        (`mmlu_pro` -> mmlupro)."""
-        if self._folders is None:
-            code = {posixpath.dirname(f.path) for f in self.index.files if f.path.endswith(".py")}
-            siblings = Counter(posixpath.dirname(c) for c in code if "/" in c)
-            self._folders = {
-                c: re.sub(r"[^a-z0-9]", "", posixpath.basename(c).lower())
-                for c in sorted(code)
-                if "/" in c and siblings[posixpath.dirname(c)] >= 3
-            }
-        return self._folders
-
-    def _folder_loader(self, folder: str, name: str) -> Step | None:
-        """The main definition of a benchmark folder's data module (data_worker.py, dataset.py),
-        narrowed to where it loads; of a metric's folder, its code (`bleu/bleu.py`)."""
-        modules = sorted(
-            (
-                f.path
-                for f in self.index.files
-                if posixpath.dirname(f.path) == folder
-                and f.path.endswith(".py")
-                and not f.path.endswith("__init__.py")
-            ),
-            key=lambda p: (not set(terms(posixpath.basename(p))) & _DATA_WORDS, p),
-        )
-        for module in modules:
-            items = [
-                i
-                for i in self.tracer.outline(module)
-                if i.kind in ("class", "function") and i.end - i.start >= 3
-            ]
-            if not items:
-                continue
-            top = max(items, key=lambda i: i.end - i.start)
-            # a benchmark's data module loads it; a metric's own code computes it (BLEU-4)
-            data = set(terms(module)) & _DATA_WORDS
-            prefer = ("load", "read", "__getitem__", "__init__")
-            top = self._narrow(module, top, prefer=prefer if data else _SCORES)
-            verb = "Load" if data else "Compute"
-            return Step(f"{verb} {name} ({top.name})", module, top.start, top.end)
-        return None
-
-    def _registered_loaders(self, modules: list[str], runs: list[Run]) -> dict[str, int]:
-        """How many runs pick each class through a name registry (`{"custom": Dataset_Custom}`
-        indexed by the value a run passes to `--data` or `--dataset`)."""
-        values = [
-            m.group(1).strip("'\"")
-            for r in runs
-            for m in _DATA_OPTION.finditer(r.invocation or r.command)
-        ]
-        if not values:
-            return {}
-        registry: dict[str, str] = {}
-        for module in modules:
-            if module not in self._registries:
-                tree = self.tracer.tree(module)
-                found: dict[str, str] = {}
-                for node in ast.walk(tree) if tree else []:
-                    if not isinstance(node, ast.Dict):
-                        continue
-                    for key, value in zip(node.keys, node.values, strict=False):
-                        if (
-                            isinstance(key, ast.Constant)
-                            and isinstance(key.value, str)
-                            and isinstance(value, ast.Name)
-                        ):
-                            found.setdefault(key.value, value.id)
-                self._registries[module] = found
-            for label, loader in self._registries[module].items():
-                registry.setdefault(label, loader)
-        return dict(Counter(registry[v] for v in values if v in registry))
-
     def _named_step(
         self,
         files: list[str | None],
@@ -884,20 +737,6 @@ class StepPlanner:
             )
         return Step(f"{what} ({posixpath.basename(run.script)}){settings}", run.script, *run.lines)
 
-    def _narrow(self, module: str, item: OutlineItem, prefer: tuple[str, ...]) -> OutlineItem:
-        if item.kind != "class" or item.end - item.start <= NARROW:
-            return item
-        methods = [
-            m
-            for m in self.tracer.outline(module)
-            if m.kind == "method" and m.name.startswith(item.name + ".")
-        ]
-        for word in prefer:
-            found = next((m for m in methods if word in m.name.rsplit(".", 1)[-1].lower()), None)
-            if found is not None:
-                return found
-        return item
-
 
 def _given_values(entry: EntryPoint, runs: list[Run]) -> dict[str, set[str]]:
     """The values the runs give each of the entry point's options, by the option's name in
@@ -1000,11 +839,3 @@ def _cluster(lines: list[int], span: int = 25) -> tuple[int, int]:
         if len(inside) > best[2]:
             best = (first, inside[-1], len(inside))
     return best[0], best[1]
-
-
-def _names_folder(said: str, folder: str) -> bool:
-    """A squeezed task name and a squeezed folder name are one: equal, or the name is the
-    folder's with a short qualifier after it (`gpqadiamond` and `gpqa`)."""
-    if said == folder:
-        return True
-    return len(folder) >= 4 and said.startswith(folder) and len(said) - len(folder) <= 8

@@ -1,0 +1,202 @@
+"""The data a task's experiment loads: the loader of its data sets, and the loaders of the
+benchmarks it names that have a folder of code of their own.
+
+A program's data is read by a class or function named for data (`Dataset_ETT`, `load_data`)
+that names the task's data sets, or the one a name registry maps the runs' data option to
+(`--data custom` and `{"custom": Dataset_Custom}`). A benchmark with its own folder among like
+folders (`tasks/gpqa/`, `tasks/humaneval/`) is loaded by its folder's data module.
+"""
+
+from __future__ import annotations
+
+import ast
+import posixpath
+import re
+from collections import Counter
+
+from expcurate.records import RepoIndex, TaskDraft
+from extractors.repo import terms
+from extractors.repo.pysource import OutlineItem
+
+from .arms import listed, task_datasets
+from .methods import NARROW
+from .run import Run
+from .steps import DATA_NAMES, Step, StepTracer
+
+_SCORES = ("compute_score", "compute", "score", "__call__", "forward")  # a metric's work
+MAX_BENCHMARKS = 4  # benchmarks named by the task whose own folder's loader is a step
+_DATA_WORDS = {"data", "dataset", "loader", "dataloader", "load", "read"}
+_DATA_NAMES = DATA_NAMES | {"corpus"}
+_DATA_OPTION = re.compile(r"(?<!\S)--(?:data|dataset|data_name)(?:=|\s+)(\S+)")
+
+
+class DataSteps:
+    """Finds the data steps of one repository's tasks, reading each file's registries once."""
+
+    def __init__(self, index: RepoIndex, tracer: StepTracer) -> None:
+        self.index = index
+        self.tracer = tracer
+        self._registries: dict[str, dict[str, str]] = {}
+        self._folders: dict[str, str] | None = None
+
+    def loader(self, task: TaskDraft, modules: list[str], runs: list[Run]) -> Step | None:
+        """The loader of the task's data: a class or function about data, naming its sets;
+        first of all the one a registry maps the runs' data option to (`--data custom` and
+        `data_dict = {"custom": Dataset_Custom}`: Dataset_Custom, not the ETTh loader)."""
+        # a data set's name or a long part of it: "net" of ImageNet names no ResNet loader
+        datasets = {
+            w for d in task_datasets(task) for w in terms(d) if len(w) >= 4 and not w.isdigit()
+        }
+        chosen = self._registered_loaders(modules, runs)
+        best: tuple[float, str, OutlineItem] | None = None
+        for module in modules:
+            module_words = set(terms(module))
+            for item in self.tracer.outline(module):
+                if item.kind == "method" or item.end - item.start < 3:
+                    continue
+                own = set(terms(item.name))
+                # a data set or loader by name ("MaskData" in a utilities module is not)
+                about_data = own & (_DATA_NAMES - {"data"}) or own & datasets
+                about_data = about_data or (own & {"data"} and module_words & _DATA_NAMES)
+                if not about_data and not (own & _DATA_WORDS and module_words & _DATA_NAMES):
+                    continue
+                score: float = 2 * len(own & _DATA_WORDS) + 3 * len(own & datasets)
+                score += len(module_words & _DATA_WORDS) + (0.5 if item.kind == "class" else 0)
+                score += 10 * chosen.get(item.name, 0)
+                if best is None or score > best[0]:
+                    best = (score, module, item)
+        if best is None or best[0] < 2:
+            return None
+        _, module, item = best
+        item = narrow(self.tracer, module, item, prefer=("read", "load", "__getitem__", "__init__"))
+        sets = task_datasets(task)
+        what = f"the {', '.join(sets)} data" if sets else "the data"
+        return Step(f"Load and split {what} ({item.name})", module, item.start, item.end)
+
+    def benchmarks(self, task: TaskDraft) -> list[Step]:
+        """The loaders of the benchmarks the task names (its data sets or measured columns)
+        that have a folder of code of their own among like folders (`tasks/gpqa/` for "GPQA
+        Diamond", `tasks/mmlu_pro/` for "MMLU-Pro", `pycocoevalcap/bleu/` for "BLEU-4"):
+        each its data module's main definition, or the metric's code."""
+        d = task.design_complexity
+        names = [
+            *task_datasets(task),
+            *(str(m) for v in d.dependent_variables.values() for m in listed(v)),
+        ]
+        folders = self._code_folders()
+        out: list[Step] = []
+        seen: set[str] = set()
+        for name in dict.fromkeys(names):
+            said = re.sub(r"[^a-z0-9]", "", name.lower())
+            if len(said) < 4:
+                continue
+            folder = next((f for f, c in folders.items() if _names_folder(said, c)), None)
+            if folder is None or folder in seen:
+                continue
+            seen.add(folder)
+            step = self._folder_loader(folder, name)
+            if step is not None:
+                out.append(step)
+            if len(out) >= MAX_BENCHMARKS:
+                break
+        return out
+
+    def _code_folders(self) -> dict[str, str]:
+        """Folders of Python modules that sit beside two or more others like them (one per
+        benchmark: `tasks/gpqa/`, `tasks/humaneval/`, ...), with their names squeezed
+        (`mmlu_pro` -> mmlupro)."""
+        if self._folders is None:
+            code = {posixpath.dirname(f.path) for f in self.index.files if f.path.endswith(".py")}
+            siblings = Counter(posixpath.dirname(c) for c in code if "/" in c)
+            self._folders = {
+                c: re.sub(r"[^a-z0-9]", "", posixpath.basename(c).lower())
+                for c in sorted(code)
+                if "/" in c and siblings[posixpath.dirname(c)] >= 3
+            }
+        return self._folders
+
+    def _folder_loader(self, folder: str, name: str) -> Step | None:
+        """The main definition of a benchmark folder's data module (data_worker.py, dataset.py),
+        narrowed to where it loads; of a metric's folder, its code (`bleu/bleu.py`)."""
+        modules = sorted(
+            (
+                f.path
+                for f in self.index.files
+                if posixpath.dirname(f.path) == folder
+                and f.path.endswith(".py")
+                and not f.path.endswith("__init__.py")
+            ),
+            key=lambda p: (not set(terms(posixpath.basename(p))) & _DATA_WORDS, p),
+        )
+        for module in modules:
+            items = [
+                i
+                for i in self.tracer.outline(module)
+                if i.kind in ("class", "function") and i.end - i.start >= 3
+            ]
+            if not items:
+                continue
+            top = max(items, key=lambda i: i.end - i.start)
+            # a benchmark's data module loads it; a metric's own code computes it (BLEU-4)
+            data = set(terms(module)) & _DATA_WORDS
+            prefer = ("load", "read", "__getitem__", "__init__")
+            top = narrow(self.tracer, module, top, prefer=prefer if data else _SCORES)
+            verb = "Load" if data else "Compute"
+            return Step(f"{verb} {name} ({top.name})", module, top.start, top.end)
+        return None
+
+    def _registered_loaders(self, modules: list[str], runs: list[Run]) -> dict[str, int]:
+        """How many runs pick each class through a name registry (`{"custom": Dataset_Custom}`
+        indexed by the value a run passes to `--data` or `--dataset`)."""
+        values = [
+            m.group(1).strip("'\"")
+            for r in runs
+            for m in _DATA_OPTION.finditer(r.invocation or r.command)
+        ]
+        if not values:
+            return {}
+        registry: dict[str, str] = {}
+        for module in modules:
+            if module not in self._registries:
+                tree = self.tracer.tree(module)
+                found: dict[str, str] = {}
+                for node in ast.walk(tree) if tree else []:
+                    if not isinstance(node, ast.Dict):
+                        continue
+                    for key, value in zip(node.keys, node.values, strict=False):
+                        if (
+                            isinstance(key, ast.Constant)
+                            and isinstance(key.value, str)
+                            and isinstance(value, ast.Name)
+                        ):
+                            found.setdefault(key.value, value.id)
+                self._registries[module] = found
+            for label, loader in self._registries[module].items():
+                registry.setdefault(label, loader)
+        return dict(Counter(registry[v] for v in values if v in registry))
+
+
+def narrow(
+    tracer: StepTracer, module: str, item: OutlineItem, prefer: tuple[str, ...]
+) -> OutlineItem:
+    """A long class by its method named first in `prefer` (`read`, `load`), else whole."""
+    if item.kind != "class" or item.end - item.start <= NARROW:
+        return item
+    methods = [
+        m
+        for m in tracer.outline(module)
+        if m.kind == "method" and m.name.startswith(item.name + ".")
+    ]
+    for word in prefer:
+        found = next((m for m in methods if word in m.name.rsplit(".", 1)[-1].lower()), None)
+        if found is not None:
+            return found
+    return item
+
+
+def _names_folder(said: str, folder: str) -> bool:
+    """A squeezed task name and a squeezed folder name are one: equal, or the name is the
+    folder's with a short qualifier after it (`gpqadiamond` and `gpqa`)."""
+    if said == folder:
+        return True
+    return len(folder) >= 4 and said.startswith(folder) and len(said) - len(folder) <= 8
