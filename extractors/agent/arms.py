@@ -131,6 +131,29 @@ def task_datasets(task: TaskDraft) -> list[str]:
     return out[:4]
 
 
+def measured_on(task: TaskDraft) -> list[str]:
+    """The data sets a task's measures are taken on, when its measures cross data sets with
+    measures ("ETTm1 MSE", "ETTm1 MAE", "ETTm2 MSE", "ETTm2 MAE"): every data set with two
+    measures or more, every measure on two data sets or more. None otherwise."""
+    pairs = [
+        (first.rstrip(" /:-"), last)
+        for values in task.design_complexity.dependent_variables.values()
+        for value in listed(values)
+        if len(split := " ".join(str(value).split()).rsplit(" ", 1)) == 2
+        for first, last in [split]
+        if first.rstrip(" /:-")
+    ]
+    sets = list(dict.fromkeys(p[0] for p in pairs))
+    measures = list(dict.fromkeys(p[1] for p in pairs))
+    if len(sets) < 2 or len(measures) < 2:
+        return []
+    each = {s: {m for d, m in pairs if d == s} for s in sets}
+    over = {m: {d for d, x in pairs if x == m} for m in measures}
+    if any(len(v) < 2 for v in each.values()) or any(len(v) < 2 for v in over.values()):
+        return []
+    return sets
+
+
 _PLACE = {"dir", "path", "root", "file", "folder", "url", "cache"}
 
 

@@ -35,6 +35,7 @@ from .arms import (
     content_words,
     fold,
     form_words,
+    measured_on,
     number_value,
     numeric,
     setting_flags,
@@ -262,6 +263,20 @@ class RunPlanner:
                 same.data = f"{same.data}, then {run.data}"  # one run per data set
             same.data = same.data or run.data
             return same
+
+        # of data sets only the measures name ("ETTm1 MSE", "ETTh1 MSE"), the one most arms
+        # have a script for: every arm runs on it, so the runs compare one setting
+        if not names and (measured := measured_on(task)):
+
+            def scripted(name: str) -> int:
+                data = frozenset(content_words(name))
+                return sum(any(min(fit(e, a, data)[:2]) > 0 for e in launchers) for a in arms)
+
+            best_set = max(measured, key=scripted)
+            if scripted(best_set):
+                names = [best_set]
+                datasets = [frozenset(content_words(best_set))]
+                label = {datasets[0]: best_set}
 
         by_flag: list[tuple[Arm, list[str]]] = []  # the arm and what sets it on the command
         plain: list[Arm] = []

@@ -14,7 +14,17 @@ from dataclasses import dataclass, field
 from expcurate.records import RepoIndex, TaskDraft
 from extractors.repo import RepoPathError, RepoSearch, terms
 
-from .arms import CodeSetting, about_data, arm_name, edit_text, known_metrics, numeric, task_arms
+from .arms import (
+    CodeSetting,
+    about_data,
+    arm_name,
+    edit_text,
+    known_metrics,
+    measured_on,
+    numeric,
+    task_arms,
+    task_datasets,
+)
 from .plan import Plan
 from .query import TaskQuery, asks_how
 from .rank import Candidate
@@ -182,10 +192,19 @@ class UsageWriter:
         if where := next(iter(dict.fromkeys(covered.values())), ""):
             over += f"; one run goes through them all, as listed by {where}"
         question = " ".join(task.question.split())[:300]
+        # the runs on one of the data sets the measures are taken on: the others likewise
+        ran_on = {r.data for r in plan.runs if r.data and not r.missing}
+        taken_on = [] if task_datasets(task) else measured_on(task)
+        if len(ran_on) == 1 and (others := [d for d in taken_on if d not in ran_on]):
+            said = ", ".join(others[:6]) + (", ..." if len(others) > 6 else "")
+            again = f"; the runs are on {ran_on.pop()}: run them again on {said} for the rest"
+        else:
+            again = ""
         if runs > 1 or named or over:
             return (
                 f"Compare {metrics}{compared} across the runs"
                 + (f" (for each {over})" if over else "")
+                + again
                 + f" to answer: {question}"
             )
         if plan.metrics or known_metrics(q):  # one run: nothing to compare it with

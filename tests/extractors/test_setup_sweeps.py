@@ -151,3 +151,35 @@ def test_results_averaged_over_several_seeds_are_repeated_with_the_seed_option(
     ) in usage, usage
     usage = recovered_setup(tmp_path / "n", files, _task("Epoch", ["10", "20"])).usage_instructions
     assert "repeat each run" not in usage, usage
+
+
+def test_data_sets_only_the_measures_name_are_run_on_the_one_most_arms_have_scripts_for(
+    tmp_path: Path,
+) -> None:
+    """Measures "ETTm1 MSE", "ETTh1 MSE", ...: every arm runs its script on one data set, the
+    one both arms have a script for, and the comparison says to repeat on the others."""
+    run = (
+        "import argparse\n\np = argparse.ArgumentParser()\n"
+        "p.add_argument('--model', default='Alpha')\np.add_argument('--data', default='ETTh1')\n"
+        "args = p.parse_args()\nprint('mse', args.model, args.data)\n"
+    )
+    files = {
+        "run.py": run,
+        "scripts/Alpha_ETTm1.sh": "python run.py --model Alpha --data ETTm1\n",
+        "scripts/Alpha_ETTh1.sh": "python run.py --model Alpha --data ETTh1\n",
+        "scripts/Beta_ETTh1.sh": "python run.py --model Beta --data ETTh1\n",
+    }
+    task = TaskDraft(
+        key="table-2:compare",
+        question="How does Alpha compare with Beta on ETTm1 MSE and ETTh1 MSE in forecasting?",
+        method="Run Alpha and Beta and compare their forecasting MSE and MAE.",
+        expected_outcome="Alpha is best.",
+        design_complexity=DesignComplexity(
+            independent_variables={"method": ["Alpha", "Beta"]},
+            dependent_variables={"metrics": ["ETTm1 MSE", "ETTm1 MAE", "ETTh1 MSE", "ETTh1 MAE"]},
+        ),
+    )
+    usage = recovered_setup(tmp_path / "m", files, task).usage_instructions
+    assert "Run Alpha on ETTh1: `bash scripts/Alpha_ETTh1.sh`" in usage, usage
+    assert "Run Beta on ETTh1: `bash scripts/Beta_ETTh1.sh`" in usage, usage
+    assert "the runs are on ETTh1: run them again on ETTm1 for the rest" in usage, usage
