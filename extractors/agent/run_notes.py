@@ -271,6 +271,46 @@ def unopened(
                         run.warning = "; ".join(w for w in (run.warning, note) if w)
 
 
+# a config's key loading weights from a file: `checkpoint='pretrained/mscan_t.pth'`,
+# `load_from = "ckpt/x.pt"`, `pretrained: weights/y.bin`
+_WEIGHTS = re.compile(
+    r"\b(?:checkpoint|pretrained|weights?|ckpt|load_from|resume_from|init_from)\w*['\"]?\s*[=:]\s*"
+    r"['\"]?([\w./-]+\.(?:pth|pt|ckpt|bin|safetensors|pkl|h5|npz))\b",
+    re.I,
+)
+
+
+def unfetched(
+    runs: list[Run],
+    files_of: Callable[[Run], list[str]],
+    text_of: Callable[[str], str],
+    known: set[str],
+) -> None:
+    """A run whose config loads weights from a path inside the repository that it does not
+    have (`init_cfg=dict(type='Pretrained', checkpoint='pretrained/mscan_t.pth')`) says to
+    fetch them there first: as written it stops when it loads them."""
+    for run in runs:
+        if run.missing:
+            continue
+        for path in files_of(run):
+            try:
+                text = text_of(path)
+            except (OSError, ValueError):
+                continue
+            for weights in dict.fromkeys(m.group(1) for m in _WEIGHTS.finditer(text)):
+                if weights.startswith("/") or "://" in weights:
+                    continue  # the user's own absolute path, or a URL the library fetches
+                inside = posixpath.normpath(weights).lstrip("./")
+                if any(k == inside or k.endswith("/" + inside) for k in known):
+                    continue
+                note = (
+                    f"{posixpath.basename(path)} loads {weights}, which the repository does not "
+                    "have: download those pretrained weights there first"
+                )
+                if note not in run.warning:
+                    run.warning = "; ".join(w for w in (run.warning, note) if w)
+
+
 _NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "ten": 10}
 _REPEATED = re.compile(
     r"(?i)(?:averag\w*|mean)\s+(?:over|of|from|across)\s+(\d+|two|three|four|five|six|ten)\s+"

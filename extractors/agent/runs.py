@@ -82,6 +82,7 @@ from .run_notes import (
     own_model,
     repeated,
     trains,
+    unfetched,
     unopened,
     variant_warning,
 )
@@ -133,6 +134,11 @@ class RunPlanner:
         read from the folder a `cd` of the command moves to)."""
         known = {c.path: c for c in self.index.configs}
         return [known[p] for p in self._parsed(command).mentions if p in known]
+
+    def _config_files(self, run: Run) -> list[str]:
+        """The config files a run gives its program: the one selecting its arm, those named."""
+        named = [c.path for c in self.configs(run.invocation or run.command)]
+        return list(dict.fromkeys([run.config, *named] if run.config else named))
 
     def programs(self, command: str) -> list[str]:
         """The repository's programs a command runs: what it names, and the Python files
@@ -592,6 +598,7 @@ class RunPlanner:
         )
         self.stages.trained_first(chosen, entry, held)
         unopened(chosen[:MAX_RUNS], self.entries, self.programs, self.known)
+        unfetched(chosen[:MAX_RUNS], self._config_files, self.search.text, self.known)
         repeated(chosen[:MAX_RUNS], f"{task.question}\n{task.method}", self._flags_of)
         apart(
             chosen[:MAX_RUNS],

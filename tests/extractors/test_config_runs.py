@@ -381,3 +381,19 @@ def test_a_baselines_zoo_config_on_the_tasks_data_runs_it_and_one_elsewhere_says
     assert "its config trains on other data than Pascal VOC" in emanet_line, emanet_line
     danet_line = next(line for line in usage.splitlines() if "Run DANet" in line)
     assert "other data" not in danet_line, danet_line
+
+
+def test_a_config_loading_weights_the_repository_lacks_says_to_fetch_them(tmp_path: Path) -> None:
+    """`init_cfg=dict(checkpoint='pretrained/foonet_tiny.pth')`: the run stops where it loads
+    them unless they are downloaded first; weights the repository has need no word."""
+    files = {**FILES, "pretrained/foonet_small.pth": "weights"}
+    usage = recovered_setup(
+        tmp_path, files, _task(["FooNet-T", "FooNet-S"], ["mIoU"])
+    ).usage_instructions
+    tiny = next(line for line in usage.splitlines() if "Run FooNet-T:" in line)
+    small = next(line for line in usage.splitlines() if "Run FooNet-S:" in line)
+    assert (
+        "foonet.tiny.512x512.ade.160k.py loads pretrained/foonet_tiny.pth, which the repository "
+        "does not have: download those pretrained weights there first"
+    ) in tiny, usage
+    assert "download" not in small, usage
