@@ -30,7 +30,7 @@ sys.path.insert(0, str(REPO))
 
 from expcurate.records import DesignComplexity, Setup, TaskDraft  # noqa: E402
 from extractors.agent import SetupAgent, leaked_names, validate_references  # noqa: E402
-from extractors.agent.figures import SetupRow, setup_figures  # noqa: E402
+from extractors.agent.figures import SetupRow, agreement, setup_figures  # noqa: E402
 from extractors.repo import mine_repo  # noqa: E402
 
 
@@ -98,6 +98,7 @@ def main() -> int:
     timings: dict[str, float] = {}
     rows: list[SetupRow] = []
     gold_rows: list[SetupRow] = []  # EXP-Bench's own setups, the reference for the figures
+    agreements: list[tuple[float, float]] = []  # per task: the curated ranges ours cite, ...
     dump = args.dump.open("w") if args.dump else None
     source_only = args.out.with_name(args.out.stem + ".source" + args.out.suffix)
     with_design = args.out.with_name(args.out.stem + ".design" + args.out.suffix)
@@ -168,6 +169,11 @@ def main() -> int:
                     )
                     + "\n"
                 )
+            gold_steps = curated.get("requirements")
+            if isinstance(gold_steps, list) and (
+                agreed := agreement(setup.requirements, [str(x) for x in gold_steps])
+            ):
+                agreements.append(agreed)
             problems = validate_references(setup, agent.root)
             bad_refs += bool(problems)
             leaks += bool(leaked_names(setup.agent_instructions, setup.masked_source))
@@ -194,6 +200,14 @@ def main() -> int:
     print("the same figures for EXP-Bench's curated setups of these tasks (reference):")
     for line in setup_figures(gold_rows).lines()[:-1]:  # no seconds: they were curated by hand
         print(f"  {line}")
+    if agreements:
+        found = sum(a for a, _ in agreements) / len(agreements)
+        kept = sum(b for _, b in agreements) / len(agreements)
+        print(
+            f"steps against the curated setup's: {found:.3f} of its cited ranges are half inside "
+            f"one of ours, {kept:.3f} of ours half inside one of its (mean over "
+            f"{len(agreements)} tasks)"
+        )
     print("mine+index seconds: " + ", ".join(f"{k}={v:.1f}" for k, v in sorted(timings.items())))
     if not args.no_cross:
         _cross_check(gold, agents)

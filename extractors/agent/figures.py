@@ -201,6 +201,23 @@ def mostly_shared(
     )
 
 
+def agreement(ours: Sequence[str], gold: Sequence[str]) -> tuple[float, float] | None:
+    """How far a setup's steps cite what a curated one's cite: the share of the curated
+    ranges half inside one of ours, and the share of ours half inside one of the curated;
+    None when the curated steps cite nothing. Paths are read as the repository's
+    (`/workspace/x.py` is `x.py`)."""
+
+    def cited(steps: Sequence[str]) -> list[tuple[str, int, int]]:
+        return [(p.removeprefix("/workspace/").lstrip("/"), a, b) for p, a, b in citations(steps)]
+
+    mine, theirs = cited(ours), cited(gold)
+    if not theirs:
+        return None
+    found = sum(any(_inside_half(g, m) for m in mine) for g in theirs) / len(theirs)
+    kept = sum(any(_inside_half(m, g) for g in theirs) for m in mine) / len(mine) if mine else 0.0
+    return found, kept
+
+
 def _inside_half(cited: tuple[str, int, int], other: tuple[str, int, int]) -> bool:
     path, first, last = cited
     common = min(last, other[2]) - max(first, other[1]) + 1

@@ -112,3 +112,23 @@ def test_mostly_shared_by_overlap_counts_ranges_nearly_the_same() -> None:
     assert mostly_shared([a, b, c]) == 0
     assert mostly_shared([a, b, c], overlap=True) == 1  # a: half its ranges lie inside b's
     assert mostly_shared([a, b, c], at_least=0.3, overlap=True) == 2  # b: a third
+
+
+def test_agreement_is_how_far_the_steps_cite_what_the_curated_steps_cite() -> None:
+    from extractors.agent.figures import agreement
+
+    gold = [
+        "Step 1: Load the data (/workspace/data.py:10-20)",
+        "Step 2: Build the model (/workspace/model.py:5-30)",
+        "Final Step: Compare the runs (/workspace/run.py:90)",
+    ]
+    ours = [
+        "Step 1: Load (data.py:11-20)",  # the curated 10-20 is inside it by more than half
+        "Step 2: Build the encoder (model.py:5-9)",  # a fifth of the curated 5-30
+        "Final Step: Report (run.py:90)",
+        "Step 9: Something else (other.py:1-3)",
+    ]
+    found, kept = agreement(ours, gold) or (0.0, 0.0)
+    assert found == 2 / 3  # data.py and run.py
+    assert kept == 3 / 4  # data.py:11-20, model.py:5-9 (inside 5-30), run.py:90
+    assert agreement(ours, ["Step 1: no citation"]) is None
