@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 
 from extractors.repo import RepoSearch, stem, terms
+from extractors.repo.pysource import OutlineItem
 
 from .arms import NO_VALUE, Arm, about_data, content_words, numeric
 from .methods import NARROW
@@ -73,6 +74,44 @@ class MeasureSteps:
             names = ", ".join(i.name for i in near[:4])
             return Step(f"Compute {names} as measured", module, first.start, near[-1].end)
         return None
+
+    def computed_metric(self, metrics: list[str], files: list[str]) -> Step | None:
+        """A function that computes the measured quantities under their own names, when no
+        definition is named after them: `def get_measures(...)` assigning `auroc = ...` and
+        `aupr = ...` for AUROC and AUPR. It assigns two of them, or one a measure is named by
+        (an acronym: AUROC, NMI), never only a word any code assigns (`loss`); of several,
+        the one assigning the most."""
+        wanted = {stem(w) for m in metrics for w in content_words(m)} - _SHOWN
+        # a measure's own name (AUROC, NMI, mIoU), not a word any code assigns (loss, score)
+        named = {
+            stem(w)
+            for m in metrics
+            for w in re.findall(r"[\w@]+", m)
+            if sum(c.isupper() for c in w) >= 2
+        }
+        if not wanted:
+            return None
+        best: tuple[int, str, OutlineItem] | None = None
+        for path in dict.fromkeys(files):
+            tree = self.tracer.tree(path)
+            for item in self.tracer.outline(path) if tree is not None else []:
+                if item.kind not in ("function", "method") or item.end - item.start > NARROW:
+                    continue
+                node = self.tracer.def_node(path, item.name)
+                calls = [
+                    n
+                    for n in (ast.walk(node) if node is not None else [])
+                    if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)
+                ]
+                assigned = {stem(t.id) for n in calls for t in n.targets if isinstance(t, ast.Name)}
+                hits = len(assigned & wanted)
+                if (hits >= 2 or assigned & named) and (best is None or hits > best[0]):
+                    best = (hits, path, item)
+        if best is None:
+            return None
+        _, path, item = best
+        said = ", ".join(re.sub(r"\s*\([↑↓]\)", "", m) for m in metrics[:3])
+        return Step(f"Compute {said} ({item.name})", path, item.start, item.end)
 
     def printed_metric(self, report: Step, modules: list[str]) -> Step | None:
         """The function that computes the value the report statement prints, when no

@@ -198,6 +198,10 @@ class StepPlanner:
         report = self.measures.report_step(
             plan.metrics, compared, evaluate, judge or entry, also=also
         )
+        if metric is None:  # a function assigning the measures by name (`auroc = ...`)
+            metric = self.measures.computed_metric(
+                plan.metrics, [*([entry] if entry else []), *modules]
+            )
         if metric is None and report is not None:
             metric = self.measures.printed_metric(report, modules)
         called: list[Step] = []

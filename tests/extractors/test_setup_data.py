@@ -335,3 +335,49 @@ def test_the_sets_a_documented_loop_goes_through_are_that_loops_run(tmp_path: Pa
     assert loop in usage, usage
     assert "Run Texture" not in usage and "--dout texture" not in usage, usage
     assert "(for each group Texture, SVHN, LSUN" in usage, usage
+
+
+def test_the_function_assigning_the_measures_by_name_is_their_step(tmp_path: Path) -> None:
+    """No definition is named after AUROC or AUPR; `get_measures` assigns `auroc` and `aupr`:
+    that is where they are computed. A function assigning only `loss` says nothing of them."""
+    program = (
+        '"""Out-of-distribution detection: evaluate the detector, report AUROC and AUPR."""\n'
+        "import argparse\n"
+        "\n"
+        "from sklearn.metrics import average_precision_score, roc_auc_score\n"
+        "\n"
+        "\n"
+        "def fit_step(model, batch):\n"
+        "    loss = model.loss(batch)\n"
+        "    return loss\n"
+        "\n"
+        "\n"
+        "def get_measures(pos, neg):\n"
+        "    labels = [1] * len(pos) + [0] * len(neg)\n"
+        "    auroc = roc_auc_score(labels, pos + neg)\n"
+        "    aupr = average_precision_score(labels, pos + neg)\n"
+        "    return auroc, aupr\n"
+        "\n"
+        "\n"
+        "if __name__ == '__main__':\n"
+        "    parser = argparse.ArgumentParser()\n"
+        "    parser.add_argument('--dout', default='svhn', choices=['svhn', 'texture'])\n"
+        "    args = parser.parse_args()\n"
+        "    print('AUROC AUPR', get_measures([0.9], [0.1]))\n"
+    )
+    readme = "# OOD detection\n\nTest the detector:\n\n```\npython test.py --dout svhn\n```\n"
+    task = TaskDraft(
+        key="table-1:compare",
+        question="What AUROC and AUPR does the detector reach on out-of-distribution data?",
+        method="Evaluate the detector and report AUROC and AUPR.",
+        expected_outcome="High AUROC.",
+        design_complexity=DesignComplexity(
+            dependent_variables={"metrics": ["AUROC (↑)", "AUPR (↑)"]},
+        ),
+    )
+    files = {"test.py": program, "README.md": readme}
+    steps = recovered_setup(tmp_path / "m", files, task).requirements
+    assert any(s.endswith("Compute AUROC, AUPR (get_measures) (test.py:12-16)") for s in steps), (
+        steps
+    )
+    assert not any("fit_step" in s for s in steps), steps
