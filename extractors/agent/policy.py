@@ -53,7 +53,7 @@ NOTEBOOK_CELLS = 12  # a notebook that is the experiment: its substantial cells,
 RELEVANCE = 1.05  # share of task names found in the repo + share of task words found
 WORDS_ONLY_RELEVANCE = 0.85  # share of task words, for a task that names nothing
 _NUMERIC = re.compile(r"[\d.,%]+")
-HEURISTIC_VERSION = "setup-heuristic-60"  # bump when the policy's output changes
+HEURISTIC_VERSION = "setup-heuristic-61"  # bump when the policy's output changes
 # a program that compares what the runs produced: eval_results.py, validate.py, plot_x.py
 _COMPARE_STAGE = re.compile(r"(?:eval|valid|plot|analy)", re.I)
 

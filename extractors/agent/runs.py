@@ -292,6 +292,8 @@ class RunPlanner:
             # (ETSformer's forecasting scripts for an imputation table) is the asked kind's
             # script with the arm's option, when an option selects it
             setting = self._arm_setting(arm, arm_options, entry)
+            if setting is not None and self._by_its_note(arm, setting, arms):
+                setting = None  # "ST (MSP)": MSP scores the default model, it trains no ST
             elsewhere = (
                 best is not None
                 and bool(asked)
@@ -606,6 +608,21 @@ class RunPlanner:
             lambda c: {o for p in self.programs(c) for o in self.stages.options_of(p)},
         )
         return chosen[:MAX_RUNS], entry
+
+    def _by_its_note(self, arm: Arm, setting: list[str], arms: list[Arm]) -> bool:
+        """The value selecting the arm is only its note in brackets ("ST (MSP)": `--metric
+        msp`), while its name is another method than the repository's own and than the other
+        arms' (not "Vicuna" of "Vicuna (TRICE-MIX)" beside "Vicuna (Zero-Shot)"): the option
+        sets the note on the repository's own model, which is not the arm."""
+        forms = value_forms(arm.value)
+        if len(forms) < 3 or len(setting) < 2:
+            return False
+        value = fold(setting[-1])
+        if value in (fold(forms[0]), fold(forms[1])) or value not in map(fold, forms[2:]):
+            return False
+        head = fold(forms[1])
+        shared = sum(fold(f) == head for a in arms for f in value_forms(a.value)[1:2]) > 1
+        return not shared and not self._titled(Arm(arm.variable, forms[1], arm.words))
 
     def _titled(self, arm: Arm) -> bool:
         """The arm is what the top-level README is titled after (`# EEVEE` for "Eevee", `#

@@ -965,3 +965,34 @@ def test_a_long_option_the_readme_writes_with_one_dash_gets_two(tmp_path: Path) 
         usage.usage_instructions
     ), usage.usage_instructions
     assert "-momentum" not in usage.usage_instructions.replace("--momentum", ""), usage
+
+
+def test_an_option_naming_only_an_arms_note_does_not_select_it(tmp_path: Path) -> None:
+    """ "ST (MSP)" is standard training scored by MSP: `--metric msp` scores the repository's
+    own model by MSP, which trains no ST. A note shared by name with a sibling arm ("Tuned
+    (greedy)" beside "Tuned (beam)") still selects by its note."""
+    program = OOD_TEST.replace(
+        "    p.add_argument('--ckpt', default='')\n",
+        "    p.add_argument('--ckpt', default='')\n"
+        "    p.add_argument('--metric', default='energy', choices=['msp', 'energy'])\n"
+        "    p.add_argument('--decode', default='beam', choices=['greedy', 'beam'])\n",
+    )
+    readme = "# Tailguard: OOD detection\n\n    python test.py --ds cifar10 --ckpt <ckpt>\n"
+    files = {"test.py": program, "README.md": readme}
+    task = _task(
+        "How does Tailguard compare with ST (MSP) and OE on AUROC?",
+        {"method": ["Tailguard", "ST (MSP)", "OE"]},
+        metric="AUROC",
+    )
+    usage = recovered_setup(tmp_path / "a", files, task).usage_instructions
+    assert "--metric msp" not in usage, usage
+    assert "Run ST (MSP): no launch script" in usage, usage
+    assert "Run Tailguard: `python test.py --ds cifar10 --ckpt <ckpt>`" in usage, usage
+
+    task = _task(
+        "Does Tuned (greedy) beat Tuned (beam) on AUROC?",
+        {"decoding": ["Tuned (greedy)", "Tuned (beam)"]},
+        metric="AUROC",
+    )
+    usage = recovered_setup(tmp_path / "b", files, task).usage_instructions
+    assert "--decode greedy" in usage, usage
