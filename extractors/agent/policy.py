@@ -53,7 +53,8 @@ NOTEBOOK_CELLS = 12  # a notebook that is the experiment: its substantial cells,
 RELEVANCE = 1.05  # share of task names found in the repo + share of task words found
 WORDS_ONLY_RELEVANCE = 0.85  # share of task words, for a task that names nothing
 _NUMERIC = re.compile(r"[\d.,%]+")
-HEURISTIC_VERSION = "setup-heuristic-61"  # bump when the policy's output changes
+_NUMBER_NAME = re.compile(r"\d[\d.]*(?:e_?\d*)?$")  # 1e_5, 3.5
+HEURISTIC_VERSION = "setup-heuristic-62"  # bump when the policy's output changes
 # a program that compares what the runs produced: eval_results.py, validate.py, plot_x.py
 _COMPARE_STAGE = re.compile(r"(?:eval|valid|plot|analy)", re.I)
 
@@ -293,10 +294,10 @@ class SetupAgent:
         units = [
             ([n], present)
             for n in q.names
-            if n not in grouped and ((present := self._present(n)) or n not in q.keys)
+            if n not in grouped and ((present := self._present(n, q.text)) or n not in q.keys)
         ]
         for group in q.alternatives:  # the absent alternatives of a found one are forgiven
-            here = [([n], True) for n in group if self._present(n)]
+            here = [([n], True) for n in group if self._present(n, q.text)]
             units += here or [(group, False)]
         found = [f for _, f in units]
         words = {w for w in q.words if len(w) > 3 and not _NUMERIC.fullmatch(w)}
@@ -312,16 +313,22 @@ class SetupAgent:
             f"best weak match was {ranked[0].path}"
         )
 
-    def _present(self, name: str) -> bool:
+    def _present(self, name: str, text: str = "") -> bool:
         """A task name occurs in the repository, as written or with its separators dropped.
 
         The query writes `2-WL` as `2_wl`, but the index splits words at hyphens, so a name
-        the code spells `2WL` or `2wl` was never found (held-out check, issue 6).
+        the code spells `2WL` or `2wl` was never found (held-out check, issue 6), nor one it
+        spells as the paper does, `ImageNet-10`.
         """
         if self.search.document_frequency(name) > 0:
             return True
         joined = name.replace("_", "")
-        return joined != name and self.search.document_frequency(joined) > 0
+        if joined != name and self.search.document_frequency(joined) > 0:
+            return True
+        # a name the task hyphenates (`ImageNet-10`), not a number (`1e-5`) nor an identifier
+        # the task writes with underscores (`learning_rate`, common to all training code)
+        hyphenated = name.replace("_", "-") in text.lower() and not _NUMBER_NAME.match(name)
+        return hyphenated and self.search.written(name)
 
     @staticmethod
     def _choose(ranked: list[Candidate]) -> list[Candidate]:

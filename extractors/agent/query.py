@@ -47,7 +47,8 @@ GENERIC = _wordset(
     rtx gpu gpus cpu cpus cuda"""
 )
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-/+]*[A-Za-z0-9+]|[A-Za-z0-9]")
-_NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)(?![\w.]*[A-Za-z])")
+# a number, not one a name ends in (`ImageNet-10`, `CIFAR-100`: the 10 is no setting)
+_NUMBER = re.compile(r"(?<![\w.])(?<!\w-)(\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)(?![\w.]*[A-Za-z])")
 _NOT_A_SETTING = re.compile(
     r"(?:table|figure|fig\.?|section|sec\.?|eq\.?|equation|appendix)\s*$", re.I
 )
@@ -226,6 +227,7 @@ def build_query(task: TaskDraft) -> TaskQuery:
 
 
 MAX_VALUE_WORDS = 4  # longer values are descriptions, not names of alternatives
+_LISTED = re.compile(r"\(([^()]{3,300})\)")  # "(K-means, SC, AC, NMF)"
 
 
 def _alternatives(task: TaskDraft) -> list[list[str]]:
@@ -250,6 +252,16 @@ def _alternatives(task: TaskDraft) -> list[list[str]]:
         names = list(dict.fromkeys(names))
         if len(names) >= 2:
             out.append(names)
+    # "the compared methods (K-means, SC, ..., PICA)" beside a design variable of PICA and CC:
+    # a list the method writes out that shares a value with a variable is more of its values
+    for m in _LISTED.finditer(_CITATION.sub(" ", task.method)):
+        items = [i.strip() for i in re.split(r",|\band\b", m.group(1)) if i.strip()]
+        if len(items) < 3 or any(len(i.split()) > MAX_VALUE_WORDS for i in items):
+            continue
+        listed = [name_key(i.strip("./-")) for i in items]
+        for group in out:
+            if set(listed) & set(group):
+                group.extend(n for n in listed if n not in group and _content(n))
     return out
 
 

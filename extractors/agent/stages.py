@@ -86,6 +86,8 @@ class Stages:
         `python cluster.py`")."""
         if entry is None or (first := self.first_documented(entry)) is None:
             return
+        if _TRAINS.search(posixpath.basename(entry)):  # "training ... on the test split"
+            return
         if not _EVALUATION.search(posixpath.basename(entry)):
             before = [c.line for c in self.index.commands if c.doc == first.doc]
             start = max((n for n in before if n < first.line), default=0)

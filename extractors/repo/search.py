@@ -238,6 +238,34 @@ class RepoSearch:
     def document_frequency(self, term: str) -> int:
         return len(self._build().get(stem(term), ()))
 
+    def written(self, name: str) -> bool:
+        """A name of several parts (`imagenet_10`) occurs as one word with any separator or
+        none between its parts (`ImageNet-10`, `imagenet10`, `IMAGENET_10`): the index holds
+        its parts apart, so only the files holding every word part are read."""
+        parts = [p for p in re.split(r"[_\-\s]+", name.lower()) if p]
+        if len(parts) < 2:
+            return False
+        post = self._build()
+        paths: set[str] | None = None
+        for part in parts:
+            if part.isdigit():
+                continue
+            holding = {path for path, _ in post.get(stem(part), ())}
+            paths = holding if paths is None else paths & holding
+        if not paths:
+            return False
+        rx = re.compile(
+            r"(?<![A-Za-z0-9])" + r"[-_ ]?".join(map(re.escape, parts)) + r"(?![A-Za-z0-9])",
+            re.IGNORECASE,
+        )
+        for path in sorted(paths):
+            try:
+                if rx.search(self.text(path)[:MAX_INDEXED_CHARS]):
+                    return True
+            except (OSError, RepoPathError):
+                continue
+        return False
+
     # ------------------------------------------------------------ index
 
     def _build(self) -> dict[str, list[tuple[str, float]]]:

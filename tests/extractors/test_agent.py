@@ -59,6 +59,9 @@ def test_query_turns_ablation_prose_into_flag_guesses_names_and_numbers() -> Non
     assert {"gatemix", "cifar_10"} <= set(q.names)
     assert {"0.001", "300"} <= q.numbers
     assert "91.2" not in q.numbers  # a result, not a setting
+    # the number a name ends in is no setting: `10` of ImageNet-10 ranked `train_STL10.py`
+    named = build_query(TaskDraft(key="t", question="Train on ImageNet-10 for 200 epochs."))
+    assert named.numbers == {"200"}
 
 
 def test_design_variables_labels_are_words_never_missing_names(agent: SetupAgent) -> None:
@@ -260,3 +263,55 @@ def test_baselines_missing_from_the_repository_do_not_make_a_comparison_unanswer
     )
     assert theirs.no_answer.startswith("no implementation found")
     assert "alphafold2/rosettafold3" in theirs.no_answer
+
+
+def test_baselines_the_method_lists_beside_its_design_are_alternatives_too(
+    agent: SetupAgent,
+) -> None:
+    """A draft's design variable may keep two of a table's methods while its method text lists
+    the rest ("the compared methods (A, B, C)"): the listed ones are that variable's values, so
+    absent baselines do not count against the repository that holds the authors' method."""
+    task = _comparison(["ViTNet5", "GateMix"])
+    task.method = (
+        "Train and evaluate GateMix and the compared methods (KMeans7, SpecClu, AggloNet, "
+        "NMFNet, DeepAE, ViTNet5) and report the top-1 accuracy."
+    )
+    q = build_query(task)
+    assert q.alternatives == [
+        ["vitnet5", "gatemix", "kmeans7", "specclu", "agglonet", "nmfnet", "deepae"]
+    ]
+    ours = agent.recover(task)
+    assert not ours.no_answer and ours.source
+    # a list that shares nothing with a design variable is no set of its values
+    task.method = "Compare on the data sets (CIFAR-10, STL-10, ImageNet-10)."
+    assert build_query(task).alternatives == [["vitnet5", "gatemix"]]
+
+
+def test_a_name_the_code_writes_with_its_hyphen_is_found(tmp_path: Path) -> None:
+    """The index splits `ImageNet-10` into `imagenet` and `10`, so the task's `imagenet_10` was
+    never found in code that spells it as the paper does, and the authors' own repository
+    answered no_answer (Contrastive Clustering's Figure 3)."""
+    root = tmp_path / "cc"
+    root.mkdir()
+    (root / "train.py").write_text(
+        '"""Contrastive clustering."""\n\nimport argparse\n\n\n'
+        "def main():\n    p = argparse.ArgumentParser()\n"
+        '    p.add_argument("--dataset", default="CIFAR-10")\n'
+        "    args = p.parse_args()\n"
+        '    if args.dataset == "ImageNet-10":\n        print("ten classes of ImageNet")\n'
+        '    print("similarities per epoch")\n\n\nif __name__ == "__main__":\n    main()\n'
+    )
+    (root / "notes.md").write_text("ImageNet subsets: 10 classes, or dogs.\n")
+    task = TaskDraft(
+        key="figure-3",
+        question="How do the similarities of positive pairs change as training goes on?",
+        method="Reproduce the measurements behind Figure 3 on ImageNet-10.",
+        expected_outcome="",
+    )
+    agent = SetupAgent(mine_repo(root), root)
+    assert agent.search.written("imagenet_10")
+    assert agent.search.written("IMAGENET-10")
+    assert not agent.search.written("imagenet_dogs")  # both words, never as one name
+    assert not agent.search.written("imagenet")  # one part: the index answers that
+    setup = agent.recover(task)
+    assert setup.no_answer == "", setup.no_answer

@@ -301,3 +301,35 @@ def test_the_comparison_cites_the_chained_evaluation_printing_the_measures(
     last = setup.requirements[-1]
     assert last.startswith("Final Step: Report NMI, ACC, ARI"), setup.requirements
     assert last.endswith("(cluster.py:12)"), setup.requirements
+
+
+def test_a_training_documented_after_another_is_not_evaluated_after_it(tmp_path: Path) -> None:
+    """ "To start training on STL-10 (the test split is used too), run `python train_STL10.py`":
+    a second training program, not an evaluation of the first: it is not trained first by
+    `train.py`, and its resume option (`checkpoint_{start_epoch}`) is not set to the last
+    epoch, which would train nothing."""
+    stl = TRAIN.replace(
+        "    p.add_argument('--model_path', default='save/CIFAR-10')\n",
+        "    p.add_argument('--model_path', default='save/CIFAR-10')\n"
+        "    p.add_argument('--start_epoch', type=int, default=0)\n"
+        "    p.add_argument('--reload', action='store_true')\n",
+    ).replace(
+        "    for epoch in range(args.epochs):\n",
+        "    if args.reload:\n"
+        "        print(os.path.join(args.model_path, 'checkpoint_{}.tar'.format(args.start_epoch)))\n"
+        "    for epoch in range(args.start_epoch, args.epochs):\n",
+    )
+    readme = README.replace(
+        "To test the trained model",
+        "Since STL-10 uses its unlabeled data on one head while the train and test split are "
+        "used on both, to start training on STL-10, run\n\n```\npython train_STL10.py\n```\n\n"
+        "To test the trained model",
+    )
+    files = {"train.py": TRAIN, "train_STL10.py": stl, "cluster.py": CLUSTER, "README.md": readme}
+    task = _task()
+    task.question = "How does the clustering NMI on STL-10 of ResNet34 compare with ResNet18?"
+    usage = recovered_setup(tmp_path / "s", files, task).usage_instructions
+    assert "`python train_STL10.py --resnet ResNet34" in usage, usage
+    assert "train_STL10.py --resnet ResNet34 --start_epoch" not in usage, usage
+    assert "train first as documented: `python train.py" not in usage, usage
+    assert "python cluster.py --resnet ResNet34 --start_epoch 1000" in usage, usage
