@@ -221,6 +221,9 @@ class RunPlanner:
                 return 2.0 if want <= path_words else 1.0 if want <= words else 0.0
 
             arm_hit = hit(arm.words) if arm is not None else 0.0
+            trained = self._trained_arms(e.path, arms) if arm is not None else []
+            if trained:  # alpaca_finetuning_v1/finetuning.sh --model Llama7B_adapter
+                arm_hit = max(arm_hit, 1.0) if arm in trained else 0.0
             if arm is not None and arm_hit < 2:  # "LD (in LDLinear ...)": a script LDLinear.sh
                 named = any(w <= path_words for w in form_words(arm)[1:])
                 # "Sparse+Linear" beside "RCF+Linear": the word only it has starts a name of
@@ -925,6 +928,21 @@ class RunPlanner:
     def _aggregate(self, e: EntryPoint) -> bool:
         """A script that only calls other launch scripts (run_all.sh) runs every experiment."""
         return sum(c.endswith(".sh") for c in e.calls) > 3
+
+    def _trained_arms(self, path: str, arms: list[Arm]) -> list[Arm]:
+        """The arms the script's model option names (`--model Llama7B_adapter`: LLaMA-Adapter),
+        whatever its folder is named after (`alpaca_finetuning_v1/`: Alpaca's data)."""
+        models = [
+            frozenset(terms(m.group(1)))
+            for line in self.search.lines(path)[:400]
+            for m in MODEL_OPTION.finditer(line)
+        ]
+
+        def names(a: Arm, model: frozenset[str]) -> bool:
+            main = {w for w in a.words if len(w) >= 3}  # not "la", "ma" of LLaMA
+            return bool(main) and main <= model
+
+        return [a for a in arms if any(names(a, m) for m in models)]
 
     def _words_of(self, path: str) -> frozenset[str]:
         """The words of a launch script or a program, less the flags its programs do not

@@ -611,6 +611,14 @@ def run_from(cmd: DocCommand, known: set[str]) -> str:
     home = posixpath.dirname(cmd.doc)
     folders = ["", home] if cmd.doc.endswith(".ipynb") else [home, ""]
     folders += [posixpath.dirname(r) for r in cmd.runs]
+    # the folder the script's written path is relative to (`python util/evaluate_mme.py` in
+    # `x/docs/eval.md`, which runs `x/util/evaluate_mme.py`: from `x`)
+    folders += [
+        r[: -len(w.removeprefix("./")) - 1]
+        for r in cmd.runs
+        for w in scripts
+        if r.endswith("/" + w.removeprefix("./"))
+    ]
     for folder in dict.fromkeys(folders):
         if scripts and all(
             posixpath.normpath(posixpath.join(folder, w.removeprefix("./"))) in known

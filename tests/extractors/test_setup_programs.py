@@ -1347,3 +1347,30 @@ def test_a_launch_script_reading_its_arguments_runs_as_the_readme_writes_it(
     usage = recovered_setup(tmp_path / "s", files, task).usage_instructions
     assert "Run the default configuration: `./tools/dist_train.sh /path/to/config 8`" in usage
     assert "`bash tools/dist_train.sh`" not in usage, usage
+
+
+def test_a_folder_named_after_one_arm_whose_script_trains_another_runs_the_other(
+    tmp_path: Path,
+) -> None:
+    """`alpaca_finetuning/finetuning.sh` fine-tunes `--model Llama7B_adapter` on Alpaca's
+    data: it is LLaMA-Adapter's run, not Alpaca's, though Alpaca names its folder."""
+    program = (
+        '"""Fine-tune LLaMA with an adapter on instruction data."""\nimport argparse\n\n'
+        "parser = argparse.ArgumentParser()\n"
+        'parser.add_argument("--model", default="Llama7B_adapter")\n'
+        'parser.add_argument("--data_path", default="alpaca_data.json")\n'
+        "args = parser.parse_args()\nprint('training time', args.model)\n"
+    )
+    launch = "python finetuning.py --model Llama7B_adapter --data_path alpaca_data.json\n"
+    files = {
+        "alpaca_finetuning/finetuning.py": program,
+        "alpaca_finetuning/finetuning.sh": launch,
+    }
+    task = _task(
+        "How does LLaMA-Adapter compare with Alpaca and Alpaca-LoRA on training time?",
+        {"method": ["LLaMA-Adapter", "Alpaca", "Alpaca-LoRA"]},
+        {},
+    )
+    usage = recovered_setup(tmp_path / "la", files, task).usage_instructions
+    assert "Run LLaMA-Adapter: `cd alpaca_finetuning && bash finetuning.sh`" in usage, usage
+    assert "Run Alpaca: no launch script" in usage, usage

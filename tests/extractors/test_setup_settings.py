@@ -996,3 +996,20 @@ def test_an_option_naming_only_an_arms_note_does_not_select_it(tmp_path: Path) -
     )
     usage = recovered_setup(tmp_path / "b", files, task).usage_instructions
     assert "--decode greedy" in usage, usage
+
+
+def test_a_pages_command_runs_from_the_folder_its_script_path_is_written_from() -> None:
+    """`docs/eval.md` of a sub-project says `python util/evaluate_mme.py`: the script is the
+    sub-project's `util/evaluate_mme.py`, so the command runs from the sub-project, not from
+    `docs/` (where it would not be found)."""
+    from expcurate.records import DocCommand
+    from extractors.repo.commands import run_from
+
+    known = {"v2/util/evaluate_mme.py", "v2/docs/eval.md", "v2/util/misc.py"}
+    page = DocCommand(
+        doc="v2/docs/eval.md",
+        text="python util/evaluate_mme.py --output_path out.json",
+        line=29,
+        runs=["v2/util/evaluate_mme.py"],
+    )
+    assert run_from(page, known) == "cd v2 && python util/evaluate_mme.py --output_path out.json"
