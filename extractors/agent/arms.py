@@ -326,7 +326,7 @@ def arm_option(arm: Arm, options: list[CliFlag]) -> tuple[CliFlag, str] | None:
         return None
     flag = arm_flag(arm, options)
     if flag is None:
-        return None
+        return _by_head(arm, options)
     if flag.switch:
         return flag, ""
     for form in value_forms(arm.value):  # as the parser or the code spells it: "trace"
@@ -346,6 +346,28 @@ def arm_option(arm: Arm, options: list[CliFlag]) -> tuple[CliFlag, str] | None:
         if _VALUE.fullmatch(form):
             return flag, form
     return None
+
+
+def _by_head(arm: Arm, options: list[CliFlag]) -> tuple[CliFlag, str] | None:
+    """ "Exp Units" of a table stratified by the kind of token masked: its first word is a
+    value one option lists (`--enc exp`) and the rest no option's, so that option selects it
+    and the rest is what its results are reported by."""
+    words = arm.value.split()
+    if len(words) < 2 or words[0].lower() in NO_VALUE:
+        return None
+    if not all(w.isalpha() for w in words[1:]):
+        return None  # "TimesNet (ours) / 384": a number is a setting no option was found for
+    listing = [
+        (f, c)
+        for f in options
+        if not f.switch
+        for c in choices_of(f)
+        if c.lower() == words[0].lower()
+    ]
+    rest = {w.lower() for w in words[1:]}
+    if any(rest & {c.lower() for c in choices_of(f)} for f in options):
+        return None  # the other words are settings too: not one option's arm
+    return listing[0] if len(listing) == 1 else None
 
 
 def arm_flag(arm: Arm, options: list[CliFlag]) -> CliFlag | None:

@@ -343,6 +343,14 @@ def test_arm_values_are_written_the_way_a_parser_takes_them() -> None:
     found = arm_option(arm, options)
     assert found is not None and (found[0].name, found[1]) == ("--model", "moganet_tiny")
     assert arm_option(Arm("drop_path", "0.1 for moganet_tiny", frozenset()), options) is None
+    # "Exp Units" of a table stratified by the masked token's kind: `--enc exp` selects it
+    enc = [CliFlag(name="--enc", help="[val/lval/exp/def*]", default="def"), *options]
+    units = arm_option(Arm("setting", "Exp Units", frozenset({"exp", "unit"})), enc)
+    assert units is not None and (units[0].name, units[1]) == ("--enc", "exp")
+    # a number after the head is a setting no option was found for; words that are values of
+    # options too make no one option's arm
+    assert arm_option(Arm("method", "Exp / 384", frozenset({"exp"})), enc) is None
+    assert arm_option(Arm("setting", "Exp Val", frozenset({"exp", "val"})), enc) is None
     sweep = "python run.py -m algorithm=mappo,qmix task=vmas/balance seed=0,1"
     assert with_setting(sweep, ["algorithm=iql"]) == (
         "python run.py -m algorithm=iql task=vmas/balance seed=0,1"
