@@ -18,7 +18,9 @@ from .arms import (
     CodeSetting,
     about_data,
     arm_name,
+    choices_of,
     edit_text,
+    fold,
     known_metrics,
     measured_on,
     numeric,
@@ -32,6 +34,8 @@ from .run import Run, run_label
 from .steps import Step, usage_for
 
 RUNNABLE = {"script", "entry", "notebook", "test"}
+_DATA_OPTION = re.compile(r"--?(?:data|dataset|data_?name|dataset_?name|ds|benchmark)$")
+_FAMILY = re.compile(r"([a-z]+)\d")  # ls07 and ls14: one kind of data, told apart by number
 _ROOT = {"path", "dir", "root"}
 _INSTALL = ("requirements.txt", "environment.yml", "environment.yaml", "setup.py")
 
@@ -104,6 +108,8 @@ class UsageWriter:
             lines.append(f"Install the dependencies: `{install}`.")
         if data := self.data_option(entry, plan.runs):
             lines.append(data)
+        if absent := self.absent_data(task, entry):
+            lines.append(absent)
         # what every run needs (a checkpoint path, a config's data paths, seeds) is said once
         parts = [[p for p in c.warning.split("; ") if p] for c in commands]
         shared = [p for p in parts[0] if all(p in x for x in parts[1:])] if len(parts) > 1 else []
@@ -239,6 +245,43 @@ class UsageWriter:
                     return True
             todo += self.index.imports.get(path, [])
         return False
+
+    def absent_data(self, task: TaskDraft, entry: str | None) -> str:
+        """The data set the task holds fixed, when the repository names it nowhere and the
+        entry point's data option takes others of its kind (LS07 where `--data` takes ls14
+        and ls21): the runs would run on the default, so the reviewer is told."""
+        e = self.entries.get(entry or "")
+        if e is None or self.search is None:
+            return ""
+        held = task.design_complexity.constant_variables.values()
+        for value in (v for x in held for v in (x if isinstance(x, list | tuple) else [x])):
+            name = str(value).strip()
+            family = _FAMILY.match(fold(name))
+            if family is None or len(name.split()) > 2 or self._named(name):
+                continue
+            for f in e.flags:
+                if not _DATA_OPTION.match(f.name):
+                    continue
+                default = f.default.strip("'\"")
+                values = list(dict.fromkeys([*choices_of(f), *([default] if default else [])]))
+                kin = [v for v in values if (m := _FAMILY.match(fold(v))) and m[1] == family[1]]
+                if kin:
+                    said = ", ".join(values) + (f" (default {default})" if default else "")
+                    return (
+                        f"The task runs on {name}, which the repository names nowhere: "
+                        f"{f.name} takes {said}. Add {name}'s data and what reads it before "
+                        f"the runs, or they run on {default or values[0]}."
+                    )
+        return ""
+
+    def _named(self, name: str) -> bool:
+        assert self.search is not None
+        key = name.lower().replace("-", "_")
+        return (
+            self.search.document_frequency(fold(name)) > 0
+            or self.search.document_frequency(key) > 0
+            or self.search.written(key)
+        )
 
     def data_option(self, entry: str | None, runs: list[Run]) -> str:
         """Where the entry point reads its data, as an instruction with a placeholder."""

@@ -381,3 +381,49 @@ def test_the_function_assigning_the_measures_by_name_is_their_step(tmp_path: Pat
         steps
     )
     assert not any("fit_step" in s for s in steps), steps
+
+
+def test_a_data_set_the_repository_names_nowhere_is_said_before_the_runs(
+    tmp_path: Path,
+) -> None:
+    """LS07 beside a `--data` taking ls14 and ls21: the runs would run on ls21 unsaid."""
+    program = (
+        '"""Lexical substitution with a prompted causal language model."""\n'
+        "import argparse\n\n"
+        "parser = argparse.ArgumentParser()\n"
+        "parser.add_argument('--data', type=str, default='ls21')\n"
+        "parser.add_argument('--seed', type=int, default=0)\n"
+        "parser.add_argument('--model', type=str, default='gpt2')\n"
+        "args = parser.parse_args()\n"
+        "if args.data == 'ls14':\n    print('lexical substitution best oot on LS14')\n"
+        "else:\n    print('lexical substitution best oot on LS21')\n"
+    )
+
+    def task(data: str) -> TaskDraft:
+        return TaskDraft(
+            key="table-2:factor",
+            question=f"How does prompted GPT2 score on lexical substitution on {data}?",
+            method="Run the prompted lexical substitution model and report best and oot.",
+            expected_outcome="",
+            design_complexity=DesignComplexity(
+                constant_variables={"setting": data}, dependent_variables={"metric": ["best"]}
+            ),
+        )
+
+    readme = (
+        "# Prompted lexical substitution\n\nScore the prompted model on lexical "
+        "substitution (best, oot):\n\n    python main.py --data ls14\n"
+    )
+    files = {"main.py": program, "README.md": readme}
+    setup = recovered_setup(tmp_path / "l", files, task("LS07"))
+    usage = setup.usage_instructions
+    assert (
+        "The task runs on LS07, which the repository names nowhere: --data takes ls14, ls21 "
+        "(default ls21). Add LS07's data and what reads it before the runs, or they run on ls21."
+    ) in usage, setup.no_answer
+    usage = recovered_setup(tmp_path / "k", files, task("LS14")).usage_instructions
+    assert "names nowhere" not in usage, usage
+    both = task("LS14")
+    both.design_complexity.constant_variables = {"setting": ["LS14", "LS21"]}  # a list held
+    usage = recovered_setup(tmp_path / "b", files, both).usage_instructions
+    assert "names nowhere" not in usage, usage
