@@ -268,9 +268,10 @@ class UsageWriter:
                 if kin:
                     said = ", ".join(values) + (f" (default {default})" if default else "")
                     return (
-                        f"The task runs on {name}, which the repository names nowhere: "
-                        f"{f.name} takes {said}. Add {name}'s data and what reads it before "
-                        f"the runs, or they run on {default or values[0]}."
+                        f"The task runs on {name}, which the repository names nowhere: its "
+                        f"code gives {f.name} {said}. Find which value or file holds {name}, "
+                        f"or add its data, before the runs; else they run on "
+                        f"{default or values[0]}."
                     )
         return ""
 

@@ -418,8 +418,9 @@ def test_a_data_set_the_repository_names_nowhere_is_said_before_the_runs(
     setup = recovered_setup(tmp_path / "l", files, task("LS07"))
     usage = setup.usage_instructions
     assert (
-        "The task runs on LS07, which the repository names nowhere: --data takes ls14, ls21 "
-        "(default ls21). Add LS07's data and what reads it before the runs, or they run on ls21."
+        "The task runs on LS07, which the repository names nowhere: its code gives --data "
+        "ls14, ls21 (default ls21). Find which value or file holds LS07, or add its data, "
+        "before the runs; else they run on ls21."
     ) in usage, setup.no_answer
     usage = recovered_setup(tmp_path / "k", files, task("LS14")).usage_instructions
     assert "names nowhere" not in usage, usage
