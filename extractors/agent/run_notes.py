@@ -172,7 +172,7 @@ def apart(
                 found.setdefault((option, value), []).append((run, False))
     for (option, value), sharing in found.items():
         sharing = list({id(r): (r, given) for r, given in sharing}.values())
-        names = [_slug(r) for r, _ in sharing]
+        names = [run_slug(r) for r, _ in sharing]
         if len(sharing) < 2 or len(set(names)) < len(names):
             continue  # one run, or runs this cannot tell apart
         for (run, given), name in zip(sharing, names, strict=True):
@@ -188,7 +188,7 @@ def apart(
                 run.then = with_setting(run.then, [option, own])
 
 
-def _slug(run: Run) -> str:
+def run_slug(run: Run) -> str:
     """What tells a run apart in a file name: its arms and data set ("layers_10"), else
     "default"."""
     said = [  # a name without its note: "moganet_tiny (MogaNet-T)" is moganet_tiny

@@ -601,7 +601,7 @@ class RunPlanner:
             task_metrics(task, q),
             self._flags_of,
         )
-        self.stages.trained_first(chosen, entry, held)
+        self.stages.trained_first(chosen, entry, held, self._unset_outputs)
         unopened(chosen[:MAX_RUNS], self.entries, self.programs, self.known)
         unfetched(chosen[:MAX_RUNS], self._config_files, self.search.text, self.known)
         repeated(chosen[:MAX_RUNS], f"{task.question}\n{task.method}", self._flags_of)

@@ -22,6 +22,7 @@ from .entry_args import EntryArgs
 from .launch import with_held, with_setting
 from .prerequisites import producers
 from .run import Run
+from .run_notes import run_slug
 
 _TRAINS = re.compile(r"train|finetun|fine_tun|pretrain|stage_?\d", re.I)  # a training program
 _EVALUATION = re.compile(r"^(?:test|eval(?:uate)?|validate|inference)(?:[_.-]|$)", re.I)
@@ -77,7 +78,11 @@ class Stages:
         return {f.name for f in e.flags} if e else set()
 
     def trained_first(
-        self, runs: list[Run], entry: str | None, held: list[tuple[CliFlag, str]]
+        self,
+        runs: list[Run],
+        entry: str | None,
+        held: list[tuple[CliFlag, str]],
+        unset: Callable[[str], dict[str, str]] | None = None,
     ) -> None:
         """An evaluation program's runs, preceded by the training its document gives before
         it: each training program documented earlier in the same document (`stage1.py`, then
@@ -141,13 +146,25 @@ class Stages:
         made = [run_from(c, self.known) for c in inputs]
         mine_runs = [r for r in runs if not r.missing and entry in self.programs(r.command)]
         varying = _varying([r.settings for r in mine_runs])
-        for run in mine_runs:
+        slugs = [run_slug(r) for r in mine_runs]
+        apart = unset is not None and len(set(slugs)) == len(slugs) > 1 and bool(varying)
+        for run, slug in zip(mine_runs, slugs, strict=True):
             # each run's training on what tells the runs apart that the training takes
             # too (`--dataset ImageNet-10`): one training when nothing does
             trainings = [
                 self._with_run_settings(c, run.settings, program, varying)
                 for c, program in zip(commands, by_program, strict=True)
             ]
+            if apart and unset is not None:
+                # where the trainings write by default (`--model_path save/CIFAR-10`) and
+                # the evaluation reads: each run's own, or the last training overwrites all
+                for k, c in enumerate(trainings):
+                    for option, value in unset(c).items():
+                        if not value or "$" in value or option not in self.options_of(entry):
+                            continue
+                        own = f"{value}{slug}/" if value.endswith("/") else f"{value}_{slug}"
+                        trainings[k] = with_setting(c, [option, own])
+                        run.command = with_setting(run.command, [option, own])
             first_run = ", then ".join(f"`{c}`" for c in [*trainings, *made])
             note = ("train first" if trainings else "first") + f" as documented: {first_run}"
             run.warning = "; ".join(w for w in (note, run.warning) if w)

@@ -333,3 +333,27 @@ def test_a_training_documented_after_another_is_not_evaluated_after_it(tmp_path:
     assert "train_STL10.py --resnet ResNet34 --start_epoch" not in usage, usage
     assert "train first as documented: `python train.py" not in usage, usage
     assert "python cluster.py --resnet ResNet34 --start_epoch 1000" in usage, usage
+
+
+def test_evaluations_trained_first_each_read_their_own_training(tmp_path: Path) -> None:
+    """The evaluation is the entry point and each run is trained first: the trainings would
+    all save to `save/CIFAR-10` (the last overwriting the rest) and each evaluation would
+    read that one, so each training writes to its own and its evaluation reads from there."""
+    cluster = '"""Evaluate the backbones\' clustering: NMI, ACC and ARI."""\n' + CLUSTER.replace(
+        "default='ResNet18')", "default='ResNet18', help='ResNet18 / ResNet34')"
+    )
+    files = {"train.py": TRAIN, "cluster.py": cluster, "README.md": README}
+    task = _task()
+    task.question = "How do NMI, ACC and ARI of the evaluated clustering compare by backbone?"
+    task.method = "Evaluate the clustering of each backbone and compare NMI, ACC and ARI."
+    usage = recovered_setup(tmp_path / "e", files, task).usage_instructions
+    assert "Run ResNet34: `python cluster.py --resnet ResNet34" in usage, usage
+    for arm in ("ResNet18", "ResNet34"):
+        own = f"save/CIFAR-10_{arm.lower()}"
+        assert f"python cluster.py --resnet {arm} --model_path {own} --start_epoch 1000`" in (
+            usage
+        ), usage
+        assert (
+            f"train first as documented: `python train.py --resnet {arm} --model_path {own}`"
+            in (usage)
+        ), usage
