@@ -158,12 +158,12 @@ class Stages:
             if apart and unset is not None:
                 # where the trainings write by default (`--model_path save/CIFAR-10`) and
                 # the evaluation reads: each run's own, or the last training overwrites all
-                for k, c in enumerate(trainings):
-                    for option, value in unset(c).items():
+                for k, training in enumerate(list(trainings)):
+                    for option, value in unset(training).items():
                         if not value or "$" in value or option not in self.options_of(entry):
                             continue
                         own = f"{value}{slug}/" if value.endswith("/") else f"{value}_{slug}"
-                        trainings[k] = with_setting(c, [option, own])
+                        trainings[k] = with_setting(trainings[k], [option, own])
                         run.command = with_setting(run.command, [option, own])
             first_run = ", then ".join(f"`{c}`" for c in [*trainings, *made])
             note = ("train first" if trainings else "first") + f" as documented: {first_run}"
