@@ -890,12 +890,20 @@ class RunPlanner:
         declared = re.search(r"\(choices: \[([^\]]*)\]\)", chooses[0].help)
         if declared and wanted not in {fold(c) for c in declared.group(1).split(",")}:
             return None  # the parser would refuse it
-        for stem_, paths in self.methods.modules_by_stem().items():
-            if fold(stem_) != wanted or len(wanted) < 3:
-                continue
-            for path in paths:
-                if "model" in posixpath.dirname(path).lower():
-                    return [chooses[0].name, posixpath.basename(path)[:-3]]
+        models = [
+            path
+            for paths in self.methods.modules_by_stem().values()
+            for path in paths
+            if "model" in posixpath.dirname(path).lower()
+        ]
+        for path in models:
+            if fold(posixpath.basename(path)[:-3]) == wanted and len(wanted) >= 3:
+                return [chooses[0].name, posixpath.basename(path)[:-3]]
+        # a table's short name inside the one module's longer one ("Stationary" for
+        # models/Nonstationary_Transformer.py), when no other module's name holds it
+        holding = [p for p in models if len(wanted) >= 6 and wanted in fold(posixpath.basename(p))]
+        if len(holding) == 1 and not declared:
+            return [chooses[0].name, posixpath.basename(holding[0])[:-3]]
         return None
 
     def _own_model(self) -> str | None:

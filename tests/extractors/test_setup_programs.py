@@ -1374,3 +1374,23 @@ def test_a_folder_named_after_one_arm_whose_script_trains_another_runs_the_other
     usage = recovered_setup(tmp_path / "la", files, task).usage_instructions
     assert "Run LLaMA-Adapter: `cd alpaca_finetuning && bash finetuning.sh`" in usage, usage
     assert "Run Alpaca: no launch script" in usage, usage
+
+
+def test_a_tables_short_name_inside_one_model_modules_name_selects_it(tmp_path: Path) -> None:
+    """ "Stationary" of a table is models/Nonstationary_Transformer.py, the one model module
+    whose name holds it; "Linear", which several module names hold, selects none by it."""
+    files = {
+        "run.py": REGISTRY,
+        "models/__init__.py": "",
+        "models/CycleNet.py": _model("Cycles", "        x = x - x.mean()\n        return x"),
+        "models/Nonstationary_Transformer.py": _model("De-stationary", "        return x"),
+        "models/DLinear.py": _model("Decomposed linear", "        return x * 2"),
+        "models/NLinear.py": _model("Normalised linear", "        return x * 3"),
+    }
+    task = _task(
+        "Does CycleNet beat Stationary and Linear on ETTh1 mse?",
+        {"method": ["CycleNet", "Stationary", "Linear"]},
+    )
+    usage = recovered_setup(tmp_path / "ns", files, task).usage_instructions
+    assert "--model Nonstationary_Transformer" in usage, usage
+    assert "--model DLinear" not in usage and "--model NLinear" not in usage, usage
