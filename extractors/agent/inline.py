@@ -224,6 +224,28 @@ def statement_blocks(body: list[ast.stmt], lines: list[str], limit: int) -> list
     return [blocks[i][1] for i in sorted(keep)]
 
 
+def function_blocks(
+    tree: ast.Module, lines: list[str], start: int, end: int, limit: int
+) -> list[Block]:
+    """The blocks of the function a step cites whole (`start`..`end`, its definition), cut
+    and worded as `statement_blocks` does, each saying which function it is in."""
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+        if node.name.startswith("__"):  # a constructor's parts are its class's step
+            continue
+        if first <= start <= node.lineno and node.end_lineno == end:
+            blocks = [
+                (action, a, b)
+                for action, a, b in statement_blocks(list(node.body), lines, len(node.body))
+                if not (_INFRA.search(action) or _CHORE.search(action))
+                and not _SETUP_ONLY.search(f"{action}\n{lines[a - 1]}")
+            ]
+            return [(f"{action} (in {node.name})", a, b) for action, a, b in blocks[:limit]]
+    return []
+
+
 def has_main(tree: ast.Module) -> bool:
     return any(isinstance(n, ast.If) and "__main__" in ast.unparse(n.test) for n in tree.body)
 
@@ -271,6 +293,15 @@ _CHORE = re.compile(
     r"\bIf True:|Create the (?:Compose|Fire|OrderedDict|ArgumentParser|SummaryWriter|Logger)\b|"
     r"Create the \w*(?:Error|Exception|Warning)\b",
     re.I,
+)
+
+
+# what a long function does about its machine or its tools, never the experiment's work:
+# devices and logging (`_INFRA`), chores, version checks, compiling, mixed precision
+_SETUP_ONLY = re.compile(
+    r"__version__|torch\.compile|wandb|^Get$|^Init$|isinstance\(|\bCall isinstance\b|"
+    r"\blog_\w+|\.write_text\(",
+    re.I | re.M,
 )
 
 

@@ -47,7 +47,7 @@ from .branches import ArmBranches
 from .config_runs import ConfigFiles
 from .data_steps import DataSteps
 from .entry_args import EntryArgs
-from .inline import doc_wording
+from .inline import doc_wording, function_blocks
 from .launch import flag_groups
 from .measures import MeasureSteps
 from .methods import NARROW, MethodModules
@@ -58,6 +58,8 @@ from .run import Run, run_label
 from .steps import Step, StepTracer
 
 MAX_STEPS = 15
+FEW_STEPS = 8  # fewer steps than this and a long function among them is opened
+WIDE_STEP = 60  # lines of a step citing a whole function that is read through its body
 MAX_CONFIGS = 3  # the configs of one task's runs whose model lines are steps
 SETTINGS_RUNS = 2  # script runs whose settings are cut into steps
 MAX_LOSSES = 3  # the repository's own loss definitions cited; more are a framework's
@@ -332,6 +334,31 @@ class StepPlanner:
         ):
             plan.steps.append(report)  # the comparison ends the steps, even inside one
         return plan
+
+    def opened(self, steps: list[Step]) -> list[Step]:
+        """Few steps, one of them a whole long function ("Train (train)" at 28-294): the
+        function's blocks in its place, the longest first, until there are enough."""
+        tried: set[tuple[str, int]] = set()
+        while len(steps) < FEW_STEPS:
+            wide = [
+                s
+                for s in steps
+                if s.path.endswith(".py")
+                and s.end - s.start > WIDE_STEP
+                and (s.path, s.start) not in tried
+            ]
+            if not wide:
+                break
+            step = max(wide, key=lambda s: s.end - s.start)
+            tried.add((step.path, step.start))
+            tree = self.tracer.tree(step.path)
+            room = MAX_STEPS - len(steps)
+            lines = self.search.lines(step.path)
+            parts = function_blocks(tree, lines, step.start, step.end, room) if tree else []
+            if len(parts) >= 2:
+                at = next(i for i, s in enumerate(steps) if s is step)
+                steps[at : at + 1] = [Step(a, step.path, b, e) for a, b, e in parts]
+        return steps
 
     def _config_steps(self, configs: list[str]) -> list[Step]:
         """Each config the runs give (its model's lines), then the classes the first builds."""

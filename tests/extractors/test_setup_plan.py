@@ -914,3 +914,48 @@ def test_a_component_an_arm_names_by_its_acronym_is_cited_by_the_classes_impleme
     steps = "\n".join(recovered_setup(tmp_path / "m", files, task).requirements)
     first = 4 + 6 * 17  # after the six parts
     assert f"Implement MSCA (AttentionModule) (segnet/model.py:{first}-{first + 4})" in steps, steps
+
+
+def test_a_long_function_cited_whole_among_few_steps_is_read_through_its_body(
+    tmp_path: Path,
+) -> None:
+    """A fine-tuning script whose work is one long `train()` got three steps, one of them the
+    whole function; the function's blocks are its steps instead, each saying where it is."""
+    filler = "".join(f"    step_{i} = {i}  # bookkeeping {i}\n" for i in range(45))
+    program = (
+        '"""Fine-tune a language model with LoRA and report its accuracy."""\n'
+        "import argparse\n\nfrom peft import LoraConfig, get_peft_model\n"
+        "from transformers import AutoModel, Trainer\n\n\n"
+        "def train(data_path='data.json', use_lora=True):\n"
+        "    # Load the base model\n"
+        "    model = AutoModel.from_pretrained('base')\n"
+        "    model = model.half()\n\n"
+        "    # Wrap it with low-rank adapters\n"
+        "    config = LoraConfig(r=8)\n"
+        "    model = get_peft_model(model, config)\n\n"
+        "    # Load and tokenize the data\n"
+        "    data = load_dataset(data_path)\n"
+        "    data = data.map(tokenize)\n\n"
+        f"{filler}\n"
+        "    # Build the trainer\n"
+        "    trainer = Trainer(model=model, train_dataset=data)\n\n"
+        "    # Fine-tune\n"
+        "    trainer.train()\n"
+        "    print('accuracy', trainer.evaluate())\n\n\n"
+        "def load_dataset(path):\n    return open(path)\n\n\n"
+        "def tokenize(x):\n    return x\n\n\n"
+        "if __name__ == '__main__':\n"
+        "    p = argparse.ArgumentParser()\n    p.add_argument('--data_path')\n"
+        "    train(p.parse_args().data_path)\n"
+    )
+    task = TaskDraft(
+        key="t",
+        question="What accuracy does the LoRA fine-tuned model reach?",
+        method="Fine-tune the model with LoRA adapters and report accuracy.",
+        expected_outcome="",
+    )
+    steps = recovered_setup(tmp_path / "ft", {"finetune.py": program}, task).requirements
+    text = "\n".join(steps)
+    assert "Wrap it with low-rank adapters (in train)" in text, text
+    assert "Build the trainer (in train)" in text, text
+    assert not any(s.endswith("(finetune.py:8-72)") for s in steps), text
