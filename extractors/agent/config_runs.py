@@ -98,6 +98,9 @@ def path_words(path: str) -> list[str]:
     return _WORD.findall(stem.lower())
 
 
+_SIZE = re.compile(r"\d{2,5}x\d{2,5}")  # an input size in a file name: 512x512, 1024x1024
+
+
 def _same(want: str, have: str) -> bool:
     """A word of the task and one of a path: equal, or one begins the other with a number
     after it (`ade20k` and `ade`, `stuff164k` and `stuff`) or, the shorter of four letters or
@@ -108,6 +111,8 @@ def _same(want: str, have: str) -> bool:
     m, n = _DEEP.fullmatch(want), _DEEP.fullmatch(have)
     if m and n and m.group(2) == n.group(2) and len(m.group(1)) >= 4 > len(n.group(1)):
         return m.group(1).startswith(n.group(1))
+    if want.isdigit() and _SIZE.fullmatch(have):  # "512×512" in a caption: `512x512` configs
+        return want in have.split("x")
     short, long_ = sorted((want, have), key=len)
     if not long_.startswith(short) or short.isdigit():
         return False

@@ -397,3 +397,23 @@ def test_a_config_loading_weights_the_repository_lacks_says_to_fetch_them(tmp_pa
         "does not have: download those pretrained weights there first"
     ) in tiny, usage
     assert "download" not in small, usage
+
+
+def test_the_input_size_a_caption_gives_chooses_among_the_data_sets_configs(
+    tmp_path: Path,
+) -> None:
+    """No data set named, but "FLOPs are calculated using the input size of 512×512": of the
+    tiny model's configs, the one at 512x512, not the Cityscapes one at 1024x1024."""
+    from extractors.agent.config_runs import _same
+
+    assert _same("512", "512x512") and _same("1024", "512x1024")
+    assert not _same("512", "1024x1024") and not _same("51", "512x512")
+    task = _task(["FooNet-T", "FooNet-S"], ["mIoU"], setting="")
+    task.design_complexity.constant_variables = {}
+    task.question = (
+        "How does FooNet-T compare with FooNet-S on mIoU? FLOPs are calculated using the input "
+        "size of 512×512."
+    )
+    usage = recovered_setup(tmp_path, FILES, task).usage_instructions
+    assert "foonet.tiny.512x512.ade.160k.py" in usage, usage
+    assert "1024x1024" not in usage, usage
