@@ -289,7 +289,7 @@ _INFRA = re.compile(
 _CHORE = re.compile(
     r"mkdir|makedirs|mmcv\.dump|json\.dumps?\b|pickle\.dump|get_world_size|get world size|"
     r"get_dist_info|init_dist|os\.environ|api_?keys?|git hash|Write the results to a file|"
-    r"\bf\.write\b|"
+    r"\bf\.write\b|work_?dir|checkpoint meta|"
     r"\bIf True:|Create the (?:Compose|Fire|OrderedDict|ArgumentParser|SummaryWriter|Logger)\b|"
     r"Create the \w*(?:Error|Exception|Warning)\b",
     re.I,
