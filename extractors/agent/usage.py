@@ -127,8 +127,17 @@ class UsageWriter:
             for step in steps[:10]:
                 if not step.path.endswith(".sh"):
                     lines.append(f"{step.action} (as in {step.path}).")
+        # every compared arm left to write: the repository's own run is where to start from,
+        # not one of the table's rows (EAT's "RIDE+Ours", "GLMC" beside its bare EAT run)
+        none_run = bool(missing) and not any(r.arms and not r.missing for r in plan.runs)
         for c in commands:
             what = c.label or "Run the experiment"
+            if none_run and what.startswith("Run the default configuration"):
+                what = what.replace(
+                    "Run the default configuration",
+                    "Start from the repository's own run (it names none of the compared arms)",
+                    1,
+                )
             # a launch script's command hides what it sets; a direct command shows it
             shown = c.settings and (
                 c.settings in c.command or set(c.settings.split()) <= set(c.command.split())

@@ -1394,3 +1394,27 @@ def test_a_tables_short_name_inside_one_model_modules_name_selects_it(tmp_path: 
     usage = recovered_setup(tmp_path / "ns", files, task).usage_instructions
     assert "--model Nonstationary_Transformer" in usage, usage
     assert "--model DLinear" not in usage and "--model NLinear" not in usage, usage
+
+
+def test_a_bare_run_beside_arms_all_left_to_write_is_where_to_start_not_an_arm(
+    tmp_path: Path,
+) -> None:
+    """The table compares methods no script, option or switch of the repository names: its
+    own run is shown as where to start from, not as "the default configuration" of the
+    experiment."""
+    files = {
+        "run.py": REGISTRY,
+        "models/__init__.py": "",
+        "models/CycleNet.py": _model("Cycles", "        x = x - x.mean()\n        return x"),
+        "README.md": "# Combined forecasting models\n\nEach forecasts best by mse:\n\n    python run.py --model CycleNet --data ETTh1\n",
+    }
+    task = _task(
+        "Which combined CycleNet model forecasts ETTh1 best by mse?",
+        {"method": ["RIDE+Cycles", "GLMC+Cycles"]},
+    )
+    usage = recovered_setup(tmp_path / "no", files, task).usage_instructions
+    assert "Start from the repository's own run (it names none of the compared arms): `" in (
+        usage
+    ), usage
+    assert "Run the default configuration" not in usage, usage
+    assert "Run RIDE+Cycles: no launch script" in usage, usage
