@@ -95,6 +95,23 @@ _ASKS_COST = frozenset(
         "efficiency efficient complexity cost"
     )
 )
+
+
+def counts_cost(path: str) -> bool:
+    """The program measures a model's cost (`get_flops.py`), not its results."""
+    return bool(_COUNTS_COST.search(path))
+
+
+def asks_cost(q: TaskQuery) -> bool:
+    """The question asks about cost: parameters, FLOPs, speed."""
+    return bool(_ASKS_COST & q.asked)
+
+
+def names_cost(text: str) -> bool:
+    """The text names a cost ("Params. (M)", "GFLOPs")."""
+    return bool(_ASKS_COST & {stem(t) for t in terms(text)})
+
+
 SCRIPT_TO_CALLEE = 0.6
 AGGREGATE = 1.05
 CONFIG_OF = 0.7
@@ -179,7 +196,7 @@ class Ranker:
         self._put(cands, "result", self._result_scores(q))
         build = asks_to_build(q.text)
         preparing = bool(_ASKS_PREPARING & {stem(t) for t in q.terms})
-        costing = bool(_ASKS_COST & q.asked)
+        costing = asks_cost(q)
         for c in cands.values():
             base = sum(WEIGHTS[s] * c.signals.get(s, 0.0) for s in WEIGHTS)
             c.score = base * (BUILD_MODULE if build and c.kind == "module" else PRIOR[c.kind])

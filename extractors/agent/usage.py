@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from expcurate.records import RepoIndex, TaskDraft
 from extractors.repo import RepoPathError, RepoSearch, terms
+from extractors.repo.commands import run_from
 
 from .arms import (
     CodeSetting,
@@ -29,7 +30,7 @@ from .arms import (
 )
 from .plan import Plan
 from .query import TaskQuery, asks_how
-from .rank import Candidate
+from .rank import Candidate, asks_cost, counts_cost, names_cost
 from .run import Run, run_label
 from .steps import Step, usage_for
 
@@ -164,8 +165,26 @@ class UsageWriter:
                 f"Run {arm.value}: no launch script, option or in-code switch of the repository "
                 f"selects it{hint} ({arm.variable.replace('_', ' ')} = {arm.value})."
             )
+        if cost := self._cost_counter(q, plan.metrics, commands):
+            lines.append(cost)
         lines.append(self._compare(task, q, plan, len(commands) + len(missing)))
         return "\n".join(f"{i}. {line}" for i, line in enumerate(lines, start=1))
+
+    def _cost_counter(self, q: TaskQuery, metrics: list[str], commands: list[Command]) -> str:
+        """The task measures parameters or FLOPs (asked, or among its measures) and the
+        repository documents a counter (`python tools/get_flops.py /path/to/config --shape
+        512 512`) no run runs: it too."""
+        if not asks_cost(q) and not any(names_cost(m) for m in metrics):
+            return ""
+        for doc in sorted(self.index.commands, key=lambda c: (c.doc != "README.md", c.line)):
+            counter = next((r for r in doc.runs if counts_cost(r)), None)
+            if counter is None or any(counter in f"{c.command} {c.then}" for c in commands):
+                continue
+            return (
+                "Count the cost the task reports with the repository's counter, for each "
+                f"run's config or model: `{run_from(doc, self.known)}`."
+            )
+        return ""
 
     def _install(self) -> str:
         for req in _INSTALL:
