@@ -115,6 +115,7 @@ class RunPlanner:
         self.config_files = ConfigFiles(index, search, tracer)
         self.methods = methods
         self._script_words: dict[str, frozenset[str]] = {}
+        self._script_models: dict[str, list[frozenset[str]]] = {}  # --model values' words
         self._resolver: PathResolver | None = None
         self._own: str | None = None  # the model the launch scripts train most
         self._launcher_list: list[EntryPoint] | None = None
@@ -940,11 +941,13 @@ class RunPlanner:
     def _trained_arms(self, path: str, arms: list[Arm]) -> list[Arm]:
         """The arms the script's model option names (`--model Llama7B_adapter`: LLaMA-Adapter),
         whatever its folder is named after (`alpaca_finetuning_v1/`: Alpaca's data)."""
-        models = [
-            frozenset(terms(m.group(1)))
-            for line in self.search.lines(path)[:400]
-            for m in MODEL_OPTION.finditer(line)
-        ]
+        if path not in self._script_models:  # read once per script, not per arm and fit
+            self._script_models[path] = [
+                frozenset(terms(m.group(1)))
+                for line in self.search.lines(path)[:400]
+                for m in MODEL_OPTION.finditer(line)
+            ]
+        models = self._script_models[path]
 
         def names(a: Arm, model: frozenset[str]) -> bool:
             main = {w for w in a.words if len(w) >= 3}  # not "la", "ma" of LLaMA
