@@ -135,6 +135,16 @@ def measured_on(task: TaskDraft) -> list[str]:
     """The data sets a task's measures are taken on, when its measures cross data sets with
     measures ("ETTm1 MSE", "ETTm1 MAE", "ETTm2 MSE", "ETTm2 MAE"): every data set with two
     measures or more, every measure on two data sets or more. None otherwise."""
+    return _crossed_measures(task)[0]
+
+
+def measures_per_set(task: TaskDraft) -> list[str]:
+    """The measures taken on each of `measured_on`'s data sets ("MSE", "MAE"); None when the
+    task's measures do not cross data sets."""
+    return _crossed_measures(task)[1]
+
+
+def _crossed_measures(task: TaskDraft) -> tuple[list[str], list[str]]:
     pairs = [
         (first.rstrip(" /:-"), last)
         for values in task.design_complexity.dependent_variables.values()
@@ -146,12 +156,12 @@ def measured_on(task: TaskDraft) -> list[str]:
     sets = list(dict.fromkeys(p[0] for p in pairs))
     measures = list(dict.fromkeys(p[1] for p in pairs))
     if len(sets) < 2 or len(measures) < 2:
-        return []
+        return [], []
     each = {s: {m for d, m in pairs if d == s} for s in sets}
     over = {m: {d for d, x in pairs if x == m} for m in measures}
     if any(len(v) < 2 for v in each.values()) or any(len(v) < 2 for v in over.values()):
-        return []
-    return sets
+        return [], []
+    return sets, measures
 
 
 _PLACE = {"dir", "path", "root", "file", "folder", "url", "cache"}

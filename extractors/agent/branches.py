@@ -15,7 +15,7 @@ from expcurate.records import CliFlag, EntryPoint
 from extractors.repo import RepoSearch
 
 from .arm_code import ArmCode
-from .arms import Arm, names_arm, numeric
+from .arms import Arm, about_data, names_arm, numeric
 from .inline import statement_blocks
 from .run import Run
 from .steps import Step, StepTracer
@@ -71,9 +71,24 @@ class ArmBranches:
                 given = r.settings.split()
                 if len(given) == 1:  # `--wo_conv`: testing the option tests the arm
                     switches.setdefault(r.switch.lstrip("-").replace("-", "_"), a)
+                elif (
+                    len(given) == 2
+                    and not about_data(a.variable)
+                    and any(about_data(x.variable) for x in r.arms)
+                ):
+                    continue  # the authors' bare run on a data set: the value is the data's
                 else:  # `--algo trace`: the code tests the value
                     # the value after the arm's own option (a crossed run sets a data set too)
                     at = given.index(r.switch) + 1 if r.switch in given[:-1] else len(given) - 1
+                    # the data set a crossed run adds is the value of the one other option
+                    # (`--enc val --dataset 600`: the code tests '600' for Numeracy600K)
+                    other = [
+                        i + 1
+                        for i, g in enumerate(given[:-1])
+                        if g.startswith("-") and g != r.switch and not given[i + 1].startswith("-")
+                    ]
+                    if about_data(a.variable) and len(r.arms) > 1 and len(other) == 1:
+                        at = other[0]
                     values.setdefault(given[at].strip("'\"").lower(), a)
                     if len(r.arms) > 1:
                         continue  # crossed with a data set: which option sets which is unsaid

@@ -20,7 +20,7 @@ from expcurate.records import EntryPoint
 from extractors.repo.commands import loop_of, looped
 
 from .arms import ABLATED, Arm, about_data
-from .launch import with_setting
+from .launch import with_setting, without_options
 from .methods import MethodModules
 from .query import TaskQuery
 from .run import MAX_RUNS, Run
@@ -115,14 +115,17 @@ def on_each_data_set(chosen: list[Run], flag_runs: list[tuple[Run, list[str]]]) 
     data = [(r, st) for r, st in flag_runs if st[0] in options]
     data = [(r, st) for k, (r, st) in enumerate(data) if all(st != o for _, o in data[:k])]
     arms = [(r, st) for r, st in flag_runs if st[0] not in options]
-    if not pure or not arms:
+    if pure and not arms:
+        return _bare_on_each(chosen, pure, flag_runs)
+    if not pure:
         return chosen
     if len(data) * len(arms) <= MAX_RUNS:
         both = [
             Run(
                 with_setting(r.command, st),
                 arms=[*_methods(r), *_data_sets(d)],
-                settings=" ".join([r.settings, *st]).strip(),
+                # the arm's run may be on one of the data sets already (`--dataset WC`)
+                settings=" ".join([without_options(r.settings, {st[0]}), *st]).strip(),
                 switch=r.switch,
                 warning=r.warning,
             )
@@ -143,7 +146,9 @@ def on_each_data_set(chosen: list[Run], flag_runs: list[tuple[Run, list[str]]]) 
                     with_setting(r.command, [option, _EACH]).replace(_EACH, f"${name}"),
                 ),
                 arms=[*_methods(r), *(a for d, _ in data for a in _data_sets(d))],
-                settings=" ".join([r.settings, option, f"${name}"]).strip(),
+                settings=" ".join(
+                    [without_options(r.settings, {option}), option, f"${name}"]
+                ).strip(),
                 switch=r.switch,
                 warning=r.warning,
             )
@@ -151,6 +156,27 @@ def on_each_data_set(chosen: list[Run], flag_runs: list[tuple[Run, list[str]]]) 
         ]
     replaced = {id(r) for r, _ in flag_runs}
     return both + [r for r in chosen if id(r) not in replaced]
+
+
+def _bare_on_each(
+    chosen: list[Run], pure: list[tuple[Run, list[str]]], flag_runs: list[tuple[Run, list[str]]]
+) -> list[Run]:
+    """No option selects an arm, but one run is an arm as it stands (the authors' method,
+    "CC(Ours)", run bare): the data sets' runs, each that command with its data option, are
+    that arm's runs on them, and the bare run goes."""
+    flagged = {id(r) for r, _ in flag_runs}
+    bare = [
+        r
+        for r in chosen
+        if id(r) not in flagged and not r.missing and _methods(r) and not _data_sets(r)
+    ]
+    if len(bare) != 1 or any(with_setting(bare[0].command, st) != r.command for r, st in pure):
+        return chosen
+    (arm,) = bare
+    for r, _ in pure:
+        r.arms = [*_methods(arm), *r.arms]
+        r.warning = "; ".join(w for w in (arm.warning, r.warning) if w)
+    return [r for r in chosen if r is not arm]
 
 
 def _methods(run: Run) -> list[Arm]:

@@ -172,6 +172,49 @@ class EntryArgs:
             self._settings[path] = sorted(found.values(), key=lambda c: c.line)
         return self._settings[path]
 
+    def labelled_value(self, path: str | None, flag: CliFlag, name: str) -> str:
+        """The value of `flag` the program's code tests under a comment naming `name`:
+        `elif args.dataset == '600': # Numeracy600k` gives 600 for "Numeracy600K". "" when
+        no test's comment names it, or the comments name it by more than one value."""
+        wanted = re.sub(r"[^0-9a-z]", "", name.lower())
+        if len(wanted) < 4:
+            return ""
+        found = {
+            value
+            for value, comment in self._tests(path, flag.name)
+            if wanted in re.sub(r"[^0-9a-z]", "", comment.lower())
+        }
+        return found.pop() if len(found) == 1 else ""
+
+    def tested_values(self, path: str | None, option: str) -> set[str]:
+        """The values the program's code compares the option with (`args.dataset ==
+        'CIFAR-10'`): those it has a path for."""
+        return {value for value, _ in self._tests(path, option)}
+
+    def _tests(self, path: str | None, option: str) -> list[tuple[str, str]]:
+        """Each string the program compares `option` with (`args.dataset == '600'`, `'600'
+        in args.dataset`), with the comment ending that line."""
+        tree = self.tracer.tree(path) if path and path.endswith(".py") else None
+        if tree is None or path is None:
+            return []
+        dest = option.lstrip("-").replace("-", "_")
+        lines = self.search.lines(path)
+        out: list[tuple[str, str]] = []
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Compare) or len(node.comparators) != 1:
+                continue
+            sides = [node.left, node.comparators[0]]
+            if not any(isinstance(s, ast.Attribute) and s.attr == dest for s in sides):
+                continue
+            line = lines[node.lineno - 1] if 0 < node.lineno <= len(lines) else ""
+            comment = line.split("#", 1)[1] if "#" in line else ""
+            out += [
+                (s.value, comment)
+                for s in sides
+                if isinstance(s, ast.Constant) and isinstance(s.value, str)
+            ]
+        return out
+
     def known_value(self, value: str, flag: CliFlag) -> bool:
         """The repository knows the value: its parser's default or choices, or its code."""
         low = value.lower()

@@ -35,6 +35,7 @@ from .arms import (
     fold,
     form_words,
     listed_fit,
+    measured_on,
     task_arms,
     task_datasets,
 )
@@ -54,7 +55,7 @@ RELEVANCE = 1.05  # share of task names found in the repo + share of task words 
 WORDS_ONLY_RELEVANCE = 0.85  # share of task words, for a task that names nothing
 _NUMERIC = re.compile(r"[\d.,%]+")
 _NUMBER_NAME = re.compile(r"\d[\d.]*(?:e_?\d*)?$")  # 1e_5, 3.5
-HEURISTIC_VERSION = "setup-heuristic-72"  # bump when the policy's output changes
+HEURISTIC_VERSION = "setup-heuristic-73"  # bump when the policy's output changes
 # a program that compares what the runs produced: eval_results.py, validate.py, plot_x.py
 _COMPARE_STAGE = re.compile(r"(?:eval|valid|plot|analy)", re.I)
 
@@ -359,11 +360,13 @@ class SetupAgent:
     def _on_the_data(
         self, task: TaskDraft, chosen: list[Candidate], ranked: list[Candidate]
     ) -> list[Candidate]:
-        """The best match first, unless it is a program named after a data set the task does
-        not use (train_STL10.py, STL-10 being a value of the repository's `--dataset`, for a
-        task on CIFAR-10): then the program named as it is without the data set leads
-        (train.py), else the next chosen program named after no other data set."""
-        sets = task_datasets(task)
+        """The best match first, unless it is a program named after a data set and the task
+        runs on others (train_STL10.py, STL-10 being a value of the repository's `--dataset`,
+        for a task on CIFAR-10, or on CIFAR-10 and STL-10): then the program named as it is
+        without the data set leads (train.py), else the next chosen program named after no
+        other data set. The task's data sets are its variables', else those its measures are
+        taken on ("CIFAR-10 NMI")."""
+        sets = task_datasets(task) or measured_on(task)
         top = chosen[0]
         if not sets or top.kind != "entry":
             return chosen
@@ -375,8 +378,8 @@ class SetupAgent:
             return [n for n in named if n in base]
 
         other = said(top)
-        if not other or wanted & set(other):
-            return chosen
+        if not other or wanted <= set(other):
+            return chosen  # named after every data set the task runs on
         # the same name less the data set's: train_STL10.py -> train.py
         name = posixpath.basename(top.path)
         pattern = re.compile(r"[-_.]?".join(re.escape(ch) for ch in other[0]), re.I)

@@ -33,6 +33,7 @@ from .arms import (
     arm_option,
     code_edits,
     content_words,
+    data_options,
     fold,
     form_words,
     measured_on,
@@ -274,6 +275,7 @@ class RunPlanner:
             same.data = same.data or run.data
             return same
 
+        measured_sets: list[tuple[Arm, list[str]]] = []
         # of data sets only the measures name ("ETTm1 MSE", "ETTh1 MSE"), the one most arms
         # have a script for: every arm runs on it, so the runs compare one setting
         if not names and (measured := measured_on(task)):
@@ -287,8 +289,16 @@ class RunPlanner:
                 names = [best_set]
                 datasets = [frozenset(content_words(best_set))]
                 label = {datasets[0]: best_set}
+            elif not any(about_data(a.variable) for a in arms):
+                # no script runs them, but an option of the program selects each (`--dataset
+                # WC`, `--dataset 600`): they are the task's data sets, each arm run on each
+                sets = [Arm("dataset", m, frozenset(content_words(m))) for m in measured]
+                given = [self._arm_setting(a, data_options(arm_options), entry) for a in sets]
+                if all(g and len(g) == 2 for g in given) and len({*map(str, given)}) == len(sets):
+                    measured_sets = [(a, g) for a, g in zip(sets, given, strict=True) if g]
 
         by_flag: list[tuple[Arm, list[str]]] = []  # the arm and what sets it on the command
+        by_flag += measured_sets
         plain: list[Arm] = []
         for arm in arms:
             best = max(launchers, key=lambda e: fit(e, arm, datasets[0]), default=None)
@@ -597,6 +607,8 @@ class RunPlanner:
         comparable(chosen, self.entries, self.programs)
         through_suites(chosen, q, self.programs, self.entries, self.args.tracer, self._suites)
         self.stages.then_evaluate(chosen, entry, held)
+        for run in chosen:  # evaluated as the entry point's runs are, trained by their own
+            self._data_program(run)
         multi_scale(
             chosen,
             task_metrics(task, q),
@@ -612,6 +624,44 @@ class RunPlanner:
             lambda c: {o for p in self.programs(c) for o in self.stages.options_of(p)},
         )
         return chosen[:MAX_RUNS], entry
+
+    def _data_program(self, run: Run) -> None:
+        """A run on a data set its program has no path for (`train.py --dataset STL-10`,
+        where train.py tests CIFAR-10, CIFAR-100, ...) goes through the one program beside it
+        that has (train_STL10.py), of several the one named after the data set."""
+        if run.missing or run.script or len([a for a in run.arms if about_data(a.variable)]) != 1:
+            return
+        words = run.command.split()
+        program = next((p for p in self.programs(run.command) if p.endswith(".py")), None)
+        e = self.entries.get(program or "")
+        if e is None or program is None:
+            return
+        for option in data_options([f for f in e.flags if f.name.startswith("--")]):
+            if option.name not in words[:-1]:
+                continue
+            value = words[words.index(option.name) + 1].strip("'\"")
+            tested = self.args.tested_values(program, option.name)
+            if not tested or value in tested:
+                return
+            folder = posixpath.dirname(program)
+            others = [
+                x.path
+                for x in self.index.entry_points
+                if x.path != program
+                and x.runnable
+                and x.path.endswith(".py")
+                and posixpath.dirname(x.path) == folder
+                and any(f.name == option.name for f in x.flags)
+                and value in self.args.tested_values(x.path, option.name)
+            ]
+            # of several (cluster.py evaluates STL-10 too), the one named after the data set
+            named = [x for x in others if fold(value) in fold(posixpath.basename(x))]
+            others = named if len(others) > 1 else others
+            if len(others) == 1:
+                run.command = re.sub(
+                    rf"(?<![\w/.-]){re.escape(program)}(?![\w/.-])", others[0], run.command, count=1
+                )
+            return
 
     def _by_its_note(self, arm: Arm, setting: list[str], arms: list[Arm]) -> bool:
         """The value selecting the arm is only its note in brackets ("ST (MSP)": `--metric
@@ -869,6 +919,10 @@ class RunPlanner:
             flag, value = found
             if flag.switch:
                 return [flag.name]
+            # the value the code tests under a comment naming the arm (`elif args.dataset ==
+            # '600': # Numeracy600k`) is how the program spells it
+            if labelled := self.args.labelled_value(entry, flag, arm.value):
+                return [flag.name, labelled]
             if self.args.known_value(value, flag):
                 return [flag.name, value]
             return None  # --model ParC-Net-S where the repository has no ParC-Net-S

@@ -24,6 +24,7 @@ from .arms import (
     fold,
     known_metrics,
     measured_on,
+    measures_per_set,
     numeric,
     task_arms,
     task_datasets,
@@ -229,6 +230,11 @@ class UsageWriter:
         # the runs on one of the data sets the measures are taken on: the others likewise
         ran_on = {r.data for r in plan.runs if r.data and not r.missing}
         taken_on = [] if task_datasets(task) else measured_on(task)
+        # runs on each of them (`--dataset WC`, `--dataset 600`): every measure on each
+        each = {a.value for r in plan.runs if not r.missing for a in r.arms}
+        if len(taken_on) >= 2 and set(taken_on) <= each:
+            per = ", ".join(measures_per_set(task)[:6])
+            metrics = f"{per} on {' and '.join(taken_on[:6])}"
         if len(ran_on) == 1 and (others := [d for d in taken_on if d not in ran_on]):
             said = ", ".join(others[:6]) + (", ..." if len(others) > 6 else "")
             again = f"; the runs are on {ran_on.pop()}: run them again on {said} for the rest"

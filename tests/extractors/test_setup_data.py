@@ -428,3 +428,118 @@ def test_a_data_set_the_repository_names_nowhere_is_said_before_the_runs(
     both.design_complexity.constant_variables = {"setting": ["LS14", "LS21"]}  # a list held
     usage = recovered_setup(tmp_path / "b", files, both).usage_instructions
     assert "names nowhere" not in usage, usage
+
+
+READER = (
+    "import argparse\n"
+    "\n"
+    "\n"
+    "def encoder(enc):\n"
+    "    if enc == 'val':\n"
+    "        return 'value'\n"
+    "    return 'default'\n"
+    "\n"
+    "\n"
+    "if __name__ == '__main__':\n"
+    "    parser = argparse.ArgumentParser()\n"
+    "    parser.add_argument('--enc', help='[val/exp/def*]', default='def')\n"
+    "    parser.add_argument('--dataset', help='40 or 600 or WC (default: WC)', default='WC')\n"
+    "    parser.add_argument('--seed', type=int, default=0)\n"
+    "    args = parser.parse_args()\n"
+    "    if args.dataset == 'WC':  # Wiki-Convert\n"
+    "        tfile = 'data/train_wiki.json'\n"
+    "    elif args.dataset == '600':  # Numeracy600k\n"
+    "        tfile = 'data/train600.json'\n"
+    "    print(encoder(args.enc), tfile)\n"
+)
+
+
+def _measured_task() -> TaskDraft:
+    measures = [f"{d} {m}" for d in ("Wiki-Convert", "Numeracy600K") for m in ("PPL", "Hit@1")]
+    return TaskDraft(
+        key="table-3:methods",
+        question="How does Value compare with Exp on Wiki-Convert PPL and Hit@1 in Table 3?",
+        method="Train and evaluate Value and Exp and report perplexity and Hit@1.",
+        expected_outcome="Value is better.",
+        design_complexity=DesignComplexity(
+            independent_variables={"method": ["Value", "Exp"]},
+            dependent_variables={"metrics": measures},
+        ),
+    )
+
+
+def test_data_sets_only_the_measures_name_run_by_the_value_the_code_labels_with_them(
+    tmp_path: Path,
+) -> None:
+    """No launch script per data set, but the program's `--dataset` tests 'WC' and '600'
+    under comments naming Wiki-Convert and Numeracy600k: each arm runs on each, with the value
+    the code tests (never `--dataset Numeracy600K`, nor `--enc num` for "Numeracy600K"), and
+    every measure is compared on both."""
+    files = {
+        "reader.py": READER,
+        "README.md": "# Reader\n\n```\npython reader.py --enc exp --seed 0 --dataset WC\n```\n",
+    }
+    setup = recovered_setup(tmp_path / "r", files, _measured_task())
+    usage = setup.usage_instructions
+    for arm, enc in (("Value", "val"), ("Exp", "exp")):
+        for name, value in (("Wiki-Convert", "WC"), ("Numeracy600K", "600")):
+            assert f"Run {arm} on {name}: `" in usage, usage
+            line = next(x for x in usage.splitlines() if f"Run {arm} on {name}: `" in x)
+            assert f"--enc {enc}" in line and f"--dataset {value}`" in line, line
+            assert line.count("--dataset") == 1, line
+    assert "Numeracy600K`" not in usage and "--enc num" not in usage, usage
+    assert "Compare PPL, Hit@1 on Wiki-Convert and Numeracy600K of" in usage, usage
+
+
+def test_the_authors_run_goes_over_the_data_sets_its_measures_name_each_by_its_program(
+    tmp_path: Path,
+) -> None:
+    """A comparison with baselines the repository lacks, measured on CIFAR-10 and STL-10
+    ("CIFAR-10 NMI", "STL-10 ACC"): the authors' run as it stands, once per data set, each
+    through the program that has a path for it (train.py for CIFAR-10, train_STL10.py for
+    STL-10, though the latter matches the task's words best), and each measure compared on
+    both. The general program leads, since the task runs on more than STL-10."""
+    evaluation = PROGRAM.replace("print(build(", "print('NMI', build(").replace(
+        "    return 'imagenet'\n", "    if args.dataset == 'STL-10':\n        return 'stl'\n"
+    )
+    readme = README + (
+        "\nTo test the trained model (CC), run\n\n> python cluster.py\n\n"
+        "It reports the clustering NMI and ACC.\n"
+    )
+    files = {
+        "config/config.yaml": CONFIG,
+        "train.py": PROGRAM,
+        "train_STL10.py": PROGRAM.replace("'CIFAR-10'", "'STL-10'").replace(
+            "def build(args):", "def build(args):\n    # STL-10 unlabeled split, STL-10 NMI"
+        ),
+        "cluster.py": evaluation,
+        "README.md": readme,
+    }
+    measures = [f"{d} {m}" for d in ("CIFAR-10", "STL-10") for m in ("NMI", "ACC")]
+    task = TaskDraft(
+        key="table-2:methods",
+        question="How does CC compare with the baselines on the clustering benchmarks?",
+        method="Train and evaluate CC (Ours) and the compared methods (PICA) and report NMI.",
+        expected_outcome="CC is best.",
+        design_complexity=DesignComplexity(
+            independent_variables={"method": ["CC (Ours)", "PICA"]},
+            dependent_variables={"metrics": measures},
+        ),
+    )
+    setup = recovered_setup(tmp_path / "c", files, task)
+    usage = setup.usage_instructions
+    assert setup.source and setup.source[0] == "train.py", (setup.no_answer, setup.source)
+    assert (
+        "Run CC (Ours) on CIFAR-10: `python train.py --dataset CIFAR-10`, then evaluate it: "
+        "`python cluster.py --dataset CIFAR-10`"
+    ) in usage, usage
+    assert (
+        "Run CC (Ours) on STL-10: `python train_STL10.py --dataset STL-10`, then evaluate it: "
+        "`python cluster.py --dataset STL-10`"
+    ) in usage, usage
+    assert "Run the default configuration" not in usage, usage
+    assert "Run PICA: no launch script" in usage, usage
+    assert "Compare NMI, ACC on CIFAR-10 and STL-10 of" in usage, usage
+    steps = "\n".join(setup.requirements)
+    assert "Take the CIFAR-10 path (dataset) where args.dataset == 'CIFAR-10'" in steps, steps
+    assert "Take the CC (Ours) path" not in steps, steps
