@@ -14,6 +14,7 @@ repository defines under those names are the method's own code, cited as steps a
 from __future__ import annotations
 
 import ast
+import functools
 import posixpath
 import re
 import shlex
@@ -101,6 +102,7 @@ def path_words(path: str) -> list[str]:
 _SIZE = re.compile(r"\d{2,5}x\d{2,5}")  # an input size in a file name: 512x512, 1024x1024
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def _same(want: str, have: str) -> bool:
     """A word of the task and one of a path: equal, or one begins the other with a number
     after it (`ade20k` and `ade`, `stuff164k` and `stuff`) or, the shorter of four letters or

@@ -183,6 +183,7 @@ class Ranker:
         self.path_idf = {t: math.log(1 + n / c) for t, c in df.items()}
         self.entries = {e.path: e for e in index.entry_points}
         self.projects = _projects(self.kinds)
+        self._configs: list[tuple[str, list[_ConfigEntry]]] | None = None
 
     def rank(self, q: TaskQuery, text_scores: dict[str, float]) -> list[Candidate]:
         cands = {p: Candidate(p, k) for p, k in self.kinds.items()}
@@ -390,24 +391,47 @@ class Ranker:
     def _config_scores(self, q: TaskQuery) -> dict[str, float]:
         out: dict[str, float] = {}
         names = set(q.names)
-        for cfg in self.index.configs:
+        for path, entries in self._config_terms():
             score = 0.0
-            for key, value in list(cfg.values.items())[:2000]:
-                num = norm_number(value) if value else None
+            for num, words, key in entries:
                 if num is not None and num in q.numbers:
                     score += 0.5
-                elif value and set(tokens(value)) & names:
+                elif words & names:
                     score += 1.0
-                if set(tokens(key.rsplit(".", 1)[-1])) & names:
+                if key & names:
                     score += 0.5
             if score:
-                out[cfg.path] = math.log1p(score)
+                out[path] = math.log1p(score)
         return out
+
+    def _config_terms(self) -> list[tuple[str, list[_ConfigEntry]]]:
+        """Each config's first 2000 entries as the ranking reads them: the value as a number,
+        the value's words, the key's last part's words; read once for every task."""
+        if self._configs is None:
+            self._configs = [
+                (
+                    cfg.path,
+                    [
+                        (
+                            norm_number(value) if value else None,
+                            frozenset(tokens(value)) if value else frozenset(),
+                            frozenset(tokens(key.rsplit(".", 1)[-1])),
+                        )
+                        for key, value in list(cfg.values.items())[:2000]
+                    ],
+                )
+                for cfg in self.index.configs
+            ]
+        return self._configs
 
     def _idf(self, term: str) -> float:
         df = self.search.document_frequency(term)
         n = max(len(self.search.readable), 1)
         return math.log(1 + n / (df + 1))
+
+
+# a config entry as the ranking reads it: its value as a number, its value's words, its key's
+_ConfigEntry = tuple[str | None, frozenset[str], frozenset[str]]
 
 
 def _projects(kinds: dict[str, str]) -> dict[str, frozenset[str]]:

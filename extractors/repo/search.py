@@ -28,6 +28,7 @@ _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*$")
 PATH_WEIGHT = 4.0  # a word in a file's path says more about the file than one in its body
 MAX_INDEXED_CHARS = 400_000
 GREP_SECONDS = 2.0  # the whole of one regex search, over every file
+TEXT_CACHE_CHARS = 64_000_000  # the text kept read for all the tasks of one repository
 K1, B = 1.2, 0.75
 DATA_PREFIX_CHARS = 2000
 
@@ -99,6 +100,8 @@ class RepoSearch:
         self._len: dict[str, float] = {}
         self._avg = 1.0
         self._lines: dict[str, list[str]] = {}
+        self._texts: dict[str, str] = {}  # by the path asked for: the repository stays put
+        self._cached_chars = 0
 
     # ------------------------------------------------------------ confinement
 
@@ -130,12 +133,20 @@ class RepoSearch:
         return rel, full
 
     def text(self, path: str) -> str:
+        """A readable file's text, read once for every reader of the repository (up to
+        `TEXT_CACHE_CHARS` of text in all; past that, read again each time)."""
+        if (cached := self._texts.get(path)) is not None:
+            return cached
         _rel, full = self._text_path(path)
         data = full.read_bytes()
         try:
-            return data.decode("utf-8-sig")
+            text = data.decode("utf-8-sig")
         except UnicodeDecodeError:
-            return data.decode("latin-1")
+            text = data.decode("latin-1")
+        if self._cached_chars + len(text) <= TEXT_CACHE_CHARS:
+            self._texts[path] = text
+            self._cached_chars += len(text)
+        return text
 
     def lines(self, path: str) -> list[str]:
         """A file's lines, read once for every reader of the repository ([] when it cannot be
