@@ -30,7 +30,7 @@ from itertools import pairwise
 
 from expcurate.records import CliFlag, EntryPoint, RepoIndex, TaskDraft
 from extractors.repo import RepoSearch, stem, terms
-from extractors.repo.pysource import OutlineItem
+from extractors.repo.pysource import OutlineItem, callee_name
 
 from .arm_code import MAX_PER_ARM, ArmCode
 from .arms import (
@@ -61,6 +61,7 @@ MAX_STEPS = 15
 FEW_STEPS = 8  # fewer steps than this and a long function among them is opened
 WIDE_STEP = 60  # lines of a step citing a whole function that is read through its body
 MAX_CONFIGS = 3  # the configs of one task's runs whose model lines are steps
+_CONFIG_NAME = re.compile(r"(?:^|_)(?:cfg|conf|config)(?:$|_)", re.I)  # cfg, test_loader_cfg
 SETTINGS_RUNS = 2  # script runs whose settings are cut into steps
 MAX_LOSSES = 3  # the repository's own loss definitions cited; more are a framework's
 _LOSS = re.compile(r"loss$|^loss|Loss", re.I)
@@ -132,7 +133,11 @@ class StepPlanner:
         plan = Plan(runs=runs, metrics=task_metrics(task, q))
         arms = task_arms(task)
         modules = self._closure(entry) if entry else []
-        configs = list(dict.fromkeys(r.config for r in runs if r.config))
+        # the config of the arm the question asks about first ("How does SegNeXt-L compare
+        # with Segformer-B2 ...") leads: its classes are the method's, its data the task's
+        configs = list(
+            dict.fromkeys(r.config for r in _by_mention(runs, task.question) if r.config)
+        )
         # a program given its experiment as a config: the config sets the data and the
         # optimizer, and the closure of a framework's training program is the framework
         # (every model's `train`), so only the program's own definitions name the stages
@@ -162,6 +167,7 @@ class StepPlanner:
         # the classes they build (the backbone, the head), are the method's own code
         configured = self._config_steps(configs)
         plan.method_modules += [s.path for s in configured]
+        baselines = self._rival_classes(configs)  # the other configs' classes, cut first
         own = self.methods.arm_steps(arms, {method.path} if method else set())
         # a component an arm adds or removes by its acronym, by the classes implementing it
         text = f"{task.question}\n{task.method}"
@@ -226,7 +232,14 @@ class StepPlanner:
             else:
                 blocks += found
         # the evaluation of what a config program trained comes after the training
-        judged = self.tracer.block_steps(judge, q, limit=4) if judge else []
+        # (read past what only builds from the config, which is no step: see below)
+        judged = self.tracer.block_steps(judge, q, limit=12) if judge else []
+        judged = [
+            b
+            for b in judged
+            if not self._builds_from_config(b) and self._about_experiment(b, q, True)
+        ]
+        judged = judged[:3] + judged[-1:] if len(judged) > 4 else judged  # it ends reporting
         judged += later
         judged = [b for b in judged if self._about_experiment(b, q, True)]
         # the `if args.x == 'v':` bodies no run takes: every run gives x another value
@@ -236,6 +249,10 @@ class StepPlanner:
         # nothing of this experiment: keep the blocks and calls about its data, model,
         # training, evaluation or the task's own names
         blocks = [b for b in blocks if self._about_experiment(b, q, bool(configs))]
+        # a framework's program building what the configs set (`build_segmentor(cfg.model)`,
+        # `build_dataset(cfg.data.train)`): the configs' own steps say what it builds
+        if configs:
+            blocks = [b for b in blocks if not self._builds_from_config(b)]
         # a block that only calls what is cited by its definition (`exp.test(setting)` beside
         # the Evaluate step) says nothing new, and would put the test before the training
         defined = {
@@ -251,6 +268,8 @@ class StepPlanner:
         cited = self._defined([*called, *(s for s in (train, evaluate, metric) if s)])
         blocks = [b for b in blocks if not self._only_calls(b, cited)]
         called = [c for c in called if self._about_experiment(c, q, bool(configs))]
+        if configs:
+            called = [c for c in called if not self._builds_from_config(c)]
         # what the main block calls only on a path no run takes (`ResNet34(...)` under
         # `elif args.model == 'ResNet34':` when every run gives ResNet18) is no step
         spans = [(first, last) for _, first, last in dead]
@@ -272,6 +291,7 @@ class StepPlanner:
         # `if`s (`self.layers[-1 * self.adapter_layer:]` for `--adapter_layer`)
         uses = self._option_uses(entry, modules, runs)
         optional = [
+            *baselines,
             *called,
             *blocks,
             *judged[2:],
@@ -289,6 +309,7 @@ class StepPlanner:
             coded[0] if coded else None,
             *parts,
             *configured,
+            *baselines,
             optimizer,
             *own,
             *branches,
@@ -367,6 +388,50 @@ class StepPlanner:
         files = self.config_files
         steps = [s for c in configs[:MAX_CONFIGS] for s in files.class_steps(c)[:1]]
         return steps + files.class_steps(configs[0])[1:]
+
+    def _rival_classes(self, configs: list[str]) -> list[Step]:
+        """The classes the other configs build that the first does not (a baseline's
+        backbone and head beside the method's): what the comparison sets against it."""
+        files = self.config_files
+        seen = {(s.path, s.start) for s in files.class_steps(configs[0])} if configs else set()
+        out: list[Step] = []
+        for config in configs[1:MAX_CONFIGS]:
+            for step in files.class_steps(config)[1:]:
+                if (step.path, step.start) not in seen:
+                    seen.add((step.path, step.start))
+                    out.append(step)
+        return out
+
+    def _builds_from_config(self, step: Step) -> bool:
+        """The block's first statement builds from the config (`model = build_segmentor(
+        cfg.model, ...)`, `datasets = [build_dataset(cfg.data.train)]`, `data_loader =
+        build_dataloader(dataset, **test_loader_cfg)`)."""
+        tree = self.tracer.tree(step.path)
+        first = next(
+            (
+                n
+                for n in (ast.walk(tree) if tree else [])
+                if isinstance(n, ast.Assign | ast.Expr) and n.lineno == step.start
+            ),
+            None,
+        )
+        if first is None:
+            return False
+        calls = [
+            c
+            for c in ast.walk(first.value)
+            if isinstance(c, ast.Call)
+            and (callee_name(c.func) or "").rsplit(".", 1)[-1] not in ("get", "deepcopy")
+        ]
+        return bool(calls) and all(
+            (callee_name(c.func) or "").rsplit(".", 1)[-1].startswith("build")
+            and any(
+                isinstance(x, ast.Name) and _CONFIG_NAME.search(x.id)
+                for arg in [*c.args, *(k.value for k in c.keywords)]
+                for x in ast.walk(arg)
+            )
+            for c in calls
+        )
 
     def _about_experiment(self, step: Step, q: TaskQuery, configured: bool = False) -> bool:
         """The step is about the data, model, training, evaluation or the task's names; one
@@ -837,6 +902,18 @@ def _repeated_runs(runs: list[Run], steps: list[Step]) -> list[Step]:
             out.append(step)
         seen.add(arms)
     return out
+
+
+def _by_mention(runs: list[Run], question: str) -> list[Run]:
+    """The runs in the order the question first names one of their arms; those it names
+    none of after, in their own order."""
+    text = question.lower()
+
+    def first(run: Run) -> int:
+        found = [text.find(a.value.lower()) for a in run.arms if a.value.strip()]
+        return min((i for i in found if i >= 0), default=len(text) + 1)
+
+    return sorted(runs, key=first)
 
 
 def _covered(step: Step, steps: list[Step]) -> bool:

@@ -431,3 +431,54 @@ def test_a_table_reporting_flops_beside_its_scores_says_to_count_them(tmp_path: 
     ) in usage, usage
     usage = recovered_setup(tmp_path / "s", FILES, _task(["FooNet-T"], ["mIoU"])).usage_instructions
     assert "get_flops" not in usage, usage
+
+
+MIT = '''import torch.nn as nn
+
+
+class MixVisionTransformer(nn.Module):
+    """A hierarchical transformer backbone."""
+
+    def __init__(self, embed_dims=64):
+        super().__init__()
+        self.proj = nn.Linear(embed_dims, embed_dims)
+
+    def forward(self, x):
+        return [self.proj(x)]
+'''
+
+SEGFORMER = """_base_ = ['../_base_/datasets/ade20k.py']
+model = dict(
+    type='EncoderDecoder',
+    backbone=dict(type='MixVisionTransformer', embed_dims=64),
+    decode_head=dict(type='BarHead', channels=256),
+)
+optimizer = dict(type='AdamW', lr=0.00006)
+"""
+
+
+def test_the_method_the_question_asks_about_leads_and_the_framework_builds_are_no_steps(
+    tmp_path: Path,
+) -> None:
+    """The drafted arms list the baseline first, but the question asks how FooNet-T compares:
+    FooNet's config and classes lead, the baseline's backbone follows, and the training and
+    test programs' `build_segmentor(cfg.model)`, `build_dataset(cfg.data.train)` lines,
+    which only build what the configs set, are no steps."""
+    files = {
+        **FILES,
+        "fooseg/models/backbones/mit.py": MIT,
+        "configs/segformer/segformer_mit-b2_512x512_160k_ade20k.py": SEGFORMER,
+    }
+    task = _task(["Segformer-B2", "FooNet-T"], ["mIoU"])
+    task.question = "How does FooNet-T compare with Segformer-B2 on mIoU on ADE20K?"
+    setup = recovered_setup(tmp_path, files, task)
+    steps = "\n".join(setup.requirements)
+    assert "Segformer-B2: `./tools/dist_train.sh configs/segformer/" in setup.usage_instructions
+    ours = steps.index("Compute the backbone FooNet's forward pass")
+    theirs = steps.index(
+        "Define the backbone MixVisionTransformer (fooseg/models/backbones/mit.py:"
+    )
+    assert ours < theirs, steps
+    assert steps.index("Set the model in foonet.tiny") < steps.index("Set the model in segformer")
+    assert "Build" not in steps, steps
+    assert "(tools/test.py:" in setup.requirements[-1], steps
