@@ -33,6 +33,10 @@ _FOR = re.compile(r"^\s*for\s+([A-Za-z_]\w*)\s+in\s+(.+?)\s*(?:;\s*do)?\s*$")
 _VAR = re.compile(r"\$\{(\w+)\}|\$([A-Za-z_]\w*)")
 _REDIRECTS = re.compile(r"\s+(?:\d?>>?|&>)\s*\S+|\s+2>&1|\s*&\s*$|\s*\|\s*tee\b.*$")
 _PLACEHOLDER_VALUE = re.compile(r"(?:^|/)path/to/|^/?your[_-]|^<[^>]+>$|^/path/", re.I)
+# a name left in capitals for the user to replace: "openrouter:MODEL_NAME", "YOUR_API_KEY"
+_PLACEHOLDER_NAME = re.compile(
+    r"(?<![\w.${])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_(?:NAME|PATH|DIR|KEY|TOKEN|FILE)(?![\w.}])"
+)
 _PLACEHOLDER = re.compile(r"<[A-Z][A-Z0-9_]*>")
 
 
@@ -126,8 +130,15 @@ def invocation_of(
 
 
 def placeholder_value(value: str) -> bool:
-    """A value its authors left for the user to fill: `path/to/x.pth`, `<DATA>`, `your_key`."""
-    return bool(_PLACEHOLDER_VALUE.search(value.strip()))
+    """A value its authors left for the user to fill: `path/to/x.pth`, `<DATA>`, `your_key`,
+    `openrouter:MODEL_NAME`."""
+    return bool(_PLACEHOLDER_VALUE.search(value.strip()) or _PLACEHOLDER_NAME.search(value))
+
+
+def placeholder_name(value: str) -> bool:
+    """A name left in capitals to replace (`openrouter:MODEL_NAME`), not a path to fill."""
+    path = re.search(r"(?:^|/)path/to/|^/path/", value.strip(), re.I)
+    return not path and bool(_PLACEHOLDER_NAME.search(value))
 
 
 _POSITIONAL = re.compile(r"\$(?:\{)?([1-9])(?:\})?(?![\w:-])")

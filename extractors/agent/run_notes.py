@@ -17,7 +17,7 @@ from expcurate.records import CliFlag, ConfigFile, EntryPoint
 from extractors.repo import RepoSearch, terms
 
 from .arms import Arm, about_data, number_value, numeric, value_forms
-from .launch import blocks_of, placeholder_value, with_setting
+from .launch import blocks_of, placeholder_name, placeholder_value, with_setting
 from .methods import MethodModules
 from .run import Run
 
@@ -35,8 +35,17 @@ def config_placeholders(configs: list[ConfigFile]) -> str:
     out: list[str] = []
     for config in configs:
         keys = [k for k, v in config.values.items() if placeholder_value(v)]
-        if keys:
+        if not keys:
+            continue
+        names = [config.values[k] for k in keys if placeholder_name(config.values[k])]
+        if not names:
             out.append(f"set {', '.join(keys[:4])} in {config.path} to your own paths")
+        else:  # names left to fill (`openrouter:MODEL_NAME`): the model, the key to use
+            more = f" and {len(keys) - 4} more" if len(keys) > 4 else ""
+            out.append(
+                f"set {', '.join(keys[:4])}{more} in {config.path} to your own values "
+                f"(it leaves {', '.join(dict.fromkeys(names))[:120]})"
+            )
     return "; ".join(dict.fromkeys(out))
 
 

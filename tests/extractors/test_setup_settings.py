@@ -1013,3 +1013,42 @@ def test_a_pages_command_runs_from_the_folder_its_script_path_is_written_from() 
         runs=["v2/util/evaluate_mme.py"],
     )
     assert run_from(page, known) == "cd v2 && python util/evaluate_mme.py --output_path out.json"
+
+
+def test_model_names_a_config_leaves_in_capitals_are_named_for_the_user(tmp_path: Path) -> None:
+    """A config whose model names are left as `openrouter:MODEL_NAME`: the run fails until
+    they are set, so every run says which keys to set, and to what kind of value; a value
+    merely written in capitals (`mode: TRAIN_VAL`) is no placeholder."""
+    from extractors.agent.launch import placeholder_name, placeholder_value
+
+    assert placeholder_value("openrouter:MODEL_NAME") and placeholder_name("openrouter:MODEL_NAME")
+    assert placeholder_value("YOUR_API_KEY") and placeholder_name("YOUR_API_KEY")
+    assert not placeholder_value("TRAIN_VAL") and not placeholder_value("max_name")
+    assert placeholder_value("path/to/ct") and not placeholder_name("path/to/ct")
+    program = (
+        "import sys\n\nimport yaml\n\n\n"
+        "def evolve(config):\n"
+        '    """Evolve the prompts with the generator model on the benchmark tasks."""\n'
+        '    return config["models"]["generator"]\n\n\n'
+        'if __name__ == "__main__":\n'
+        "    print(evolve(yaml.safe_load(open(sys.argv[1]))))\n"
+    )
+    config = (
+        "models:\n"
+        '  generator: "openrouter:MODEL_NAME"\n'
+        '  judge: "openrouter:MODEL_NAME"\n'
+        "mode: TRAIN_VAL\n"
+        "tasks: [gpqa, humaneval]\n"
+    )
+    readme = "# Evolver\n\nEvolve prompts:\n\n```\npython main.py configs/demo.yaml\n```\n"
+    files = {"main.py": program, "configs/demo.yaml": config, "README.md": readme}
+    task = _task(
+        "Does evolving the prompts with the generator model raise accuracy on the tasks?",
+        {"method": ["evolved prompts"]},
+    )
+    usage = recovered_setup(tmp_path / "ev", files, task).usage_instructions
+    assert (
+        "set models.generator, models.judge in configs/demo.yaml to your own values "
+        "(it leaves openrouter:MODEL_NAME)" in usage
+    ), usage
+    assert "mode in configs" not in usage and "mode," not in usage, usage
