@@ -1418,3 +1418,57 @@ def test_a_bare_run_beside_arms_all_left_to_write_is_where_to_start_not_an_arm(
     ), usage
     assert "Run the default configuration" not in usage, usage
     assert "Run RIDE+Cycles: no launch script" in usage, usage
+
+
+def test_a_script_naming_its_model_through_a_variable_is_the_run_of_the_arm_it_selects(
+    tmp_path: Path,
+) -> None:
+    """`model_name=Nonstationary_Transformer` then `--model $model_name`: the script trains
+    the module "Stationary" selects, so it is that arm's run, with no word of a variant; the
+    arm no script trains runs the command of the script training the authors' marked arm
+    (TimesNet's), not of whichever script matched as well."""
+    registry = REGISTRY.replace(
+        "from models import CycleNet, CycleiTransformer, Linear",
+        "from models import Nonstationary_Transformer, TimesNet, DLinear",
+    ).replace(
+        'MODELS = {"CycleNet": CycleNet, "Linear": Linear, "CycleiTransformer": CycleiTransformer}',
+        "MODELS = {m.__name__: m for m in (Nonstationary_Transformer, TimesNet, DLinear)}",
+    )
+
+    def script(model: str, width: int) -> str:
+        return (
+            f"model_name={model}\n\n"
+            f"python -u run.py --data_path ETTh1.csv --data ETTh1 --model $model_name "
+            f"--d_model {width}\n"
+        )
+
+    files = {
+        "run.py": registry.replace(
+            'parser.add_argument("--model_type", default="linear")',
+            'parser.add_argument("--model_type", default="linear")\n'
+            'parser.add_argument("--d_model", type=int, default=64)',
+        ),
+        "models/__init__.py": "",
+        "models/Nonstationary_Transformer.py": _model(
+            "De-stationary attention", "        return x"
+        ),
+        "models/TimesNet.py": _model("Periods in 2D", "        return x + 1"),
+        "models/DLinear.py": _model("Decomposed linear", "        return x * 2"),
+        "scripts/imputation/Nonstationary_Transformer_ETTh1.sh": script(
+            "Nonstationary_Transformer", 128
+        ),
+        "scripts/imputation/TimesNet_ETTh1.sh": script("TimesNet", 16),
+    }
+    task = _task(
+        "How does TimesNet (Ours) compare with Stationary and DLinear on ETTh1 imputation?",
+        {"method": ["TimesNet (Ours)", "Stationary", "DLinear"]},
+        {"dataset": "ETTh1"},
+    )
+    usage = recovered_setup(tmp_path / "ts", files, task).usage_instructions
+    stationary = (
+        "Run Stationary on ETTh1: `bash scripts/imputation/Nonstationary_Transformer_ETTh1.sh`"
+    )
+    assert stationary in usage, usage
+    assert "a variant of Stationary" not in usage, usage
+    line = next(x for x in usage.splitlines() if "Run DLinear" in x)
+    assert "--model DLinear --d_model 16" in line and "TimesNet_ETTh1.sh's command" in line, line
