@@ -117,6 +117,8 @@ class RunPlanner:
         self.methods = methods
         self._script_words: dict[str, frozenset[str]] = {}
         self._script_models: dict[str, list[frozenset[str]]] = {}  # --model values' words
+        # the words of the model module selecting an arm, by arm and program options
+        self._arm_modules: dict[tuple[str, str, tuple[str, ...]], frozenset[str] | None] = {}
         self._resolver: PathResolver | None = None
         self._own: str | None = None  # the model the launch scripts train most
         self._launcher_list: list[EntryPoint] | None = None
@@ -214,6 +216,8 @@ class RunPlanner:
             arms = [a for a in arms if a not in sweep.arms]
 
         distinct = distinct_words(arms)
+        # the words of the model module each arm's name selects (`_model_module`), once
+        modules = {(a.variable, a.value): self._module_words(a, arm_options) for a in arms}
 
         def fit(e: EntryPoint, arm: Arm | None, data: frozenset[str]) -> tuple[float, ...]:
             path_words = set(terms(e.path.replace("/", " ").replace("-", " ")))
@@ -223,7 +227,7 @@ class RunPlanner:
                 return 2.0 if want <= path_words else 1.0 if want <= words else 0.0
 
             arm_hit = hit(arm.words) if arm is not None else 0.0
-            trained = self._trained_arms(e.path, arms, arm_options) if arm is not None else []
+            trained = self._trained_arms(e.path, arms, modules) if arm is not None else []
             if trained:  # alpaca_finetuning_v1/finetuning.sh --model Llama7B_adapter
                 arm_hit = max(arm_hit, 1.0) if arm in trained else 0.0
             if arm is not None and arm_hit < 2:  # "LD (in LDLinear ...)": a script LDLinear.sh
@@ -324,7 +328,7 @@ class RunPlanner:
                     # no variant when the module the arm's name selects is the one it trains
                     # (`--model Nonstationary_Transformer` for "Stationary"), unless the rest
                     # of its name begins another model's (CycleiTransformer: CycleNet's)
-                    own = arm in self._trained_arms(pick.path, [arm], arm_options)
+                    own = arm in self._trained_arms(pick.path, [arm], modules)
                     if own and (selects := self._model_module(arm, arm_options)) is not None:
                         remainder = fold(selects[1]).replace(fold(arm.value), "", 1)
                         others = {fold(self._own_model() or "")}
@@ -1019,12 +1023,15 @@ class RunPlanner:
         return sum(c.endswith(".sh") for c in e.calls) > 3
 
     def _trained_arms(
-        self, path: str, arms: list[Arm], options: list[CliFlag] | None = None
+        self,
+        path: str,
+        arms: list[Arm],
+        modules: dict[tuple[str, str], frozenset[str] | None] | None = None,
     ) -> list[Arm]:
         """The arms the script's model option names (`--model Llama7B_adapter`: LLaMA-Adapter),
         whatever its folder is named after (`alpaca_finetuning_v1/`: Alpaca's data), or
         names by the model module that selects the arm (`--model Nonstationary_Transformer`
-        for "Stationary", as `_model_module` finds it)."""
+        for "Stationary"; `modules` holds each arm's, as `_module_words` finds it)."""
         if path not in self._script_models:  # read once per script, not per arm and fit
             lines = self.search.lines(path)[:400]
             # `--model $model_name` after `model_name=Nonstationary_Transformer`
@@ -1041,10 +1048,18 @@ class RunPlanner:
             main = {w for w in a.words if len(w) >= 3}  # not "la", "ma" of LLaMA
             if bool(main) and main <= model:
                 return True
-            module = self._model_module(a, options) if options else None
-            return module is not None and frozenset(terms(module[1])) == model
+            return bool(modules) and (modules or {}).get((a.variable, a.value)) == model
 
         return [a for a in arms if any(names(a, m) for m in models)]
+
+    def _module_words(self, arm: Arm, options: list[CliFlag]) -> frozenset[str] | None:
+        """The words of the model module that selects the arm (`_model_module`), found once
+        per arm and program options: every script's fit asks it again."""
+        key = (arm.variable, arm.value, tuple(f.name for f in options))
+        if key not in self._arm_modules:
+            module = self._model_module(arm, options)
+            self._arm_modules[key] = frozenset(terms(module[1])) if module else None
+        return self._arm_modules[key]
 
     def _words_of(self, path: str) -> frozenset[str]:
         """The words of a launch script or a program, less the flags its programs do not
