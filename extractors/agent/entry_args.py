@@ -21,7 +21,7 @@ from extractors.repo import RepoSearch, terms
 from extractors.repo.commands import check_command
 from extractors.repo.pysource import callee_name
 
-from .arms import SETTING_FILLER, CodeSetting, content_words, numeric, value_forms
+from .arms import SETTING_FILLER, CodeSetting, content_words, fold, numeric, value_forms
 from .launch import appended, blocks_of, shell
 from .steps import StepTracer
 
@@ -176,13 +176,11 @@ class EntryArgs:
         """The value of `flag` the program's code tests under a comment naming `name`:
         `elif args.dataset == '600': # Numeracy600k` gives 600 for "Numeracy600K". "" when
         no test's comment names it, or the comments name it by more than one value."""
-        wanted = re.sub(r"[^0-9a-z]", "", name.lower())
+        wanted = fold(name)
         if len(wanted) < 4:
             return ""
         found = {
-            value
-            for value, comment in self._tests(path, flag.name)
-            if wanted in re.sub(r"[^0-9a-z]", "", comment.lower())
+            value for value, comment in self._tests(path, flag.name) if wanted in fold(comment)
         }
         return found.pop() if len(found) == 1 else ""
 

@@ -240,8 +240,7 @@ class StepPlanner:
             if not self._builds_from_config(b) and self._about_experiment(b, q, True)
         ]
         judged = judged[:3] + judged[-1:] if len(judged) > 4 else judged  # it ends reporting
-        judged += later
-        judged = [b for b in judged if self._about_experiment(b, q, True)]
+        judged += [b for b in later if self._about_experiment(b, q, True)]
         # the `if args.x == 'v':` bodies no run takes: every run gives x another value
         dead = self._dead_branches(entry, runs)
         blocks = [b for b in blocks if not self._unused_branch(b, entry, runs, dead)]

@@ -60,6 +60,7 @@ from .derived import (
 )
 from .entry_args import EntryArgs, positional
 from .launch import (
+    blocks_of,
     invocation_of,
     placeholders,
     shell,
@@ -117,8 +118,6 @@ class RunPlanner:
         self.methods = methods
         self._script_words: dict[str, frozenset[str]] = {}
         self._script_models: dict[str, list[frozenset[str]]] = {}  # --model values' words
-        # the words of the model module selecting an arm, by arm and program options
-        self._arm_modules: dict[tuple[str, str, tuple[str, ...]], frozenset[str] | None] = {}
         self._resolver: PathResolver | None = None
         self._own: str | None = None  # the model the launch scripts train most
         self._launcher_list: list[EntryPoint] | None = None
@@ -216,8 +215,13 @@ class RunPlanner:
             arms = [a for a in arms if a not in sweep.arms]
 
         distinct = distinct_words(arms)
-        # the words of the model module each arm's name selects (`_model_module`), once
-        modules = {(a.variable, a.value): self._module_words(a, arm_options) for a in arms}
+        # the words of the model module each arm's name selects (`_model_module`), found once
+        # for every script's fit
+        modules = {
+            (a.variable, a.value): frozenset(terms(m[1])) if m else None
+            for a in arms
+            for m in [self._model_module(a, arm_options)]
+        }
 
         def fit(e: EntryPoint, arm: Arm | None, data: frozenset[str]) -> tuple[float, ...]:
             path_words = set(terms(e.path.replace("/", " ").replace("-", " ")))
@@ -1031,17 +1035,15 @@ class RunPlanner:
         """The arms the script's model option names (`--model Llama7B_adapter`: LLaMA-Adapter),
         whatever its folder is named after (`alpaca_finetuning_v1/`: Alpaca's data), or
         names by the model module that selects the arm (`--model Nonstationary_Transformer`
-        for "Stationary"; `modules` holds each arm's, as `_module_words` finds it)."""
+        for "Stationary"; `modules` holds each arm's module's words)."""
         if path not in self._script_models:  # read once per script, not per arm and fit
             lines = self.search.lines(path)[:400]
-            # `--model $model_name` after `model_name=Nonstationary_Transformer`
-            values = {m.group(1): m.group(2) for x in lines if (m := _SHELL_VALUE.match(x))}
-            given = [
-                m.group(1) or values.get(m.group(2), "")
-                for line in lines
-                for m in _MODEL_GIVEN.finditer(line)
+            # the runs with the script's variables filled: `--model $model_name` after
+            # `model_name=Nonstationary_Transformer`
+            texts = [*lines, *(b.filled() for b in blocks_of(lines))]
+            self._script_models[path] = [
+                frozenset(terms(m.group(1))) for t in texts for m in MODEL_OPTION.finditer(t)
             ]
-            self._script_models[path] = [frozenset(terms(g)) for g in given if g]
         models = self._script_models[path]
 
         def names(a: Arm, model: frozenset[str]) -> bool:
@@ -1051,15 +1053,6 @@ class RunPlanner:
             return bool(modules) and (modules or {}).get((a.variable, a.value)) == model
 
         return [a for a in arms if any(names(a, m) for m in models)]
-
-    def _module_words(self, arm: Arm, options: list[CliFlag]) -> frozenset[str] | None:
-        """The words of the model module that selects the arm (`_model_module`), found once
-        per arm and program options: every script's fit asks it again."""
-        key = (arm.variable, arm.value, tuple(f.name for f in options))
-        if key not in self._arm_modules:
-            module = self._model_module(arm, options)
-            self._arm_modules[key] = frozenset(terms(module[1])) if module else None
-        return self._arm_modules[key]
 
     def _words_of(self, path: str) -> frozenset[str]:
         """The words of a launch script or a program, less the flags its programs do not
@@ -1156,14 +1149,6 @@ class RunPlanner:
 
 
 OURS = re.compile(r"\bours\b", re.I)  # how a paper's table marks its authors' method
-
-
-# a launch script's model option, given a name or a shell variable holding one
-_MODEL_GIVEN = re.compile(
-    r"(?<!\S)--(?:model|model_name|arch|backbone)(?:=|\s+)"
-    r"(?:([A-Za-z][\w.-]*)|[\"']?\$\{?(\w+)\}?[\"']?(?![\w/.-]))"
-)
-_SHELL_VALUE = re.compile(r"\s*(?:export\s+)?(\w+)=[\"']?([A-Za-z][\w.-]*)[\"']?\s*(?:#.*)?$")
 
 
 def _as_script_runs(base: Run, setting: list[str], datasets: list[str]) -> str:
