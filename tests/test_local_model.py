@@ -9,7 +9,6 @@ published, or a call whose tokens and time go unrecorded.
 from __future__ import annotations
 
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -74,13 +73,17 @@ def _client(url: str, cache: Path) -> LLMClient:
     )
 
 
+# A hang guard, not a speed check: how fast a model answers on a loaded machine is for the
+# benchmarks; these tests hold that the pipeline ends, whatever the model does.
+HANG_GUARD_S = 900
+
+
+@pytest.mark.timeout(HANG_GUARD_S)
 def test_drafting_with_a_weak_real_model_ends_in_tasks_or_a_stated_failure(
     local_model: str, tmp_path: Path
 ) -> None:
-    started = time.monotonic()
     client = _client(local_model, tmp_path / "cache")
     result = draft_with_llm(PAPER, client)
-    assert time.monotonic() - started < 150
     # Every call the model answered is recorded with its tokens and its time.
     answered = [r for r in client.log if not r.cached and not r.error]
     assert answered, "no call reached the model"
@@ -101,6 +104,7 @@ def test_drafting_with_a_weak_real_model_ends_in_tasks_or_a_stated_failure(
         assert any(r.cached for r in again.log) and rerun.tasks
 
 
+@pytest.mark.timeout(HANG_GUARD_S)
 def test_the_setup_agent_with_a_weak_real_model_never_publishes_its_own_junk(
     local_model: str, tmp_path: Path
 ) -> None:
@@ -123,9 +127,7 @@ def test_the_setup_agent_with_a_weak_real_model_never_publishes_its_own_junk(
         llm_max_tokens=128,
         agent_max_steps=3,
     )
-    started = time.monotonic()
     result = recover_setups([task], index, root, settings)
-    assert time.monotonic() - started < 120
     setup = result.setups["table-2"]
     fields = TaskFields.from_draft(task).with_setup(setup)
     flags = {f.check for f in validate_setup(fields, root)}
