@@ -179,8 +179,13 @@ class StepPlanner:
         # the loss the program trains with, when it is the repository's own (a few loss
         # definitions it uses, not a framework's catalogue): the method's objective
         trainers = list(dict.fromkeys(p for r in runs for p in r.trained_by))
+        # an evaluation chained after its training (`cluster.py` after `train.py`) imports
+        # none of the losses: they are in what the training program imports
+        trained = [m for t in trainers if t.endswith(".py") for m in self._closure(t)]
         losses = (
-            self._loss_steps([*files, *trainers], [entry, train.path if train else "", *trainers])
+            self._loss_steps(
+                [*files, *trainers, *trained], [entry, train.path if train else "", *trainers]
+            )
             if train or trainers
             else []
         )
@@ -216,7 +221,7 @@ class StepPlanner:
         blocks: list[Step] = []
         if entry is not None and entry.endswith(".py"):
             called = [
-                self._constructor(s)
+                s
                 for s in self.tracer.python_steps(entry, self.entries.get(entry), q)
                 if not s.action.startswith(("Parse command", "Implement the method"))
             ]
@@ -529,18 +534,6 @@ class StepPlanner:
             == name
         ]
         return bool(lines) and all(any(a <= ln <= b for a, b in spans) for ln in lines)
-
-    def _constructor(self, step: Step) -> Step:
-        """A class the main block instantiates is cited by its `__init__`, not its whole body,
-        which would swallow the training and evaluation methods cited on their own."""
-        items = self.tracer.outline(step.path)
-        cls = next((i for i in items if i.kind == "class" and i.start == step.start), None)
-        if cls is None:
-            return step
-        init = next((i for i in items if i.name == f"{cls.name}.__init__"), None)
-        if init is None:
-            return step
-        return Step(f"Create the {cls.name} ({cls.name}.__init__)", step.path, init.start, init.end)
 
     def _closure(self, entry: str) -> list[str]:
         modules = list(self.index.imports.get(entry, []))

@@ -99,18 +99,33 @@ class StepTracer:
         names = self.local_names(path, tree)
         if not has_main(tree):
             steps += self._test_steps(path, q)
+        seen: set[tuple[str, int]] = set()  # the definitions cited, a class by its start
         for qual, target, item in self._called(path, tree, names):
             if len(steps) >= MAX_STEPS - 2:
                 break
-            if any(s.path == target and s.start == item.start for s in steps):
+            if (target, item.start) in seen:
                 continue
             if INCIDENTAL.search(qual.rsplit(".", 1)[-1]) or qual.endswith("__init__"):
                 continue
-            steps.append(Step(_action(item), target, item.start, item.end))
-        method = self.method_step(path, q, exclude={(s.path, s.start) for s in steps})
+            seen.add((target, item.start))
+            steps.append(
+                self._created(target, item) or Step(_action(item), target, item.start, item.end)
+            )
+        seen |= {(s.path, s.start) for s in steps}
+        method = self.method_step(path, q, exclude=seen)
         if method:
             steps.insert(1 if steps and steps[0].action.startswith("Parse") else 0, method)
         return steps
+
+    def _created(self, path: str, cls: OutlineItem) -> Step | None:
+        """A class the main block instantiates, cited by its `__init__`, not its whole body,
+        which would swallow the training and evaluation methods cited on their own."""
+        if cls.kind != "class":
+            return None
+        init = next((i for i in self.outline(path) if i.name == f"{cls.name}.__init__"), None)
+        if init is None:
+            return None
+        return Step(f"Create the {cls.name} ({cls.name}.__init__)", path, init.start, init.end)
 
     def _test_steps(self, path: str, q: TaskQuery) -> list[Step]:
         """For a test module: the test functions closest to the task, in file order."""

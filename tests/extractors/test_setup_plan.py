@@ -962,3 +962,46 @@ def test_a_long_function_cited_whole_among_few_steps_is_read_through_its_body(
     assert "Wrap it with low-rank adapters (in train)" in text, text
     assert "Build the trainer (in train)" in text, text
     assert not any(s.endswith("(finetune.py:8-72)") for s in steps), text
+
+
+def test_a_class_the_entry_point_creates_is_cited_by_its_constructor(tmp_path: Path) -> None:
+    """A program whose main block hands its config to one long class: the class is cited by
+    its `__init__` (and its `run` by its blocks), never as one step over the whole class."""
+    helpers = "".join(
+        f"    def _stage_{i}(self, pool):\n        kept = [p for p in pool if p % {i + 2}]\n"
+        f"        return sorted(kept)[: self.width]\n\n"
+        for i in range(12)
+    )
+    pipeline = (
+        '"""Evolving prompts at test time."""\n\n\nclass EvolvePipeline:\n'
+        "    def __init__(self, config):\n        self.config = config\n"
+        "        self.width = config.get('width', 4)\n        self.rounds = config['rounds']\n\n"
+        + helpers
+        + "    def run(self):\n        pool = list(range(100))\n"
+        "        for r in range(self.rounds):\n            pool = self._stage_0(pool)\n"
+        "            pool = self._stage_1(pool)\n        score = sum(pool) / max(len(pool), 1)\n"
+        "        print('final score', score)\n        return score\n"
+    )
+    main = (
+        "import sys\n\nimport yaml\n\nfrom pipeline import EvolvePipeline\n\n\n"
+        "def main():\n    config = yaml.safe_load(open(sys.argv[1]))\n"
+        "    pipeline = EvolvePipeline(config)\n    pipeline.run()\n\n\n"
+        "if __name__ == '__main__':\n    main()\n"
+    )
+    files = {
+        "main.py": main,
+        "pipeline.py": pipeline,
+        "configs/demo.yaml": "rounds: 3\nwidth: 4\n",
+        "README.md": "# Evolve\n\nRun:\n\n    python main.py configs/demo.yaml\n",
+    }
+    task = TaskDraft(
+        key="t",
+        question="Does EvolvePipeline raise the final score over three rounds of evolution?",
+        method="Run EvolvePipeline on the demo config and report the final score.",
+        expected_outcome="The final score rises.",
+        design_complexity=DesignComplexity(dependent_variables={"metric": ["final score"]}),
+    )
+    steps = recovered_setup(tmp_path / "r", files, task).requirements
+    lines = len(pipeline.splitlines())
+    assert not any(s.endswith(f"(pipeline.py:4-{lines})") for s in steps), steps
+    assert any(s.endswith("(EvolvePipeline.__init__) (pipeline.py:5-8)") for s in steps), steps

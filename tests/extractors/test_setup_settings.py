@@ -925,6 +925,34 @@ def test_an_evaluation_is_preceded_by_the_documented_training(tmp_path: Path) ->
     assert {"test.py", "stage1.py", "stage2.py"} <= set(setup.masked_source), setup.masked_source
 
 
+def test_the_losses_of_the_chained_training_are_steps_of_its_evaluation(tmp_path: Path) -> None:
+    """The evaluation imports no loss: the objective is in what its training imports."""
+    losses = (
+        "import math\n\n\nclass MarginLoss:\n    def __init__(self, m):\n        self.m = m\n\n"
+        "    def forward(self, a, b):\n        gap = a - b + self.m\n"
+        "        return max(gap, 0.0) + math.log1p(abs(b))\n"
+    )
+    stage = (
+        "import argparse\nfrom losses import MarginLoss\n\n\ndef train(odc):\n"
+        "    loss = MarginLoss(odc)\n    for epoch in range(10):\n"
+        "        print(epoch, loss.forward(epoch, odc))\n\n\nif __name__ == '__main__':\n"
+        "    p = argparse.ArgumentParser()\n    p.add_argument('--ds', default='cifar10')\n"
+        "    p.add_argument('--odc', type=int, default=3)\n    args = p.parse_args()\n"
+        "    train(args.odc)\n"
+    )
+    readme = (
+        "# Long-tailed OOD detection\n\nTrain first:\n\n    python stage1.py --ds cifar100 "
+        "--odc 30\n\n" + OOD_README.split("\n", 2)[2]
+    )
+    files = {"test.py": OOD_TEST, "stage1.py": stage, "losses.py": losses, "README.md": readme}
+    setup = recovered_setup(tmp_path / "t", files, _ood_task())
+    assert "Train first with stage1.py" in "\n".join(setup.requirements), setup.requirements
+    assert any(
+        r.endswith("Compute the loss (MarginLoss.forward) (losses.py:8-10)")
+        for r in setup.requirements
+    ), setup.requirements
+
+
 def test_the_arm_the_readme_is_titled_after_is_the_authors_own_run(tmp_path: Path) -> None:
     task = _task(
         "Does NumEmb lower perplexity over the LoRA baseline?",
