@@ -63,6 +63,18 @@ class CodeSetting:
 SUMMARY = re.compile(r"(?i)(average|avg|overall|total)\.?$")
 
 
+def notation(text: str) -> bool:
+    """A value written in symbols: letters standing for things, applied and combined ("T a(x)
+    + T b(x)", "x + x"), never a word ("w/o") nor a bare letter."""
+    marks = re.findall(r"[A-Za-z\d]+", text)
+    return (
+        re.fullmatch(r"[A-Za-z\d\s+()×*·-]+", text) is not None
+        and re.search(r"[+×*·]|[A-Za-z\d]\(", text) is not None
+        and any(m.isalpha() for m in marks)
+        and all(len(m) <= 2 for m in marks)
+    )
+
+
 def task_arms(task: TaskDraft) -> list[Arm]:
     """Every short value of every independent variable, as an arm of the experiment; for a
     task without design variables, the parts its question removes ("w/o Gate")."""
@@ -77,7 +89,7 @@ def task_arms(task: TaskDraft) -> list[Arm]:
     for variable, values in task.design_complexity.independent_variables.items():
         for value in without_measures(listed(values)):
             text = said = str(value).strip()
-            if len(text.split()) > MAX_VALUE_WORDS:
+            if len(text.split()) > MAX_VALUE_WORDS and not notation(text):
                 # the name it starts with ("PDF(336) with period-based patching"), else the
                 # value without its explanation ("DSPy's COPRO (optimizes only the prompt)")
                 # (a name, not a kind of thing: "model type (e.g., linear or MLP)" is none)
@@ -98,7 +110,10 @@ def task_arms(task: TaskDraft) -> list[Arm]:
             words = frozenset(content_words(text))
             if not words and re.fullmatch(r"[A-Z][\w-]{2,}", text):
                 words = frozenset(terms(text))  # a method named by a common word: "Value"
-            if (words or numeric(text)) and all(
+            # a setting written as notation ("T a(x) + T b(x)", "x + x": which views of an
+            # input are paired) names no code, but it is an arm the reviewer must see run
+            symbolic = not words and notation(text)
+            if (words or numeric(text) or symbolic) and all(
                 (a.variable, a.value) != (str(variable), text) for a in out
             ):  # seeds 0, 1, 2 too: a sweep, though no word names them
                 out.append(Arm(str(variable), text, words, said))
@@ -270,7 +285,10 @@ _TIMES_TEN = re.compile(r"(\d+(?:\.\d+)?)[x×*·]10\^?([-+]?\d+)")
 
 
 def numeric(text: str) -> bool:
-    return bool(re.fullmatch(r"[\d.,%x×*·^e+-]+", text.replace(" ", "").translate(_SUPERSCRIPTS)))
+    """A number as a paper writes it ("0.5", "1×10⁻²", "2x", "15%"): digits at least ("x + x",
+    an input paired with itself, is no number)."""
+    plain = text.replace(" ", "").translate(_SUPERSCRIPTS)
+    return bool(re.fullmatch(r"[\d.,%x×*·^e+-]+", plain) and re.search(r"\d", plain))
 
 
 def number_value(text: str) -> str:

@@ -228,6 +228,8 @@ class RunPlanner:
             words = self._words_of(e.path)
 
             def hit(want: frozenset[str]) -> float:
+                if not want:  # an arm written in symbols ("x + x") names no script
+                    return 0.0
                 return 2.0 if want <= path_words else 1.0 if want <= words else 0.0
 
             arm_hit = hit(arm.words) if arm is not None else 0.0

@@ -25,6 +25,7 @@ from .arms import (
     known_metrics,
     measured_on,
     measures_per_set,
+    notation,
     numeric,
     task_arms,
     task_datasets,
@@ -203,7 +204,9 @@ class UsageWriter:
         ran = [a for r in plan.runs if not r.missing for a in r.arms]
         # a number with a run of its own, not one a multirun sweeps with the others
         alone = [a for r in plan.runs if not r.missing and not r.sweep for a in r.arms]
-        arms = [a for a in task_arms(task) if len(a.value.split()) <= 3 or a in ran]
+        arms = [
+            a for a in task_arms(task) if len(a.value.split()) <= 3 or notation(a.value) or a in ran
+        ]
         covered = {(a.variable, a.value): r.covered_by for r in plan.runs for a in r.covers}
         swept: dict[str, list[str]] = {}
         named: list[str] = []

@@ -493,6 +493,26 @@ def test_a_long_design_value_is_run_by_the_name_it_starts_with(tmp_path: Path) -
     assert [a.value for a in task_arms(task)] == ["PDF(336)", "PatchTST(336)*"]
 
 
+def test_settings_written_as_notation_are_arms_to_run_not_numbers(tmp_path: Path) -> None:
+    """ "T a(x) + T b(x)" (two augmented views) and "x + x" name no code and no number, but
+    they are what the table compares: each is a run the reviewer sees, and all are compared."""
+    from extractors.agent.arms import numeric, task_arms
+
+    views = ["T a(x) + T b(x)", "T a(x) + x", "x + x"]
+    task = _task(
+        "Can data augmentations improve forecasting with the convolution on ETTh1?",
+        {"compared setting": views},
+    )
+    assert [a.value for a in task_arms(task)] == views
+    assert not numeric("x + x") and numeric("2x") and numeric("1×10⁻²")
+    files = {"run.py": CONV_RUN, "scripts/etth1.sh": "python run.py --wo_conv\n"}
+    usage = recovered_setup(tmp_path / "conv", files, task).usage_instructions
+    for view in views:
+        assert f"Run {view}: no launch script, option or in-code switch" in usage, usage
+    assert "of T a(x) + T b(x), T a(x) + x, x + x across the runs" in usage, usage
+    assert "for each compared setting" not in usage, usage
+
+
 def test_the_data_placeholder_says_what_the_runs_pass(tmp_path: Path) -> None:
     run = CONV_RUN.replace(
         'parser.add_argument("--seed"',
