@@ -154,14 +154,19 @@ class MeasureSteps:
         evaluate: Step | None,
         entry: str | None,
         also: Sequence[str] = (),
+        first: Sequence[str] = (),
     ) -> Step | None:
         """The line that prints or writes the metric, where the arms are compared: in the
         evaluation, the entry point, or the other programs the experiment runs (the
-        evaluation chained after a training, which prints the NMI the training does not)."""
+        evaluation chained after a training, which prints the NMI the training does not).
+        The programs `first` (the evaluation every training run is followed by) are read
+        before the entry point: their test numbers are the paper's, not the training's
+        validation logs."""
         # the evaluation (and what it logs just past a cited range), its file, the entry point
         places = [(evaluate.path, evaluate.start, evaluate.end + 20)] if evaluate else []
         places += [(evaluate.path, evaluate.start, 10**9)] if evaluate else []  # after it
         places += [(evaluate.path, 1, 10**9)] if evaluate else []
+        places += [(p, 1, 10**9) for p in first if p != entry]
         if entry:
             places.append((entry, 1, 10**9))
         places += [(p, 1, 10**9) for p in also if p != entry]

@@ -38,6 +38,7 @@ from .arms import (
     about_data,
     arm_name,
     arm_option,
+    measures_per_set,
     numeric,
     setting_flags,
     task_arms,
@@ -204,16 +205,25 @@ class StepPlanner:
         by_run = self._script_settings(runs)
         settings = [x for group in by_run for x in group]
         evaluate = self._named_step(files, _EVAL_NAMES, picked)
-        metric = self.measures.metric_step(plan.metrics, modules)
+        # measures named with their data set ("Wiki-Convert PPL", "Numeracy600K Hit@1") are
+        # looked for by the measure: the code computes `ppl`, never "Wiki-Convert"
+        measures = measures_per_set(task) or plan.metrics
+        metric = self.measures.metric_step(measures, modules)
         # what one run goes through (SegVol's organs) is compared only when nothing else is
         covered = [a for a in arms if any(a in r.covers for r in runs)]
         compared = [a for a in arms if a not in covered] or arms
+        # the evaluation a training run is followed by (`then evaluate it: python eval.py`)
+        evaluated = {w for r in runs if r.then for w in re.findall(r"[\w./-]+\.py\b", r.then)}
+        chained = [
+            o for o in also if any(o == w or o.endswith("/" + w.lstrip("./")) for w in evaluated)
+        ]
+        # the test the paper reports is printed there, not by the training's validation logs
         report = self.measures.report_step(
-            plan.metrics, compared, evaluate, judge or entry, also=also
+            measures, compared, evaluate, judge or entry, also=also, first=chained
         )
         if metric is None:  # a function assigning the measures by name (`auroc = ...`)
             metric = self.measures.computed_metric(
-                plan.metrics, [*([entry] if entry else []), *modules]
+                measures, [*([entry] if entry else []), *modules]
             )
         if metric is None and report is not None:
             metric = self.measures.printed_metric(report, modules)
@@ -228,11 +238,10 @@ class StepPlanner:
             blocks = self.tracer.block_steps(entry, q)
         # the evaluation a training run is followed by (`then evaluate it: python cluster.py`)
         # comes after the training, as a config program's evaluation does
-        evaluated = {w for r in runs if r.then for w in re.findall(r"[\w./-]+\.py\b", r.then)}
         later: list[Step] = []
         for other in also:
             found = self.tracer.block_steps(other, q, limit=4)
-            if any(other == w or other.endswith("/" + w.lstrip("./")) for w in evaluated):
+            if other in chained:
                 later += found
             else:
                 blocks += found

@@ -357,3 +357,29 @@ def test_evaluations_trained_first_each_read_their_own_training(tmp_path: Path) 
             f"train first as documented: `python train.py --resnet {arm} --model_path {own}`"
             in (usage)
         ), usage
+
+
+def test_the_comparison_is_where_the_chained_evaluation_prints_the_measures(
+    tmp_path: Path,
+) -> None:
+    """The training logs a validation NMI as it goes; the evaluation the README runs after it
+    prints the test NMI the paper reports, which is where the arms are compared. Measures
+    named with their data set ("CIFAR-10 NMI") are found by the measure."""
+    train = TRAIN.replace(
+        "        print('contrastive clustering loss', epoch)\n",
+        "        nmi = 1.0 / (epoch + 1)\n        print('val NMI', nmi)\n",
+    )
+    cluster = CLUSTER.replace("    p.add_argument('--resnet', default='ResNet18')\n", "").replace(
+        "print('clustering NMI ACC ARI of', model_fp)",
+        "nmi, acc = 0.7, 0.8\n    print('NMI = {:.4f} ACC = {:.4f}'.format(nmi, acc))",
+    )
+    task = _task()
+    task.design_complexity.dependent_variables = {
+        "metric": ["CIFAR-10 NMI", "CIFAR-10 ACC", "ImageNet-10 NMI", "ImageNet-10 ACC"]
+    }
+    files = {"train.py": train, "cluster.py": cluster, "README.md": README}
+    steps = recovered_setup(tmp_path / "c", files, task).requirements
+    last = len(cluster.splitlines())
+    assert steps[-1] == (
+        f"Final Step: Report NMI, ACC and compare ResNet18 and ResNet34 (cluster.py:{last})"
+    ), steps
