@@ -8,6 +8,7 @@ named after it is cited by its main class's core method.
 
 from __future__ import annotations
 
+import ast
 import posixpath
 import re
 
@@ -151,11 +152,54 @@ class MethodModules:
                             return out
         return out
 
-    def main_definition(self, module: str, what: str) -> Step | None:
-        """A module's largest class, cited by its core method when it is long."""
+    def defined_model(self, name: str, programs: list[str]) -> Step | None:
+        """The model a run names by a definition, not a module (`--model Llama7B_adapter`,
+        a function of models_llama_adapter.py the program looks up by name): a class of that
+        name, or the class such a function builds (llama/model.py's `Transformer`), as its
+        module's main definition. Found in what the `programs` import; None when no single
+        definition has the name."""
+        found: list[tuple[str, OutlineItem]] = []
+        for path in dict.fromkeys(m for p in programs for m in self._closure(p)):
+            found += [
+                (path, i)
+                for i in self.tracer.outline(path)
+                if i.name == name and i.kind in ("class", "function")
+            ]
+        if len(found) != 1:
+            return None
+        path, item = found[0]
+        if item.kind == "class":
+            return self.main_definition(path, name, item)
+        fn = self.tracer.def_node(path, item.name)
+        tree = self.tracer.tree(path)
+        if fn is None or tree is None:
+            return None
+        names = self.tracer.local_names(path, tree, packages=True)
+        for node in ast.walk(fn):
+            call = node.func if isinstance(node, ast.Call) else None
+            if isinstance(call, ast.Name) and call.id in names:
+                target, qual = names[call.id]
+                built = [i for i in self.tracer.outline(target) if i.name == qual]
+                if built and built[0].kind == "class":
+                    return self.main_definition(target, name, built[0])
+        return None
+
+    def _closure(self, program: str) -> list[str]:
+        """The program and the repository modules it reaches through its imports."""
+        modules = [program, *self.index.imports.get(program, [])]
+        for m in modules:  # grows while it is read
+            if len(modules) >= 80:
+                break
+            modules.extend(x for x in self.index.imports.get(m, []) if x not in modules)
+        return [m for m in modules if m.endswith(".py")][:80]
+
+    def main_definition(
+        self, module: str, what: str, top: OutlineItem | None = None
+    ) -> Step | None:
+        """A module's largest class (or `top`), cited by its core method when it is long."""
         items = self.tracer.outline(module)
         classes = [i for i in items if i.kind == "class" and i.end - i.start >= 4]
-        top = max(
+        top = top or max(
             classes or [i for i in items if i.kind == "function"],
             key=lambda i: i.end - i.start,
             default=None,

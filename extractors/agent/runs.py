@@ -1141,11 +1141,18 @@ class RunPlanner:
         ordered = sorted(names, key=lambda n: (n != own, stem(n) not in wanted, -names[n]))
         modules = self.methods.modules_by_stem()
         out: list[Step] = []
+        programs = list(dict.fromkeys(p for r in runs for p in self.programs(r.command)))
         for name in ordered:
-            paths = modules.get(name.lower(), [])
-            if len(paths) != 1 or (out and name not in compared):
+            if out and name not in compared:
                 continue
-            if (step := self.methods.main_definition(paths[0], name)) is not None:
+            paths = modules.get(name.lower(), [])
+            if len(paths) == 1:
+                step = self.methods.main_definition(paths[0], name)
+            elif not paths:  # a definition of that name the program looks up
+                step = self.methods.defined_model(name, programs)
+            else:
+                step = None
+            if step is not None:
                 out.append(step)
         return out[:3]
 

@@ -138,8 +138,11 @@ class StepTracer:
             Step(_action(i), path, i.start, i.end) for i in sorted(scored, key=lambda i: i.start)
         ]
 
-    def local_names(self, path: str, tree: ast.Module) -> dict[str, tuple[str, str]]:
-        """Name in this file -> (repo file, qualified name) for its defs and repo imports."""
+    def local_names(
+        self, path: str, tree: ast.Module, packages: bool = False
+    ) -> dict[str, tuple[str, str]]:
+        """Name in this file -> (repo file, qualified name) for its defs and repo imports;
+        with `packages`, a name a package's `__init__.py` re-exports too, at its module."""
         names: dict[str, tuple[str, str]] = {}
         for item in self.outline(path):
             if "." not in item.name:
@@ -154,6 +157,14 @@ class StepTracer:
                         ):
                             names[alias.asname or alias.name] = (target, alias.name)
                             break
+                        # a package re-exporting it (`from .model import Transformer` in
+                        # llama/__init__.py): where the package takes it from
+                        if packages and target.endswith("__init__.py") and target != path:
+                            package = self.tree(target)
+                            again = self.local_names(target, package, False) if package else {}
+                            if alias.name in again and again[alias.name][0] != target:
+                                names[alias.asname or alias.name] = again[alias.name]
+                                break
         return names
 
     def _called(

@@ -1005,3 +1005,60 @@ def test_a_class_the_entry_point_creates_is_cited_by_its_constructor(tmp_path: P
     lines = len(pipeline.splitlines())
     assert not any(s.endswith(f"(pipeline.py:4-{lines})") for s in steps), steps
     assert any(s.endswith("(EvolvePipeline.__init__) (pipeline.py:5-8)") for s in steps), steps
+
+
+def test_a_model_named_by_its_factory_function_is_the_class_it_builds(tmp_path: Path) -> None:
+    """`--model GateNet_adapter` names a function the program looks up, not a module; the
+    function builds gm/model.py's `Transformer`, which a package re-exports. That class is
+    the method, not the inference wrapper that merely shares the method's name."""
+    train = (
+        "import argparse\n\nimport models_gate\n\n\n"
+        "def train(model, epochs):\n    for epoch in range(epochs):\n"
+        "        loss = model.forward(epoch)\n        print('val acc', 1.0 - loss)\n\n\n"
+        "if __name__ == '__main__':\n    p = argparse.ArgumentParser()\n"
+        "    p.add_argument('--model', default='GateNet_adapter')\n"
+        "    p.add_argument('--adapter_layer', type=int, default=30)\n"
+        "    p.add_argument('--epochs', type=int, default=5)\n    args = p.parse_args()\n"
+        "    model = models_gate.__dict__[args.model](args)\n    train(model, args.epochs)\n"
+    )
+    factory = (
+        "from gm import Transformer\n\n\ndef GateNet_adapter(args):\n"
+        "    model = Transformer(args.adapter_layer)\n    model.freeze_all_but_adapters()\n"
+        "    return model\n"
+    )
+    model = (
+        "class Transformer:\n    def __init__(self, adapter_layer):\n"
+        "        self.adapter_layer = adapter_layer\n        self.layers = list(range(32))\n\n"
+        "    def freeze_all_but_adapters(self):\n        self.frozen = self.layers[: -self.adapter_layer]\n"
+        "        return self.frozen\n\n"
+        "    def forward(self, x):\n        for layer in self.layers[-self.adapter_layer :]:\n"
+        "            x = x * 0.5 + layer\n        return x\n"
+    )
+    generation = (
+        "class GateNet:\n    def __init__(self, model):\n        self.model = model\n\n"
+        "    def generate(self, prompts, max_len=64):\n        out = []\n"
+        "        for p in prompts:\n            out.append(self.sample(p, max_len))\n        return out\n\n"
+        "    def sample(self, p, max_len):\n        return p[:max_len]\n"
+    )
+    files = {
+        "train.py": train,
+        "models_gate.py": factory,
+        "gm/__init__.py": "from .generation import GateNet\nfrom .model import Transformer\n",
+        "gm/model.py": model,
+        "gm/generation.py": generation,
+        "scripts/finetune.sh": "python train.py --model GateNet_adapter --adapter_layer 30\n",
+    }
+    task = TaskDraft(
+        key="t",
+        question="How does the val acc of GateNet change as the adapter layers vary (10, 20, 30)?",
+        method="Fine-tune GateNet with each number of adapter layers and report val acc.",
+        expected_outcome="30 layers is best.",
+        design_complexity=DesignComplexity(
+            independent_variables={"adapter layers": ["10", "20", "30"]},
+            dependent_variables={"metric": ["val acc"]},
+        ),
+    )
+    steps = recovered_setup(tmp_path / "r", files, task).requirements
+    # the class itself, as the method (not only the lines reading --adapter_layer)
+    assert any(s.endswith("Transformer class (gm/model.py:1-13)") for s in steps), steps
+    assert not any("gm/generation.py" in s for s in steps), steps
