@@ -22,6 +22,7 @@ from .arms import listed, task_datasets
 from .methods import NARROW
 from .run import Run
 from .steps import DATA_NAMES, Step, StepTracer
+from .suite_config import names_folder, squeezed
 
 _SCORES = ("compute_score", "compute", "score", "__call__", "forward")  # a metric's work
 MAX_BENCHMARKS = 4  # benchmarks named by the task whose own folder's loader is a step
@@ -78,22 +79,8 @@ class DataSteps:
         that have a folder of code of their own among like folders (`tasks/gpqa/` for "GPQA
         Diamond", `tasks/mmlu_pro/` for "MMLU-Pro", `pycocoevalcap/bleu/` for "BLEU-4"):
         each its data module's main definition, or the metric's code."""
-        d = task.design_complexity
-        names = [
-            *task_datasets(task),
-            *(str(m) for v in d.dependent_variables.values() for m in listed(v)),
-        ]
-        folders = self._code_folders()
         out: list[Step] = []
-        seen: set[str] = set()
-        for name in dict.fromkeys(names):
-            said = re.sub(r"[^a-z0-9]", "", name.lower())
-            if len(said) < 4:
-                continue
-            folder = next((f for f, c in folders.items() if _names_folder(said, c)), None)
-            if folder is None or folder in seen:
-                continue
-            seen.add(folder)
+        for name, folder in self.benchmark_folders(task):
             step = self._folder_loader(folder, name)
             if step is not None:
                 out.append(step)
@@ -101,7 +88,26 @@ class DataSteps:
                 break
         return out
 
-    def _code_folders(self) -> dict[str, str]:
+    def benchmark_folders(self, task: TaskDraft) -> list[tuple[str, str]]:
+        """(name as the task says it, folder) of each benchmark the task names that has a
+        folder of code of its own among like folders, in the task's order."""
+        d = task.design_complexity
+        names = [
+            *task_datasets(task),
+            *(str(m) for v in d.dependent_variables.values() for m in listed(v)),
+        ]
+        folders = self.code_folders()
+        out: list[tuple[str, str]] = []
+        for name in dict.fromkeys(names):
+            said = squeezed(name)
+            if len(said) < 4:
+                continue
+            folder = next((f for f, c in folders.items() if names_folder(said, c)), None)
+            if folder is not None and all(folder != f for _, f in out):
+                out.append((name, folder))
+        return out
+
+    def code_folders(self) -> dict[str, str]:
         """Folders of Python modules that sit beside two or more others like them (one per
         benchmark: `tasks/gpqa/`, `tasks/humaneval/`, ...), with their names squeezed
         (`mmlu_pro` -> mmlupro)."""
@@ -109,7 +115,7 @@ class DataSteps:
             code = {posixpath.dirname(f.path) for f in self.index.files if f.path.endswith(".py")}
             siblings = Counter(posixpath.dirname(c) for c in code if "/" in c)
             self._folders = {
-                c: re.sub(r"[^a-z0-9]", "", posixpath.basename(c).lower())
+                c: squeezed(posixpath.basename(c))
                 for c in sorted(code)
                 if "/" in c and siblings[posixpath.dirname(c)] >= 3
             }
@@ -192,11 +198,3 @@ def narrow(
         if found is not None:
             return found
     return item
-
-
-def _names_folder(said: str, folder: str) -> bool:
-    """A squeezed task name and a squeezed folder name are one: equal, or the name is the
-    folder's with a short qualifier after it (`gpqadiamond` and `gpqa`)."""
-    if said == folder:
-        return True
-    return len(folder) >= 4 and said.startswith(folder) and len(said) - len(folder) <= 8

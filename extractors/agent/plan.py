@@ -100,6 +100,7 @@ class StepPlanner:
         methods: MethodModules,
         args: EntryArgs | None = None,
         config_files: ConfigFiles | None = None,
+        data: DataSteps | None = None,
     ) -> None:
         self.index = index
         self.search = search
@@ -112,7 +113,7 @@ class StepPlanner:
         self.entries = {e.path: e for e in index.entry_points}
         self.branches = ArmBranches(tracer, search, self.entries, self.arm_code)
         self.option_uses = OptionUses(tracer)
-        self.data = DataSteps(index, tracer)
+        self.data = data or DataSteps(index, tracer)
         # per file, read once for all the repository's tasks: the names its code refers to
         self._names: dict[str, frozenset[str]] = {}
 

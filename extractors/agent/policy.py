@@ -55,7 +55,7 @@ RELEVANCE = 1.05  # share of task names found in the repo + share of task words 
 WORDS_ONLY_RELEVANCE = 0.85  # share of task words, for a task that names nothing
 _NUMERIC = re.compile(r"[\d.,%]+")
 _NUMBER_NAME = re.compile(r"\d[\d.]*(?:e_?\d*)?$")  # 1e_5, 3.5
-HEURISTIC_VERSION = "setup-heuristic-80"  # bump when the policy's output changes
+HEURISTIC_VERSION = "setup-heuristic-81"  # bump when the policy's output changes
 # a program that compares what the runs produced: eval_results.py, validate.py, plot_x.py
 _COMPARE_STAGE = re.compile(r"(?:eval|valid|plot|analy)", re.I)
 
@@ -121,8 +121,9 @@ class SetupAgent:
             self.methods,
             self.run_planner.args,
             self.run_planner.config_files,
+            self.run_planner.data,
         )
-        self.usage_writer = UsageWriter(index, self.search)
+        self.usage_writer = UsageWriter(index, self.search, self.run_planner.data)
         self.entries = {e.path: e for e in index.entry_points}
         self.options = [f for e in index.entry_points for f in e.flags]  # every program's
         self._sole: str | None = None  # the README's one program, "" when it has none or many

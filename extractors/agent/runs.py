@@ -49,6 +49,7 @@ from .arms import (
     whole_model,
 )
 from .config_runs import ConfigFiles, arm_words, path_words
+from .data_steps import DataSteps
 from .derived import (
     crossed,
     on_each_data_set,
@@ -91,6 +92,7 @@ from .run_notes import (
 from .stages import Stages, on_setting
 from .steps import Step, StepTracer, bare_run
 from .suite import Suite
+from .suite_config import listed, names_folder, squeezed, unlisted_note
 
 RELEVANT = 0.6  # a launch script ranked this close to the best file can name the entry point
 MAX_MISSING = 4  # arms no script or option selects, each shown as a line to fill in
@@ -126,6 +128,7 @@ class RunPlanner:
         self.known = {f.path for f in index.files}  # the repository's file paths, once
         self._made_dirs: dict[str, frozenset[str]] = {}  # options a program makes folders of
         self.stages = Stages(index, search, self.known, self.args, self.programs)
+        self.data = DataSteps(index, tracer)  # the benchmarks' folders, read once
 
     def _parsed(self, command: str) -> Parsed:
         if self._resolver is None:
@@ -659,7 +662,33 @@ class RunPlanner:
             self._unset_outputs,
             lambda c: {o for p in self.programs(c) for o in self.stages.options_of(p)},
         )
+        self._suite_benchmarks(chosen[:MAX_RUNS], task)
         return chosen[:MAX_RUNS], entry
+
+    def _suite_benchmarks(self, runs: list[Run], task: TaskDraft) -> None:
+        """A run whose config lists a suite's benchmarks (`tasks:` naming `tasks/gpqa/`,
+        `tasks/humaneval/`, ...) other than those the task measures (MBPP and MMLU-Pro, of
+        `tasks/mbpp/` and `tasks/mmlu_pro/`) is told to list the task's."""
+        wanted = self.data.benchmark_folders(task)
+        folders = self.data.code_folders()
+        if not wanted:
+            return
+        for run in runs:
+            if run.missing or not run.command:
+                continue
+            for config in self.configs(run.invocation or run.command):
+                found = listed(config, folders)
+                if found is None:
+                    continue
+                key, items = found
+                suite = {
+                    posixpath.dirname(f)
+                    for f, c in folders.items()
+                    if any(names_folder(squeezed(i), c) for i in items)
+                }
+                names = [posixpath.basename(f) for _, f in wanted if posixpath.dirname(f) in suite]
+                if note := unlisted_note(config, key, items, names):
+                    run.warning = "; ".join(w for w in (run.warning, note) if w)
 
     def _data_program(self, run: Run) -> None:
         """A run on a data set its program has no path for (`train.py --dataset STL-10`,

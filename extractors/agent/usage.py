@@ -30,11 +30,13 @@ from .arms import (
     task_arms,
     task_datasets,
 )
+from .data_steps import DataSteps
 from .plan import Plan
 from .query import TaskQuery, asks_how
 from .rank import Candidate, asks_cost, counts_cost, names_cost
 from .run import Run, run_label
 from .steps import Step, usage_for
+from .suite_config import preparations
 
 RUNNABLE = {"script", "entry", "notebook", "test"}
 _DATA_OPTION = re.compile(r"--?(?:data|dataset|data_?name|dataset_?name|ds|benchmark)$")
@@ -75,9 +77,12 @@ def measured(q: TaskQuery) -> str:
 
 
 class UsageWriter:
-    def __init__(self, index: RepoIndex, search: RepoSearch | None = None) -> None:
+    def __init__(
+        self, index: RepoIndex, search: RepoSearch | None = None, data: DataSteps | None = None
+    ) -> None:
         self.index = index
         self.search = search  # to read a program's files; without it every option counts read
+        self.data = data  # the benchmarks' folders; without it none is prepared
         self.entries = {e.path: e for e in index.entry_points}
         self.known = {f.path for f in index.files}
 
@@ -113,6 +118,14 @@ class UsageWriter:
             lines.append(data)
         if absent := self.absent_data(task, entry):
             lines.append(absent)
+        if self.data is not None:  # each benchmark the task measures, its data made first
+            folders = [f for _, f in self.data.benchmark_folders(task)]
+            if made := preparations(self.index.commands, folders, self.known):
+                lines.append(
+                    "Prepare the data of the benchmarks the task measures: "
+                    + ", ".join(f"`{m}`" for m in made)
+                    + "."
+                )
         # what every run needs (a checkpoint path, a config's data paths, seeds) is said once
         parts = [[p for p in c.warning.split("; ") if p] for c in commands]
         shared = [p for p in parts[0] if all(p in x for x in parts[1:])] if len(parts) > 1 else []

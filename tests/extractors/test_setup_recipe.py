@@ -192,3 +192,60 @@ def test_the_benchmarks_a_task_measures_are_loaded_by_their_own_folders(tmp_path
     alone = {k: v for k, v in files.items() if not k.startswith("tasks/m")}
     setup = recovered_setup(tmp_path / "alone", alone, task)
     assert "Load GSM8K" not in "\n".join(setup.requirements)
+
+
+def test_held_out_benchmarks_are_prepared_and_listed_in_the_config_the_run_passes(
+    tmp_path: Path,
+) -> None:
+    """The config lists gsm8k and math; the task measures MBPP and MATH. Each measured
+    benchmark's documented preparation comes first, and the run is told to list mbpp."""
+    prepare = "import argparse\n\nif __name__ == '__main__':\n    print('prepared')\n"
+    files = {
+        **FILES,
+        "tasks/gsm8k/data_worker.py": _worker("GSM8K"),
+        "tasks/math/data_worker.py": _worker("MATH"),
+        "tasks/mbpp/data_worker.py": _worker("MBPP"),
+        "tasks/mbpp/prepare_mbpp_data.py": prepare,
+        "tasks/math/prepare_math_data.py": prepare,
+        "tasks/gsm8k/prepare_gsm8k_data.py": prepare,
+        "docs/data.md": "# Data\n\n```bash\npython tasks/gsm8k/prepare_gsm8k_data.py\n"
+        "python tasks/math/prepare_math_data.py\npython tasks/mbpp/prepare_mbpp_data.py\n```\n",
+    }
+    task = _task()
+    task.design_complexity.dependent_variables = {"metrics": ["MBPP", "MATH", "Avg."]}
+    usage = recovered_setup(tmp_path / "held", files, task).usage_instructions
+    assert (
+        "Prepare the data of the benchmarks the task measures: "
+        "`python tasks/mbpp/prepare_mbpp_data.py`, `python tasks/math/prepare_math_data.py`."
+    ) in usage, usage
+    assert "prepare_gsm8k_data" not in usage, usage
+    assert (
+        "configs/demo.yaml lists gsm8k, math under tasks, not mbpp, which the task measures: "
+        "list those under tasks in a copy of it and pass the copy"
+    ) in usage, usage
+    # the benchmarks the config lists are what the task measures: nothing to change
+    task.design_complexity.dependent_variables = {"metrics": ["GSM8K", "MATH", "Avg."]}
+    usage = recovered_setup(tmp_path / "main", files, task).usage_instructions
+    assert "lists gsm8k, math" not in usage, usage
+    assert "`python tasks/gsm8k/prepare_gsm8k_data.py`, `python tasks/math/" in usage, usage
+
+
+def test_a_config_lists_benchmarks_by_name_or_by_entries_named() -> None:
+    from expcurate.records import ConfigFile
+    from extractors.agent.suite_config import listed
+
+    folders = {"tasks/gpqa": "gpqa", "tasks/humaneval": "humaneval", "tasks/mbpp": "mbpp"}
+    entries = ConfigFile(
+        path="c.yaml",
+        values={
+            "tasks.0.name": "gpqa_diamond",
+            "tasks.0.mode": "train",
+            "tasks.1.name": "humaneval",
+            "models.0": "gpt",
+        },
+    )
+    assert listed(entries, folders) == ("tasks", ["gpqa_diamond", "humaneval"])
+    # one item naming a benchmark is no suite; paths are files, not benchmarks
+    assert listed(ConfigFile(path="c.yaml", values={"x.0": "mbpp", "x.1": "adam"}), folders) is None
+    paths = ConfigFile(path="c.yaml", values={"d.0": "tasks/gpqa", "d.1": "tasks/mbpp"})
+    assert listed(paths, folders) is None

@@ -1,0 +1,82 @@
+"""The benchmarks a task measures, when its program runs a suite of them from a config.
+
+A program evaluating on several benchmarks keeps a code folder per benchmark beside the
+others (`tasks/gpqa/`, `tasks/humaneval/`, `tasks/mbpp/`) and a config listing the ones a run
+evaluates (EEVEE's `tasks:` with `- name: gpqa_diamond`). The benchmarks a task measures are
+named by its data sets or its measured columns ("MBPP", "MMLU-Pro"). Each one's documented
+data preparation (`python tasks/mbpp/prepare_mbpp_data.py`) comes before the runs, and a run
+whose config lists other benchmarks of the suite than the task's must list the task's.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterable
+
+from expcurate.records import ConfigFile, DocCommand
+from extractors.repo.commands import run_from
+
+# a program that readies a benchmark's data rather than evaluating on it
+_PREPARES = re.compile(r"(?i)^(?:prepare|prep|preprocess|download|fetch|build|make|get)[_-]?")
+
+
+def squeezed(name: str) -> str:
+    """A name with case and punctuation gone (`MMLU-Pro`, `mmlu_pro` -> mmlupro)."""
+    return re.sub(r"[^a-z0-9]", "", name.lower())
+
+
+def names_folder(said: str, folder: str) -> bool:
+    """A squeezed task name and a squeezed folder name are one: equal, or the name is the
+    folder's with a short qualifier after it (`gpqadiamond` and `gpqa`)."""
+    if said == folder:
+        return True
+    return len(folder) >= 4 and said.startswith(folder) and len(said) - len(folder) <= 8
+
+
+def preparations(commands: Iterable[DocCommand], folders: list[str], known: set[str]) -> list[str]:
+    """For each benchmark folder, in order, the first documented command running a program
+    of that folder that prepares its data (`prepare_mbpp_data.py`, `download.py`); the
+    README's commands before other documents'."""
+    ordered = sorted(commands, key=lambda c: (c.doc != "README.md", c.doc, c.line))
+    out: list[str] = []
+    for folder in folders:
+        for c in ordered:
+            programs = [r for r in c.runs if r.endswith(".py") and r.startswith(folder + "/")]
+            if any(_PREPARES.match(posixpath.basename(p)) for p in programs):
+                out.append(run_from(c, known))
+                break
+    return list(dict.fromkeys(out))
+
+
+def listed(config: ConfigFile, folders: dict[str, str]) -> tuple[str, list[str]] | None:
+    """The list key of `config` whose items name the suite's benchmark folders (two or more
+    of them; `tasks.0.name: gpqa_diamond` for `tasks/gpqa/`), with its items in order."""
+    lists: dict[str, list[str]] = {}
+    for key, value in config.values.items():
+        parts = key.split(".")
+        # `tasks.0` (a list of names) or `tasks.0.name` (a list of entries, by their name)
+        at = next((i for i, p in enumerate(parts) if p.isdigit()), None)
+        if at is None or at == 0 or "/" in value:
+            continue
+        rest = parts[at + 1 :]
+        if rest and rest != ["name"]:
+            continue
+        lists.setdefault(".".join(parts[:at]), []).append(value)
+    for key, items in lists.items():
+        hits = [i for i in items if any(names_folder(squeezed(i), f) for f in folders.values())]
+        if len(hits) >= 2:
+            return key, items
+    return None
+
+
+def unlisted_note(config: ConfigFile, key: str, items: list[str], wanted: list[str]) -> str:
+    """What a run must change when its config lists other benchmarks than the task's:
+    `wanted` are the task's benchmarks as the suite names their folders."""
+    missing = [w for w in wanted if not any(names_folder(squeezed(i), squeezed(w)) for i in items)]
+    if not missing:
+        return ""
+    return (
+        f"{config.path} lists {', '.join(items)} under {key}, not {', '.join(missing)}, which "
+        f"the task measures: list those under {key} in a copy of it and pass the copy"
+    )
