@@ -109,10 +109,9 @@ def invocation_of(
             loops[name] = list(dict.fromkeys([*loops.get(name, []), *values]))
     command = block.filled({n: v for n, v in loops.items() if n in block.loops})
     single = re.sub(r"\{([^,{}]+)(?:,[^{}]*)?\}", r"\1", command)  # one value of each sweep
-    try:
-        words = shlex.split(command, comments=True)
-    except ValueError:
-        words = command.split()
+    words = _words(command)
+    # a sweep written out run by run (`--mask_rate 0.125`, a run, `--mask_rate 0.25`, ...)
+    unrolled, labels = _unrolled(block, on_data or blocks)
     wanted = q.terms | {w for a in arms for w in a.words}
     shown: list[str] = []
     for k, word in enumerate(words):
@@ -123,10 +122,79 @@ def invocation_of(
                 shown.append(word)
             continue
         value = words[k + 1]
+        # `--model_id ETTh1_96_96`, `ETTh1_96_{96,192}`: a label following the sweep
+        if word in labels or ("{" in value and not re.fullmatch(r"\{[^{}]*\}", value)):
+            continue
+        if word in unrolled:
+            value = "{" + ",".join(unrolled[word][:8]) + "}"
         named = set(terms(word.lstrip("-"))) & wanted or set(terms(value)) & wanted
         if named or "{" in value:  # what the task names, and a sweep the script loops over
             shown.append(f"{word} {value}")
-    return block.first, block.last, " ".join(shown[:6]), single
+    # at most six settings, every sweep among them: each is a run the script makes
+    sweeps = sum("{" in x for x in shown)
+    room = max(6 - sweeps, 0)
+    kept = [x for x in shown if "{" in x or (room := room - 1) >= 0]
+    return block.first, block.last, " ".join(kept), single
+
+
+def _words(command: str) -> list[str]:
+    try:
+        return shlex.split(command, comments=True)
+    except ValueError:
+        return command.split()
+
+
+def _options(command: str) -> tuple[tuple[str, ...], dict[str, str]]:
+    """A command's program (the words before its first option) and its options' values."""
+    words = _words(command)
+    at = next((k for k, w in enumerate(words) if w.startswith("--")), len(words))
+    values: dict[str, str] = {}
+    for k in range(at, len(words)):
+        if words[k].startswith("--"):
+            nxt = words[k + 1] if k + 1 < len(words) else ""
+            values[words[k]] = "" if nxt.startswith("--") else nxt
+    return tuple(words[:at]), values
+
+
+def _number(value: str) -> bool:
+    return bool(re.fullmatch(r"-?\d+(?:\.\d+)?(?:e-?\d+)?", value))
+
+
+def _unrolled(block: Block, blocks: list[Block]) -> tuple[dict[str, list[str]], set[str]]:
+    """The numbers a script sweeps by writing its program's run out once per value (TimesNet's
+    `--mask_rate 0.125`, then `0.25`, `0.375`, `0.5`): option -> values, `block`'s first;
+    and the options labelling each run by those numbers (`--model_id ETTh1_mask_0.25`).
+    The other runs count when they run the same program with the same options, differing
+    only in one or two numbers and in such labels; runs on other data, or differing in
+    more, are other experiments."""
+    program, own = _options(block.filled())
+    swept: dict[str, list[str]] = {}
+    labels: set[str] = set()
+    for other in blocks:
+        if other is block:
+            continue
+        prog, values = _options(other.filled())
+        if prog != program or values.keys() != own.keys():
+            continue
+        differ = {
+            f: v
+            for f, v in values.items()
+            if v != own[f] and _number(v) and _number(own[f]) and "{" not in v
+        }
+        labels_agree = all(
+            v == own[f]
+            or f in differ
+            or (any(d in v for d in differ.values()) and any(own[g] in own[f] for g in differ))
+            for f, v in values.items()
+        )
+        if not differ or len(differ) > 2 or not labels_agree:
+            continue
+        for f, v in differ.items():
+            seen = swept.setdefault(f, [own[f]])
+            if v not in seen:
+                seen.append(v)
+        labels |= {f for f, v in values.items() if v != own[f] and f not in differ}
+    return (swept, labels) if len(swept) <= 2 else ({}, set())
 
 
 def placeholder_value(value: str) -> bool:

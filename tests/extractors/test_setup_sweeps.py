@@ -183,3 +183,57 @@ def test_data_sets_only_the_measures_name_are_run_on_the_one_most_arms_have_scri
     assert "Run Alpha on ETTh1: `bash scripts/Alpha_ETTh1.sh`" in usage, usage
     assert "Run Beta on ETTh1: `bash scripts/Beta_ETTh1.sh`" in usage, usage
     assert "the runs are on ETTh1: run them again on ETTm1 for the rest" in usage, usage
+
+
+IMPUTE = (
+    "import argparse\n\n\nif __name__ == '__main__':\n    p = argparse.ArgumentParser()\n"
+    "    p.add_argument('--model', default='GapNet')\n    p.add_argument('--model_id', default='x')\n"
+    "    p.add_argument('--data', default='ETTh1')\n"
+    "    p.add_argument('--mask_rate', type=float, default=0.25)\n"
+    "    p.add_argument('--d_model', type=int, default=16)\n"
+    "    p.add_argument('--seed', type=int, default=1)\n    args = p.parse_args()\n"
+    "    print('MSE', args.mask_rate * args.d_model)\n"
+)
+
+
+def _block(model: str, data: str, rate: str, d_model: str = "16", seed: str = "1") -> str:
+    return (
+        f"python -u run.py \\\n  --model_id {data}_mask_{rate} \\\n  --mask_rate {rate} \\\n"
+        f"  --model {model} \\\n  --data {data} \\\n  --d_model {d_model} \\\n  --seed {seed}\n\n"
+    )
+
+
+def test_a_sweep_written_out_run_by_run_is_shown_and_carried_to_derived_commands(
+    tmp_path: Path,
+) -> None:
+    """GapNet's script runs run.py once per mask rate, each run labelled by its rate: that is
+    a sweep over four rates, shown as one, and the baseline's command built on it is run
+    once per rate. A run on other data, or differing in more, is not part of the sweep."""
+    rates = ["0.125", "0.25", "0.375", "0.5"]
+    script = "model_name=GapNet\n\n" + "".join(_block("$model_name", "ETTh1", r) for r in rates)
+    script += _block("$model_name", "ETTm1", "0.125") + _block(
+        "$model_name", "ETTh1", "0.7", "64", "7"
+    )
+    files = {
+        "run.py": IMPUTE,
+        "scripts/GapNet_ETTh1.sh": script,
+        "models/GapNet.py": "class Model:\n    def forward(self, x):\n        return x * 0.5\n",
+        "models/Linear.py": "class Model:\n    def forward(self, x):\n        return x + 1\n",
+        "README.md": "# GapNet\n\nImpute:\n\n```\nbash scripts/GapNet_ETTh1.sh\n```\n",
+    }
+    task = TaskDraft(
+        key="table-4:impute",
+        question="How does GapNet compare with Linear on MSE for imputation on ETTh1?",
+        method="Run GapNet and Linear on ETTh1 and compare the MSE averaged over mask ratios.",
+        expected_outcome="GapNet is best.",
+        design_complexity=DesignComplexity(
+            independent_variables={"method": ["GapNet", "Linear"]},
+            constant_variables={"dataset": "ETTh1"},
+            dependent_variables={"metric": ["MSE"]},
+        ),
+    )
+    usage = recovered_setup(tmp_path / "g", files, task).usage_instructions
+    assert "--mask_rate {0.125,0.25,0.375,0.5} " in usage, usage
+    # the labels that follow the sweep are not settings; the outlier run is no value of it
+    assert "--model_id" not in usage.splitlines()[0] and "0.7" not in usage, usage
+    assert "once per value it sweeps (--mask_rate {0.125,0.25,0.375,0.5})" in usage, usage
