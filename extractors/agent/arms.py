@@ -75,6 +75,23 @@ def notation(text: str) -> bool:
     )
 
 
+def _value_name(text: str) -> str:
+    """A design value as an arm's name: a short value as it is; a long one by the name it
+    starts with ("PDF(336) with period-based patching", "SegNeXt-T (c) w/ stage 1" with its
+    short label), else without its explanation ("DSPy's COPRO (optimizes only the prompt)");
+    "" for a long phrase naming nothing ("model type (e.g., linear or MLP)")."""
+    if len(text.split()) <= MAX_VALUE_WORDS or notation(text):
+        return text
+    head = _NAME_HEAD.match(text)
+    if head and re.search(r"[A-Z\d]", head.group(1)):
+        label = re.match(r"\s*\(\w{1,3}\)", text[len(head.group(1)) :])
+        return head.group(1) + (label.group(0) if label else "")
+    bare = _EXPLAINED.sub("", text).strip()
+    if len(bare.split()) <= MAX_VALUE_WORDS and re.search(r"[A-Z\d]", bare):
+        return "" if _EXAMPLES.search(text) else bare
+    return ""
+
+
 def task_arms(task: TaskDraft) -> list[Arm]:
     """Every short value of every independent variable, as an arm of the experiment; for a
     task without design variables, the parts its question removes ("w/o Gate")."""
@@ -87,24 +104,15 @@ def task_arms(task: TaskDraft) -> list[Arm]:
                 out.append(Arm("ablation", text, words))
         return out
     for variable, values in task.design_complexity.independent_variables.items():
-        for value in without_measures(listed(values)):
-            text = said = str(value).strip()
-            if len(text.split()) > MAX_VALUE_WORDS and not notation(text):
-                # the name it starts with ("PDF(336) with period-based patching"), else the
-                # value without its explanation ("DSPy's COPRO (optimizes only the prompt)")
-                # (a name, not a kind of thing: "model type (e.g., linear or MLP)" is none)
-                head = _NAME_HEAD.match(text)
-                bare = _EXPLAINED.sub("", text).strip()
-                if head and re.search(r"[A-Z\d]", head.group(1)):
-                    text = head.group(1)
-                elif (
-                    len(bare.split()) <= MAX_VALUE_WORDS
-                    and re.search(r"[A-Z\d]", bare)
-                    and not _EXAMPLES.search(text)
-                ):
-                    text = bare
-                else:
-                    text = ""
+        kept = [str(v).strip() for v in without_measures(listed(values))]
+        names = [_value_name(v) for v in kept]
+        for text, name in zip(kept, names, strict=True):
+            said = text
+            # a long value named as another value is ("SegNeXt-T (c) w/ stage 1" beside
+            # "SegNeXt-T (c)"): its name tells nothing apart, so it is kept whole
+            if name != text and name and names.count(name) + kept.count(name) > 1:
+                name = text
+            text = name
             if not text or SUMMARY.match(text):
                 continue
             words = frozenset(content_words(text))
@@ -338,10 +346,11 @@ _GENERIC_OPTIONS = ("model", "method", "algorithm", "algo", "backbone", "arch", 
 
 def value_forms(value: str) -> list[str]:
     """The ways a design value can be written on a command line: as is, without its
-    parenthetical, the parenthetical alone, the part after a slash ("CycleNet/MLP" -> "MLP")."""
+    parenthetical, the parenthetical alone, the part after a slash ("CycleNet/MLP" -> "MLP").
+    A one-letter parenthetical is a panel's label ("SegNeXt-T (c)"), never a value alone."""
     forms = [value.strip()]
     bare = re.sub(r"\s*\([^()]*\)", "", value).strip()
-    forms += [bare, *re.findall(r"\(([^()]*)\)", value)]
+    forms += [bare, *(p for p in re.findall(r"\(([^()]*)\)", value) if len(p.strip()) > 1)]
     if "/" in bare:
         forms.append(bare.rsplit("/", 1)[-1])
     return [f for f in dict.fromkeys(x.strip() for x in forms) if f]

@@ -513,6 +513,36 @@ def test_settings_written_as_notation_are_arms_to_run_not_numbers(tmp_path: Path
     assert "for each compared setting" not in usage, usage
 
 
+def test_a_long_value_named_as_another_value_is_kept_whole() -> None:
+    """ "SegNeXt-T (c) w/ stage 1" would be named "SegNeXt-T (c)", another value of the same
+    variable: it is kept whole, not merged into it; names that differ stay short. A one-letter
+    label is never a value an option takes (`--cfg-options` help text says "(c,d)")."""
+    from expcurate.records import CliFlag
+    from extractors.agent.arms import arm_option, task_arms, value_forms
+
+    panels = ["SegNeXt-T (a)", "SegNeXt-T (c)", "SegNeXt-T (c) w/ stage 1"]
+    task = _task("Which decoder structure is best?", {"setting": panels})
+    assert [a.value for a in task_arms(task)] == panels
+    methods = [
+        "Trace (OptoPrime with memory, memory_size=5)",
+        "Trace NoMem (OptoPrime without memory, memory_size=0)",
+        "PatchTST(336) with standard patching (patch_len=16, stride=8)",
+        "PatchTST(336)* with enhanced patching for richer semantic content",
+    ]
+    task = _task("Which optimizer is best?", {"method": methods})
+    assert [a.value for a in task_arms(task)] == [
+        "Trace",
+        "Trace NoMem",
+        "PatchTST(336)",
+        "PatchTST(336)*",
+    ]
+    assert "c" not in value_forms("SegNeXt-T (c) w/ stage 1")
+    assert "ours" in value_forms("TimesNet (ours)")
+    cfg = CliFlag(name="--cfg-options", help='nested values, e.g. key="[(a,b),(c,d)]"')
+    stage = next(a for a in task_arms(_task("q", {"setting": panels})) if "stage" in a.value)
+    assert arm_option(stage, [cfg]) is None
+
+
 def test_the_data_placeholder_says_what_the_runs_pass(tmp_path: Path) -> None:
     run = CONV_RUN.replace(
         'parser.add_argument("--seed"',
