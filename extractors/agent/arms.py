@@ -168,12 +168,25 @@ def measures_per_set(task: TaskDraft) -> list[str]:
 
 
 def _crossed_measures(task: TaskDraft) -> tuple[list[str], list[str]]:
-    pairs = [
-        (first.rstrip(" /:-"), last)
+    values = [
+        " ".join(str(value).split())
         for values in task.design_complexity.dependent_variables.values()
         for value in listed(values)
-        if len(split := " ".join(str(value).split()).rsplit(" ", 1)) == 2
-        for first, last in [split]
+    ]
+    # "ETTm1 MSE": the data set, then the measure; "ADE20K mIoU (SS)" is read at its first
+    # space, since a scale in brackets alone ("(SS)") is no measure
+    found = _crossed(values, last=True)
+    if found[1] and all(m.startswith("(") for m in found[1]):
+        found = _crossed(values, last=False)
+    return found
+
+
+def _crossed(values: list[str], last: bool) -> tuple[list[str], list[str]]:
+    pairs = [
+        (first.rstrip(" /:-"), rest)
+        for value in values
+        if len(split := (value.rsplit(" ", 1) if last else value.split(" ", 1))) == 2
+        for first, rest in [split]
         if first.rstrip(" /:-")
     ]
     sets = list(dict.fromkeys(p[0] for p in pairs))

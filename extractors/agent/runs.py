@@ -37,6 +37,7 @@ from .arms import (
     fold,
     form_words,
     measured_on,
+    measures_per_set,
     number_value,
     numeric,
     setting_flags,
@@ -648,11 +649,8 @@ class RunPlanner:
         self.stages.then_evaluate(chosen, entry, held)
         for run in chosen:  # evaluated as the entry point's runs are, trained by their own
             self._data_program(run)
-        multi_scale(
-            chosen,
-            task_metrics(task, q),
-            self._flags_of,
-        )
+        # "ADE20K mIoU (MS)", "Cityscapes mIoU (MS)": the measure, once ("mIoU (MS)")
+        multi_scale(chosen, measures_per_set(task) or task_metrics(task, q), self._flags_of)
         self.stages.trained_first(chosen, entry, held, self._unset_outputs)
         unopened(chosen[:MAX_RUNS], self.entries, self.programs, self.known)
         unfetched(chosen[:MAX_RUNS], self._config_files, self.search.text, self.known)

@@ -202,6 +202,14 @@ def test_a_measure_taken_at_several_scales_evaluates_again_with_the_switch_for_i
         "then evaluate it: `python test.py --eval mIoU --resnet ResNet34`, and for mIoU (MS): "
         "`python test.py --eval mIoU --resnet ResNet34 --aug-test`"
     ) in usage, usage
+    # measures named per data set ("ADE20K mIoU (MS)") are named once, by the measure
+    task.design_complexity.dependent_variables = {
+        "metric": [f"{d} mIoU ({s})" for d in ("ADE20K", "Cityscapes") for s in ("SS", "MS")]
+    }
+    usage = recovered_setup(tmp_path / "d", files, task).usage_instructions
+    assert ", and for mIoU (MS): `python test.py --eval mIoU --resnet ResNet34 --aug-test`" in (
+        usage
+    ), usage
     task.design_complexity.dependent_variables = {"metric": ["mIoU"]}
     usage = recovered_setup(tmp_path / "s", files, task).usage_instructions
     assert "--aug-test" not in usage, usage
