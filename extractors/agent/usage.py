@@ -76,6 +76,16 @@ def measured(q: TaskQuery) -> str:
     return ", ".join(known_metrics(q)) or "the measured metrics"
 
 
+# a key or token read from the environment with no default, or left empty to fill in (in a
+# notebook's JSON too, where the quotes are escaped)
+_KEY_NAME = r"""["']([A-Z][A-Z0-9_]*(?:_KEY|_TOKEN))["']"""
+_CREDENTIAL = re.compile(
+    rf"os\.(?:environ\.get|getenv)\(\s*{_KEY_NAME}\s*\)"
+    rf"|os\.environ\[\s*{_KEY_NAME}\s*\](?!\s*=[^=])"
+    rf"""|os\.environ\[\s*{_KEY_NAME}\s*\]\s*=\s*\\?["']\\?["']"""
+)
+
+
 class UsageWriter:
     def __init__(
         self, index: RepoIndex, search: RepoSearch | None = None, data: DataSteps | None = None
@@ -114,6 +124,9 @@ class UsageWriter:
         lines: list[str] = []
         if install := self._install():
             lines.append(f"Install the dependencies: `{install}`.")
+        programs = list(dict.fromkeys([*([entry] if entry else []), chosen[0].path]))
+        if keys := self.credentials([p for p in programs if p.endswith((".py", ".ipynb"))]):
+            lines.append(keys)
         if data := self.data_option(entry, plan.runs):
             lines.append(data)
         if absent := self.absent_data(task, entry):
@@ -295,6 +308,36 @@ class UsageWriter:
                     return True
             todo += self.index.imports.get(path, [])
         return False
+
+    def credentials(self, programs: list[str]) -> str:
+        """The keys and tokens the programs (and the repository modules they import) read
+        from the environment with no default (`os.environ.get("OPENAI_API_KEY")`,
+        `os.environ["HF_TOKEN"]`), or leave empty for the user (`os.environ["X"] = ""`), as
+        an instruction naming where each is read; "" when none is."""
+        if self.search is None:
+            return ""
+        found: dict[str, str] = {}
+        seen: set[str] = set()
+        todo = list(programs)
+        while todo and len(seen) < 80:
+            path = todo.pop(0)
+            if path in seen:
+                continue
+            seen.add(path)
+            try:
+                text = self.search.text(path)
+            except (OSError, RepoPathError):
+                continue
+            for m in _CREDENTIAL.finditer(text):
+                name = next(g for g in m.groups() if g)
+                if name not in found:
+                    line = text.count("\n", 0, m.start()) + 1
+                    found[name] = f"{name} ({path}:{line})"
+            todo += [m for m in self.index.imports.get(path, []) if m not in seen]
+        if not found:
+            return ""
+        said = ", ".join(list(found.values())[:3])
+        return f"Set the keys the code reads from the environment: {said}."
 
     def absent_data(self, task: TaskDraft, entry: str | None) -> str:
         """The data set the task holds fixed, when the repository names it nowhere and the

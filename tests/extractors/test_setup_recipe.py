@@ -249,3 +249,21 @@ def test_a_config_lists_benchmarks_by_name_or_by_entries_named() -> None:
     assert listed(ConfigFile(path="c.yaml", values={"x.0": "mbpp", "x.1": "adam"}), folders) is None
     paths = ConfigFile(path="c.yaml", values={"d.0": "tasks/gpqa", "d.1": "tasks/mbpp"})
     assert listed(paths, folders) is None
+
+
+def test_the_keys_the_code_reads_from_the_environment_are_set_first(tmp_path: Path) -> None:
+    """`os.environ.get("OPENAI_API_KEY")` in a module the program imports, with no default,
+    is a key the user must set; one read with a default, or a path, is not."""
+    client = (
+        "import os\n\n\ndef client():\n    key = os.environ.get('OPENAI_API_KEY')\n"
+        "    log = os.getenv('WANDB_API_KEY', '')\n    home = os.environ.get('HOME_DIR')\n"
+        "    return key, log, home\n"
+    )
+    files = {**FILES, "evolve/llm.py": client}
+    files["evolve/pipeline.py"] = "from evolve.llm import client\n\n" + PIPELINE
+    setup = recovered_setup(tmp_path / "k", files, _task())
+    assert (
+        "Set the keys the code reads from the environment: OPENAI_API_KEY (evolve/llm.py:5)."
+    ) in setup.usage_instructions, setup.usage_instructions
+    setup = recovered_setup(tmp_path / "n", FILES, _task())
+    assert "environment" not in setup.usage_instructions
