@@ -22,6 +22,16 @@ from .query import TaskQuery
 from .steps import Step, StepTracer, humanize
 
 NARROW = 40  # a definition longer than this is cited by its parts
+# what a task studies by a common name (its stem), and the stems code names it by
+_TOPICS = {
+    "augment": frozenset({"augment", "aug", "transform"}),
+    "attent": frozenset({"attent", "attn"}),
+    "normal": frozenset({"norm", "normal"}),
+    "embed": frozenset({"embed", "emb", "embedding"}),
+    "pool": frozenset({"pool"}),
+}
+_TOPIC_WORDS = {"augment": "augmentation", "attent": "attention", "normal": "normalization"}
+MAX_TOPIC_CLASSES = 3
 # what a method's class is about, in order: its pass, its objective, its update
 _CORE_METHODS = ("forward", "call", "get_loss", "loss", "compute_loss", "update", "learn", "step")
 
@@ -150,6 +160,32 @@ class MethodModules:
                             out.append(step)
                         if len(out) >= 2:
                             return out
+        return out
+
+    def topic_steps(self, question: str, modules: list[str]) -> list[Step]:
+        """The classes implementing what the question studies by a common name, as code names
+        it ("data augmentations": the `Transforms` of modules/transform.py; "attention":
+        `Attention`, `SpatialAttention`), in `modules`: at most two, each whole when short,
+        else by its core; none when more than `MAX_TOPIC_CLASSES` match (a framework's
+        catalogue of attention blocks is no answer)."""
+        asked = {stem(w) for w in terms(question)}
+        out: list[Step] = []
+        for topic, names in _TOPICS.items():
+            if topic not in asked:
+                continue
+            found = [
+                (module, item)
+                for module in dict.fromkeys(modules)
+                for item in self.tracer.outline(module)
+                if item.kind == "class" and set(terms(item.name)) & names
+            ]
+            if not found or len(found) > MAX_TOPIC_CLASSES:
+                continue
+            for module, item in found[:2]:
+                core = self.class_core(module, item) if item.end - item.start > NARROW else None
+                first, last = (core.start, core.end) if core else (item.start, item.end)
+                what = _TOPIC_WORDS.get(topic, topic)
+                out.append(Step(f"Implement the {what} ({item.name})", module, first, last))
         return out
 
     def defined_model(self, name: str, programs: list[str]) -> Step | None:

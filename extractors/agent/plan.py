@@ -174,6 +174,8 @@ class StepPlanner:
         # a component an arm adds or removes by its acronym, by the classes implementing it
         text = f"{task.question}\n{task.method}"
         own += self.methods.component_steps(text, task_arms(task), plan.method_modules)
+        # what the question studies by a common name ("data augmentations"), as code names it
+        own += self.methods.topic_steps(task.question, [*plan.method_modules, *modules])
         own += [r for r in rivals or [] if all(r.path != o.path for o in own)]
         files: list[str | None] = [entry, *modules] if entry else []
         picked = self._picked(entry, runs)

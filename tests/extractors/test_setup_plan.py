@@ -1062,3 +1062,61 @@ def test_a_model_named_by_its_factory_function_is_the_class_it_builds(tmp_path: 
     # the class itself, as the method (not only the lines reading --adapter_layer)
     assert any(s.endswith("Transformer class (gm/model.py:1-13)") for s in steps), steps
     assert not any("gm/generation.py" in s for s in steps), steps
+
+
+def test_what_the_question_studies_by_a_common_name_is_cited_where_code_names_it(
+    tmp_path: Path,
+) -> None:
+    """ "data augmentations" are the `Transforms` of modules/transform.py, which the training
+    imports; a question not about augmentation cites none, and a catalogue of many
+    transform classes is no answer."""
+    transform = (
+        "import random\n\n\nclass Transforms:\n    def __init__(self, size, s=1.0):\n"
+        "        self.size = size\n        self.jitter = 0.8 * s\n\n"
+        "    def __call__(self, x):\n        return self.view(x), self.view(x)\n\n"
+        "    def view(self, x):\n        return x * random.random() * self.jitter\n"
+    )
+    train = (
+        "import argparse\n\nfrom modules.transform import Transforms\n\n\n"
+        "def train(data, epochs):\n    for epoch in range(epochs):\n"
+        "        loss = sum(a - b for a, b in data)\n        print('NMI', loss)\n\n\n"
+        "if __name__ == '__main__':\n    p = argparse.ArgumentParser()\n"
+        "    p.add_argument('--epochs', type=int, default=10)\n    args = p.parse_args()\n"
+        "    views = Transforms(224)\n    train([views(x) for x in range(8)], args.epochs)\n"
+    )
+    files = {
+        "train.py": train,
+        "modules/__init__.py": "",
+        "modules/transform.py": transform,
+        "README.md": "# CC\n\n```\npython train.py --epochs 10\n```\n",
+    }
+
+    def task(question: str) -> TaskDraft:
+        return TaskDraft(
+            key="t",
+            question=question,
+            method="Train CC with each setting and report NMI.",
+            expected_outcome="It helps.",
+            design_complexity=DesignComplexity(
+                independent_variables={"views": ["T a(x) + T b(x)", "x + x"]},
+                dependent_variables={"metric": ["NMI"]},
+            ),
+        )
+
+    steps = recovered_setup(
+        tmp_path / "a", files, task("Do data augmentations help CC?")
+    ).requirements
+    assert any(
+        s.endswith("Implement the augmentation (Transforms) (modules/transform.py:4-13)")
+        for s in steps
+    ), steps
+    steps = recovered_setup(tmp_path / "b", files, task("Do paired views help CC?")).requirements
+    assert not any("Implement the augmentation" in s for s in steps), steps
+    many = "".join(
+        f"class Transform{i}:\n    def __call__(self, x):\n        return x\n\n\n" for i in range(4)
+    )
+    files["modules/transform.py"] = transform + "\n\n" + many
+    steps = recovered_setup(
+        tmp_path / "c", files, task("Do data augmentations help CC?")
+    ).requirements
+    assert not any("Implement the augmentation" in s for s in steps), steps
