@@ -8,6 +8,7 @@ and the entry point's mined parser alone, no file read.
 
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass, field
 
@@ -388,7 +389,7 @@ def arm_option(arm: Arm, options: list[CliFlag]) -> tuple[CliFlag, str] | None:
     for form in value_forms(arm.value):
         if form.lower() in NO_VALUE:
             continue
-        default = flag.default.strip("'\"")
+        default = _as_written(flag.default)
         if numeric(default) and not numeric(form):
             continue  # "--seed default": the parser wants a number
         if default and fold(default) == fold(form):
@@ -396,6 +397,21 @@ def arm_option(arm: Arm, options: list[CliFlag]) -> tuple[CliFlag, str] | None:
         if _VALUE.fullmatch(form):
             return flag, form
     return None
+
+
+def _as_written(default: str) -> str:
+    """A parser's default as a command line gives it: unquoted, and a list of one value by
+    that value (`['IDC']` for a `nargs='+'` option is `IDC`)."""
+    text = default.strip()
+    if text.startswith(("[", "(")):
+        try:
+            value = ast.literal_eval(text)
+        except (ValueError, SyntaxError):
+            return text
+        if isinstance(value, list | tuple) and len(value) == 1:
+            return str(value[0])
+        return text
+    return text.strip("'\"")
 
 
 def _by_head(arm: Arm, options: list[CliFlag]) -> tuple[CliFlag, str] | None:

@@ -320,6 +320,61 @@ def unfetched(
                     run.warning = "; ".join(w for w in (run.warning, note) if w)
 
 
+# a program copying its config over the parsed options: the config wins
+_CONFIG_WINS = re.compile(
+    r"setattr\(\s*(?:self\.)?(?:args|opt|opts|cfg)\s*,\s*\w+\s*,\s*\w+\[\s*\w+\s*\]\s*\)"
+    r"|(?:vars\(\s*(?:args|opt)\s*\)|(?:args|opt)\.__dict__)\.update\(\s*\w+\s*\)"
+)
+
+
+_ONLY_UNSET = re.compile(r"is None|== None|not hasattr|getattr\([^)]*\)\s*(?:is|==)")
+
+
+def overridden(
+    runs: list[Run],
+    programs_of: Callable[[str], list[str]],
+    configs_of: Callable[[str], list[ConfigFile]],
+    text_of: Callable[[str], str],
+) -> None:
+    """A run passing an option its config file sets too, to a program that copies its config
+    over the options it parsed (`for key in config: setattr(args, key, config[key])`): the
+    config's value is the one run, so the option is set in the config instead."""
+    for run in runs:
+        command = run.invocation or run.command
+        if run.missing or not command:
+            continue
+        wins = ""
+        for program in programs_of(command):
+            try:
+                text = text_of(program) if program.endswith(".py") else ""
+            except (OSError, ValueError):
+                continue
+            for m in _CONFIG_WINS.finditer(text):
+                line = text.count("\n", 0, m.start()) + 1
+                before = "\n".join(text.splitlines()[max(line - 3, 0) : line])
+                if _ONLY_UNSET.search(before):  # it fills only what the options left unset
+                    continue
+                wins = f"{program}:{line}"
+                break
+            if wins:
+                break
+        if not wins:
+            continue
+        words = command.replace("=", " ").split()
+        given = [w for w in words if w.startswith("--") and len(w) > 2]
+        for config in configs_of(command):
+            keys = {k.split(".", 1)[0] for k in config.values}
+            both = [g for g in given if g[2:].replace("-", "_") in keys]
+            if both:
+                note = (
+                    f"{config.path} sets {', '.join(g[2:] for g in both)} too, and the program "
+                    f"lets its config override the options ({wins}): set "
+                    f"{'them' if len(both) > 1 else 'it'} in a copy of {config.path} instead"
+                )
+                if note not in run.warning:
+                    run.warning = "; ".join(w for w in (run.warning, note) if w)
+
+
 _NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "ten": 10}
 _REPEATED = re.compile(
     r"(?i)(?:averag\w*|mean)\s+(?:over|of|from|across)\s+(\d+|two|three|four|five|six|ten)\s+"

@@ -83,6 +83,7 @@ from .run_notes import (
     config_item,
     config_placeholders,
     multi_scale,
+    overridden,
     own_model,
     repeated,
     trains,
@@ -661,6 +662,7 @@ class RunPlanner:
             lambda c: {o for p in self.programs(c) for o in self.stages.options_of(p)},
         )
         self._suite_benchmarks(chosen[:MAX_RUNS], task)
+        overridden(chosen[:MAX_RUNS], self.programs, self.configs, self.search.text)
         return chosen[:MAX_RUNS], entry
 
     def _suite_benchmarks(self, runs: list[Run], task: TaskDraft) -> None:

@@ -267,3 +267,43 @@ def test_the_keys_the_code_reads_from_the_environment_are_set_first(tmp_path: Pa
     ) in setup.usage_instructions, setup.usage_instructions
     setup = recovered_setup(tmp_path / "n", FILES, _task())
     assert "environment" not in setup.usage_instructions
+
+
+def test_an_option_the_programs_config_overrides_is_set_in_the_config(tmp_path: Path) -> None:
+    """`--datasets IDC` beside `--config bench.yaml`, which lists datasets, to a program that
+    copies its config over the options it parsed: the run says to set it in the config. A
+    program that fills from its config only what the options left unset says nothing."""
+    bench = (
+        "import argparse\n\nimport yaml\n\n\ndef benchmark(args):\n"
+        "    with open(args.config) as f:\n        config = yaml.safe_load(f)\n"
+        "    for key in config:\n        if key in args:\n"
+        "            setattr(args, key, config[key])\n    print('pearson', args.datasets)\n\n\n"
+        "if __name__ == '__main__':\n    p = argparse.ArgumentParser()\n"
+        "    p.add_argument('--config', default=None)\n"
+        "    p.add_argument('--datasets', nargs='+', default=['IDC'])\n"
+        "    benchmark(p.parse_args())\n"
+    )
+    files = {
+        "bench.py": bench,
+        "bench.yaml": "datasets:\n  - IDC\n  - PRAD\n  - PAAD\nepochs: 3\n",
+        "README.md": "# Bench\n\n```\npython bench.py --config bench.yaml\n```\n",
+    }
+    task = TaskDraft(
+        key="t",
+        question="How does the pearson correlation differ between IDC and PRAD?",
+        design_complexity=DesignComplexity(
+            independent_variables={"dataset": ["IDC", "PRAD"]},
+            dependent_variables={"metric": ["pearson correlation"]},
+        ),
+    )
+    usage = recovered_setup(tmp_path / "o", files, task).usage_instructions
+    # the default a list option gives (`['IDC']`) is written as a command line takes it
+    assert "`python bench.py --config bench.yaml --datasets IDC`" in usage, usage
+    assert "['IDC']" not in usage, usage
+    assert (
+        "bench.yaml sets datasets too, and the program lets its config override the options "
+        "(bench.py:11): set it in a copy of bench.yaml instead"
+    ) in usage, usage
+    files["bench.py"] = bench.replace("if key in args:", "if getattr(args, key) is None:")
+    usage = recovered_setup(tmp_path / "u", files, task).usage_instructions
+    assert "override" not in usage, usage
