@@ -30,6 +30,9 @@ _NAME_HEAD = re.compile(r"^([A-Za-z][\w./+-]*(?:\([^()\s]*\))?\*?)\s+(?:with|usi
 # a value's explanation in parentheses, after a space: "COPRO (optimizes only the prompt)"
 _EXPLAINED = re.compile(r"\s+\([^()]*\)")
 _EXAMPLES = re.compile(r"\((?:e\.g\.|i\.e\.|such as|for example|like)", re.I)
+_ONE_EXAMPLE = re.compile(
+    r"\((?:e\.g\.|i\.e\.|such as|for example),?\s*([A-Z][\w.+-]*[A-Z\d][\w.+-]*)([^()]*)\)"
+)
 
 
 _ABLATION_IN_TEXT = re.compile(r"\b(?:w/o|without)\s+(?:the\s+)?([A-Za-z][\w-]*)", re.I)
@@ -88,6 +91,10 @@ def _value_name(text: str) -> str:
         label = re.match(r"\s*\(\w{1,3}\)", text[len(head.group(1)) :])
         return head.group(1) + (label.group(0) if label else "")
     bare = _EXPLAINED.sub("", text).strip()
+    # a kind of model given by one example ("Transformer-based models (e.g., FEDformer with a
+    # 96 look-back window)"): the example is what runs; several ("e.g., linear or MLP") none
+    if (one := _ONE_EXAMPLE.search(text)) and not re.search(r",| or | and ", one.group(2)):
+        return one.group(1)
     if len(bare.split()) <= MAX_VALUE_WORDS and re.search(r"[A-Z\d]", bare):
         return "" if _EXAMPLES.search(text) else bare
     return ""

@@ -661,6 +661,7 @@ class RunPlanner:
             self._unset_outputs,
             lambda c: {o for p in self.programs(c) for o in self.stages.options_of(p)},
         )
+        chosen = without_bases(chosen)
         self._suite_benchmarks(chosen[:MAX_RUNS], task)
         overridden(chosen[:MAX_RUNS], self.programs, self.configs, self.search.text)
         return chosen[:MAX_RUNS], entry
@@ -1187,6 +1188,20 @@ class RunPlanner:
 
 
 OURS = re.compile(r"\bours\b", re.I)  # how a paper's table marks its authors' method
+
+
+def without_bases(runs: list[Run]) -> list[Run]:
+    """The runs without a launch script's run that names no arm and only served as the base
+    of an arm's command (`Formers/Transformer.sh`, from which FEDformer's command is built):
+    it is no run of the task."""
+    based = {
+        w.split("'s command with", 1)[0]
+        for r in runs
+        if r.arms
+        for w in r.warning.split("; ")
+        if "'s command with" in w
+    }
+    return [r for r in runs if r.arms or r.covers or r.missing or r.script not in based]
 
 
 def _as_script_runs(base: Run, setting: list[str], datasets: list[str]) -> str:

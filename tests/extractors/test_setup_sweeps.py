@@ -237,3 +237,62 @@ def test_a_sweep_written_out_run_by_run_is_shown_and_carried_to_derived_commands
     # the labels that follow the sweep are not settings; the outlier run is no value of it
     assert "--model_id" not in usage.splitlines()[0] and "0.7" not in usage, usage
     assert "once per value it sweeps (--mask_rate {0.125,0.25,0.375,0.5})" in usage, usage
+
+
+def test_a_kind_of_model_given_by_one_example_runs_that_example(tmp_path: Path) -> None:
+    """ "Transformer-based models (e.g., FEDformer with a 96 look-back window)" is run as
+    FEDformer, through a command built on a launch script; the script it is built on, which
+    runs no arm, is no run of its own. Several examples name no one model."""
+    from extractors.agent.arms import task_arms
+
+    program = IMPUTE.replace("'--model', default='GapNet'", "'--model', default='Transformer'")
+    files = {
+        "run.py": program,
+        "scripts/GapNet_ETTh1.sh": _block("GapNet", "ETTh1", "0.125"),
+        "scripts/GapNet_ETTh2.sh": _block("GapNet", "ETTh2", "0.125"),
+        "baselines/Transformer.sh": _block("Transformer", "ETTh1", "0.125"),
+        "models/GapNet.py": "class Model:\n    def forward(self, x):\n        return x * 0.5\n",
+        "models/FEDformer.py": "class Model:\n    def forward(self, x):\n        return x + 1\n",
+        "models/Transformer.py": "class Model:\n    def forward(self, x):\n        return x - 1\n",
+    }
+    kinds = ["GapNet", "Transformer-based models (e.g., FEDformer with a 96 look-back window)"]
+    task = TaskDraft(
+        key="table-1:compare",
+        question="How does GapNet compare with Transformer-based models on MSE on ETTh1?",
+        method="Run GapNet and the Transformer-based models on ETTh1 and compare MSE.",
+        expected_outcome="GapNet is best.",
+        design_complexity=DesignComplexity(
+            independent_variables={"model": kinds},
+            constant_variables={"datasets": ["ETTh1", "ETTh2"]},
+            dependent_variables={"metric": ["MSE"]},
+        ),
+    )
+    assert [a.value for a in task_arms(task)] == ["GapNet", "FEDformer"]
+    usage = recovered_setup(tmp_path / "f", files, task).usage_instructions
+    assert "Run FEDformer on ETTh1: `python -u run.py" in usage, usage
+    assert "--model FEDformer" in usage, usage
+    assert "default configuration" not in usage, usage
+    several = TaskDraft(
+        key="t",
+        question="q",
+        design_complexity=DesignComplexity(
+            independent_variables={"model": ["GapNet", "baselines (e.g., PatchTST or DLinear)"]}
+        ),
+    )
+    assert [a.value for a in task_arms(several)] == ["GapNet"]
+
+
+def test_a_script_that_only_served_as_a_base_is_no_run_of_the_task() -> None:
+    from extractors.agent.arms import Arm
+    from extractors.agent.run import Run
+    from extractors.agent.runs import without_bases
+
+    fed = Arm("model", "FEDformer", frozenset({"fedformer"}))
+    base = Run("bash Formers/Transformer.sh", script="Formers/Transformer.sh", data="ETTh1")
+    derived = Run(
+        "python run.py --model FEDformer",
+        arms=[fed],
+        warning="Formers/Transformer.sh's command with --model set to FEDformer",
+    )
+    own = Run("bash scripts/ours.sh", script="scripts/ours.sh")  # the repository's own run
+    assert without_bases([base, derived, own]) == [derived, own]
