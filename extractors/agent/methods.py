@@ -19,7 +19,7 @@ from extractors.repo.pysource import OutlineItem
 from .arms import Arm, about_data, numeric, value_forms
 from .inline import doc_wording
 from .query import TaskQuery
-from .steps import Step, StepTracer, humanize
+from .steps import Step, StepTracer, humanize, imported
 
 NARROW = 40  # a definition longer than this is cited by its parts
 # what a task studies by a common name (its stem), and the stems code names it by
@@ -195,7 +195,7 @@ class MethodModules:
         module's main definition. Found in what the `programs` import; None when no single
         definition has the name."""
         found: list[tuple[str, OutlineItem]] = []
-        for path in dict.fromkeys(m for p in programs for m in self._closure(p)):
+        for path in dict.fromkeys(m for p in programs for m in imported(self.index, p)):
             found += [
                 (path, i)
                 for i in self.tracer.outline(path)
@@ -219,15 +219,6 @@ class MethodModules:
                 if built and built[0].kind == "class":
                     return self.main_definition(target, name, built[0])
         return None
-
-    def _closure(self, program: str) -> list[str]:
-        """The program and the repository modules it reaches through its imports."""
-        modules = [program, *self.index.imports.get(program, [])]
-        for m in modules:  # grows while it is read
-            if len(modules) >= 80:
-                break
-            modules.extend(x for x in self.index.imports.get(m, []) if x not in modules)
-        return [m for m in modules if m.endswith(".py")][:80]
 
     def main_definition(
         self, module: str, what: str, top: OutlineItem | None = None

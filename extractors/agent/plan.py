@@ -56,7 +56,7 @@ from .multirun import hydra_config_steps
 from .option_use import OptionUses
 from .query import TaskQuery
 from .run import Run, run_label
-from .steps import Step, StepTracer
+from .steps import Step, StepTracer, imported
 
 MAX_STEPS = 15
 FEW_STEPS = 8  # fewer steps than this and a long function among them is opened
@@ -548,12 +548,8 @@ class StepPlanner:
         return bool(lines) and all(any(a <= ln <= b for a, b in spans) for ln in lines)
 
     def _closure(self, entry: str) -> list[str]:
-        modules = list(self.index.imports.get(entry, []))
-        for m in modules:  # grows while it is read: every module the entry point reaches
-            if len(modules) >= 80:
-                break
-            modules.extend(x for x in self.index.imports.get(m, []) if x not in modules)
-        return [m for m in modules if m.endswith(".py") and m != entry][:80]
+        """The repository modules the entry point reaches through its imports."""
+        return [m for m in imported(self.index, entry, 81) if m.endswith(".py") and m != entry][:80]
 
     def _option_uses(self, entry: str | None, modules: list[str], runs: list[Run]) -> list[Step]:
         """The definitions reading the value of each option a run sets to select its arm

@@ -13,6 +13,8 @@ import math
 import posixpath
 import re
 import shlex
+from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from expcurate.records import DocCommand, EntryPoint, RepoIndex
@@ -361,6 +363,32 @@ class StepTracer:
     def config_steps(self, path: str) -> list[Step]:
         n = len(self.search.text(path).splitlines())
         return [Step("Set the configuration values", path, 1, max(n, 1))]
+
+
+def imported(index: RepoIndex, start: str, limit: int = 80) -> list[str]:
+    """`start`, then the repository modules it reaches through its imports, breadth first,
+    at most `limit` in all."""
+    modules = [start]
+    for m in modules:  # grows while it is read
+        if len(modules) >= limit:
+            break
+        modules.extend(x for x in index.imports.get(m, []) if x not in modules)
+    return modules[:limit]
+
+
+def reached(index: RepoIndex, starts: list[str], depth_first: bool = False) -> Iterator[str]:
+    """The `starts`, then the repository modules they reach through their imports, each
+    once, found as they are read (a caller may stop at the first it needs): breadth first,
+    or depth first, the last import first (to reach the modules doing the work soonest)."""
+    seen: set[str] = set()
+    todo = deque(starts)
+    while todo:
+        path = todo.pop() if depth_first else todo.popleft()
+        if path in seen:
+            continue
+        seen.add(path)
+        yield path
+        todo.extend(x for x in index.imports.get(path, []) if x not in seen)
 
 
 def bare_run(path: str, entry: EntryPoint | None) -> str:

@@ -9,7 +9,9 @@ to compare across the runs. A task asking how to build something gets the plan's
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import islice
 
 from expcurate.records import RepoIndex, TaskDraft
 from extractors.repo import RepoPathError, RepoSearch, terms
@@ -35,7 +37,7 @@ from .plan import Plan
 from .query import TaskQuery, asks_how
 from .rank import Candidate, asks_cost, counts_cost, names_cost
 from .run import Run, run_label
-from .steps import Step, usage_for
+from .steps import Step, reached, usage_for
 from .suite_config import preparations
 
 RUNNABLE = {"script", "entry", "notebook", "test"}
@@ -290,24 +292,25 @@ class UsageWriter:
         read = re.compile(rf"\b(\w+)\.{attr}\b|\[\s*['\"]{attr}['\"]\s*\]|['\"]{attr}['\"]\s*\)")
         # a parameter of that name takes it from the options spread into a call (`**config`)
         taken = re.compile(rf"\bdef\s+\w+\s*\((?:[^()]|\([^()]*\))*?\b{attr}\b")
-        seen: set[str] = set()
-        todo = [entry]
-        while todo:
-            path = todo.pop()
-            if path in seen:
-                continue
-            seen.add(path)
-            try:
-                text = self.search.text(path)
-            except (OSError, RepoPathError):
-                continue
+        for _, text in self._texts([entry], limit=10**6, depth_first=True):
             if taken.search(text):
                 return True
             for m in read.finditer(text):
                 if m.group(1) not in {"os", "sys", "osp", "posixpath", "ntpath"}:
                     return True
-            todo += self.index.imports.get(path, [])
         return False
+
+    def _texts(
+        self, programs: list[str], limit: int = 80, depth_first: bool = False
+    ) -> Iterator[tuple[str, str]]:
+        """(path, text) of the programs and the repository modules they import, those first
+        (at most `limit`), skipping what cannot be read."""
+        assert self.search is not None
+        for path in islice(reached(self.index, programs, depth_first), limit):
+            try:
+                yield path, self.search.text(path)
+            except (OSError, RepoPathError):
+                continue
 
     def credentials(self, programs: list[str]) -> str:
         """The keys and tokens the programs (and the repository modules they import) read
@@ -317,23 +320,12 @@ class UsageWriter:
         if self.search is None:
             return ""
         found: dict[str, str] = {}
-        seen: set[str] = set()
-        todo = list(programs)
-        while todo and len(seen) < 80:
-            path = todo.pop(0)
-            if path in seen:
-                continue
-            seen.add(path)
-            try:
-                text = self.search.text(path)
-            except (OSError, RepoPathError):
-                continue
+        for path, text in self._texts(programs):
             for m in _CREDENTIAL.finditer(text):
                 name = next(g for g in m.groups() if g)
                 if name not in found:
                     line = text.count("\n", 0, m.start()) + 1
                     found[name] = f"{name} ({path}:{line})"
-            todo += [m for m in self.index.imports.get(path, []) if m not in seen]
         if not found:
             return ""
         said = ", ".join(list(found.values())[:3])
