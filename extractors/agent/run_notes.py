@@ -375,6 +375,38 @@ def overridden(
                     run.warning = "; ".join(w for w in (run.warning, note) if w)
 
 
+# a model's own check on the options it is built with: `assert configs.e_layers == configs.d_layers`
+_EQUAL_OPTIONS = re.compile(r"\bassert\s+\w+\.(\w+)\s*==\s*\w+\.(\w+)")
+
+
+def model_checks(
+    runs: list[Run], module_of: Callable[[str], str | None], text_of: Callable[[str], str]
+) -> None:
+    """A command built for a model (no launch script of its own) that gives two options the
+    model's module asserts equal (`assert configs.e_layers == configs.d_layers` in
+    models/ETSformer.py) different values: the second is set to the first's value, and
+    the run says so; as written it would stop at the assertion."""
+    for run in runs:
+        if run.missing or run.script or not run.command:
+            continue
+        model = MODEL_OPTION.search(run.command)
+        path = module_of(model.group(1)) if model else None
+        if path is None:
+            continue
+        try:
+            text = text_of(path)
+        except (OSError, ValueError):
+            continue
+        for first, second in _EQUAL_OPTIONS.findall(text):
+            given = {
+                m.group(1): m.group(2) for m in re.finditer(r"(?<!\S)--(\w+)[= ](\S+)", run.command)
+            }
+            if first in given and second in given and given[first] != given[second]:
+                run.command = with_setting(run.command, [f"--{second}", given[first]])
+                note = f"{path} asserts {first} == {second}: --{second} set to {given[first]}"
+                run.warning = "; ".join(w for w in (run.warning, note) if w)
+
+
 _NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "ten": 10}
 _REPEATED = re.compile(
     r"(?i)(?:averag\w*|mean)\s+(?:over|of|from|across)\s+(\d+|two|three|four|five|six|ten)\s+"

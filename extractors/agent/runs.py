@@ -82,6 +82,7 @@ from .run_notes import (
     comparable,
     config_item,
     config_placeholders,
+    model_checks,
     multi_scale,
     overridden,
     own_model,
@@ -662,9 +663,15 @@ class RunPlanner:
             lambda c: {o for p in self.programs(c) for o in self.stages.options_of(p)},
         )
         chosen = without_bases(chosen)
+        model_checks(chosen[:MAX_RUNS], self._model_path, self.search.text)
         self._suite_benchmarks(chosen[:MAX_RUNS], task)
         overridden(chosen[:MAX_RUNS], self.programs, self.configs, self.search.text)
         return chosen[:MAX_RUNS], entry
+
+    def _model_path(self, name: str) -> str | None:
+        """The one module named after a model (models/ETSformer.py for `ETSformer`)."""
+        paths = self.methods.modules_by_stem().get(name.lower(), [])
+        return paths[0] if len(paths) == 1 else None
 
     def _suite_benchmarks(self, runs: list[Run], task: TaskDraft) -> None:
         """A run whose config lists a suite's benchmarks (`tasks:` naming `tasks/gpqa/`,

@@ -296,3 +296,44 @@ def test_a_script_that_only_served_as_a_base_is_no_run_of_the_task() -> None:
     )
     own = Run("bash scripts/ours.sh", script="scripts/ours.sh")  # the repository's own run
     assert without_bases([base, derived, own]) == [derived, own]
+
+
+def test_a_derived_command_meets_the_models_own_assertion(tmp_path: Path) -> None:
+    """ETSformer's module asserts `e_layers == d_layers`; the command built for it from
+    GapNet's script (`--e_layers 2 --d_layers 1`) would stop there, so --d_layers follows
+    --e_layers. A model asserting nothing keeps the script's values."""
+    program = IMPUTE.replace(
+        "    p.add_argument('--seed'",
+        "    p.add_argument('--e_layers', type=int, default=2)\n"
+        "    p.add_argument('--d_layers', type=int, default=1)\n    p.add_argument('--seed'",
+    )
+    script = "python -u run.py --model GapNet --data ETTh1 --e_layers 2 --d_layers 1\n"
+    checked = (
+        "class Model:\n    def __init__(self, configs):\n"
+        "        assert configs.e_layers == configs.d_layers, 'equal layers'\n"
+        "        self.depth = configs.e_layers\n"
+    )
+    files = {
+        "run.py": program,
+        "scripts/GapNet_ETTh1.sh": script,
+        "models/GapNet.py": "class Model:\n    def forward(self, x):\n        return x * 0.5\n",
+        "models/ETSformer.py": checked,
+        "models/Linear.py": "class Model:\n    def forward(self, x):\n        return x + 1\n",
+    }
+    task = TaskDraft(
+        key="table-4:impute",
+        question="How does GapNet compare with ETSformer and Linear on MSE on ETTh1?",
+        method="Run GapNet, ETSformer and Linear on ETTh1 and compare the MSE.",
+        expected_outcome="GapNet is best.",
+        design_complexity=DesignComplexity(
+            independent_variables={"method": ["GapNet", "ETSformer", "Linear"]},
+            constant_variables={"dataset": "ETTh1"},
+            dependent_variables={"metric": ["MSE"]},
+        ),
+    )
+    lines = recovered_setup(tmp_path / "e", files, task).usage_instructions.splitlines()
+    ets = next(x for x in lines if x.split(". ", 1)[1].startswith("Run ETSformer"))
+    assert "--model ETSformer" in ets and "--d_layers 2" in ets, ets
+    assert "models/ETSformer.py asserts e_layers == d_layers: --d_layers set to 2" in ets
+    linear = next(x for x in lines if x.split(". ", 1)[1].startswith("Run Linear"))
+    assert "--d_layers 1" in linear and "asserts" not in linear, linear
