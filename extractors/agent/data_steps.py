@@ -18,11 +18,11 @@ from expcurate.records import RepoIndex, TaskDraft
 from extractors.repo import terms
 from extractors.repo.pysource import OutlineItem
 
-from .arms import listed, task_datasets
+from .arms import fold, listed, task_datasets
 from .methods import NARROW
 from .run import Run
 from .steps import DATA_NAMES, Step, StepTracer
-from .suite_config import names_folder, squeezed
+from .suite_config import names_folder
 
 _SCORES = ("compute_score", "compute", "score", "__call__", "forward")  # a metric's work
 MAX_BENCHMARKS = 4  # benchmarks named by the task whose own folder's loader is a step
@@ -99,7 +99,7 @@ class DataSteps:
         folders = self.code_folders()
         out: list[tuple[str, str]] = []
         for name in dict.fromkeys(names):
-            said = squeezed(name)
+            said = fold(name)
             if len(said) < 4:
                 continue
             folder = next((f for f, c in folders.items() if names_folder(said, c)), None)
@@ -109,13 +109,13 @@ class DataSteps:
 
     def code_folders(self) -> dict[str, str]:
         """Folders of Python modules that sit beside two or more others like them (one per
-        benchmark: `tasks/gpqa/`, `tasks/humaneval/`, ...), with their names squeezed
+        benchmark: `tasks/gpqa/`, `tasks/humaneval/`, ...), with their names folded
         (`mmlu_pro` -> mmlupro)."""
         if self._folders is None:
             code = {posixpath.dirname(f.path) for f in self.index.files if f.path.endswith(".py")}
             siblings = Counter(posixpath.dirname(c) for c in code if "/" in c)
             self._folders = {
-                c: squeezed(posixpath.basename(c))
+                c: fold(posixpath.basename(c))
                 for c in sorted(code)
                 if "/" in c and siblings[posixpath.dirname(c)] >= 3
             }

@@ -95,7 +95,7 @@ from .run_notes import (
 from .stages import Stages, on_setting
 from .steps import Step, StepTracer, bare_run
 from .suite import Suite
-from .suite_config import listed, names_folder, squeezed, unlisted_note
+from .suite_config import benchmark_list, names_folder, unlisted_note
 
 RELEVANT = 0.6  # a launch script ranked this close to the best file can name the entry point
 MAX_MISSING = 4  # arms no script or option selects, each shown as a line to fill in
@@ -685,14 +685,14 @@ class RunPlanner:
             if run.missing or not run.command:
                 continue
             for config in self.configs(run.invocation or run.command):
-                found = listed(config, folders)
+                found = benchmark_list(config, folders)
                 if found is None:
                     continue
                 key, items = found
                 suite = {
                     posixpath.dirname(f)
                     for f, c in folders.items()
-                    if any(names_folder(squeezed(i), c) for i in items)
+                    if any(names_folder(fold(i), c) for i in items)
                 }
                 names = [posixpath.basename(f) for _, f in wanted if posixpath.dirname(f) in suite]
                 if note := unlisted_note(config, key, items, names):
@@ -1089,7 +1089,7 @@ class RunPlanner:
             main = {w for w in a.words if len(w) >= 3}  # not "la", "ma" of LLaMA
             if bool(main) and main <= model:
                 return True
-            return bool(modules) and (modules or {}).get((a.variable, a.value)) == model
+            return bool(modules and modules.get((a.variable, a.value)) == model)
 
         return [a for a in arms if any(names(a, m) for m in models)]
 
@@ -1197,16 +1197,21 @@ class RunPlanner:
 OURS = re.compile(r"\bours\b", re.I)  # how a paper's table marks its authors' method
 
 
+# how a command built on a launch script's run names that script (`_as_script_runs`); the
+# runs are rebuilt from one another with their warnings, so the note is what carries it
+_BUILT_ON = "'s command with"
+
+
 def without_bases(runs: list[Run]) -> list[Run]:
     """The runs without a launch script's run that names no arm and only served as the base
     of an arm's command (`Formers/Transformer.sh`, from which FEDformer's command is built):
     it is no run of the task."""
     based = {
-        w.split("'s command with", 1)[0]
+        w.split(_BUILT_ON, 1)[0]
         for r in runs
         if r.arms
         for w in r.warning.split("; ")
-        if "'s command with" in w
+        if _BUILT_ON in w
     }
     return [r for r in runs if r.arms or r.covers or r.missing or r.script not in based]
 
@@ -1219,7 +1224,7 @@ def _as_script_runs(base: Run, setting: list[str], datasets: list[str]) -> str:
     again = f", once per value it sweeps ({', '.join(swept)})" if swept else ""
     given = len(setting) == 2 and re.search(rf"(?<!\S){re.escape(setting[0])}[= ]", base.invocation)
     done = f"{setting[0]} set to {setting[1]}" if given else f"{' '.join(setting)} added"
-    note = f"{base.script}'s command with {done}{again}"
+    note = f"{base.script}{_BUILT_ON} {done}{again}"
     others = [d for d in datasets if d and d != base.data]
     if others:
         note += f"; likewise on {', '.join(others)}, with their scripts' commands"

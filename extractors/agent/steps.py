@@ -16,6 +16,7 @@ import shlex
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import islice
 
 from expcurate.records import DocCommand, EntryPoint, RepoIndex
 from extractors.repo import RepoSearch, stem, terms
@@ -368,12 +369,7 @@ class StepTracer:
 def imported(index: RepoIndex, start: str, limit: int = 80) -> list[str]:
     """`start`, then the repository modules it reaches through its imports, breadth first,
     at most `limit` in all."""
-    modules = [start]
-    for m in modules:  # grows while it is read
-        if len(modules) >= limit:
-            break
-        modules.extend(x for x in index.imports.get(m, []) if x not in modules)
-    return modules[:limit]
+    return list(islice(reached(index, [start]), limit))
 
 
 def reached(index: RepoIndex, starts: list[str], depth_first: bool = False) -> Iterator[str]:

@@ -17,17 +17,14 @@ from collections.abc import Iterable
 from expcurate.records import ConfigFile, DocCommand
 from extractors.repo.commands import run_from
 
+from .arms import fold
+
 # a program that readies a benchmark's data rather than evaluating on it
 _PREPARES = re.compile(r"(?i)^(?:prepare|prep|preprocess|download|fetch|build|make|get)[_-]?")
 
 
-def squeezed(name: str) -> str:
-    """A name with case and punctuation gone (`MMLU-Pro`, `mmlu_pro` -> mmlupro)."""
-    return re.sub(r"[^a-z0-9]", "", name.lower())
-
-
 def names_folder(said: str, folder: str) -> bool:
-    """A squeezed task name and a squeezed folder name are one: equal, or the name is the
+    """A folded task name and a folded folder name are one (`arms.fold`): equal, or the name is the
     folder's with a short qualifier after it (`gpqadiamond` and `gpqa`)."""
     if said == folder:
         return True
@@ -49,7 +46,7 @@ def preparations(commands: Iterable[DocCommand], folders: list[str], known: set[
     return list(dict.fromkeys(out))
 
 
-def listed(config: ConfigFile, folders: dict[str, str]) -> tuple[str, list[str]] | None:
+def benchmark_list(config: ConfigFile, folders: dict[str, str]) -> tuple[str, list[str]] | None:
     """The list key of `config` whose items name the suite's benchmark folders (two or more
     of them; `tasks.0.name: gpqa_diamond` for `tasks/gpqa/`), with its items in order."""
     lists: dict[str, list[str]] = {}
@@ -64,7 +61,7 @@ def listed(config: ConfigFile, folders: dict[str, str]) -> tuple[str, list[str]]
             continue
         lists.setdefault(".".join(parts[:at]), []).append(value)
     for key, items in lists.items():
-        hits = [i for i in items if any(names_folder(squeezed(i), f) for f in folders.values())]
+        hits = [i for i in items if any(names_folder(fold(i), f) for f in folders.values())]
         if len(hits) >= 2:
             return key, items
     return None
@@ -73,7 +70,7 @@ def listed(config: ConfigFile, folders: dict[str, str]) -> tuple[str, list[str]]
 def unlisted_note(config: ConfigFile, key: str, items: list[str], wanted: list[str]) -> str:
     """What a run must change when its config lists other benchmarks than the task's:
     `wanted` are the task's benchmarks as the suite names their folders."""
-    missing = [w for w in wanted if not any(names_folder(squeezed(i), squeezed(w)) for i in items)]
+    missing = [w for w in wanted if not any(names_folder(fold(i), fold(w)) for i in items)]
     if not missing:
         return ""
     return (

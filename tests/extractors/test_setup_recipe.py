@@ -232,7 +232,7 @@ def test_held_out_benchmarks_are_prepared_and_listed_in_the_config_the_run_passe
 
 def test_a_config_lists_benchmarks_by_name_or_by_entries_named() -> None:
     from expcurate.records import ConfigFile
-    from extractors.agent.suite_config import listed
+    from extractors.agent.suite_config import benchmark_list
 
     folders = {"tasks/gpqa": "gpqa", "tasks/humaneval": "humaneval", "tasks/mbpp": "mbpp"}
     entries = ConfigFile(
@@ -244,11 +244,14 @@ def test_a_config_lists_benchmarks_by_name_or_by_entries_named() -> None:
             "models.0": "gpt",
         },
     )
-    assert listed(entries, folders) == ("tasks", ["gpqa_diamond", "humaneval"])
+    assert benchmark_list(entries, folders) == ("tasks", ["gpqa_diamond", "humaneval"])
     # one item naming a benchmark is no suite; paths are files, not benchmarks
-    assert listed(ConfigFile(path="c.yaml", values={"x.0": "mbpp", "x.1": "adam"}), folders) is None
+    assert (
+        benchmark_list(ConfigFile(path="c.yaml", values={"x.0": "mbpp", "x.1": "adam"}), folders)
+        is None
+    )
     paths = ConfigFile(path="c.yaml", values={"d.0": "tasks/gpqa", "d.1": "tasks/mbpp"})
-    assert listed(paths, folders) is None
+    assert benchmark_list(paths, folders) is None
 
 
 def test_the_keys_the_code_reads_from_the_environment_are_set_first(tmp_path: Path) -> None:
