@@ -779,7 +779,7 @@ def flag_for(value: str, variable: str, options: list[CliFlag]) -> CliFlag | Non
         "name",
         "setting",
     }
-    named = [f for f in options if wanted & {stem(t) for t in terms(f.name)}]
+    named = [f for f in options if wanted & set(terms(f.name))]
     if low not in _BOOLEANS:  # any switch's default or help says True: only its name tells
         # a number is a default by coincidence as often as not (epochs 8, workers 8): it
         # counts only for an option named like the variable (batch_size 16: --train_batch_size)

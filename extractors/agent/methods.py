@@ -168,7 +168,7 @@ class MethodModules:
         `Attention`, `SpatialAttention`), in `modules`: at most two, each whole when short,
         else by its core; none when more than `MAX_TOPIC_CLASSES` match (a framework's
         catalogue of attention blocks is no answer)."""
-        asked = {stem(w) for w in terms(question)}
+        asked = set(terms(question))
         out: list[Step] = []
         for topic, names in _TOPICS.items():
             if topic not in asked:

@@ -60,10 +60,7 @@ def preparing(path: str) -> bool:
 
 
 _ASKS_PREPARING = frozenset(
-    stem(t)
-    for t in terms(
-        "prepare preparation preprocess preprocessing download convert conversion construct"
-    )
+    terms("prepare preparation preprocess preprocessing download convert conversion construct")
 )
 # A repository with sub-projects per kind of experiment (detection/, pose_estimation/,
 # video_prediction/ beside the classification code at the root): when the question names
@@ -71,8 +68,7 @@ _ASKS_PREPARING = frozenset(
 OUTSIDE_NAMED = 0.5
 # folder names any repository may have, which name no kind of experiment
 _COMMON_FOLDERS = frozenset(
-    stem(t)
-    for t in terms(
+    terms(
         "data dataset datasets docs doc examples example tools tool utils util tests test "
         "models model configs config notebooks notebook experiments experiment benchmarks "
         "benchmark assets demo demos apps app common core external misc results outputs logs "
@@ -89,8 +85,7 @@ _COUNTS_COST = re.compile(
     re.IGNORECASE,
 )
 _ASKS_COST = frozenset(
-    stem(t)
-    for t in terms(
+    terms(
         "flops flop gflops macs params parameters parameter latency throughput speed fps "
         "efficiency efficient complexity cost"
     )
@@ -109,7 +104,7 @@ def asks_cost(q: TaskQuery) -> bool:
 
 def names_cost(text: str) -> bool:
     """The text names a cost ("Params. (M)", "GFLOPs")."""
-    return bool(_ASKS_COST & {stem(t) for t in terms(text)})
+    return bool(_ASKS_COST & set(terms(text)))
 
 
 SCRIPT_TO_CALLEE = 0.6

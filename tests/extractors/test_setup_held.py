@@ -384,3 +384,19 @@ def test_a_program_that_prepares_the_data_does_not_lead_unless_asked_about(tmp_p
         ),
     )
     assert prepared.source[0] == "tools/prepare_cifar10_lt.py", prepared.source
+
+
+def test_a_conv_layer_is_not_a_question_about_converting_the_data(tmp_path: Path) -> None:
+    """ "Conversion" and "Conv" once met at the same crude stem (the asking words were stemmed
+    twice), so an ablation of a 1 x 1 Conv was read as asking how the data is converted and
+    the data program was let lead (SegNeXt's MSCA ablation, led by a Vaihingen converter)."""
+    files = {"tools/convert_cifar10_lt.py": PREPARE, "train.py": TRAIN}
+    setup = recovered_setup(
+        tmp_path,
+        files,
+        _long_tail_task(
+            "How does the logit adjustment loss compare with and without a 1 x 1 Conv on "
+            "CIFAR-10-LT?"
+        ),
+    )
+    assert setup.source[0] == "train.py", setup.source
