@@ -243,7 +243,14 @@ class StepPlanner:
         # comes after the training, as a config program's evaluation does
         later: list[Step] = []
         for other in also:
-            found = self.tracer.block_steps(other, q, limit=4)
+            # a program run with the entry point's data (`train.py` before `cluster.py
+            # --dataset ImageNet-10`) takes the same branches of the options they share
+            others_dead = self._dead_branches(other, runs)
+            found = [
+                b
+                for b in self.tracer.block_steps(other, q, limit=4)
+                if not self._unused_branch(b, other, runs, others_dead)
+            ]
             if other in chained:
                 later += found
             else:
@@ -485,6 +492,8 @@ class StepPlanner:
         on (`if args.do_predict:`), or under one of the `dead` branches (`_dead_branches`:
         `--model ResNet34` against `if args.model == 'ResNet18':`): it does not run in this
         experiment."""
+        if step.path == entry and any(first <= step.start <= last for _, first, last in dead):
+            return True  # `Create the CIFAR10` inside `if args.dataset == 'CIFAR-10':`
         m = re.match(r"If (?:not )?args\.(\w+)\b", step.action)
         e = self.entries.get(entry or "")
         if m is None or e is None or step.action.startswith("If not"):

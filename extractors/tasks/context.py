@@ -366,17 +366,33 @@ def about_efficiency(table: Table) -> bool:
     return bool(EFFICIENCY_CAPTION.search(topic_of(table.caption)))
 
 
+# what follows the first of several names: "on MSVD and MSR-VTT", "on LS14 and LS21
+# validation sets", "on the ADE20K, Cityscapes and COCO-Stuff", "on Cityscapes (left) and ADE20K"
+_MORE_NAMES = re.compile(r"\s*(?:\([^)]{0,20}\)\s*)?(?:,|/|&|\band\b|\bor\b)\s*(?:the\s+)?[A-Z]")
+
+
+def _named_on(pattern: re.Pattern[str], text: str) -> list[str]:
+    """The names `pattern` finds, each "" where it is the first of several: a caption over
+    MSVD and MSR-VTT holds neither data set fixed."""
+    out = []
+    for m in pattern.finditer(text):
+        last = m.group(1)
+        out.append("" if _MORE_NAMES.match(text, m.end(1)) else last)
+    return out
+
+
 def caption_constants(caption: str) -> dict[str, str]:
     """Settings a caption fixes for the whole table: "Results on CIFAR10-LT using ResNet18"
     holds the dataset and the backbone constant."""
     topic = topic_of(caption)
     out = {}
-    named = list(dict.fromkeys(m.rstrip(".,") for m in CAPTION_DATASET.findall(topic)))
-    if len(named) == 1:  # two ("Top-1 on ImageNet, mIoU on ADE20K") hold no one setting
+    named = list(dict.fromkeys(m.rstrip(".,") for m in _named_on(CAPTION_DATASET, topic)))
+    # two ("Top-1 on ImageNet, mIoU on ADE20K") or a list of them hold no one setting
+    if len(named) == 1 and named[0]:
         out["setting"] = named[0]
     elif not named:  # "Combining with other methods. The experiment is conducted on CIFAR-100"
-        done = {m.rstrip(".,") for m in CONDUCTED_ON.findall(caption) if DATASET_NAME.match(m)}
-        if len(done) == 1:
+        done = {m.rstrip(".,") for m in _named_on(CONDUCTED_ON, caption) if DATASET_NAME.match(m)}
+        if len(done) == 1 and "" not in done:
             out["setting"] = done.pop()
     # "Top-1 means Top-1 accuracy on ImageNet and mIoU denotes mIoU on ADE20K": where each
     # measure is taken

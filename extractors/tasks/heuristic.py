@@ -642,10 +642,15 @@ def draft(paper: ParsedPaper) -> DraftSet:
                 if asked_as is not None:
                     asked[asked_as] = task
     for figure in paper.figures:
+        fixed = caption_constants(figure.caption)  # "... across the training on ImageNet-10"
         for d in figure_tasks(ctx, figure):
             if d.key not in seen:
                 seen.add(d.key)
-                result.tasks.append(d)
+                d.design_complexity.constant_variables = {
+                    **fixed,
+                    **d.design_complexity.constant_variables,
+                }
+                result.tasks.append(_with_setting(d, fixed.get("setting", ""), figure.label))
     result.tasks.sort(key=lambda d: priority(d, ctx.headline, discussed))
     return result
 

@@ -391,3 +391,86 @@ def test_the_comparison_is_where_the_chained_evaluation_prints_the_measures(
     assert steps[-1] == (
         f"Final Step: Report NMI, ACC and compare ResNet18 and ResNet34 (cluster.py:{last})"
     ), steps
+
+
+def _with_data(reads: str) -> str:
+    """A program choosing its data set by `--dataset`, building each in its own branch."""
+    return (
+        "import argparse\n"
+        "import torchvision\n"
+        "\n"
+        "\n"
+        "def run(args, dataset):\n"
+        f"    print('{reads}', len(dataset))\n"
+        "\n"
+        "\n"
+        "if __name__ == '__main__':\n"
+        "    p = argparse.ArgumentParser()\n"
+        "    p.add_argument('--dataset', default='CIFAR-10', help='CIFAR-10 / ImageNet-10')\n"
+        "    p.add_argument('--ddp', action='store_true')\n"
+        "    args = p.parse_args()\n"
+        "    device = torchvision.device('cpu')\n"
+        "    if args.dataset == 'CIFAR-10':\n"
+        "        train_set = torchvision.datasets.CIFAR10(\n"
+        "            root='data',\n"
+        "            train=True,\n"
+        "            download=True,\n"
+        "        )\n"
+        "        test_set = torchvision.datasets.CIFAR10(\n"
+        "            root='data',\n"
+        "            train=False,\n"
+        "            download=True,\n"
+        "        )\n"
+        "        dataset = torchvision.datasets.ConcatDataset([train_set, test_set])\n"
+        "        class_num = 10\n"
+        "    elif args.dataset == 'STL-10':\n"
+        "        train_set = torchvision.datasets.STL10(\n"
+        "            root='data',\n"
+        "            split='train',\n"
+        "            download=True,\n"
+        "        )\n"
+        "        dataset = torchvision.datasets.ConcatDataset([train_set])\n"
+        "        class_num = 10\n"
+        "    elif args.dataset == 'ImageNet-10':\n"
+        "        dataset = torchvision.datasets.ImageFolder(\n"
+        "            root='datasets/imagenet-10',\n"
+        "        )\n"
+        "    if args.ddp:\n"
+        "        torchvision.distributed.spawn(run, args, dataset)\n"
+        "    else:\n"
+        "        run(args, dataset)\n"
+    )
+
+
+def test_the_steps_follow_the_data_set_the_runs_give_in_every_program_they_chain(
+    tmp_path: Path,
+) -> None:
+    """Figure 3 "across the training process on ImageNet-10": both programs run with
+    `--dataset ImageNet-10`, so neither's CIFAR-10 branch, nor the distributed launch no run
+    asks for, is a step of this experiment (Contrastive Clustering's Figure 3 cited the
+    CIFAR-10 loaders of both programs beside the ImageNet-10 branch)."""
+    files = {
+        "train.py": _with_data("instance and cluster similarities per epoch"),
+        "cluster.py": _with_data("clustering NMI"),
+        "README.md": README,
+    }
+    task = TaskDraft(
+        key="figure-3:trend",
+        question=(
+            "How do the similarities of positive instance and cluster pairs change as the "
+            "training goes (Figure 3: similarities across the training process on ImageNet-10)?"
+        ),
+        method="Reproduce the measurements behind Figure 3.",
+        expected_outcome="The similarities of positive pairs rise as the training goes.",
+        design_complexity=DesignComplexity(
+            constant_variables={"setting": "ImageNet-10"},
+            independent_variables={"the training process": "the values plotted in Figure 3"},
+            dependent_variables={"similarities": "as plotted in Figure 3"},
+        ),
+    )
+    setup = recovered_setup(tmp_path / "d", files, task)
+    assert "--dataset ImageNet-10" in setup.usage_instructions, setup.usage_instructions
+    steps = "\n".join(setup.requirements)
+    assert "ImageNet-10" in steps, steps
+    assert "CIFAR10" not in steps, steps  # the body of either program's CIFAR-10 branch
+    assert "args.ddp" not in steps, steps  # the distributed launch no run turns on

@@ -105,6 +105,17 @@ def test_only_figures_that_plot_measurements_become_trend_tasks(
     assert [t.key for t in tasks] == (["figure-2:trend"] if drafted else [])
 
 
+def test_the_data_set_a_figure_caption_fixes_is_a_constant_of_its_task() -> None:
+    """A plot "across the training process on SetA-10" holds its data set fixed, as a table's
+    caption does: the setup then runs on SetA-10, not the program's default data."""
+    caption = "Figure 2: Accuracy across the training process on SetA-10. Areas are variances."
+    (task,) = draft(_paper_with(Figure(label="Figure 2", caption=caption, page=3))).tasks
+    assert task.design_complexity.constant_variables.get("setting") == "SetA-10"
+    several = "Figure 2: Accuracy across the training process on SetA-10 and SetB-20."
+    (task,) = draft(_paper_with(Figure(label="Figure 2", caption=several, page=3))).tasks
+    assert "setting" not in task.design_complexity.constant_variables
+
+
 def test_trend_question_and_design_read_off_the_plot_axes() -> None:
     figure = Figure(
         label="Figure 2",
@@ -378,6 +389,14 @@ def test_constants_come_from_what_the_paper_fixes_not_from_schedules_or_definiti
     assert caption_constants("Table 5: Ablation. Results are reported on the val split.") == {}
     both = "Table 7: Results on SetA-LT. Experiments are conducted on SetB-100."
     assert caption_constants(both) == {"setting": "SetA-LT"}  # the subject's, said first
+    # the first of several data sets is not the one the table holds fixed
+    for several in (
+        "Table 2: Comparing with the state of the art on SetA and SetB-VT datasets.",
+        "Table 9: Comparison on the SetA, SetB and SetC benchmarks.",
+        "Figure 1: Accuracy-cost curves on the SetA (left) and SetB (right) validation sets.",
+        "Table 5: The key ingredients. Experiments are conducted on SetA-10 and SetA-100.",
+    ):
+        assert "setting" not in caption_constants(several), several
     text = (
         "The initial learning rate is set to 1e-4 and is divided by 10 every 10 epochs. "
         "We train for 30 epochs with a batch size of 64."
