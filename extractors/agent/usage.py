@@ -17,6 +17,7 @@ from expcurate.records import RepoIndex, TaskDraft
 from extractors.repo import RepoPathError, RepoSearch, terms
 from extractors.repo.commands import run_from
 
+from .analysis import AnalysisPrograms
 from .arms import (
     CodeSetting,
     about_data,
@@ -97,6 +98,7 @@ class UsageWriter:
         self.data = data  # the benchmarks' folders; without it none is prepared
         self.entries = {e.path: e for e in index.entry_points}
         self.known = {f.path for f in index.files}
+        self.analyses = AnalysisPrograms(search, self.entries) if search is not None else None
 
     def write(
         self,
@@ -197,6 +199,13 @@ class UsageWriter:
             )
         if cost := self._cost_counter(q, plan.metrics, commands):
             lines.append(cost)
+        if self.analyses is not None:  # the measures a program of the repository computes
+            ran = " ".join(
+                [entry or "", *(f"{c.command} {c.then} {' '.join(c.then_after)}" for c in commands)]
+            )
+            found = self.analyses.find(plan.metrics, [c.path for c in chosen], ran)
+            if found is not None:
+                lines.append(found.line())
         lines.append(self._compare(task, q, plan, len(commands) + len(missing)))
         return "\n".join(f"{i}. {line}" for i, line in enumerate(lines, start=1))
 

@@ -1,0 +1,110 @@
+"""The program that computes a task's aggregate measures from the runs' results is named in
+the usage, after the runs. Each repository is built with git in tmp_path and mined for real."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from repo_fixture import recovered_setup
+
+from expcurate.records import DesignComplexity, TaskDraft
+
+TRAIN = '''"""Train every multi-agent algorithm on a task and write its returns as JSON."""
+import argparse
+import json
+
+
+def train(algorithm, seed):
+    returns = [seed * 0.1 + i for i in range(3)]
+    with open(f"runs/{algorithm}_{seed}.json", "w") as f:
+        json.dump({"algorithm": algorithm, "return": returns}, f)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--algorithm", default="mappo", choices=["mappo", "qmix"])
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    train(args.algorithm, args.seed)
+'''
+
+EVAL_RESULTS = '''"""Aggregate the returns the runs wrote into performance profiles and aggregate scores."""
+import json
+import os
+
+
+def load_runs(folder):
+    out = []
+    for name in sorted(os.listdir(folder)):
+        with open(os.path.join(folder, name)) as f:
+            out.append(json.load(f))
+    return out
+
+
+def performance_profile_figure(runs):
+    return sorted(max(r["return"]) for r in runs)
+
+
+def aggregate_scores(runs):
+    return sum(max(r["return"]) for r in runs) / len(runs)
+
+
+if __name__ == "__main__":
+    runs = load_runs(folder="/home/someone/project/runs")
+    print(performance_profile_figure(runs), aggregate_scores(runs))
+'''
+
+README = "# Multi-agent benchmark\n\nTrain an algorithm:\n\n```\npython train.py --algorithm mappo\n```\n"
+
+
+def _task() -> TaskDraft:
+    return TaskDraft(
+        key="figure-2:compare",
+        question=(
+            "Does MAPPO reach a better performance profile and higher aggregate scores of the "
+            "return than QMIX?"
+        ),
+        method="Train MAPPO and QMIX with three seeds and aggregate their returns.",
+        expected_outcome="MAPPO's performance profile dominates QMIX's.",
+        design_complexity=DesignComplexity(
+            independent_variables={"algorithm": ["MAPPO", "QMIX"]},
+            dependent_variables={"metric": ["performance profile", "aggregate scores"]},
+        ),
+    )
+
+
+def test_the_program_computing_the_measures_from_the_runs_results_comes_after_them(
+    tmp_path: Path,
+) -> None:
+    files = {"train.py": TRAIN, "eval_results.py": EVAL_RESULTS, "README.md": README}
+    usage = recovered_setup(tmp_path / "a", files, _task()).usage_instructions
+    lines = usage.splitlines()
+    computed = next((i for i, x in enumerate(lines) if "`python eval_results.py`" in x), -1)
+    assert computed > 0, usage
+    assert "Compute performance profile, aggregate scores from the runs' results" in usage
+    # the literal folder it reads is named, not copied: it is the author's machine's
+    assert "set folder (eval_results.py:23) to the folder the runs wrote" in usage, usage
+    assert "/home/someone" not in usage
+    last_run = max(i for i, x in enumerate(lines) if "`python train.py" in x)
+    assert last_run < computed < len(lines) - 1, usage  # after the runs, before the comparison
+
+
+def test_a_program_that_only_calls_the_measure_or_names_it_by_its_path_is_not_it(
+    tmp_path: Path,
+) -> None:
+    """What computes the measure is the program defining it: a private helper does not count,
+    nor a program in a folder named by the measure (a benchmark's own code)."""
+    private = EVAL_RESULTS.replace("def performance_profile_figure", "def _performance_profile")
+    private = private.replace("print(performance_profile_figure", "print(_performance_profile")
+    private = private.replace("def aggregate_scores", "def _aggregate_scores")
+    private = private.replace(", aggregate_scores(runs)", ", _aggregate_scores(runs)")
+    files = {"train.py": TRAIN, "eval_results.py": private, "README.md": README}
+    usage = recovered_setup(tmp_path / "p", files, _task()).usage_instructions
+    assert "Compute performance profile" not in usage, usage
+    files = {
+        "train.py": TRAIN,
+        "performance_profile/aggregate_scores.py": EVAL_RESULTS,
+        "README.md": README.replace("eval_results.py", "performance_profile/aggregate_scores.py"),
+    }
+    usage = recovered_setup(tmp_path / "n", files, _task()).usage_instructions
+    assert "Compute performance profile" not in usage, usage
