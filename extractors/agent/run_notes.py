@@ -8,6 +8,7 @@ the files or the method's modules; none needs the planner's state for a task.
 
 from __future__ import annotations
 
+import ast
 import posixpath
 import re
 from collections import Counter
@@ -405,6 +406,92 @@ def model_checks(
                 run.command = with_setting(run.command, [f"--{second}", given[first]])
                 note = f"{path} asserts {first} == {second}: --{second} set to {given[first]}"
                 run.warning = "; ".join(w for w in (run.warning, note) if w)
+
+
+def looked_up(
+    runs: list[Run], programs_of: Callable[[str], list[str]], text_of: Callable[[str], str]
+) -> None:
+    """An option's value a program looks up in a table of its own (`eval_dict[args.task]`,
+    `eval_dict = {"Math": ..., "LAMA": ...}` in evaluate/evaluate.py) must be one of the
+    table's keys: a command giving `--task math`, as TRICE's README does, stops at a KeyError.
+    A value the keys hold in another case is set to the key, and the run says so; a value none
+    of them is, is said."""
+    tables: dict[str, dict[str, tuple[str, list[str], int]]] = {}
+    for run in runs:
+        if run.missing or not run.command:
+            continue
+        fixed = [(run.script == "", run.invocation or run.command, "command")]
+        fixed += [(True, run.then, "then")] if run.then else []
+        fixed += [(True, c, f"after{i}") for i, c in enumerate(run.then_after)]
+        for editable, command, where in fixed:
+            given = {
+                m.group(1): m for m in re.finditer(r"(?<!\S)--(\w+)[= ]('[^']*'|\S+)", command)
+            }
+            for program in programs_of(command):
+                if not program.endswith(".py"):
+                    continue
+                if program not in tables:
+                    tables[program] = _lookup_tables(text_of, program)
+                for option, (name, keys, line) in tables[program].items():
+                    m = given.get(option)
+                    if m is None:
+                        continue
+                    value = m.group(2).strip("'\"")
+                    if not value or value in keys or re.search(r"[$<{]", value):
+                        continue  # a shell variable or a placeholder is the user's to fill
+                    same = [k for k in keys if k.lower() == value.lower()]
+                    said = f"{program} looks --{option} up in {name} ({program}:{line}), "
+                    said += f"whose keys are {', '.join(keys[:6])}"
+                    if len(same) == 1 and editable:
+                        new = command[: m.start(2)] + same[0] + command[m.end(2) :]
+                        if where == "command":
+                            run.command = run.command.replace(command, new)
+                        elif where == "then":
+                            run.then = new
+                        else:
+                            run.then_after[int(where[5:])] = new
+                        note = f"{said}: --{option} {value} set to {same[0]}"
+                    else:
+                        note = f"{said}: --{option} {value} is none of them"
+                    if note not in run.warning:
+                        run.warning = "; ".join(w for w in (run.warning, note) if w)
+
+
+def _lookup_tables(
+    text_of: Callable[[str], str], program: str
+) -> dict[str, tuple[str, list[str], int]]:
+    """The program's tables of string keys it indexes with an option (`eval_dict[args.task]`),
+    by the option: the table's name, its keys and the line it is indexed at."""
+    try:
+        tree = ast.parse(text_of(program))
+    except (OSError, ValueError, SyntaxError):
+        return {}
+    tables: dict[str, list[str]] = {}
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.Dict)
+        ):
+            keys = [
+                k.value
+                for k in node.value.keys
+                if isinstance(k, ast.Constant) and isinstance(k.value, str)
+            ]
+            if len(keys) >= 2 and len(keys) == len(node.value.keys):
+                tables[node.targets[0].id] = keys
+    out: dict[str, tuple[str, list[str], int]] = {}
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in tables
+            and isinstance(node.slice, ast.Attribute)
+            and isinstance(node.slice.value, ast.Name)
+        ):
+            out.setdefault(node.slice.attr, (node.value.id, tables[node.value.id], node.lineno))
+    return out
 
 
 _NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "ten": 10}

@@ -82,6 +82,7 @@ from .run_notes import (
     comparable,
     config_item,
     config_placeholders,
+    looked_up,
     model_checks,
     multi_scale,
     overridden,
@@ -666,6 +667,7 @@ class RunPlanner:
         model_checks(chosen[:MAX_RUNS], self._model_path, self.search.text)
         self._suite_benchmarks(chosen[:MAX_RUNS], task)
         overridden(chosen[:MAX_RUNS], self.programs, self.configs, self.search.text)
+        looked_up(chosen[:MAX_RUNS], self.programs, self.search.text)
         return chosen[:MAX_RUNS], entry
 
     def _model_path(self, name: str) -> str | None:

@@ -310,3 +310,41 @@ def test_an_option_the_programs_config_overrides_is_set_in_the_config(tmp_path: 
     files["bench.py"] = bench.replace("if key in args:", "if getattr(args, key) is None:")
     usage = recovered_setup(tmp_path / "u", files, task).usage_instructions
     assert "override" not in usage, usage
+
+
+def test_a_value_the_program_looks_up_in_its_own_table_is_one_of_its_keys(
+    tmp_path: Path,
+) -> None:
+    """The README's `--task math` to a program doing `eval_dict[args.task]` over the keys
+    "Math" and "QA" stops at a KeyError: the command gives Math and says why. A value no key
+    holds in any case is said; a shell variable is the user's to fill."""
+    evaluate = (
+        '"""Evaluate the answers of the tool-using model on the math reasoning or QA dev data: the accuracy they reach."""\n'
+        "import argparse\n\n\ndef math_accuracy(path):\n    return 0.5\n\n\n"
+        "def qa_accuracy(path):\n    return 0.4\n\n\n"
+        "if __name__ == '__main__':\n    p = argparse.ArgumentParser()\n"
+        "    p.add_argument('--task', default=None)\n"
+        "    p.add_argument('--data_path', default='data/dev.json')\n"
+        "    args = p.parse_args()\n"
+        "    eval_dict = {'Math': math_accuracy, 'QA': qa_accuracy}\n"
+        "    print('accuracy', eval_dict[args.task](args.data_path))\n"
+    )
+    readme = "# Tool use\n\nEvaluate:\n\n```\npython evaluate.py --task {task}\n```\n"
+    task = TaskDraft(
+        key="t",
+        question="What accuracy does the tool-using model reach on the math reasoning task?",
+        design_complexity=DesignComplexity(dependent_variables={"metric": ["accuracy"]}),
+    )
+    files = {"evaluate.py": evaluate, "README.md": readme.format(task="math")}
+    usage = recovered_setup(tmp_path / "m", files, task).usage_instructions
+    assert "`python evaluate.py --task Math`" in usage, usage
+    assert (
+        "evaluate.py looks --task up in eval_dict (evaluate.py:19), whose keys are Math, QA: "
+        "--task math set to Math"
+    ) in usage, usage
+    files["README.md"] = readme.format(task="physics")
+    usage = recovered_setup(tmp_path / "p", files, task).usage_instructions
+    assert "--task physics is none of them" in usage, usage
+    files["README.md"] = readme.format(task="$TASK")
+    usage = recovered_setup(tmp_path / "v", files, task).usage_instructions
+    assert "looks --task up" not in usage, usage
