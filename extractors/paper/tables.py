@@ -204,17 +204,18 @@ def read_table(
 
 def unglue(word: Word) -> list[Word]:
     """Values the text layer ran together into one word ("0.420.840.56": three cells set
-    too tight for a space) as separate words, each with its share of the box. Only runs of
-    two or more decimals with the same number of places split; "1.2.3" stays one word."""
+    too tight for a space; "DLinear∗FEDformer": two headers joined at a footnote mark) as
+    separate words, each with its share of the box. Only runs of two or more decimals with
+    the same number of places split; "1.2.3" stays one word."""
     text = word.text
-    if text.count(".") < 2 or not text[:1].isdigit():
+    if (m := _GLUED_AT_MARK.fullmatch(text)) is not None:
+        parts = [m.group(1), m.group(2)]
+    elif text.count(".") < 2 or not text[:1].isdigit():
         return [word]
-    for places in (1, 2, 3, 4):
-        parts = re.findall(rf"\d{{1,3}}\.\d{{{places}}}", text)
-        if len(parts) >= 2 and "".join(parts) == text:
-            break
     else:
-        return [word]
+        parts = _decimals(text)
+        if not parts:
+            return [word]
     x0, y0, x1, y1 = word.bbox
     per = (x1 - x0) / len(text)
     out, at = [], 0
@@ -223,6 +224,21 @@ def unglue(word: Word) -> list[Word]:
         out.append(Word((left, y0, left + len(part) * per, y1), part, word.bold))
         at += len(part)
     return out
+
+
+# two column headers the text layer ran together after a footnote mark ("DLinear∗FEDformer":
+# "DLinear∗" and "FEDformer", each over its own column): a mark is set raised, after a word,
+# and a capital never follows it inside one word
+_GLUED_AT_MARK = re.compile(r"([A-Za-z][\w.-]*[A-Za-z0-9][\u2217*\u2020\u2021\u00a7])([A-Z][\w-]+)")
+
+
+def _decimals(text: str) -> list[str]:
+    """The decimals of one word, all with the same places ("0.420.840.56"), or none."""
+    for places in (1, 2, 3, 4):
+        parts = re.findall(rf"\d{{1,3}}\.\d{{{places}}}", text)
+        if len(parts) >= 2 and "".join(parts) == text:
+            return parts
+    return []
 
 
 def _column_rules(vrules: list[Box], bbox: Box, words: list[Word]) -> list[float]:

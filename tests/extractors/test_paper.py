@@ -487,6 +487,12 @@ def test_values_run_together_in_the_text_layer_come_apart() -> None:
     assert pieces[0].bbox[0] == 200.0 and pieces[-1].bbox[2] == 248.0
     for text in ["1.2.3", "12.5", "v1.2.3", "3.14.15"]:  # versions and single values stay
         assert [w.text for w in unglue(Word((0, 0, 30, 9), text))] == [text]
+    # two headers joined at a footnote mark: each over its own column
+    glued = unglue(Word((100.0, 50.0, 168.0, 59.0), "DLinear\u2217FEDformer"))
+    assert [w.text for w in glued] == ["DLinear\u2217", "FEDformer"]
+    assert glued[0].bbox[2] == glued[1].bbox[0] < 140.0
+    for text in ["LightTS\u2217", "A*B", "x*Y", "Q-Learning*", "(2023)\u2020"]:  # marks alone
+        assert [w.text for w in unglue(Word((0, 0, 30, 9), text))] == [text]
 
 
 def test_a_label_with_glued_values_is_a_doubt_of_the_reading() -> None:
