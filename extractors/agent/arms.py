@@ -189,9 +189,13 @@ def _crossed_measures(task: TaskDraft) -> tuple[list[str], list[str]]:
     return found
 
 
+_SETTING_UNDER = re.compile(r"\s*/\s*\d+(?:\.\d+)?$")  # "ETTm1 / 96": a number under a set
+
+
 def _crossed(values: list[str], last: bool) -> tuple[list[str], list[str]]:
     pairs = [
-        (first.rstrip(" /:-"), rest)
+        # "ETTm1 / 96 MSE": the data set is ETTm1, at one of the horizons the runs sweep
+        (_SETTING_UNDER.sub("", first).rstrip(" /:-"), rest)
         for value in values
         if len(split := (value.rsplit(" ", 1) if last else value.split(" ", 1))) == 2
         for first, rest in [split]

@@ -160,13 +160,19 @@ def _number(value: str) -> bool:
     return bool(re.fullmatch(r"-?\d+(?:\.\d+)?(?:e-?\d+)?", value))
 
 
+# options a script may tune per value of a sweep it writes out (`--d_model`, `--d_ff`,
+# `--train_epochs` beside `--pred_len 336`) while the runs stay one sweep
+MAX_TUNED = 3
+
+
 def _unrolled(block: Block, blocks: list[Block]) -> tuple[dict[str, list[str]], set[str]]:
     """The numbers a script sweeps by writing its program's run out once per value (TimesNet's
     `--mask_rate 0.125`, then `0.25`, `0.375`, `0.5`): option -> values, `block`'s first;
     and the options labelling each run by those numbers (`--model_id ETTh1_mask_0.25`).
     The other runs count when they run the same program with the same options, differing
-    only in one or two numbers and in such labels; runs on other data, or differing in
-    more, are other experiments."""
+    only in one or two numbers and in such labels, or in the one number the labels spell
+    and up to `MAX_TUNED` options tuned with it (then taken as labels); runs on other data,
+    or differing in more, are other experiments."""
     program, own = _options(block.filled())
     swept: dict[str, list[str]] = {}
     labels: set[str] = set()
@@ -174,27 +180,52 @@ def _unrolled(block: Block, blocks: list[Block]) -> tuple[dict[str, list[str]], 
         if other is block:
             continue
         prog, values = _options(other.filled())
-        if prog != program or values.keys() != own.keys():
+        extra = values.keys() ^ own.keys()
+        if prog != program or len(extra) > MAX_TUNED:
             continue
+        shared = [f for f in values if f in own and values[f] != own[f]]
         differ = {
-            f: v
-            for f, v in values.items()
-            if v != own[f] and _number(v) and _number(own[f]) and "{" not in v
+            f: values[f]
+            for f in shared
+            if _number(values[f]) and _number(own[f]) and "{" not in values[f]
         }
+        words = {f: values[f] for f in shared if f not in differ}
         labels_agree = all(
-            v == own[f]
-            or f in differ
-            or (any(d in v for d in differ.values()) and any(own[g] in own[f] for g in differ))
-            for f, v in values.items()
+            any(d in v for d in differ.values()) and any(own[g] in own[f] for g in differ)
+            for f, v in words.items()
         )
-        if not differ or len(differ) > 2 or not labels_agree:
+        if not differ or not labels_agree:
             continue
+        if len(differ) > 2 or extra:
+            # the number its labels spell is swept (`--model_id ETTm1_96_336`: --pred_len);
+            # what else changes with it is tuned per value (`--d_model 16`, `--train_epochs
+            # 3` at the longer horizons), hidden like a label: the script sets it
+            spelled = [
+                g
+                for g in differ
+                if words
+                and all(
+                    differ[g] in _label_parts(v) and own[g] in _label_parts(own[f])
+                    for f, v in words.items()
+                )
+            ]
+            tuned = (set(differ) | extra) - set(spelled)
+            # another seed is a repeat of the run, not a setting tuned for the value
+            if len(spelled) != 1 or len(tuned) > MAX_TUNED or any("seed" in f for f in tuned):
+                continue
+            labels |= tuned
+            differ = {spelled[0]: differ[spelled[0]]}
         for f, v in differ.items():
             seen = swept.setdefault(f, [own[f]])
             if v not in seen:
                 seen.append(v)
-        labels |= {f for f, v in values.items() if v != own[f] and f not in differ}
+        labels |= {f for f in shared if f not in differ}
     return (swept, labels) if len(swept) <= 2 else ({}, set())
+
+
+def _label_parts(label: str) -> list[str]:
+    """The parts of a run's label (`ETTm1_96_336`: ETTm1, 96, 336)."""
+    return [p for p in re.split(r"[_\-/:]+", label) if p]
 
 
 def placeholder_value(value: str) -> bool:

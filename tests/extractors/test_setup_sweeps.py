@@ -239,6 +239,67 @@ def test_a_sweep_written_out_run_by_run_is_shown_and_carried_to_derived_commands
     assert "once per value it sweeps (--mask_rate {0.125,0.25,0.375,0.5})" in usage, usage
 
 
+def test_a_sweep_whose_longer_values_tune_other_options_is_still_one_sweep(
+    tmp_path: Path,
+) -> None:
+    """TimesNet's long-term script: four runs labelled by their horizon, the two longest with a
+    smaller `--d_model` and one with `--train_epochs 3` of its own. The labels spell the
+    horizon, so that is the sweep, all four values of it; what is tuned with it is the
+    script's to set, not a setting to show."""
+    program = IMPUTE.replace("'--mask_rate', type=float, default=0.25", "'--pred_len', type=int")
+    program = program.replace("args.mask_rate", "args.pred_len").replace(
+        "    args = p.parse_args()",
+        "    p.add_argument('--train_epochs', type=int, default=10)\n    args = p.parse_args()",
+    )
+
+    def horizon(pred_len: str, d_model: str, epochs: str = "") -> str:
+        tail = f" \\\n  --train_epochs {epochs}\n\n" if epochs else "\n\n"
+        return (
+            f"python -u run.py \\\n  --model_id ETTh1_96_{pred_len} \\\n  --pred_len {pred_len} "
+            f"\\\n  --model GapNet \\\n  --data ETTh1 \\\n  --d_model {d_model} \\\n"
+            f"  --seed 1{tail}"
+        )
+
+    script = horizon("96", "64") + horizon("192", "64") + horizon("336", "16", "3")
+    script += horizon("720", "16")
+    files = {
+        "run.py": program,
+        "scripts/GapNet_ETTh1.sh": script,
+        "models/GapNet.py": "class Model:\n    def forward(self, x):\n        return x * 0.5\n",
+        "README.md": "# GapNet\n\nForecast:\n\n```\nbash scripts/GapNet_ETTh1.sh\n```\n",
+    }
+    task = TaskDraft(
+        key="table-13:compare",
+        question="How does GapNet forecast ETTh1 on MSE at each prediction length?",
+        method="Run GapNet on ETTh1 at every prediction length and report the MSE.",
+        expected_outcome="GapNet's error grows with the horizon.",
+        design_complexity=DesignComplexity(
+            constant_variables={"dataset": "ETTh1"},
+            dependent_variables={"metric": ["MSE"]},
+        ),
+    )
+    usage = recovered_setup(tmp_path / "t", files, task).usage_instructions
+    assert "--pred_len {96,192,336,720}" in usage, usage
+    assert "--d_model" not in usage and "--train_epochs" not in usage, usage
+
+
+def test_measures_named_by_data_set_and_horizon_are_taken_on_the_data_set() -> None:
+    """ "ETTm1 / 96 MSE" is the MSE on ETTm1 at one horizon: the data sets are ETTm1 and
+    ETTm2, not "ETTm1 / 96" and its siblings."""
+    from extractors.agent.arms import measured_on, measures_per_set
+
+    measures = [
+        f"{d} / {h} {m}" for d in ("ETTm1", "ETTm2") for h in (96, 192) for m in ("MSE", "MAE")
+    ]
+    task = TaskDraft(
+        key="t",
+        question="How does GapNet compare with Linear?",
+        design_complexity=DesignComplexity(dependent_variables={"metrics": measures}),
+    )
+    assert measured_on(task) == ["ETTm1", "ETTm2"]
+    assert measures_per_set(task) == ["MSE", "MAE"]
+
+
 def test_a_kind_of_model_given_by_one_example_runs_that_example(tmp_path: Path) -> None:
     """ "Transformer-based models (e.g., FEDformer with a 96 look-back window)" is run as
     FEDformer, through a command built on a launch script; the script it is built on, which
