@@ -19,14 +19,15 @@ import posixpath
 import re
 import shlex
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from expcurate.records import DocCommand, EntryPoint, RepoIndex
-from extractors.repo import RepoPathError, RepoSearch
+from expcurate.records import ConfigFile, DocCommand, EntryPoint, RepoIndex
+from extractors.repo import RepoPathError, RepoSearch, terms
 from extractors.repo.commands import run_from
 
 from .arms import Arm
+from .run import Run
 from .steps import Step, StepTracer
 
 # the positional argument that names the experiment's config file
@@ -562,3 +563,60 @@ def _with_config(command: str, config: str) -> str:
             words[i] = rel
             return head + shlex.join(words)
     return command
+
+
+def built_arms(runs: list[Run], configs_of: Callable[[Run], list[ConfigFile]]) -> list[Run]:
+    """Arms no option, script or config path selects, one of which every run's config builds
+    by name: SegNeXt's "w/ MSCA" beside "w/ Ham", where each size's config sets
+    `decode_head=dict(type='LightHamHead')`. That arm is what the runs run ("its config builds
+    LightHamHead: that is w/ Ham"), no longer an arm to write; the others stay to write. The
+    words all the variable's arms share do not tell them apart; a run must give one config
+    at least, and every run's configs must name the same one arm."""
+    missing = [r for r in runs if r.missing and len(r.arms) == 1]
+    ran = [r for r in runs if not r.missing and r.command]
+    if len(missing) < 2 or not ran:
+        return runs
+    built = {
+        id(r): [
+            (c.path, v)
+            for c in configs_of(r)  # the config file's own, not its bases': what it chose
+            for k, v in c.values.items()
+            if k == "type" or k.endswith(".type")
+        ]
+        for r in ran
+    }
+    if any(not types for types in built.values()):
+        return runs
+    taken: dict[int, tuple[Arm, str]] = {}  # by the missing run: its arm, and what builds it
+    for variable in dict.fromkeys(r.arms[0].variable for r in missing):
+        group = [r for r in missing if r.arms[0].variable == variable]
+        if len(group) < 2 or any(a.variable == variable for r in ran for a in r.arms):
+            continue
+        shared = frozenset.intersection(*(r.arms[0].words for r in group))
+        own = {id(g): set(g.arms[0].words - shared) for g in group}
+        found: set[int] = set()
+        said = ""
+        for run in ran:
+            hits = {
+                id(g): f"its config builds {kind}"
+                for g in group
+                for _, kind in built[id(run)]
+                if own[id(g)] and own[id(g)] <= set(terms(kind))
+            }
+            if len(hits) != 1:
+                found = set()
+                break
+            found |= set(hits)
+            said = said or next(iter(hits.values()))
+        if len(found) == 1:
+            (hit,) = found
+            arm = next(g.arms[0] for g in group if id(g) == hit)
+            taken[hit] = (arm, said)
+    if not taken:
+        return runs
+    for arm, said in taken.values():
+        note = f"{said}: that is {arm.value}"
+        for run in ran:
+            run.arms = [*run.arms, arm]
+            run.warning = "; ".join(w for w in (note, run.warning) if w)
+    return [r for r in runs if id(r) not in taken]

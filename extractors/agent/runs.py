@@ -49,7 +49,7 @@ from .arms import (
     value_forms,
     whole_model,
 )
-from .config_runs import ConfigFiles, arm_words, path_words
+from .config_runs import ConfigFiles, arm_words, built_arms, path_words
 from .data_steps import DataSteps
 from .derived import (
     crossed,
@@ -144,6 +144,11 @@ class RunPlanner:
         read from the folder a `cd` of the command moves to)."""
         known = {c.path: c for c in self.index.configs}
         return [known[p] for p in self._parsed(command).mentions if p in known]
+
+    def _run_configs(self, run: Run) -> list[ConfigFile]:
+        """The config files a run gives its program, as the index read them."""
+        known = {c.path: c for c in self.index.configs}
+        return [known[p] for p in self._config_files(run) if p in known]
 
     def _config_files(self, run: Run) -> list[str]:
         """The config files a run gives its program: the one selecting its arm, those named."""
@@ -664,6 +669,7 @@ class RunPlanner:
             lambda c: {o for p in self.programs(c) for o in self.stages.options_of(p)},
         )
         chosen = without_bases(chosen)
+        chosen = built_arms(chosen, self._run_configs)
         model_checks(chosen[:MAX_RUNS], self._model_path, self.search.text)
         self._suite_benchmarks(chosen[:MAX_RUNS], task)
         overridden(chosen[:MAX_RUNS], self.programs, self.configs, self.search.text)

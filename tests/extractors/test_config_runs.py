@@ -482,3 +482,34 @@ def test_the_method_the_question_asks_about_leads_and_the_framework_builds_are_n
     assert steps.index("Set the model in foonet.tiny") < steps.index("Set the model in segformer")
     assert "Build" not in steps, steps
     assert "(tools/test.py:" in setup.requirements[-1], steps
+
+
+def test_the_arm_every_runs_config_builds_by_name_is_what_the_runs_run(tmp_path: Path) -> None:
+    """ "w/ Bar" beside "w/ Qux", which no option, script or config path selects: every size's
+    config builds `decode_head=dict(type='BarHead')`, so the runs are "w/ Bar" and only
+    "w/ Qux" is left to write. Where the configs build neither, both are left."""
+    files = dict(FILES)
+    for path in list(files):
+        if path.startswith("configs/foonet/"):
+            files[path] = files[path].replace(
+                "decode_head=dict(channels=256)", "decode_head=dict(type='BarHead', channels=256)"
+            )
+    task = TaskDraft(
+        key="table-2:factor",
+        question="How does w/ Bar compare with w/ Qux on mIoU within FooNet-T and FooNet-S on ADE20K?",
+        design_complexity=DesignComplexity(
+            constant_variables={"setting": "ADE20K"},
+            independent_variables={
+                "model size": ["FooNet-T", "FooNet-S"],
+                "decoder head": ["w/ Bar", "w/ Qux"],
+            },
+            dependent_variables={"metrics": ["mIoU"]},
+        ),
+    )
+    usage = recovered_setup(tmp_path / "b", files, task).usage_instructions
+    assert "its config builds BarHead: that is w/ Bar" in usage, usage
+    assert "Run FooNet-T, w/ Bar: `./tools/dist_train.sh configs/foonet/foonet.tiny" in usage
+    assert "Run w/ Qux: no launch script" in usage, usage
+    assert "Run w/ Bar: no launch script" not in usage, usage
+    usage = recovered_setup(tmp_path / "n", FILES, task).usage_instructions  # type in the base
+    assert "Run w/ Bar: no launch script" in usage and "builds" not in usage, usage
