@@ -286,12 +286,14 @@ class RepoSearch:
         post: dict[str, list[tuple[str, float]]] = {}
         for path in self.readable:
             try:
-                text = self.text(path)[:MAX_INDEXED_CHARS]
+                text = self.text(path)
             except (OSError, RepoPathError):
                 continue
-            if path.endswith(".ipynb"):
-                text = notebook_text(text)
-            elif looks_like_data(path, text):
+            # a notebook's cells, read from the whole file: cut first, a notebook whose outputs
+            # (images as base64) run past the limit was indexed as broken JSON, outputs and all
+            notebook = path.endswith(".ipynb")
+            text = (notebook_text(text) if notebook else text)[:MAX_INDEXED_CHARS]
+            if not notebook and looks_like_data(path, text):
                 text = text[:DATA_PREFIX_CHARS]  # a table of numbers: its head says what it is
             counts: dict[str, float] = dict(Counter(terms(text)))
             for t in path_tokens(path):

@@ -314,6 +314,33 @@ def test_search_ranks_files_by_bm25_over_paths_and_text(tools: RepoSearch) -> No
     assert tools.search("zzzunknownword", k=5) == []
 
 
+def test_a_notebook_whose_outputs_run_past_the_index_limit_is_searched_by_its_cells(
+    tmp_path: Path,
+) -> None:
+    """A demo notebook with its output images inline (base64, 700 kB at MogaNet's
+    demo.ipynb) is indexed by its cells' sources: cut before the cells were read, it was
+    indexed as broken JSON, image data and all, and its words ranked it nowhere."""
+    import json
+
+    image = "iVBORw0KGgo" * 60_000  # a PNG output, longer than the index reads of any file
+    notebook = {
+        "cells": [
+            {"cell_type": "code", "source": ["show(picture)\n"], "outputs": [
+                {"data": {"image/png": image}, "output_type": "display_data"}]},
+            {"cell_type": "code", "source": ["model = zebrafish_classifier(pretrained=True)\n"]},
+        ],
+        "metadata": {},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }  # fmt: skip
+    write(tmp_path, "demo.ipynb", json.dumps(notebook))
+    write(tmp_path, "train.py", "print('train the classifier')\n")
+    search = RepoSearch(tmp_path, committed_index(tmp_path, {}))
+    assert search.document_frequency("zebrafish_classifier") == 1
+    assert search.search("zebrafish classifier pretrained", k=1)[0][0] == "demo.ipynb"
+    assert search.document_frequency("iVBORw0KGgo") == 0  # outputs are not what it says
+
+
 def test_commands_in_blockquotes_and_commented_continuations_are_mined(tmp_path: Path) -> None:
     """`> python train.py` in a README and a `\\` line ending in a `# note` are still commands."""
     (tmp_path / "train.py").write_text("if __name__ == '__main__':\n    pass\n")
