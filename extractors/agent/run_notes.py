@@ -409,13 +409,17 @@ def model_checks(
 
 
 def looked_up(
-    runs: list[Run], programs_of: Callable[[str], list[str]], text_of: Callable[[str], str]
+    runs: list[Run],
+    programs_of: Callable[[str], list[str]],
+    text_of: Callable[[str], str],
+    modules_of: Callable[[str], list[str]] = lambda p: [p],
 ) -> None:
     """An option's value a program looks up in a table of its own (`eval_dict[args.task]`,
-    `eval_dict = {"Math": ..., "LAMA": ...}` in evaluate/evaluate.py) must be one of the
-    table's keys: a command giving `--task math`, as TRICE's README does, stops at a KeyError.
-    A value the keys hold in another case is set to the key, and the run says so; a value none
-    of them is, is said."""
+    `eval_dict = {"Math": ..., "LAMA": ...}` in evaluate/evaluate.py), or a module it imports
+    does (`model_dict[self.args.model]` in exp/exp_main.py), must be one of the table's keys:
+    a command giving `--task math`, as TRICE's README does, stops at a KeyError. A value the
+    keys hold in another case is set to the key, and the run says so; a value none of them is,
+    is said. `modules_of` gives a program with the repository modules it imports."""
     tables: dict[str, dict[str, tuple[str, list[str], int]]] = {}
     for run in runs:
         if run.missing or not run.command:
@@ -427,9 +431,14 @@ def looked_up(
             given = {
                 m.group(1): m for m in re.finditer(r"(?<!\S)--(\w+)[= ]('[^']*'|\S+)", command)
             }
-            for program in programs_of(command):
-                if not program.endswith(".py"):
-                    continue
+            read = [
+                m
+                for p in programs_of(command)
+                if p.endswith(".py")
+                for m in modules_of(p)
+                if m.endswith(".py")
+            ]
+            for program in dict.fromkeys(read):
                 if program not in tables:
                     tables[program] = _lookup_tables(text_of, program)
                 for option, (name, keys, line) in tables[program].items():
@@ -457,6 +466,10 @@ def looked_up(
                         run.warning = "; ".join(w for w in (run.warning, note) if w)
 
 
+# what holds the parsed options a table is indexed with: `args.task`, `self.args.model`, `opt.x`
+_OPTIONS_HOLDER = re.compile(r"(?:^|\.)(?:args|opts?|options|cfg|config|hparams)$")
+
+
 def _lookup_tables(
     text_of: Callable[[str], str], program: str
 ) -> dict[str, tuple[str, list[str], int]]:
@@ -467,7 +480,18 @@ def _lookup_tables(
     except (OSError, ValueError, SyntaxError):
         return {}
     tables: dict[str, list[str]] = {}
+    grown: set[str] = set()  # tables the program adds to (`d[k] = v`, `d.update(...)`)
     for node in ast.walk(tree):
+        if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store):
+            if isinstance(node.value, ast.Name):
+                grown.add(node.value.id)
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("update", "setdefault")
+            and isinstance(node.func.value, ast.Name)
+        ):
+            grown.add(node.func.value.id)
         if (
             isinstance(node, ast.Assign)
             and len(node.targets) == 1
@@ -485,10 +509,12 @@ def _lookup_tables(
     for node in ast.walk(tree):
         if (
             isinstance(node, ast.Subscript)
+            and isinstance(node.ctx, ast.Load)
             and isinstance(node.value, ast.Name)
             and node.value.id in tables
+            and node.value.id not in grown
             and isinstance(node.slice, ast.Attribute)
-            and isinstance(node.slice.value, ast.Name)
+            and _OPTIONS_HOLDER.search(ast.unparse(node.slice.value))
         ):
             out.setdefault(node.slice.attr, (node.value.id, tables[node.value.id], node.lineno))
     return out

@@ -94,12 +94,13 @@ from .run_notes import (
     variant_warning,
 )
 from .stages import Stages, on_setting
-from .steps import Step, StepTracer, bare_run
+from .steps import Step, StepTracer, bare_run, imported
 from .suite import Suite
 from .suite_config import benchmark_list, names_folder, unlisted_note
 
 RELEVANT = 0.6  # a launch script ranked this close to the best file can name the entry point
 MAX_MISSING = 4  # arms no script or option selects, each shown as a line to fill in
+MAX_LOOKUP_MODULES = 30  # the modules of a program read for the tables its options index
 _PUBLISHING = re.compile(
     r"git\s+push|gh-pages|ghp-import|sphinx-build|mkdocs|jupyter-book|twine\s+upload|"
     r"docker\s+(?:build|push)|npm\s+(?:run|publish)",
@@ -673,7 +674,12 @@ class RunPlanner:
         model_checks(chosen[:MAX_RUNS], self._model_path, self.search.text)
         self._suite_benchmarks(chosen[:MAX_RUNS], task)
         overridden(chosen[:MAX_RUNS], self.programs, self.configs, self.search.text)
-        looked_up(chosen[:MAX_RUNS], self.programs, self.search.text)
+        looked_up(
+            chosen[:MAX_RUNS],
+            self.programs,
+            self.search.text,
+            lambda p: imported(self.index, p, limit=MAX_LOOKUP_MODULES),
+        )
         return chosen[:MAX_RUNS], entry
 
     def _model_path(self, name: str) -> str | None:

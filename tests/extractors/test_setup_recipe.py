@@ -348,3 +348,46 @@ def test_a_value_the_program_looks_up_in_its_own_table_is_one_of_its_keys(
     files["README.md"] = readme.format(task="$TASK")
     usage = recovered_setup(tmp_path / "v", files, task).usage_instructions
     assert "looks --task up" not in usage, usage
+
+
+def test_a_table_a_module_of_the_program_indexes_with_an_option_is_checked_too(
+    tmp_path: Path,
+) -> None:
+    """PDF's `run_longExp.py --model FEDformer` reaches `model_dict[self.args.model]` in
+    exp/exp_main.py, whose keys hold no FEDformer: a KeyError the run says. A table the
+    program adds to (`model_dict[name] = ...`) may hold more than it lists: nothing is said."""
+    exp = (
+        '"""Build the forecasting model the options name."""\n\n\nclass Exp:\n'
+        "    def __init__(self, args):\n        self.args = args\n\n"
+        "    def build(self):\n"
+        "        model_dict = {'Linear': 1, 'Transformer': 2}\n"
+        "        return model_dict[self.args.model]\n"
+    )
+    run = (
+        '"""Long-term forecasting: train the model on the data and report the MSE."""\n'
+        "import argparse\n\nfrom exp.exp_main import Exp\n\n\n"
+        "if __name__ == '__main__':\n    p = argparse.ArgumentParser()\n"
+        "    p.add_argument('--model', default='Linear')\n"
+        "    print('forecasting MSE', Exp(p.parse_args()).build())\n"
+    )
+    files = {
+        "run.py": run,
+        "exp/__init__.py": "",
+        "exp/exp_main.py": exp,
+        "README.md": "# Forecasting\n\n```\npython run.py --model Informer\n```\n",
+    }
+    task = TaskDraft(
+        key="t",
+        question="What forecasting MSE does the long-term model reach?",
+        design_complexity=DesignComplexity(dependent_variables={"metric": ["MSE"]}),
+    )
+    usage = recovered_setup(tmp_path / "m", files, task).usage_instructions
+    assert (
+        "exp/exp_main.py looks --model up in model_dict (exp/exp_main.py:10), whose keys are "
+        "Linear, Transformer: --model Informer is none of them"
+    ) in usage, usage
+    files["exp/exp_main.py"] = exp.replace(
+        "        return model_dict", "        model_dict['Informer'] = 3\n        return model_dict"
+    )
+    usage = recovered_setup(tmp_path / "g", files, task).usage_instructions
+    assert "looks --model up" not in usage, usage
