@@ -522,7 +522,9 @@ def _lookup_tables(
 
 _NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "ten": 10}
 _REPEATED = re.compile(
-    r"(?i)(?:averag\w*|mean)\s+(?:over|of|from|across)\s+(\d+|two|three|four|five|six|ten)\s+"
+    # "mean over six random runs", "mean and standard deviation over six random runs"
+    r"(?i)(?:averag\w*|mean)(?:\s+and\s+(?:the\s+)?(?:standard\s+deviations?|std|variances?))?"
+    r"\s+(?:over|of|from|across)\s+(\d+|two|three|four|five|six|ten)\s+"
     r"(?:independent\s+|different\s+|random\s+)?(?:runs|seeds|iterations|trials|repetitions)"
     r"|(?:with|over|using|across)\s+(\d+|two|three|four|five|six|ten)\s+(?:different\s+|random\s+)?"
     r"(?:random\s+)?seeds"

@@ -151,6 +151,10 @@ def test_results_averaged_over_several_seeds_are_repeated_with_the_seed_option(
     ) in usage, usage
     usage = recovered_setup(tmp_path / "n", files, _task("Epoch", ["10", "20"])).usage_instructions
     assert "repeat each run" not in usage, usage
+    # a caption reporting the spread too: "Mean and standard deviation over six random runs"
+    task.method = "Follow Table 1 (Mean and standard deviation over six random runs are reported)."
+    usage = recovered_setup(tmp_path / "d", files, task).usage_instructions
+    assert "repeat each run with --seed 0, 1, 2, 3, 4, 5 and average" in usage, usage
 
 
 def test_data_sets_only_the_measures_name_are_run_on_the_one_most_arms_have_scripts_for(
