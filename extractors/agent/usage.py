@@ -19,10 +19,13 @@ from extractors.repo.commands import run_from
 
 from .analysis import AnalysisPrograms
 from .arms import (
+    ABLATED,
+    Arm,
     CodeSetting,
     about_data,
     arm_name,
     choices_of,
+    content_words,
     edit_text,
     fold,
     known_metrics,
@@ -193,6 +196,7 @@ class UsageWriter:
                 if near
                 else "; write the command that runs it"
             )
+            hint += _taken_away(arm, steps)
             lines.append(
                 f"Run {arm.value}: no launch script, option or in-code switch of the repository "
                 f"selects it{hint} ({arm.variable.replace('_', ' ')} = {arm.value})."
@@ -405,3 +409,24 @@ class UsageWriter:
                     where = ""
                 return f"Put the data where {entry} reads it: {f.name} <DATA_PATH>{where}."
         return ""
+
+
+def _taken_away(arm: Arm, steps: list[Step]) -> str:
+    """Where the part an ablation takes away is implemented, when the steps cite it by name
+    ("w/o MSCA": "Implement MSCA (AttentionModule)" at mmseg/models/backbones/mscan.py:59-91):
+    the place to remove or bypass it. At most two places; none when more steps name it."""
+    m = ABLATED.match(arm.value)
+    words = set(content_words(m.group(1))) if m else set()
+    if not words:
+        return ""
+    cited = [
+        s
+        for s in steps
+        if s.path.endswith(".py")
+        and words <= set(terms(s.action))
+        and arm.value.lower() not in s.action.lower()  # the comparison naming the arm
+    ]
+    if not 1 <= len(cited) <= 2:
+        return ""
+    where = " and ".join(f"{s.path}:{s.start}-{s.end}" for s in cited)
+    return f"; what it takes away is implemented at {where} (the steps cite it): remove or bypass it there"

@@ -108,3 +108,26 @@ def test_a_program_that_only_calls_the_measure_or_names_it_by_its_path_is_not_it
     }
     usage = recovered_setup(tmp_path / "n", files, _task()).usage_instructions
     assert "Compute performance profile" not in usage, usage
+
+
+def test_an_ablation_left_to_write_points_at_where_the_steps_cite_what_it_removes() -> None:
+    """ "w/o MSCA", which nothing selects: the steps cite MSCA's classes, so the line says to
+    remove or bypass them there; a step only naming the arm (the comparison) is no place."""
+    from extractors.agent.arms import Arm
+    from extractors.agent.steps import Step
+    from extractors.agent.usage import _taken_away
+
+    steps = [
+        Step("Implement MSCA (AttentionModule)", "models/mscan.py", 59, 91),
+        Step("Train (train)", "tools/train.py", 10, 40),
+        Step("Report mIoU and compare w/ MSCA and w/o MSCA", "tools/test.py", 160, 160),
+    ]
+    arm = Arm("compared setting", "w/o MSCA", frozenset({"msca"}))
+    assert _taken_away(arm, steps) == (
+        "; what it takes away is implemented at models/mscan.py:59-91 (the steps cite it): "
+        "remove or bypass it there"
+    )
+    assert _taken_away(Arm("setting", "w/o Gate", frozenset({"gate"})), steps) == ""
+    assert _taken_away(Arm("setting", "MSCA", frozenset({"msca"})), steps) == ""  # no ablation
+    three = [*steps, Step("Implement MSCA (Spatial)", "models/mscan.py", 94, 110)] * 2
+    assert _taken_away(arm, three) == ""  # too many places to say which
