@@ -451,7 +451,9 @@ def looked_up(
                     same = [k for k in keys if k.lower() == value.lower()]
                     said = f"{program} looks --{option} up in {name} ({program}:{line}), "
                     said += f"whose keys are {', '.join(keys[:6])}"
-                    if len(same) == 1 and editable:
+                    if len(same) == 1 and not editable:  # a launch script's own line
+                        note = f"{said}: give --{option} {same[0]}, not {value}, in {run.script}"
+                    elif len(same) == 1:
                         new = command[: m.start(2)] + same[0] + command[m.end(2) :]
                         if where == "command":
                             run.command = run.command.replace(command, new)
@@ -480,11 +482,17 @@ def _lookup_tables(
     except (OSError, ValueError, SyntaxError):
         return {}
     tables: dict[str, list[str]] = {}
-    grown: set[str] = set()  # tables the program adds to (`d[k] = v`, `d.update(...)`)
+    # tables the program adds to (`d[k] = v`, `d.update(...)`), or looks in before it
+    # indexes them (`if args.task in d:`): a value they lack need not fail
+    grown: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store):
             if isinstance(node.value, ast.Name):
                 grown.add(node.value.id)
+        elif isinstance(node, ast.Compare) and any(
+            isinstance(op, ast.In | ast.NotIn) for op in node.ops
+        ):
+            grown |= {c.id for c in node.comparators if isinstance(c, ast.Name)}
         elif (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)

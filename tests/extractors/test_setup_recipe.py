@@ -348,6 +348,21 @@ def test_a_value_the_program_looks_up_in_its_own_table_is_one_of_its_keys(
     files["README.md"] = readme.format(task="$TASK")
     usage = recovered_setup(tmp_path / "v", files, task).usage_instructions
     assert "looks --task up" not in usage, usage
+    # a program that looks in the table first need not fail on a value it lacks
+    files["README.md"] = readme.format(task="physics")
+    files["evaluate.py"] = evaluate.replace(
+        "    print('accuracy', eval_dict[args.task]",
+        "    if args.task not in eval_dict:\n        raise SystemExit('unknown task')\n"
+        "    print('accuracy', eval_dict[args.task]",
+    )
+    usage = recovered_setup(tmp_path / "g", files, task).usage_instructions
+    assert "looks --task up" not in usage, usage
+    # a launch script's line is the user's to change: said, not rewritten
+    files["evaluate.py"] = evaluate
+    files["scripts/eval_math.sh"] = "python evaluate.py --task math\n"
+    files["README.md"] = "# Tool use\n\nEvaluate:\n\n```\nbash scripts/eval_math.sh\n```\n"
+    usage = recovered_setup(tmp_path / "s", files, task).usage_instructions
+    assert "give --task Math, not math, in scripts/eval_math.sh" in usage, usage
 
 
 def test_a_table_a_module_of_the_program_indexes_with_an_option_is_checked_too(
