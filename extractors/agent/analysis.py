@@ -61,7 +61,9 @@ class AnalysisPrograms:
         wanted = {m: words for m in measures if len(words := _words(m)) >= MIN_MEASURE_WORDS}
         if not wanted:
             return None
-        rest = sorted(p for p in self.entries if p not in preferred)
+        # only programs holding a measure's words are read: the index says which
+        holding = set(self.search.scores(" ".join(w for ws in wanted.values() for w in ws)))
+        rest = sorted(p for p in self.entries if p not in preferred and p in holding)
         for path in [*preferred, *rest]:
             if not path.endswith(".py") or path not in self.entries or path in ran:
                 continue

@@ -413,14 +413,16 @@ def looked_up(
     programs_of: Callable[[str], list[str]],
     text_of: Callable[[str], str],
     modules_of: Callable[[str], list[str]] = lambda p: [p],
+    tables: dict[str, dict[str, tuple[str, list[str], int]]] | None = None,
 ) -> None:
     """An option's value a program looks up in a table of its own (`eval_dict[args.task]`,
     `eval_dict = {"Math": ..., "LAMA": ...}` in evaluate/evaluate.py), or a module it imports
     does (`model_dict[self.args.model]` in exp/exp_main.py), must be one of the table's keys:
     a command giving `--task math`, as TRICE's README does, stops at a KeyError. A value the
     keys hold in another case is set to the key, and the run says so; a value none of them is,
-    is said. `modules_of` gives a program with the repository modules it imports."""
-    tables: dict[str, dict[str, tuple[str, list[str], int]]] = {}
+    is said. `modules_of` gives a program with the repository modules it imports; `tables`
+    keeps each module's tables read, across the tasks of a repository."""
+    tables = {} if tables is None else tables
     for run in runs:
         if run.missing or not run.command:
             continue

@@ -125,6 +125,8 @@ class RunPlanner:
         self.methods = methods
         self._script_words: dict[str, frozenset[str]] = {}
         self._script_models: dict[str, list[frozenset[str]]] = {}  # --model values' words
+        # each module's tables its options index (`eval_dict[args.task]`), read once
+        self._lookup_tables: dict[str, dict[str, tuple[str, list[str], int]]] = {}
         self._resolver: PathResolver | None = None
         self._own: str | None = None  # the model the launch scripts train most
         self._launcher_list: list[EntryPoint] | None = None
@@ -679,6 +681,7 @@ class RunPlanner:
             self.programs,
             self.search.text,
             lambda p: imported(self.index, p, limit=MAX_LOOKUP_MODULES),
+            self._lookup_tables,
         )
         return chosen[:MAX_RUNS], entry
 
