@@ -40,8 +40,10 @@ def hydra_sweep(
     covered: list[Arm] = []
     for arm in arms:
         key, value = "", ""
-        if numeric(arm.value) and (config_key := args.config_key(arm.variable)):
-            key, value = config_key, _number(arm.value)
+        # "10000000 (original)": the number is the run's, the note only says which it is
+        number = _NOTED.sub("", arm.value).strip()
+        if numeric(number) and (config_key := args.config_key(arm.variable)):
+            key, value = config_key, _number(number)
         elif not numeric(arm.value) and (choice := args.config_choice(arm.value)):
             key, value = choice.split("=", 1)
         if key:
@@ -86,6 +88,9 @@ def hydra_sweep(
     if own:  # the authors' multirun it is built on: cited as the step that runs it
         run.script, run.lines = own[0][0], (own[0][1], own[0][2])
     return run
+
+
+_NOTED = re.compile(r"\s+\([^()]*\)$")  # a value's trailing note: "1e7 (original)"
 
 
 def _number(text: str) -> str:

@@ -451,6 +451,15 @@ def test_a_hydra_multirun_sweeps_config_keys_and_takes_the_task_the_question_nam
         "experiment.max_n_frames=20000000,50000000`" in usage
     )
     assert "experiment.gamma=" not in usage
+    # a value noted as the paper's reference ("1e7 (original)") is swept too: the config's
+    # own default (3_000_000) is not it
+    task.design_complexity.independent_variables["experiment.max_n_frames"] = [
+        "1e7 (original)",
+        "2e7",
+        "5e7",
+    ]
+    noted = SetupAgent(index, root).recover(task).usage_instructions
+    assert "experiment.max_n_frames=10000000,20000000,50000000`" in noted, noted
     # the step where the swept key is set; a config group (algorithm=, task=) is no key
     assert any(
         r.endswith(
