@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from expcurate.records import EntryPoint
 from extractors.repo import RepoPathError, RepoSearch, stem, terms
 
+from .inline import has_main, main_body
 from .query import STOPWORDS
 
 # a measure named by one word ("accuracy", "loss") is defined by most evaluation code: only a
@@ -106,13 +107,9 @@ def _words(text: str) -> list[str]:
 def _results_place(tree: ast.Module, path: str) -> str:
     """The name given a literal path in the program's main block, where it is told which
     results to read (`multirun_folder="/Users/.../multirun/2023-09-22/17-21-34"`)."""
-    main = next(
-        (n for n in tree.body if isinstance(n, ast.If) and "__main__" in ast.unparse(n.test)),
-        None,
-    )
-    if main is None:
+    if not has_main(tree):
         return ""
-    for node in ast.walk(main):
+    for node in (n for stmt in main_body(tree) for n in ast.walk(stmt)):
         pairs: list[tuple[str, ast.expr]] = []
         if isinstance(node, ast.Call):
             pairs = [(k.arg, k.value) for k in node.keywords if k.arg]

@@ -30,6 +30,13 @@ _NAME_HEAD = re.compile(r"^([A-Za-z][\w./+-]*(?:\([^()\s]*\))?\*?)\s+(?:with|usi
 # a value's explanation in parentheses, after a space: "COPRO (optimizes only the prompt)"
 _EXPLAINED = re.compile(r"\s+\([^()]*\)")
 _EXAMPLES = re.compile(r"\((?:e\.g\.|i\.e\.|such as|for example|like)", re.I)
+
+
+def unexplained(text: str) -> str:
+    """A value without its explanations in parentheses: "1e7 (original)" is 1e7."""
+    return _EXPLAINED.sub("", text).strip()
+
+
 _ONE_EXAMPLE = re.compile(
     r"\((?:e\.g\.|i\.e\.|such as|for example),?\s*([A-Z][\w.+-]*[A-Z\d][\w.+-]*)([^()]*)\)"
 )
@@ -90,7 +97,7 @@ def _value_name(text: str) -> str:
     if head and re.search(r"[A-Z\d]", head.group(1)):
         label = re.match(r"\s*\(\w{1,3}\)", text[len(head.group(1)) :])
         return head.group(1) + (label.group(0) if label else "")
-    bare = _EXPLAINED.sub("", text).strip()
+    bare = unexplained(text)
     # a kind of model given by one example ("Transformer-based models (e.g., FEDformer with a
     # 96 look-back window)"): the example is what runs; several ("e.g., linear or MLP") none
     if (one := _ONE_EXAMPLE.search(text)) and not re.search(r",| or | and ", one.group(2)):

@@ -13,7 +13,7 @@ import re
 
 from expcurate.records import EntryPoint, TaskDraft
 
-from .arms import Arm, listed, numeric
+from .arms import Arm, listed, numeric, unexplained
 from .entry_args import EntryArgs
 from .launch import invocation_of, with_setting
 from .query import TaskQuery
@@ -41,7 +41,7 @@ def hydra_sweep(
     for arm in arms:
         key, value = "", ""
         # "10000000 (original)": the number is the run's, the note only says which it is
-        number = _NOTED.sub("", arm.value).strip()
+        number = unexplained(arm.value)
         if numeric(number) and (config_key := args.config_key(arm.variable)):
             key, value = config_key, _number(number)
         elif not numeric(arm.value) and (choice := args.config_choice(arm.value)):
@@ -88,9 +88,6 @@ def hydra_sweep(
     if own:  # the authors' multirun it is built on: cited as the step that runs it
         run.script, run.lines = own[0][0], (own[0][1], own[0][2])
     return run
-
-
-_NOTED = re.compile(r"\s+\([^()]*\)$")  # a value's trailing note: "1e7 (original)"
 
 
 def _number(text: str) -> str:

@@ -426,9 +426,11 @@ def looked_up(
     for run in runs:
         if run.missing or not run.command:
             continue
-        fixed = [(run.script == "", run.invocation or run.command, "command")]
-        fixed += [(True, run.then, "then")] if run.then else []
-        fixed += [(True, c, f"after{i}") for i, c in enumerate(run.then_after)]
+        # each command of the run, and where a corrected one goes (-1: the run's own, -2: its
+        # evaluation, i: what writes the evaluation's input); a launch script's is not edited
+        fixed = [(run.script == "", run.invocation or run.command, -1)]
+        fixed += [(True, run.then, -2)] if run.then else []
+        fixed += [(True, c, i) for i, c in enumerate(run.then_after)]
         for editable, command, where in fixed:
             given = {
                 m.group(1): m for m in re.finditer(r"(?<!\S)--(\w+)[= ]('[^']*'|\S+)", command)
@@ -457,12 +459,12 @@ def looked_up(
                         note = f"{said}: give --{option} {same[0]}, not {value}, in {run.script}"
                     elif len(same) == 1:
                         new = command[: m.start(2)] + same[0] + command[m.end(2) :]
-                        if where == "command":
+                        if where == -1:
                             run.command = run.command.replace(command, new)
-                        elif where == "then":
+                        elif where == -2:
                             run.then = new
                         else:
-                            run.then_after[int(where[5:])] = new
+                            run.then_after[where] = new
                         note = f"{said}: --{option} {value} set to {same[0]}"
                     else:
                         note = f"{said}: --{option} {value} is none of them"

@@ -12,6 +12,7 @@ selects is a line for the reviewer to fill in. Derived from the mined index and 
 from __future__ import annotations
 
 import ast
+import functools
 import posixpath
 import re
 import shlex
@@ -145,12 +146,16 @@ class RunPlanner:
     def configs(self, command: str) -> list[ConfigFile]:
         """The repository's config files a command passes (`--demo_config ./config/x.json`,
         read from the folder a `cd` of the command moves to)."""
-        known = {c.path: c for c in self.index.configs}
+        known = self._configs_by_path
         return [known[p] for p in self._parsed(command).mentions if p in known]
+
+    @functools.cached_property
+    def _configs_by_path(self) -> dict[str, ConfigFile]:
+        return {c.path: c for c in self.index.configs}
 
     def _run_configs(self, run: Run) -> list[ConfigFile]:
         """The config files a run gives its program, as the index read them."""
-        known = {c.path: c for c in self.index.configs}
+        known = self._configs_by_path
         return [known[p] for p in self._config_files(run) if p in known]
 
     def _config_files(self, run: Run) -> list[str]:
