@@ -59,7 +59,9 @@ class DataSteps:
                 # a data set or loader by name ("MaskData" in a utilities module is not)
                 about_data = own & (_DATA_NAMES - {"data"}) or own & datasets
                 about_data = about_data or (own & {"data"} and module_words & _DATA_NAMES)
-                if not about_data and not (own & _DATA_WORDS and module_words & _DATA_NAMES):
+                # a registry's class is a loader whatever its name (`'UEA': UEAloader`)
+                named = about_data or (own & _DATA_WORDS and module_words & _DATA_NAMES)
+                if not named and item.name not in chosen:
                     continue
                 score: float = 2 * len(own & _DATA_WORDS) + 3 * len(own & datasets)
                 score += len(module_words & _DATA_WORDS) + (0.5 if item.kind == "class" else 0)

@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from expcurate.records import CliFlag, ConfigFile, EntryPoint, RepoIndex, TaskDraft
-from extractors.repo import RepoSearch, stem, terms
+from extractors.repo import RepoSearch, stem, terms, tokens
 from extractors.repo.commands import Parsed, PathResolver, parse_command, python_entry, run_from
 
 from .arms import (
@@ -328,6 +328,7 @@ class RunPlanner:
                     measured_sets = [(a, g) for a, g in zip(sets, given, strict=True) if g]
 
         by_flag: list[tuple[Arm, list[str]]] = []  # the arm and what sets it on the command
+        other_kinds: dict[int, str] = {}  # arms only another kind's script names, with it
         by_flag += measured_sets
         plain: list[Arm] = []
         for arm in arms:
@@ -338,13 +339,12 @@ class RunPlanner:
             setting = self._arm_setting(arm, arm_options, entry)
             if setting is not None and self._by_its_note(arm, setting, arms):
                 setting = None  # "ST (MSP)": MSP scores the default model, it trains no ST
-            elsewhere = (
+            other_kind = (
                 best is not None
                 and bool(asked)
                 and not asked & set(terms(posixpath.dirname(best.path)))
-                and setting is not None
             )
-            if best is not None and fit(best, arm, datasets[0])[0] > 0 and not elsewhere:
+            if best is not None and fit(best, arm, datasets[0])[0] > 0 and not other_kind:
                 is_data = arm.words in datasets  # the arm is a data set: no second one
                 for data in [frozenset()] if is_data else datasets:
                     pick = max(launchers, key=lambda e: fit(e, arm, data))
@@ -372,6 +372,13 @@ class RunPlanner:
                 by_flag.append((arm, setting))
             else:
                 plain.append(arm)
+                if best is not None and other_kind and fit(best, arm, datasets[0])[0] > 0:
+                    # the only script naming it (a forecasting script for a classification
+                    # figure) runs another experiment: said, not run
+                    kinds = " or ".join(
+                        dict.fromkeys(t for t in tokens(task.question) if stem(t) in asked)
+                    )
+                    other_kinds[id(arm)] = f"{best.path} names it but runs no {kinds} experiment"
         sweeps: list[Arm] = []
         # a number the task sweeps (epochs 15, 30, 60) that an option named like it sets:
         # a run per value, the option set to it
@@ -655,7 +662,13 @@ class RunPlanner:
                         chosen.append(same_launch(bare, sibling))
                         continue
                     chosen.append(
-                        Run("", arms=[arm], missing=True, edits=list(dict.fromkeys(near)))
+                        Run(
+                            "",
+                            arms=[arm],
+                            missing=True,
+                            edits=list(dict.fromkeys(near)),
+                            warning=other_kinds.get(id(arm), ""),
+                        )
                     )
         chosen = crossed(chosen, program_runs, flag_runs, self.entries)
         chosen = on_each_data_set(chosen, flag_runs)

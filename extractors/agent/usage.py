@@ -114,7 +114,7 @@ class UsageWriter:
     ) -> str:
         """Numbered instructions: prerequisites, one command per arm in order, what to compare."""
         commands = [Command.of(r) for r in plan.runs if not r.missing]
-        missing = [(a, r.edits) for r in plan.runs if r.missing for a in r.arms]
+        missing = [(a, r.edits, r.warning) for r in plan.runs if r.missing for a in r.arms]
         if not commands:
             for cand in chosen:
                 if cand.kind not in RUNNABLE:
@@ -189,8 +189,9 @@ class UsageWriter:
             then += f", then evaluate it: `{c.then}`" if c.then else ""
             then += f", and for {c.again[0]}: `{c.again[1]}`" if c.then and c.again else ""
             lines.append(f"{what}: {first}`{c.command}`{then}{ran}.")
-        for arm, near in missing:
-            hint = (
+        for arm, near, why in missing:
+            hint = f" ({why})" if why else ""
+            hint += (
                 f"; the in-code switches {edit_text(near)} select the other arms: change them "
                 "or write the code that runs it"
                 if near

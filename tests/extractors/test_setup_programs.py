@@ -754,6 +754,36 @@ def test_the_data_step_is_the_loader_the_runs_data_option_picks(tmp_path: Path) 
     assert "Dataset_ETT_hour" not in steps
 
 
+def test_a_registered_loader_is_the_data_step_whatever_its_name_says(tmp_path: Path) -> None:
+    """`"UEA": ArchiveSeries` in the registry: the class names no data word, yet `--data UEA`
+    loads through it, so it is the data step, not the ETT loader that names data."""
+    archive = (
+        "\n\nclass ArchiveSeries:\n"
+        '    """Series of the classification archive, one label each."""\n\n'
+        "    def __init__(self, root_path, data_path=None):\n"
+        "        self.root_path = root_path\n"
+        "        self.data = [root_path] * 3\n"
+        "        self.labels = [0, 1, 0]\n"
+    )
+    factory = FACTORY.replace("Dataset_Custom, Dataset_ETT_hour", "ArchiveSeries, Dataset_ETT_hour")
+    factory = factory.replace('"custom": Dataset_Custom', '"UEA": ArchiveSeries')
+    files = {
+        "run.py": FORECAST.replace("Long-term forecasting.", "Series classification: accuracy."),
+        "data_provider/__init__.py": "",
+        "data_provider/data_loader.py": LOADERS + archive,
+        "data_provider/data_factory.py": factory,
+        "scripts/classify.sh": "python -u run.py --root_path ./dataset/Heart/ --data UEA\n",
+    }
+    task = _task(
+        "What accuracy does series classification reach on the Heart data set?",
+        {},
+        {"dataset": "Heart"},
+    )
+    steps = "\n".join(recovered_setup(tmp_path / "cl", files, task).requirements)
+    assert "Load and split the Heart data (ArchiveSeries)" in steps, steps
+    assert "Dataset_ETT_hour" not in steps, steps
+
+
 EXPERIMENT = '''"""One multi-agent experiment: collect, train, evaluate."""
 
 
@@ -1295,6 +1325,32 @@ def test_the_kind_of_experiment_the_question_names_chooses_the_scripts_folder(
     assert "scripts/forecast" not in usage, usage
     mixer = next(line for line in usage.splitlines() if "Run Mixer" in line)
     assert "--task_name imputation --mask_rate 0.125 --model Mixer" in mixer, mixer
+
+
+def test_an_arm_only_another_kinds_script_names_is_left_to_write_with_that_script_said(
+    tmp_path: Path,
+) -> None:
+    """Only a forecasting script names "Recurrent" (it passes `--cell recurrent` to run.py,
+    whose model option has no such value): run for an imputation table it would run another
+    experiment, so the arm is left to write, and the usage says which script named it."""
+    program = KINDS_RUN.replace(
+        'parser.add_argument("--mask_rate"',
+        'parser.add_argument("--cell")\n    parser.add_argument("--mask_rate"',
+    )
+    files = {
+        "run.py": program,
+        "scripts/imputation/Gate.sh": "python run.py --task_name imputation --model Gate\n",
+        "scripts/forecast/Mixer.sh": (
+            "python run.py --task_name forecast --model Mixer --cell recurrent\n"
+        ),
+    }
+    task = _imputation_task(["Gate", "Recurrent"])
+    usage = recovered_setup(tmp_path / "o", files, task).usage_instructions
+    assert "scripts/forecast/Mixer.sh`" not in usage, usage
+    line = next(x for x in usage.splitlines() if "Run Recurrent" in x)
+    assert "no launch script, option or in-code switch" in line, line
+    assert "scripts/forecast/Mixer.sh names it but runs no imputation experiment" in line, line
+    assert "Run Gate: `bash scripts/imputation/Gate.sh`" in usage, usage
 
 
 def test_a_model_the_repository_has_a_module_of_runs_through_the_model_option(
