@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from extractors.repo import RepoSearch, stem, terms
 from extractors.repo.pysource import OutlineItem
 
-from .arms import NO_VALUE, Arm, about_data, content_words, numeric
+from .arms import NO_VALUE, Arm, about_data, content_words, fold, numeric
 from .methods import NARROW
 from .steps import Step, StepTracer
 
@@ -204,6 +204,125 @@ class MeasureSteps:
                     if any(w <= said_terms for w in wanted) and _PRINTS_VALUE.search(said):
                         return Step(f"Report {named} and compare {compared}", path, i, last)
         return None
+
+
+# a measure's other spellings in code: `acc`, `top1` for accuracy; `f_score` for F1
+_SPELLINGS = re.compile(r"\bf[-_ ]?(?:score|measure)\b|\bperplexity\b|\b(?:acc|top)[-_@]?1\b")
+_SPELT = {"perplexity": "ppl"}
+_SAME_MEASURE = {w: stem("accuracy") for w in ("acc", "acc1", "top1", "prec1")}
+# words that say nothing of which measure ("average accuracy", "overall score")
+_VAGUE = frozenset(
+    stem(w)
+    for w in terms(
+        "score scores metric metrics result results value rate average avg mean overall "
+        "performance improvement improvements quality behavior behaviour output outputs "
+        "outcome efficiency evaluation effectiveness correctness ability capability"
+    )
+)
+MAX_READ = 80  # modules read for what the runs report; past it, nothing is said
+# a call that prints, logs or writes (`print(`, `logger.info(`, `writer.add_scalar(`,
+# `wandb.log(`), never a logarithm (`math.log(`, `np.log(`, `torch.log(`)
+_SAYS = re.compile(
+    r"\b(?:print|write|writelines|info|warning|add_scalars?|log_\w+|dump)\s*\("
+    r"|(?<!math\.)(?<!np\.)(?<!numpy\.)(?<!torch\.)\blog\s*\("
+)
+
+
+def _spelt(text: str) -> str:
+    """A text with a measure's other spellings as the measure (`F-score` as f1)."""
+
+    def one(m: re.Match[str]) -> str:
+        said = m.group(0).lower()
+        if said.startswith("f"):
+            return " f1 "
+        return f" {_SPELT.get(said, 'accuracy')} "
+
+    return _SPELLINGS.sub(one, text.lower())
+
+
+def measure_words(metric: str) -> tuple[frozenset[str], bool]:
+    """The words that name a measure in code, and whether any one of them does (a common
+    metric's word: "acc" of "Val Acc") or all must ("inference time")."""
+    words = {
+        _SAME_MEASURE.get(w, w)
+        for w in terms(_spelt(metric))
+        if not w.isdigit() and len(w) >= 2 and w not in _VAGUE
+    }
+    common = {w for w in words if w in _COMMON_METRICS}
+    if common:
+        return frozenset(common), True
+    long = {w for w in words if len(w) >= 3} or words
+    # "FPR95" is named where `fpr` is: the shorter word it begins with
+    return frozenset(w for w in long if not any(w != o and w.startswith(o) for o in long)), False
+
+
+class ReportedWords:
+    """What the programs of a repository print, log or write, read once per module: the
+    words of each string they hold (a format, a dict key, a column name) and of each
+    statement that reports."""
+
+    def __init__(self, search: RepoSearch, tracer: StepTracer) -> None:
+        self.search = search
+        self.tracer = tracer
+        self._said: dict[str, list[frozenset[str]]] = {}
+
+    def said(self, path: str) -> list[frozenset[str]]:
+        if path not in self._said:
+            found: list[frozenset[str]] = []
+            tree = self.tracer.tree(path)
+            docs = {
+                id(n.body[0].value)
+                for n in (ast.walk(tree) if tree is not None else [])
+                if isinstance(n, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+                and n.body
+                and isinstance(n.body[0], ast.Expr)
+                and isinstance(n.body[0].value, ast.Constant)
+            }
+            for n in ast.walk(tree) if tree is not None else []:
+                if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docs:
+                    found.append(self._words(n.value))
+            for line in self.search.lines(path):
+                if _SAYS.search(line) and not line.lstrip().startswith("#"):
+                    found.append(self._words(line))
+            self._said[path] = [w for w in found if w]
+        return self._said[path]
+
+    @staticmethod
+    def _words(text: str) -> frozenset[str]:
+        return frozenset(_SAME_MEASURE.get(w, w) for w in terms(_spelt(text)))
+
+    def unreported(
+        self, metrics: Sequence[str], modules: Sequence[str], paths: frozenset[str]
+    ) -> list[str]:
+        """The measures no string or report statement of the modules names (the similarity
+        of positive pairs, where the programs print NMI and ACC): their code is to write.
+        Only a measure named by its own words in the text's own case ("similarities",
+        "inference time", "oot"): not a common metric's word ("accuracy", "BLEU") the code
+        may compute under another name (Dice, `eval_bleu`), a description ("convergence
+        behavior", "aggregated score"), an output ("detected keypoints"), a plot, a header in capitals ("GPQA Diamond",
+        "NAT": as often a data set or a category of one), or a benchmark a folder or file of
+        the repository is named after (`tasks/theorem_qa/`).
+        None when the modules are not all Python or too many to have read them all."""
+        if not modules or len(modules) >= MAX_READ or not all(m.endswith(".py") for m in modules):
+            return []
+        said = [w for m in modules for w in self.said(m)]
+        out: list[str] = []
+        for metric in metrics:
+            words, any_one = measure_words(metric)
+            if not words or any_one or words & _SHOWN or len(metric.split()) > 3:
+                continue
+            if set(terms(metric.lower())) & _VAGUE:
+                continue
+            written = re.findall(r"[A-Za-z][\w-]*", metric)
+            if written and all(w[0].isupper() for w in written):
+                continue
+            if len(written) > 1 and written[0].lower().endswith("ed"):
+                continue  # "detected keypoints", "learned components": an output, no quantity
+            if any(fold(w) in paths for w in re.findall(r"[\w-]+", metric) if len(w) >= 4):
+                continue  # a benchmark's folder or a data file: a column of data, no measure
+            if not any(words <= s for s in said):
+                out.append(metric)
+        return out
 
 
 def statement_end(lines: list[str], first: int, most: int = 8) -> int:

@@ -38,6 +38,7 @@ from .arms import (
     about_data,
     arm_name,
     arm_option,
+    fold,
     measures_per_set,
     numeric,
     setting_flags,
@@ -50,7 +51,7 @@ from .data_steps import DataSteps
 from .entry_args import EntryArgs
 from .inline import doc_wording, function_blocks
 from .launch import flag_groups
-from .measures import MeasureSteps
+from .measures import MAX_READ, MeasureSteps, ReportedWords
 from .methods import NARROW, MethodModules
 from .multirun import hydra_config_steps
 from .option_use import OptionUses
@@ -87,6 +88,8 @@ class Plan:
     steps: list[Step] = field(default_factory=list)
     method_modules: list[str] = field(default_factory=list)
     metrics: list[str] = field(default_factory=list)
+    # measures nothing the runs run prints or writes by name: their code is to write
+    unreported: list[str] = field(default_factory=list)
 
 
 class StepPlanner:
@@ -108,6 +111,12 @@ class StepPlanner:
         self.methods = methods
         self.arm_code = ArmCode(tracer, methods)
         self.measures = MeasureSteps(search, tracer)
+        self.reported = ReportedWords(search, tracer)
+        self.known = {f.path for f in index.files}
+        # the words of every path: a benchmark's folder, a data file
+        self.path_words = frozenset(
+            fold(part) for p in self.known for part in re.split(r"[/.]", p) if part
+        )
         self.args = args or EntryArgs(index, search, tracer)
         self.config_files = config_files or ConfigFiles(index, search, tracer)
         self.entries = {e.path: e for e in index.entry_points}
@@ -224,6 +233,18 @@ class StepPlanner:
         report = self.measures.report_step(
             measures, compared, evaluate, judge or entry, also=also, first=chained
         )
+        if plan.metrics and entry is not None:
+            programs = [entry, *also, *trainers, *([judge] if judge else [])]
+            programs += [w for r in runs for w in re.findall(r"[\w./-]+\.py\b", r.then)]
+            read = list(
+                dict.fromkeys(
+                    m
+                    for p in dict.fromkeys(posixpath.normpath(x) for x in programs)
+                    if p in self.known
+                    for m in imported(self.index, p, MAX_READ)
+                )
+            )
+            plan.unreported = self.reported.unreported(measures, read, self.path_words)
         if metric is None:  # a function assigning the measures by name (`auroc = ...`)
             metric = self.measures.computed_metric(
                 measures, [*([entry] if entry else []), *modules]

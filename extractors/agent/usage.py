@@ -203,7 +203,8 @@ class UsageWriter:
                 f"selects it{hint} ({arm.variable.replace('_', ' ')} = {arm.value})."
             )
         if cost := self._cost_counter(q, plan.metrics, commands):
-            lines.append(cost)
+            lines.append(cost)  # what it counts is measured
+            plan.unreported = [m for m in plan.unreported if not names_cost(m)]
         if self.analyses is not None:  # the measures a program of the repository computes
             ran = " ".join(
                 [entry or "", *(f"{c.command} {c.then} {' '.join(c.then_after)}" for c in commands)]
@@ -285,6 +286,13 @@ class UsageWriter:
             again = f"; the runs are on {ran_on.pop()}: run them again on {said} for the rest"
         else:
             again = ""
+        if plan.unreported:
+            said = ", ".join(plan.unreported)
+            it = "them" if len(plan.unreported) > 1 else "it"
+            again += (
+                f" ({said}: no string or report statement of the programs the runs run, or "
+                f"of the modules they import, names {it}: write the code that measures {it})"
+            )
         if runs > 1 or named or over:
             return (
                 f"Compare {metrics}{compared} across the runs"
@@ -293,7 +301,7 @@ class UsageWriter:
                 + f" to answer: {question}"
             )
         if plan.metrics or known_metrics(q):  # one run: nothing to compare it with
-            return f"Report {metrics} of the run to answer: {question}"
+            return f"Report {metrics} of the run{again} to answer: {question}"
         return f"Check that the output answers: {question}"
 
     def _reads(self, entry: str, option: str) -> bool:

@@ -1,0 +1,100 @@
+"""A measure nothing the runs run reports by name is said to be written. Each repository is
+built with git in tmp_path and mined for real."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from repo_fixture import recovered_setup
+
+from expcurate.records import DesignComplexity, TaskDraft
+from extractors.agent.measures import measure_words
+
+LOSS = '''"""The contrastive loss: the similarities of positive pairs of two augmented views grow."""
+import math
+
+
+class PairLoss:
+    def __init__(self, temperature):
+        self.temperature = temperature
+
+    def forward(self, a, b):
+        cosine_similarity = sum(x * y for x, y in zip(a, b))
+        return -math.log(math.exp(cosine_similarity / self.temperature))
+'''
+
+TRAIN = '''"""Train the clustering network with the pair loss and report its clustering."""
+import argparse
+import time
+
+from loss import PairLoss
+
+
+def train(epochs):
+    loss = PairLoss(0.5)
+    total = 0.0
+    for epoch in range(epochs):
+        total += loss.forward([1.0, epoch], [0.5, 1.0])
+    return total
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--epochs", type=int, default=10)
+    args = parser.parse_args()
+    start = time.time()
+    nmi = train(args.epochs)
+    print("NMI = {:.4f}".format(nmi))
+    print(f"inference time {time.time() - start:.2f}")
+'''
+
+README = "# Pair clustering\n\nTrain and cluster:\n\n```\npython train.py --epochs 10\n```\n"
+
+
+def _task(question: str, measures: list[str]) -> TaskDraft:
+    return TaskDraft(
+        key="figure-3:trend",
+        question=question,
+        method="Train the clustering network and report the pair loss over the epochs.",
+        expected_outcome="The similarities grow.",
+        design_complexity=DesignComplexity(dependent_variables={"measure": measures}),
+    )
+
+
+FILES = {"loss.py": LOSS, "train.py": TRAIN, "README.md": README}
+
+
+def test_a_measure_no_program_of_the_runs_reports_is_to_write(tmp_path: Path) -> None:
+    """The loss computes a cosine similarity, but nothing prints or writes the similarity of
+    positive pairs: the train run reports NMI. The usage says the code is to write."""
+    task = _task(
+        "How do the similarities of positive pairs grow as the clustering network trains?",
+        ["similarities"],
+    )
+    usage = recovered_setup(tmp_path / "s", FILES, task).usage_instructions
+    assert "python train.py" in usage, usage
+    assert (
+        "(similarities: no string or report statement of the programs the runs run, or of the "
+        "modules they import, names it: write the code that measures it)"
+    ) in usage, usage
+
+
+def test_a_measure_the_run_prints_or_a_header_of_data_is_not_said(tmp_path: Path) -> None:
+    """The run prints the inference time and the NMI; "convergence behavior" describes,
+    "Heart Series" is a header in capitals (as often a data set), accuracy is a common
+    measure the code may print as anything: none is said to be written."""
+    task = _task(
+        "How fast does the pair clustering train at inference, and how does its NMI converge?",
+        ["inference time", "NMI", "convergence behavior", "Heart Series", "accuracy"],
+    )
+    usage = recovered_setup(tmp_path / "t", FILES, task).usage_instructions
+    assert "python train.py" in usage, usage
+    assert "no string or report statement" not in usage, usage
+
+
+def test_a_measure_is_named_in_code_by_its_spellings() -> None:
+    assert measure_words("F1-Score") == (frozenset({"f1"}), True)
+    assert measure_words("Acc@1 (%)") == measure_words("Top-1 accuracy")
+    assert measure_words("perplexity") == measure_words("PPL")
+    assert measure_words("FPR95") == (frozenset({"fpr"}), False)
+    assert measure_words("inference time") == (frozenset({"inference", "time"}), False)
