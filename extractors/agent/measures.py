@@ -212,8 +212,7 @@ _SPELT = {"perplexity": "ppl"}
 _SAME_MEASURE = {w: stem("accuracy") for w in ("acc", "acc1", "top1", "prec1")}
 # words that say nothing of which measure ("average accuracy", "overall score")
 _VAGUE = frozenset(
-    stem(w)
-    for w in terms(
+    terms(
         "score scores metric metrics result results value rate average avg mean overall "
         "performance improvement improvements quality behavior behaviour output outputs "
         "outcome efficiency evaluation effectiveness correctness ability capability"
