@@ -196,7 +196,8 @@ def _crossed_measures(task: TaskDraft) -> tuple[list[str], list[str]]:
     return found
 
 
-_SETTING_UNDER = re.compile(r"\s*/\s*\d+(?:\.\d+)?$")  # "ETTm1 / 96": a number under a set
+# "ETTm1 / 96", "ETTm1 / Avg": a number under a set, or the average over its numbers
+_SETTING_UNDER = re.compile(r"\s*/\s*(?:\d+(?:\.\d+)?|avg\.?|average|mean)$", re.I)
 
 
 def _crossed(values: list[str], last: bool) -> tuple[list[str], list[str]]:

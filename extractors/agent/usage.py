@@ -8,7 +8,9 @@ to compare across the runs. A task asking how to build something gets the plan's
 
 from __future__ import annotations
 
+import posixpath
 import re
+import shlex
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import islice
@@ -212,6 +214,7 @@ class UsageWriter:
             found = self.analyses.find(plan.metrics, [c.path for c in chosen], ran)
             if found is not None:
                 lines.append(found.line())
+        lines += again_on(task, plan, self.known)
         lines.append(self._compare(task, q, plan, len(commands) + len(missing)))
         return "\n".join(f"{i}. {line}" for i, line in enumerate(lines, start=1))
 
@@ -439,3 +442,41 @@ def _taken_away(arm: Arm, steps: list[Step]) -> str:
         return ""
     where = " and ".join(f"{s.path}:{s.start}-{s.end}" for s in cited)
     return f"; what it takes away is implemented at {where} (the steps cite it): remove or bypass it there"
+
+
+def again_on(task: TaskDraft, plan: Plan, known: set[str]) -> list[str]:
+    """The launch scripts that run the runs again on the other data sets the measures are
+    taken on, where the repository names them as the runs' own (scripts/.../TimesNet_ETTh1.sh
+    for ETTh1, TimesNet_ETTm1.sh for ETTm1): one line per data set, with its scripts."""
+    ran_on = {r.data for r in plan.runs if r.data and not r.missing}
+    if task_datasets(task) or len(ran_on) != 1:
+        return []
+    on = ran_on.pop()
+    scripts = list(dict.fromkeys(r.script for r in plan.runs if r.script and not r.missing))
+    lines: list[str] = []
+    for other in (d for d in measured_on(task) if d != on):
+        alike = [a for s in scripts if (a := _renamed(s, on, other, known))]
+        if alike:
+            run = ", ".join(f"`bash {shlex.quote(a)}`" for a in alike)
+            rest = (
+                " (the other runs with their data options set to it)"
+                if len(alike) < len([r for r in plan.runs if not r.missing and r.arms])
+                else ""
+            )
+            lines.append(f"Run them again on {other}: {run}{rest}.")
+    return lines
+
+
+def _renamed(script: str, on: str, other: str, known: set[str]) -> str:
+    """The script named as `script` with the data set `other` where it names `on`, if the
+    repository has it (`TimesNet_ETTh1.sh` -> `TimesNet_ETTm1.sh`); "" otherwise."""
+    folder, name = posixpath.split(script)
+    for said, new in ((on, other), (fold(on), fold(other))):
+        found = re.search(re.escape(said), name, re.I)
+        if found is None or not said:
+            continue
+        for spelt in (new, new.lower(), new.upper()):
+            path = posixpath.join(folder, name[: found.start()] + spelt + name[found.end() :])
+            if path in known and path != script:
+                return path
+    return ""

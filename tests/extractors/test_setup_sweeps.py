@@ -161,7 +161,8 @@ def test_data_sets_only_the_measures_name_are_run_on_the_one_most_arms_have_scri
     tmp_path: Path,
 ) -> None:
     """Measures "ETTm1 MSE", "ETTh1 MSE", ...: every arm runs its script on one data set, the
-    one both arms have a script for, and the comparison says to repeat on the others."""
+    one both arms have a script for, and the comparison says to repeat on the others, with
+    the scripts named for them as the runs' scripts are."""
     run = (
         "import argparse\n\np = argparse.ArgumentParser()\n"
         "p.add_argument('--model', default='Alpha')\np.add_argument('--data', default='ETTh1')\n"
@@ -187,6 +188,11 @@ def test_data_sets_only_the_measures_name_are_run_on_the_one_most_arms_have_scri
     assert "Run Alpha on ETTh1: `bash scripts/Alpha_ETTh1.sh`" in usage, usage
     assert "Run Beta on ETTh1: `bash scripts/Beta_ETTh1.sh`" in usage, usage
     assert "the runs are on ETTh1: run them again on ETTm1 for the rest" in usage, usage
+    # Alpha's script for ETTm1 is named as its ETTh1 one; Beta has none: its options are set
+    assert (
+        "Run them again on ETTm1: `bash scripts/Alpha_ETTm1.sh` (the other runs with their "
+        "data options set to it)."
+    ) in usage, usage
 
 
 IMPUTE = (
@@ -288,12 +294,15 @@ def test_a_sweep_whose_longer_values_tune_other_options_is_still_one_sweep(
 
 
 def test_measures_named_by_data_set_and_horizon_are_taken_on_the_data_set() -> None:
-    """ "ETTm1 / 96 MSE" is the MSE on ETTm1 at one horizon: the data sets are ETTm1 and
-    ETTm2, not "ETTm1 / 96" and its siblings."""
+    """ "ETTm1 / 96 MSE" is the MSE on ETTm1 at one horizon, "ETTm1 / Avg MSE" its average
+    over them: the data sets are ETTm1 and ETTm2, not "ETTm1 / 96" and its siblings."""
     from extractors.agent.arms import measured_on, measures_per_set
 
     measures = [
-        f"{d} / {h} {m}" for d in ("ETTm1", "ETTm2") for h in (96, 192) for m in ("MSE", "MAE")
+        f"{d} / {h} {m}"
+        for d in ("ETTm1", "ETTm2")
+        for h in (96, 192, "Avg")  # the average over the horizons is taken there too
+        for m in ("MSE", "MAE")
     ]
     task = TaskDraft(
         key="t",
