@@ -1528,3 +1528,49 @@ def test_a_script_naming_its_model_through_a_variable_is_the_run_of_the_arm_it_s
     assert "a variant of Stationary" not in usage, usage
     line = next(x for x in usage.splitlines() if "Run DLinear" in x)
     assert "--model DLinear --d_model 16" in line and "TimesNet_ETTh1.sh's command" in line, line
+
+
+def test_the_dependencies_are_installed_as_the_readme_nearest_the_program_installs_them(
+    tmp_path: Path,
+) -> None:
+    """The detection folder's README installs what its program needs (`pip install mmdet`,
+    its requirements, from that folder; not apex, cloned elsewhere) and the root one the
+    package; a README writing no install leaves the requirements file,
+    and the requirements beside a README are added when its commands install neither them
+    nor the package."""
+    program = (
+        '"""Train the gate detector and report its box AP."""\nimport argparse\n\n'
+        "parser = argparse.ArgumentParser()\nparser.add_argument('--epochs', type=int)\n"
+        "args = parser.parse_args()\nprint('box AP', args.epochs)\n"
+    )
+    root_readme = (
+        "# Gate\n\n## Install\n\n```\n$ pip install --upgrade pip\nconda create -n gate "
+        "python=3.9\npip install \\\n    timm fvcore\n```\n"
+    )
+    files = {
+        "detection/train.py": program,
+        "detection/README.md": "# Detection\n\n```\npip install mmdet\n"
+        "pip install -r requirements.txt\n```\n\nApex:\n```\ngit clone https://host/apex\n"
+        "cd apex\npython setup.py install --user\n```\n\n```\npython train.py --epochs 12\n```\n",
+        "detection/requirements.txt": "mmdet\n",
+        "README.md": root_readme,
+        "requirements.txt": "timm\n",
+    }
+    task = _task("What box AP does the gate detector reach after training?", {}, {})
+    usage = recovered_setup(tmp_path / "d", files, task).usage_instructions
+    # its requirements installed from its folder; apex's setup.py is another repository's
+    assert usage.splitlines()[0] == (
+        "1. Install the dependencies as detection/README.md does: `pip install mmdet`, then "
+        "`cd detection && pip install -r requirements.txt`."
+    ), usage
+    files["detection/README.md"] = "# Detection\n\n```\npython train.py --epochs 12\n```\n"
+    usage = recovered_setup(tmp_path / "r", files, task).usage_instructions
+    assert usage.splitlines()[0] == (
+        "1. Install the dependencies as README.md does: `conda create -n gate python=3.9`, "
+        "then `pip install timm fvcore`, then `pip install -r requirements.txt`."
+    ), usage
+    files["README.md"] = "# Gate\n\nTrain the detector.\n"
+    usage = recovered_setup(tmp_path / "n", files, task).usage_instructions
+    assert usage.splitlines()[0] == (
+        "1. Install the dependencies: `pip install -r requirements.txt`."
+    ), usage
