@@ -336,6 +336,8 @@ def number_value(text: str) -> str:
     """A number as a command line takes it: "1×10⁻²" and "1 x 10^-2" are 0.01; anything
     else as written."""
     plain = text.replace(" ", "").translate(_SUPERSCRIPTS)
+    if (side := re.fullmatch(r"(\d+)[x×*](\d+)", plain)) and side[1] == side[2]:
+        return side[1]  # "256x256": a square input's side, as `--img_size 256` takes it
     m = _TIMES_TEN.fullmatch(plain)
     if m is None:
         return text
@@ -529,7 +531,23 @@ def sweep_option(variable: str, options: list[CliFlag]) -> CliFlag | None:
     said = [w for w in re.findall(r"[a-z]+", variable.lower()) if w not in STOPWORDS]
     initials = "".join(w[0] for w in said)
     short = [f for f in takes if len(said) >= 2 and f.name.lstrip("-").lower() == initials]
-    return short[0] if len(short) == 1 else None
+    if len(short) == 1:
+        return short[0]
+    # what papers and programs name differently: an image's "resolution" is `--img_size`
+    for says, named in _SAID_OTHERWISE:
+        for name in named if says & wanted else []:  # the commonest name first
+            found = [f for f in takes if name <= words(f)]
+            if len(found) == 1:
+                return found[0]
+    return None
+
+
+_SAID_OTHERWISE = [
+    (
+        {stem(w) for w in ("resolution", "resolutions")},
+        [{"img", "size"}, {"image", "size"}, {"input", "size"}, {"img", "res"}],
+    ),
+]
 
 
 def names_arm(name: str, arm: Arm) -> bool:

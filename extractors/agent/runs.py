@@ -381,11 +381,19 @@ class RunPlanner:
                     other_kinds[id(arm)] = f"{best.path} names it but runs no {kinds} experiment"
         sweeps: list[Arm] = []
         # a number the task sweeps (epochs 15, 30, 60) that an option named like it sets:
-        # a run per value, the option set to it
+        # a run per value, the option set to it; beside compared arms ("MogaNet-T" and
+        # "MogaNet-XT" at 224 and 256 pixels), each arm's run once per value
+        per_value: list[tuple[str, str, list[str]]] = []  # variable, option, values
         for variable, values in numbers.items():
             if len(values) < 2 or any(v in arms for v in values):
                 continue
             if (swept := sweep_option(variable, arm_options)) is not None:
+                # the compared arms' runs (by a script or an option) each go through them
+                if any(r.arms for r in chosen) or by_flag:
+                    per_value.append(
+                        (variable, swept.name, [number_value(v.value) for v in values])
+                    )
+                    continue
                 by_flag += [(v, [swept.name, number_value(v.value)]) for v in values]
                 sweeps += values
         # the one arm of a variable no script names, beside siblings run by the scripts of
@@ -670,6 +678,17 @@ class RunPlanner:
                             warning=other_kinds.get(id(arm), ""),
                         )
                     )
+        for swept_variable, option, numbers_said in per_value:
+            for run in chosen:
+                if run.missing or not run.arms or not run.command:
+                    continue
+                if run.command.startswith("python") or " python " in run.command:
+                    run.command = with_setting(run.command, [option, numbers_said[0]])
+                each = (
+                    f"run it once per {swept_variable.replace('_', ' ')} ({option} "
+                    f"{', then '.join(numbers_said)})"
+                )
+                run.warning = "; ".join(w for w in (each, run.warning) if w)
         chosen = crossed(chosen, program_runs, flag_runs, self.entries)
         chosen = on_each_data_set(chosen, flag_runs)
         chosen = through_loops(chosen)

@@ -411,3 +411,43 @@ def test_a_derived_command_meets_the_models_own_assertion(tmp_path: Path) -> Non
     assert "models/ETSformer.py asserts e_layers == d_layers: --d_layers set to 2" in ets
     linear = next(x for x in lines if x.split(". ", 1)[1].startswith("Run Linear"))
     assert "--d_layers 1" in linear and "asserts" not in linear, linear
+
+
+def test_a_resolution_beside_compared_models_runs_each_model_once_per_value(
+    tmp_path: Path,
+) -> None:
+    """ "input resolution" 224x224 and 256x256 is what `--img_size` sets (a square's side):
+    beside the compared models, each model's run goes through both sides, rather than a run
+    of its own at 256 of whichever model the recipe names."""
+    train = (
+        '"""Train an image classifier on ImageNet and report its top-1 accuracy."""\n'
+        "import argparse\n\nparser = argparse.ArgumentParser()\n"
+        "parser.add_argument('--model', choices=['gate_tiny', 'gate_small'])\n"
+        "parser.add_argument('--img_size', type=int, default=224)\n"
+        "parser.add_argument('--input_size', type=int, nargs=3)\n"
+        "args = parser.parse_args()\nprint('top-1 accuracy', args.model, args.img_size)\n"
+    )
+    files = {
+        "train.py": train,
+        "README.md": (
+            "# Gate\n\nTrain the image classifier:\n\n```\n"
+            "python train.py --model gate_tiny --img_size 224\n```\n"
+        ),
+    }
+    task = TaskDraft(
+        key="table-1:compare",
+        question="Does gate_small beat gate_tiny in top-1 accuracy on ImageNet classification?",
+        method="Train both image classifiers at two input resolutions.",
+        expected_outcome="gate_small wins.",
+        design_complexity=DesignComplexity(
+            independent_variables={
+                "model": ["gate_tiny", "gate_small"],
+                "input resolution": ["224x224", "256x256"],
+            },
+            dependent_variables={"metric": ["top-1 accuracy"]},
+        ),
+    )
+    usage = recovered_setup(tmp_path / "r", files, task).usage_instructions
+    assert "run it once per input resolution (--img_size 224, then 256)" in usage, usage
+    assert "Run gate_small: `python train.py --model gate_small --img_size 224" in usage, usage
+    assert "Run input resolution" not in usage, usage
