@@ -196,6 +196,11 @@ def _unrolled(block: Block, blocks: list[Block]) -> tuple[dict[str, list[str]], 
         )
         if not differ or not labels_agree:
             continue
+        if any(block.loops.get(n, values) != values for n, values in other.loops.items()):
+            # the same loop's other values (`for pred_len in 336 720` after `96 192`): what
+            # differs is tuned for them (`--persevere 0`), the loop is the sweep
+            labels |= set(differ) | extra
+            continue
         if len(differ) > 2 or extra:
             # the number its labels spell is swept (`--model_id ETTm1_96_336`: --pred_len);
             # what else changes with it is tuned per value (`--d_model 16`, `--train_epochs

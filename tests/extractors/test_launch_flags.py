@@ -41,3 +41,20 @@ def test_a_flag_a_line_invocation_is_cut_into_what_it_sets() -> None:
 def test_an_invocation_on_a_few_lines_is_not_cut() -> None:
     lines = ["python run.py --e_layers 3 --n_heads 4 --dropout 0.1 --fc_dropout 0.2 \\", "  --lr 1"]
     assert flag_groups(lines, 1, 2) == []
+
+
+def test_a_loop_split_over_runs_tuned_apart_is_swept_not_what_is_tuned() -> None:
+    """`for pred_len in 96 192` with `--keep 96`, then `for pred_len in 336 720` with
+    `--keep 0`: the horizons are swept; what keeps is tuned for the longer ones (its values
+    are even inside the horizons' labels, 96 in "96,192" and 0 in "336,720")."""
+    from expcurate.records import TaskDraft
+    from extractors.agent.launch import invocation_of
+    from extractors.agent.query import build_query
+
+    first = "\n".join(SCRIPT).replace("--dropout 0.25", "--keep 96")
+    later = first.replace("96 192", "336 720").replace("--keep 96", "--keep 0")
+    lines = [*first.splitlines(), *later.splitlines()]
+    task = TaskDraft(key="t", question="How low is the MSE of PDF on ETTh1?")
+    _, _, settings, _ = invocation_of(lines, build_query(task), [])
+    assert "--pred_len {96,192,336,720}" in settings, settings
+    assert "--keep" not in settings, settings
