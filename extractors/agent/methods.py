@@ -16,7 +16,7 @@ from expcurate.records import RepoIndex
 from extractors.repo import stem, terms
 from extractors.repo.pysource import OutlineItem
 
-from .arms import Arm, about_data, numeric, value_forms
+from .arms import Arm, about_data, fold, numeric, value_forms
 from .inline import doc_wording
 from .query import TaskQuery
 from .steps import Step, StepTracer, humanize, imported
@@ -226,10 +226,15 @@ class MethodModules:
         """A module's largest class (or `top`), cited by its core method when it is long."""
         items = self.tracer.outline(module)
         classes = [i for i in items if i.kind == "class" and i.end - i.start >= 4]
-        top = top or max(
-            classes or [i for i in items if i.kind == "function"],
-            key=lambda i: i.end - i.start,
-            default=None,
+        functions = [i for i in items if i.kind == "function"]
+        # a module of functions is entered by the one named as it is (`pc` of PC.py, which
+        # hands over to `pc_alg` or `mvpc_alg`), not by its longest
+        own_name = fold(posixpath.basename(module).rsplit(".", 1)[0])
+        named = [f for f in functions if fold(f.name) == own_name] if not classes else []
+        top = (
+            top
+            or (named[0] if named else None)
+            or max(classes or functions, key=lambda i: i.end - i.start, default=None)
         )
         if top is None:
             return None

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from repo_fixture import recovered_setup
+from repo_fixture import committed_index, recovered_setup
 
 from expcurate.records import DesignComplexity, TaskDraft
 
@@ -473,3 +473,27 @@ def test_an_evaluation_named_so_wins_over_a_helper_that_starts_like_one(tmp_path
     steps = "\n".join(recovered_setup(tmp_path / "ev", files, task).requirements)
     assert "Evaluate (evaluate) (scoring.py:1-4)" in steps, steps
     assert "Evaluate (eval_collate_fn)" not in steps, steps
+
+
+def test_a_module_of_functions_is_entered_by_the_one_named_as_it_is(tmp_path: Path) -> None:
+    """search/PC.py: `pc` hands over to `pc_alg` or to the longer `mvpc_alg` (data with
+    missing values); the PC algorithm is `pc`, not the module's longest function."""
+    from extractors.agent.methods import MethodModules
+    from extractors.agent.steps import StepTracer
+    from extractors.repo import RepoSearch
+
+    long_body = "".join(f"    step_{k} = data * {k}\n" for k in range(30))
+    module = (
+        "def pc(data, alpha, missing=False):\n"
+        "    if missing:\n        return mvpc_alg(data, alpha)\n"
+        "    return pc_alg(data, alpha)\n\n\n"
+        "def pc_alg(data, alpha):\n    skeleton = data\n    return skeleton, alpha\n\n\n"
+        f"def mvpc_alg(data, alpha):\n{long_body}    return data, alpha\n"
+    )
+    root = tmp_path / "pc"
+    index = committed_index(root, {"search/__init__.py": "", "search/PC.py": module})
+    search = RepoSearch(root, index)
+    methods = MethodModules(index, StepTracer(index, search))
+    step = methods.main_definition("search/PC.py", "PC")
+    assert step is not None
+    assert (step.action, step.start, step.end) == ("Implement PC (pc)", 1, 4)
