@@ -51,6 +51,9 @@ _DATA_OPTION = re.compile(r"--?(?:data|dataset|data_?name|dataset_?name|ds|bench
 _FAMILY = re.compile(r"([a-z]+)\d")  # ls07 and ls14: one kind of data, told apart by number
 _ROOT = {"path", "dir", "root"}
 _INSTALL = ("requirements.txt", "environment.yml", "environment.yaml", "setup.py")
+# a variable whose values are methods compared ("method", "model", "baseline")
+_METHOD_VARIABLE = re.compile(r"method|model|baseline|approach|algorithm|architecture", re.I)
+_OURS = re.compile(r"\bours\b", re.I)
 _READMES = ("README.md", "README.rst", "readme.md", "README.txt", "README")
 MAX_INSTALLS = 6
 # an install of the requirements or of the package itself
@@ -146,6 +149,7 @@ class UsageWriter:
         self.data = data  # the benchmarks' folders; without it none is prepared
         self.entries = {e.path: e for e in index.entry_points}
         self.known = {f.path for f in index.files}
+        self._stems = {fold(posixpath.basename(p).rsplit(".", 1)[0]) for p in self.known}
         self.analyses = AnalysisPrograms(search, self.entries) if search is not None else None
 
     def write(
@@ -240,6 +244,14 @@ class UsageWriter:
             then += f", and for {c.again[0]}: `{c.again[1]}`" if c.then and c.again else ""
             lines.append(f"{what}: {first}`{c.command}`{then}{ran}.")
         for arm, near, why in missing:
+            if not why and not near and self._elsewhere(arm):
+                lines.append(
+                    f"Run {arm.value}: the repository names it nowhere, so it is another work's "
+                    "method: the paper's numbers for it usually come from the work it cites for "
+                    f"it; take them from there, or run that work's own code "
+                    f"({arm.variable.replace('_', ' ')} = {arm.value})."
+                )
+                continue
             hint = f" ({why})" if why else ""
             hint += (
                 f"; the in-code switches {edit_text(near)} select the other arms: change them "
@@ -475,6 +487,26 @@ class UsageWriter:
                         f"{default or values[0]}."
                     )
         return ""
+
+    def _elsewhere(self, arm: Arm) -> bool:
+        """A compared method no word of which the repository holds (OE, PASCL, NBFNet,
+        LogTrans): another work's. Not an ablation or a variant of the authors' method ("w/o
+        MSCA", "RIDE+Ours"), notation ("x + x"), a number, nor a value of what is not a method
+        (a prompt, a path)."""
+        if self.search is None or not _METHOD_VARIABLE.search(arm.variable):
+            return False
+        value = arm.value
+        if ABLATED.match(value) or _OURS.search(value) or numeric(value.split()[0]):
+            return False
+        words = [w for w in re.findall(r"[A-Za-z][A-Za-z0-9]*", value) if len(w) >= 2]
+        if not words or notation(value) or value.rstrip().endswith("."):
+            return False  # "FED.": a name cut short, maybe FEDformer's
+        # the start of a module's name ("FED" of models/FEDformer.py)
+        if any(len(w) >= 3 and any(s.startswith(w.lower()) for s in self._stems) for w in words):
+            return False
+        return not self._named(value) and not any(
+            self.search.document_frequency(w.lower()) > 0 for w in words
+        )
 
     def _named(self, name: str) -> bool:
         assert self.search is not None

@@ -1083,7 +1083,7 @@ def test_an_arm_a_config_lists_runs_with_the_list_cut_to_it(tmp_path: Path) -> N
         "(set encoders in bench_config/bench_config.yaml to [resnet50_trunc] first)." in usage
     )
     assert "set encoders in bench_config/bench_config.yaml to [ctranspath] first" in usage
-    assert "Run MyEncoder: no launch script" in usage
+    assert "Run MyEncoder: the repository names it nowhere" in usage, usage
 
 
 SUITE = '''"""Big-Bench Hard, one task or a range of them."""
@@ -1353,6 +1353,26 @@ def test_an_arm_only_another_kinds_script_names_is_left_to_write_with_that_scrip
     assert "Run Gate: `bash scripts/imputation/Gate.sh`" in usage, usage
 
 
+def test_a_method_the_repository_names_nowhere_is_said_to_be_another_works(
+    tmp_path: Path,
+) -> None:
+    """Zephyr is named nowhere in the repository: another work's method, whose numbers the
+    paper takes from the work it cites. "Mix", the start of a script's name (Mixer.sh), and
+    an ablation of the authors' method are not."""
+    files = {
+        "run.py": KINDS_RUN,
+        "scripts/imputation/Gate.sh": "python run.py --task_name imputation --model Gate\n",
+        "scripts/forecast/Mixer.sh": "python run.py --task_name forecast --model Mixer\n",
+    }
+    task = _imputation_task(["Gate", "Zephyr", "Mix", "w/o Warp"])
+    usage = recovered_setup(tmp_path / "z", files, task).usage_instructions
+    zephyr = next(x for x in usage.splitlines() if "Run Zephyr" in x)
+    assert "the repository names it nowhere, so it is another work's method" in zephyr, zephyr
+    for other in ("Run Mix", "Run w/o Warp"):
+        line = next(x for x in usage.splitlines() if other in x)
+        assert "another work's" not in line, line
+
+
 def test_a_model_the_repository_has_a_module_of_runs_through_the_model_option(
     tmp_path: Path,
 ) -> None:
@@ -1369,7 +1389,7 @@ def test_a_model_the_repository_has_a_module_of_runs_through_the_model_option(
     usage = recovered_setup(tmp_path / "m", files, task).usage_instructions
     tiny = next(line for line in usage.splitlines() if "Run Tiny" in line)
     assert "--task_name imputation --model Tiny" in tiny, usage
-    assert "Run Huge: no launch script" in usage, usage
+    assert "Run Huge: the repository names it nowhere" in usage, usage
     refused = recovered_setup(tmp_path / "r", {**files, "run.py": KINDS_RUN}, task)
     assert "Run Tiny: no launch script" in refused.usage_instructions, refused.usage_instructions
 
