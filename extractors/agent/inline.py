@@ -276,7 +276,13 @@ _QUIET_CALLS = {
     "init", "set_start_method", "use_deterministic_algorithms", "is_initialized", "eval",
     "no_grad", "inference_mode", "enable_grad", "set_grad_enabled", "autocast",
     "set_description", "set_postfix",
+    "Counter", "defaultdict", "OrderedDict", "deque", "ThreadPoolExecutor",
+    "ProcessPoolExecutor", "Lock", "Event", "Queue", "tqdm", "trange",
 }  # fmt: skip
+# what logs, plots or shows progress: its calls are no step of the experiment
+_QUIET_OWNER = re.compile(
+    r"r?log|logger|logging|(?:tb_|summary_)?writer|wandb|plt|pbar|tqdm|progress", re.I
+)
 # Blocks about the machine, not the experiment: devices, processes, logging, seeds.
 _INFRA = re.compile(
     r"distributed|world_size|local_rank|\bgpus?\b|\bdevices?\b|cuda|amp\b|apex|logg|seed",
@@ -336,7 +342,12 @@ def _segment(body: list[ast.stmt], lines: list[str], out: list[list[ast.stmt]], 
 
 def _quiet(call: ast.Call) -> bool:
     name = callee_name(call.func)
-    return name in _QUIET_CALLS or bool(INCIDENTAL.search(name))
+    if name in _QUIET_CALLS or INCIDENTAL.search(name):
+        return True
+    # a call on what logs, plots or shows progress (`self.rlog.section(...)`, `plt.plot`)
+    owner = call.func.value if isinstance(call.func, ast.Attribute) else None
+    said = callee_name(owner) if isinstance(owner, ast.Attribute | ast.Name) else ""
+    return bool(_QUIET_OWNER.fullmatch(said))
 
 
 def _meaningful(node: ast.stmt) -> bool:

@@ -756,6 +756,38 @@ def test_a_main_blocks_chores_are_no_steps() -> None:
     assert actions == ["Build model into model", "Train model into history", "Evaluate into score"]
 
 
+def test_logging_plotting_and_containers_are_no_steps() -> None:
+    """A section of the run's log, a plot, a counter and a thread pool say nothing of the
+    experiment; the evolution and the evaluation do."""
+    import ast
+
+    from extractors.agent.inline import inline_blocks
+
+    source = (
+        "from collections import Counter\n"
+        "import matplotlib.pyplot as plt\n"
+        "\n"
+        "\n"
+        "def main(self, args):\n"
+        "    counts = Counter()\n"
+        "\n"
+        "    self.rlog.section('Evolution')\n"
+        "\n"
+        "    prompts = evolve_prompts(args.tasks)\n"
+        "\n"
+        "    plt.plot(prompts)\n"
+        "\n"
+        "    score = evaluate(prompts)\n"
+        "\n"
+        "\n"
+        "if __name__ == '__main__':\n"
+        "    main(parse_args())\n"
+    )
+    blocks = inline_blocks(ast.parse(source), source.splitlines(), set(), limit=10)
+    actions = [action for action, _, _ in blocks]
+    assert actions == ["Compute prompts with evolve_prompts", "Evaluate into score"], actions
+
+
 def test_main_block_steps_are_named_by_what_they_do_not_by_a_helper_they_call() -> None:
     """A loop by what it iterates and does, a branch by what it chooses, a print by what it
     prints: never "Call tqdm", "Call l.strip" or "Call np.mean". Results written in a loop
