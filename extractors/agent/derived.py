@@ -155,6 +155,29 @@ def on_each_data_set(chosen: list[Run], flag_runs: list[tuple[Run, list[str]]]) 
             for r, _ in arms
         ]
     replaced = {id(r) for r, _ in flag_runs}
+    # the default run beside them ("Default", no option of its own) runs on each data set too
+    bare = [
+        r
+        for r in chosen
+        if id(r) not in replaced
+        and not r.missing
+        and not r.edits
+        and not r.script
+        and not _data_sets(r)
+        and r.command.startswith(("python", "nice python"))
+    ]
+    if len(bare) == 1 and len(both) + len(data) <= MAX_RUNS:
+        (default,) = bare
+        both += [
+            Run(
+                with_setting(default.command, st),
+                arms=[*default.arms, *_data_sets(d)],
+                settings=" ".join([without_options(default.settings, {st[0]}), *st]).strip(),
+                warning=default.warning,
+            )
+            for d, st in data
+        ]
+        replaced.add(id(default))
     return both + [r for r in chosen if id(r) not in replaced]
 
 

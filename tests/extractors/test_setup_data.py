@@ -489,6 +489,13 @@ def test_data_sets_only_the_measures_name_run_by_the_value_the_code_labels_with_
             assert line.count("--dataset") == 1, line
     assert "Numeracy600K`" not in usage and "--enc num" not in usage, usage
     assert "Compare PPL, Hit@1 on Wiki-Convert and Numeracy600K of" in usage, usage
+    # the default encoder, an arm with no option of its own, runs on each data set too
+    task = _measured_task()
+    task.design_complexity.independent_variables = {"method": ["Value", "Exp", "Default"]}
+    usage = recovered_setup(tmp_path / "d", files, task).usage_instructions
+    for name, value in (("Wiki-Convert", "WC"), ("Numeracy600K", "600")):
+        line = next(x for x in usage.splitlines() if f"configuration on {name}: `" in x)
+        assert f"--dataset {value}`" in line and "--enc" not in line, line
 
 
 def test_the_authors_run_goes_over_the_data_sets_its_measures_name_each_by_its_program(
