@@ -281,6 +281,75 @@ def unopened(
                         run.warning = "; ".join(w for w in (run.warning, note) if w)
 
 
+# calls reading a file named by their first argument
+_READS = {"open", "load", "read_csv", "loadtxt", "read_json", "read_table", "genfromtxt"}
+
+
+def misplaced(
+    runs: list[Run],
+    programs_of: Callable[[str], list[str]],
+    text_of: Callable[[str], str],
+    known: set[str],
+) -> None:
+    """A run's program (its evaluation's too) opening a file by a name relative to where it
+    runs (`open('common600_8223.txt')`) that the repository has only in one other folder
+    (valids/common600_8223.txt) says so: as written it stops there."""
+    by_name: dict[str, list[str]] = {}
+    for k in known:
+        by_name.setdefault(posixpath.basename(k), []).append(k)
+    opened: dict[str, list[str]] = {}
+    for run in runs:
+        if run.missing or not run.command:
+            continue
+        for command in (run.command, run.then, *run.then_after):
+            at = re.match(r"\s*cd\s+(\S+)\s*&&", command or "")
+            here = posixpath.normpath(at.group(1)) if at else ""
+            for program in dict.fromkeys(programs_of(command) if command else []):
+                if program not in opened:
+                    opened[program] = _opened_names(program, text_of)
+                for name in opened[program]:
+                    if posixpath.normpath(posixpath.join(here, name)) in known:
+                        continue
+                    elsewhere = by_name.get(posixpath.basename(name), [])
+                    if len(elsewhere) != 1:
+                        continue  # made by a run, downloaded, or one of several
+                    note = (
+                        f"{posixpath.basename(program)} opens {name} from the folder it runs "
+                        f"in, which the repository has at {elsewhere[0]}: copy it there first"
+                    )
+                    if note not in run.warning:
+                        run.warning = "; ".join(w for w in (run.warning, note) if w)
+
+
+def _opened_names(program: str, text_of: Callable[[str], str]) -> list[str]:
+    """The relative file names a program reads by a literal (`open('common600_8223.txt')`,
+    `pd.read_csv("data/x.csv")`)."""
+    if not program.endswith(".py"):
+        return []
+    try:
+        tree = ast.parse(text_of(program))
+    except (SyntaxError, ValueError, OSError):
+        return []
+    names: list[str] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or not node.args:
+            continue
+        func = node.func
+        called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        first = node.args[0]
+        if called not in _READS or not isinstance(first, ast.Constant):
+            continue
+        name = first.value
+        if (
+            isinstance(name, str)
+            and re.fullmatch(r"[\w./-]+\.\w{1,5}", name)
+            and not name.startswith(("/", "~"))
+            and name not in names
+        ):
+            names.append(name)
+    return names
+
+
 # a config's key loading weights from a file: `checkpoint='pretrained/mscan_t.pth'`,
 # `load_from = "ckpt/x.pt"`, `pretrained: weights/y.bin`
 _WEIGHTS = re.compile(

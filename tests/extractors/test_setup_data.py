@@ -550,3 +550,42 @@ def test_the_authors_run_goes_over_the_data_sets_its_measures_name_each_by_its_p
     steps = "\n".join(setup.requirements)
     assert "Take the CIFAR-10 path (dataset) where args.dataset == 'CIFAR-10'" in steps, steps
     assert "Take the CC (Ours) path" not in steps, steps
+
+
+def test_a_file_the_program_opens_from_where_it_runs_but_kept_elsewhere_is_said(
+    tmp_path: Path,
+) -> None:
+    """score.py opens `vocab.txt` from the folder it runs in; the repository keeps it in
+    valids/: the run says to copy it there first. Where it is beside the program, nothing
+    is said."""
+    program = (
+        '"""Score the masked-word model: hit@1 over the valid vocabulary."""\n'
+        "import argparse\n\n"
+        "parser = argparse.ArgumentParser()\nparser.add_argument('--limit', type=int)\n"
+        "args = parser.parse_args()\n"
+        "valids = [line.strip() for line in open('vocab.txt')]\n"
+        "print('hit@1', len(valids[: args.limit]))\n"
+    )
+    files = {
+        "score.py": program,
+        "valids/vocab.txt": "one\ntwo\n",
+        "README.md": (
+            "# Masked words\n\nWhat hit@1 does the masked-word model score over the valid "
+            "vocabulary?\n\n```\npython score.py --limit 100\n```\n"
+        ),
+    }
+    task = TaskDraft(
+        key="table-1:score",
+        question="What hit@1 does the masked-word model score over the valid vocabulary?",
+        method="Score the masked-word model.",
+        expected_outcome="The valid vocabulary is hit.",
+        design_complexity=DesignComplexity(dependent_variables={"metric": ["hit@1"]}),
+    )
+    usage = recovered_setup(tmp_path / "v", files, task).usage_instructions
+    assert (
+        "score.py opens vocab.txt from the folder it runs in, which the repository has at "
+        "valids/vocab.txt: copy it there first"
+    ) in usage, usage
+    files["vocab.txt"] = "one\n"
+    usage = recovered_setup(tmp_path / "h", files, task).usage_instructions
+    assert "copy it there first" not in usage, usage
