@@ -51,6 +51,8 @@ _DATA_OPTION = re.compile(r"--?(?:data|dataset|data_?name|dataset_?name|ds|bench
 _FAMILY = re.compile(r"([a-z]+)\d")  # ls07 and ls14: one kind of data, told apart by number
 _ROOT = {"path", "dir", "root"}
 _INSTALL = ("requirements.txt", "environment.yml", "environment.yaml", "setup.py")
+# a benchmark's test split scored by its server, not by the labels one has
+_TEST_SPLIT = re.compile(r"\btest(?:-dev)? (?:set|split)\b|\btest-dev\b|\btest server\b", re.I)
 # a variable whose values are methods compared ("method", "model", "baseline")
 _METHOD_VARIABLE = re.compile(r"method|model|baseline|approach|algorithm|architecture", re.I)
 _OURS = re.compile(r"\bours\b", re.I)
@@ -274,6 +276,8 @@ class UsageWriter:
             found = self.analyses.find(plan.metrics, [c.path for c in chosen], ran)
             if found is not None:
                 lines.append(found.line())
+        if server := self._test_server(task, commands):
+            lines.append(server)
         lines += again_on(task, plan, self.known)
         lines.append(self._compare(task, q, plan, len(commands) + len(missing)))
         return "\n".join(f"{i}. {line}" for i, line in enumerate(lines, start=1))
@@ -486,6 +490,27 @@ class UsageWriter:
                         f"or add its data, before the runs; else they run on "
                         f"{default or values[0]}."
                     )
+        return ""
+
+    def _test_server(self, task: TaskDraft, commands: list[Command]) -> str:
+        """The task reports a benchmark's test split ("on the Cityscapes test set"), which
+        its evaluation program scores only on the validation split (`--eval mIoU`) but can
+        write for the benchmark's server (`--format-only`): how to get the test numbers."""
+        said = _TEST_SPLIT.search(f"{task.question}\n{task.method}")
+        ran = [f"{c.command} {c.then}" for c in commands]
+        if said is None or not any(re.search(r"(?<!\S)--eval(?:\s|=)", r) for r in ran):
+            return ""
+        named = [p for p in self.entries if any(p in r.replace("./", "") for r in ran)]
+        # and what a launch script runs (`dist_test.sh` runs tools/test.py)
+        named += [c for p in named for c in self.entries[p].calls if c in self.entries]
+        for path in dict.fromkeys(named):
+            if any(f.name == "--format-only" for f in self.entries[path].flags):
+                return (
+                    f"The task reports the {said.group(0)}, whose labels the benchmark keeps: "
+                    f"`--eval` scores the validation split; run {path} with `--format-only` "
+                    "instead, to write the test predictions, and submit them to the "
+                    "benchmark's evaluation server."
+                )
         return ""
 
     def _elsewhere(self, arm: Arm) -> bool:

@@ -1594,3 +1594,35 @@ def test_the_dependencies_are_installed_as_the_readme_nearest_the_program_instal
     assert usage.splitlines()[0] == (
         "1. Install the dependencies: `pip install -r requirements.txt`."
     ), usage
+
+
+def test_a_test_split_the_benchmark_scores_is_written_for_its_server(tmp_path: Path) -> None:
+    """The task reports the Cityscapes test set; tools/test.py scores `--eval mIoU` on the
+    validation split but writes predictions with `--format-only`: the usage says to."""
+    test = (
+        '"""Test a segmentor: mIoU on the validation split, or predictions for a server."""\n'
+        "import argparse\n\n"
+        "parser = argparse.ArgumentParser()\nparser.add_argument('config')\n"
+        "parser.add_argument('checkpoint')\nparser.add_argument('--eval', nargs='+')\n"
+        "parser.add_argument('--format-only', action='store_true')\n"
+        "args = parser.parse_args()\nprint('mIoU segmentor', args.config, args.eval)\n"
+    )
+    files = {
+        "tools/test.py": test,
+        "configs/segmentor_city.py": "model = dict(type='Segmentor')\n",
+        "README.md": (
+            "# Segmentor\n\nTest the segmentor:\n\n```\n"
+            "python tools/test.py configs/segmentor_city.py ckpt.pth --eval mIoU\n```\n"
+        ),
+    }
+
+    def task(where: str) -> TaskDraft:
+        return _task(f"What mIoU does the segmentor reach on the Cityscapes {where}?", {}, {})
+
+    usage = recovered_setup(tmp_path / "t", files, task("test set")).usage_instructions
+    assert (
+        "The task reports the test set, whose labels the benchmark keeps: `--eval` scores the "
+        "validation split; run tools/test.py with `--format-only` instead"
+    ) in usage, usage
+    usage = recovered_setup(tmp_path / "v", files, task("validation set")).usage_instructions
+    assert "--format-only" not in usage, usage
