@@ -401,6 +401,9 @@ def arm_option(arm: Arm, options: list[CliFlag]) -> tuple[CliFlag, str] | None:
         return _by_head(arm, options)
     if flag.switch:
         return flag, ""
+    declared = re.search(r"\(choices: \[([^\]]*)\]\)", flag.help)
+    if declared and len([c for c in declared.group(1).split(",") if c.strip()]) == 1:
+        return None  # `--metric` with choices ['msp'] only: every run has it, it selects nothing
     for form in value_forms(arm.value):  # as the parser or the code spells it: "trace"
         listed_as = [c for c in choices_of(flag) if c.lower() == form.lower()]
         if form.lower() in NO_VALUE and listed_as:

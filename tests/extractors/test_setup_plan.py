@@ -343,6 +343,9 @@ def test_arm_values_are_written_the_way_a_parser_takes_them() -> None:
     found = arm_option(arm, options)
     assert found is not None and (found[0].name, found[1]) == ("--model", "moganet_tiny")
     assert arm_option(Arm("drop_path", "0.1 for moganet_tiny", frozenset()), options) is None
+    # an option whose parser allows one value only selects nothing: every run has it
+    metric = [CliFlag(name="--metric", default="msp", help="score (choices: ['msp'])")]
+    assert arm_option(Arm("method", "ST (MSP)", frozenset({"st", "msp"})), metric) is None
     # "Exp Units" of a table stratified by the masked token's kind: `--enc exp` selects it
     enc = [CliFlag(name="--enc", help="[val/lval/exp/def*]", default="def"), *options]
     units = arm_option(Arm("setting", "Exp Units", frozenset({"exp", "unit"})), enc)
