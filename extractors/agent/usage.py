@@ -601,9 +601,12 @@ def again_on(task: TaskDraft, plan: Plan, known: set[str]) -> list[str]:
         return []
     on = ran_on.pop()
     scripts = list(dict.fromkeys(r.script for r in plan.runs if r.script and not r.missing))
+    below: dict[str, list[str]] = {}  # the files two folders down from each folder
+    for path in sorted(known) if scripts else []:
+        below.setdefault(posixpath.dirname(posixpath.dirname(path)), []).append(path)
     lines: list[str] = []
     for other in (d for d in measured_on(task) if d != on):
-        alike = [a for s in scripts if (a := _renamed(s, on, other, known))]
+        alike = [a for s in scripts if (a := _renamed(s, on, other, known, below))]
         if alike:
             run = ", ".join(f"`bash {shlex.quote(a)}`" for a in alike)
             rest = (
@@ -615,9 +618,11 @@ def again_on(task: TaskDraft, plan: Plan, known: set[str]) -> list[str]:
     return lines
 
 
-def _renamed(script: str, on: str, other: str, known: set[str]) -> str:
+def _renamed(script: str, on: str, other: str, known: set[str], below: dict[str, list[str]]) -> str:
     """The script named as `script` with the data set `other` where it names `on`, if the
-    repository has it (`TimesNet_ETTh1.sh` -> `TimesNet_ETTm1.sh`); "" otherwise."""
+    repository has it (`TimesNet_ETTh1.sh` -> `TimesNet_ETTm1.sh`), else the script named as
+    it is in a folder beside its own named for `other` (`below`: the files two folders down
+    from each folder); "" otherwise."""
     folder, name = posixpath.split(script)
     for said, new in ((on, other), (fold(on), fold(other))):
         found = re.search(re.escape(said), name, re.I)
@@ -627,4 +632,16 @@ def _renamed(script: str, on: str, other: str, known: set[str]) -> str:
             path = posixpath.join(folder, name[: found.start()] + spelt + name[found.end() :])
             if path in known and path != script:
                 return path
+    # in the folder beside it named for the data set (scripts/imputation/ETT_script/
+    # TimesNet_ETTh1.sh -> scripts/imputation/Weather_script/TimesNet.sh)
+    own = fold(re.sub(re.escape(on), "", name, flags=re.I))
+    above = posixpath.dirname(folder)
+    for path in below.get(above, []):
+        there, base = posixpath.split(path)
+        if (
+            there != folder
+            and fold(other) in fold(posixpath.basename(there))
+            and fold(re.sub(re.escape(other), "", base, flags=re.I)) == own
+        ):
+            return path
     return ""

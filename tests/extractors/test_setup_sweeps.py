@@ -451,3 +451,25 @@ def test_a_resolution_beside_compared_models_runs_each_model_once_per_value(
     assert "run it once per input resolution (--img_size 224, then 256)" in usage, usage
     assert "Run gate_small: `python train.py --model gate_small --img_size 224" in usage, usage
     assert "Run input resolution" not in usage, usage
+
+
+def test_a_scripts_twin_for_another_data_set_is_found_by_its_name_or_its_folder() -> None:
+    from extractors.agent.usage import _renamed
+
+    known = {
+        "scripts/imputation/ETT_script/TimesNet_ETTh1.sh",
+        "scripts/imputation/ETT_script/TimesNet_ETTm1.sh",
+        "scripts/imputation/Weather_script/TimesNet.sh",
+        "scripts/imputation/Weather_script/Autoformer.sh",
+    }
+    below: dict[str, list[str]] = {}
+    for path in sorted(known):
+        below.setdefault(path.rsplit("/", 2)[0], []).append(path)
+    script = "scripts/imputation/ETT_script/TimesNet_ETTh1.sh"
+    assert _renamed(script, "ETTh1", "ETTm1", known, below) == (
+        "scripts/imputation/ETT_script/TimesNet_ETTm1.sh"
+    )
+    assert _renamed(script, "ETTh1", "Weather", known, below) == (
+        "scripts/imputation/Weather_script/TimesNet.sh"
+    )
+    assert _renamed(script, "ETTh1", "Traffic", known, below) == ""
