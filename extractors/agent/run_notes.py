@@ -290,14 +290,16 @@ def misplaced(
     programs_of: Callable[[str], list[str]],
     text_of: Callable[[str], str],
     known: set[str],
+    opened: dict[str, list[str]] | None = None,
 ) -> None:
     """A run's program (its evaluation's too) opening a file by a name relative to where it
     runs (`open('common600_8223.txt')`) that the repository has only in one other folder
-    (valids/common600_8223.txt) says so: as written it stops there."""
+    (valids/common600_8223.txt) says so: as written it stops there. `opened` keeps each
+    program's names across calls."""
     by_name: dict[str, list[str]] = {}
     for k in known:
         by_name.setdefault(posixpath.basename(k), []).append(k)
-    opened: dict[str, list[str]] = {}
+    opened = {} if opened is None else opened
     for run in runs:
         if run.missing or not run.command:
             continue

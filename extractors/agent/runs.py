@@ -127,6 +127,7 @@ class RunPlanner:
         self.methods = methods
         self._script_words: dict[str, frozenset[str]] = {}
         self._script_models: dict[str, list[frozenset[str]]] = {}  # --model values' words
+        self._opened: dict[str, list[str]] = {}  # files each program opens by a literal name
         # each module's tables its options index (`eval_dict[args.task]`), read once
         self._lookup_tables: dict[str, dict[str, tuple[str, list[str], int]]] = {}
         self._resolver: PathResolver | None = None
@@ -702,7 +703,7 @@ class RunPlanner:
         multi_scale(chosen, measures_per_set(task) or task_metrics(task, q), self._flags_of)
         self.stages.trained_first(chosen, entry, held, self._unset_outputs)
         unopened(chosen[:MAX_RUNS], self.entries, self.programs, self.known)
-        misplaced(chosen[:MAX_RUNS], self.programs, self.search.text, self.known)
+        misplaced(chosen[:MAX_RUNS], self.programs, self.search.text, self.known, self._opened)
         unfetched(chosen[:MAX_RUNS], self._config_files, self.search.text, self.known)
         repeated(chosen[:MAX_RUNS], f"{task.question}\n{task.method}", self._flags_of)
         apart(
