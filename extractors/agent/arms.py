@@ -371,6 +371,7 @@ def known_metrics(q: TaskQuery) -> list[str]:
 
 
 ABLATED = re.compile(r"^\s*(?:w/o|without|no|remove[sd]?|minus|-)\s*(.+)$", re.I)
+OURS = re.compile(r"\bours\b", re.I)  # how a paper's table marks its authors' method
 
 
 _OFF = {"wo", "no", "without", "disable", "remove", "skip", "drop"}

@@ -27,6 +27,7 @@ from .arms import (
     ABLATED,
     DEFAULT_ARM,
     NO_VALUE,
+    OURS,
     Arm,
     CodeSetting,
     about_data,
@@ -1249,9 +1250,6 @@ class RunPlanner:
             if step is not None:
                 out.append(step)
         return out[:3]
-
-
-OURS = re.compile(r"\bours\b", re.I)  # how a paper's table marks its authors' method
 
 
 # how a command built on a launch script's run names that script (`_as_script_runs`); the

@@ -22,6 +22,7 @@ from extractors.repo.commands import run_from
 from .analysis import AnalysisPrograms
 from .arms import (
     ABLATED,
+    OURS,
     Arm,
     CodeSetting,
     about_data,
@@ -55,11 +56,8 @@ _INSTALL = ("requirements.txt", "environment.yml", "environment.yaml", "setup.py
 _TEST_SPLIT = re.compile(r"\btest(?:-dev)? (?:set|split)\b|\btest-dev\b|\btest server\b", re.I)
 # a variable whose values are methods compared ("method", "model", "baseline")
 _METHOD_VARIABLE = re.compile(r"method|model|baseline|approach|algorithm|architecture", re.I)
-_OURS = re.compile(r"\bours\b", re.I)
 _READMES = ("README.md", "README.rst", "readme.md", "README.txt", "README")
 MAX_INSTALLS = 6
-# an install of the requirements or of the package itself
-_INSTALLS_ALL = re.compile(r"requirements|install\s+(?:-e\s+)?\.(?:\s|$|\[)|setup\.py|env create")
 # a line installing what the runs need: pip, conda, mim or the package's own setup.py, as a
 # README writes it ("$ pip install timm", "python setup.py develop")
 _INSTALLS = re.compile(
@@ -72,11 +70,15 @@ _THIS_PACKAGE = re.compile(r"install\s+(?:-e\s+)?\.(?:\s|$|\[)")
 _LOCAL_FILES = re.compile(r"requirements|setup\.py|env create")
 
 
+def _local(command: str) -> bool:
+    """The install is of what a folder holds: its requirements, setup.py or package."""
+    return bool(_LOCAL_FILES.search(command) or _THIS_PACKAGE.search(command))
+
+
 def _from(folder: str, command: str) -> str:
     """An install command of a README in a folder, run from that folder when it names what
     the folder holds (its requirements file, its setup.py, its package)."""
-    local = _LOCAL_FILES.search(command) or _THIS_PACKAGE.search(command)
-    return f"cd {shlex.quote(folder)} && {command}" if folder and local else command
+    return f"cd {shlex.quote(folder)} && {command}" if folder and _local(command) else command
 
 
 def _installs(lines: list[str]) -> list[str]:
@@ -337,7 +339,7 @@ class UsageWriter:
         installs it or the package."""
         folder = posixpath.dirname(readme)
         req = posixpath.join(folder, "requirements.txt")
-        if req not in self.known or any(_INSTALLS_ALL.search(c) for c in installs):
+        if req not in self.known or any(_local(c) for c in installs):
             return installs
         return [*installs, _from(folder, "pip install -r requirements.txt")]
 
@@ -514,14 +516,14 @@ class UsageWriter:
         return ""
 
     def _elsewhere(self, arm: Arm) -> bool:
-        """A compared method no word of which the repository holds (OE, PASCL, NBFNet,
-        LogTrans): another work's. Not an ablation or a variant of the authors' method ("w/o
+        """A compared method no word of which the repository holds (NBFNet, LogTrans,
+        RIDE): another work's. Not an ablation or a variant of the authors' method ("w/o
         MSCA", "RIDE+Ours"), notation ("x + x"), a number, nor a value of what is not a method
         (a prompt, a path)."""
         if self.search is None or not _METHOD_VARIABLE.search(arm.variable):
             return False
         value = arm.value
-        if ABLATED.match(value) or _OURS.search(value) or numeric(value.split()[0]):
+        if ABLATED.match(value) or OURS.search(value) or numeric(value.split()[0]):
             return False
         words = [w for w in re.findall(r"[A-Za-z][A-Za-z0-9]*", value) if len(w) >= 2]
         if not words or notation(value) or value.rstrip().endswith("."):
