@@ -29,10 +29,23 @@ _INCIDENTAL_OPTION = re.compile(
 MODEL_OPTION = re.compile(r"(?<!\S)--(?:model|model_name|arch|backbone)(?:=|\s+)([A-Za-z][\w.-]*)")
 
 
-def config_placeholders(configs: list[ConfigFile]) -> str:
+# a model named with its size, as a task writes it: "Qwen3-4B-Instruct", "Llama-2-7b"
+_SIZED_MODEL = re.compile(
+    r"\b[A-Za-z][\w.]*(?:-[\w.]+)*?-\d+(?:\.\d+)?[BbMm](?:-[A-Za-z][\w.]*)*\b"
+)
+
+
+def sized_model(text: str) -> str:
+    """The one model the text names with its size ("... on Qwen3-4B-Instruct"), else ""."""
+    found = list(dict.fromkeys(m.group(0) for m in _SIZED_MODEL.finditer(text)))
+    return found[0] if len(found) == 1 else ""
+
+
+def config_placeholders(configs: list[ConfigFile], model: str = "") -> str:
     """The placeholder paths inside the config files a command passes (`"ct_path":
     "path/to/ct"` in config/config_demo.json), as an instruction: the run would fail, or
-    read nothing, until the user fills them."""
+    read nothing, until the user fills them. A model name left to fill (`MODEL_NAME`) is
+    the task's `model` when it names one."""
     out: list[str] = []
     for config in configs:
         keys = [k for k, v in config.values.items() if placeholder_value(v)]
@@ -43,9 +56,12 @@ def config_placeholders(configs: list[ConfigFile]) -> str:
             out.append(f"set {', '.join(keys[:4])} in {config.path} to your own paths")
         else:  # names left to fill (`openrouter:MODEL_NAME`): the model, the key to use
             more = f" and {len(keys) - 4} more" if len(keys) > 4 else ""
+            left = ", ".join(dict.fromkeys(names))[:120]
+            if model and any("model" in n.lower() for n in names):
+                left += f"; the task's model is {model}"
             out.append(
                 f"set {', '.join(keys[:4])}{more} in {config.path} to your own values "
-                f"(it leaves {', '.join(dict.fromkeys(names))[:120]})"
+                f"(it leaves {left})"
             )
     return "; ".join(dict.fromkeys(out))
 

@@ -91,6 +91,7 @@ from .run_notes import (
     overridden,
     own_model,
     repeated,
+    sized_model,
     trains,
     unfetched,
     unopened,
@@ -925,7 +926,8 @@ class RunPlanner:
             command = " ".join([bare_run(entry, e), *positional(e)])
         command, settings = with_held(command, held)
         command = self.args.complete(command, entry)
-        warning = config_placeholders(self.configs(command))
+        model = sized_model(f"{task.question}\n{task.method}")
+        warning = config_placeholders(self.configs(command), model)
         return Run(command, settings=settings, warning=warning)
 
     def _program_run(self, task: TaskDraft, program: str, arm: Arm) -> Run:
@@ -1194,7 +1196,7 @@ class RunPlanner:
                 w
                 for w in (
                     placeholders(self.search.lines(e.path)),
-                    config_placeholders(self.configs(invocation)),
+                    config_placeholders(self.configs(invocation), sized_model(q.text)),
                     self.args.rejected(invocation, e.path),
                 )
                 if w

@@ -1130,3 +1130,23 @@ def test_model_names_a_config_leaves_in_capitals_are_named_for_the_user(tmp_path
         "(it leaves openrouter:MODEL_NAME)" in usage
     ), usage
     assert "mode in configs" not in usage and "mode," not in usage, usage
+
+
+def test_a_model_name_left_to_fill_is_the_model_the_task_names() -> None:
+    """A config leaving `openrouter:MODEL_NAME` for the user: the task's table is on
+    Qwen3-4B-Instruct, which the instruction names; a task naming two sized models, or
+    none, names none."""
+    from expcurate.records import ConfigFile
+    from extractors.agent.run_notes import config_placeholders, sized_model
+
+    config = ConfigFile(
+        path="configs/demo.yaml", values={"models.generator": "openrouter:MODEL_NAME"}
+    )
+    model = sized_model("Ablation results of Eevee on Qwen3-4B-Instruct (Table 2)")
+    assert model == "Qwen3-4B-Instruct"
+    assert config_placeholders([config], model) == (
+        "set models.generator in configs/demo.yaml to your own values (it leaves "
+        "openrouter:MODEL_NAME; the task's model is Qwen3-4B-Instruct)"
+    )
+    assert sized_model("Llama-2-7b beside Llama-2-13b") == ""
+    assert sized_model("ResNet-50 on ImageNet") == ""
