@@ -304,7 +304,7 @@ _READS = {"open", "load", "read_csv", "loadtxt", "read_json", "read_table", "gen
 def misplaced(
     runs: list[Run],
     programs_of: Callable[[str], list[str]],
-    text_of: Callable[[str], str],
+    tree_of: Callable[[str], ast.Module | None],
     known: set[str],
     opened: dict[str, list[str]] | None = None,
 ) -> None:
@@ -324,7 +324,7 @@ def misplaced(
             here = posixpath.normpath(at.group(1)) if at else ""
             for program in dict.fromkeys(programs_of(command) if command else []):
                 if program not in opened:
-                    opened[program] = _opened_names(program, text_of)
+                    opened[program] = _opened_names(program, tree_of)
                 for name in opened[program]:
                     if posixpath.normpath(posixpath.join(here, name)) in known:
                         continue
@@ -339,14 +339,11 @@ def misplaced(
                         run.warning = "; ".join(w for w in (run.warning, note) if w)
 
 
-def _opened_names(program: str, text_of: Callable[[str], str]) -> list[str]:
+def _opened_names(program: str, tree_of: Callable[[str], ast.Module | None]) -> list[str]:
     """The relative file names a program reads by a literal (`open('common600_8223.txt')`,
     `pd.read_csv("data/x.csv")`)."""
-    if not program.endswith(".py"):
-        return []
-    try:
-        tree = ast.parse(text_of(program))
-    except (SyntaxError, ValueError, OSError):
+    tree = tree_of(program) if program.endswith(".py") else None
+    if tree is None:
         return []
     names: list[str] = []
     for node in ast.walk(tree):

@@ -705,7 +705,7 @@ class RunPlanner:
         multi_scale(chosen, measures_per_set(task) or task_metrics(task, q), self._flags_of)
         self.stages.trained_first(chosen, entry, held, self._unset_outputs)
         unopened(chosen[:MAX_RUNS], self.entries, self.programs, self.known)
-        misplaced(chosen[:MAX_RUNS], self.programs, self.search.text, self.known, self._opened)
+        misplaced(chosen[:MAX_RUNS], self.programs, self.args.tracer.tree, self.known, self._opened)
         unfetched(chosen[:MAX_RUNS], self._config_files, self.search.text, self.known)
         repeated(chosen[:MAX_RUNS], f"{task.question}\n{task.method}", self._flags_of)
         apart(
