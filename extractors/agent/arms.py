@@ -155,6 +155,22 @@ def task_settings(task: TaskDraft, q: TaskQuery) -> set[str]:
     return out
 
 
+def held_backbones(task: TaskDraft) -> frozenset[str]:
+    """The stems of the backbones a task holds fixed ("using ResNet18": `resnet18`), when no
+    arm names the same model: what every compared method is built on."""
+    armed = {stem(w) for a in task_arms(task) for w in a.value.split()}
+    return (
+        frozenset(
+            stem(str(value).strip())
+            for name, values in task.design_complexity.constant_variables.items()
+            if re.search(r"\bbackbones?\b", str(name), re.I)
+            for value in listed(values)
+            if str(value).strip() and len(str(value).split()) == 1
+        )
+        - armed
+    )
+
+
 def task_datasets(task: TaskDraft) -> list[str]:
     """The values of design variables about data ("dataset": ["ETTh1", "ETTh2"])."""
     dc = task.design_complexity

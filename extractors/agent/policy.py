@@ -34,6 +34,7 @@ from .arms import (
     data_set_names,
     fold,
     form_words,
+    held_backbones,
     listed_fit,
     measured_on,
     task_arms,
@@ -55,7 +56,7 @@ RELEVANCE = 1.05  # share of task names found in the repo + share of task words 
 WORDS_ONLY_RELEVANCE = 0.85  # share of task words, for a task that names nothing
 _NUMERIC = re.compile(r"[\d.,%]+")
 _NUMBER_NAME = re.compile(r"\d[\d.]*(?:e_?\d*)?$")  # 1e_5, 3.5
-HEURISTIC_VERSION = "setup-heuristic-115"  # bump when the policy's output changes
+HEURISTIC_VERSION = "setup-heuristic-116"  # bump when the policy's output changes
 # a program that compares what the runs produced: eval_results.py, validate.py, plot_x.py
 _COMPARE_STAGE = re.compile(r"(?:eval|valid|plot|analy)", re.I)
 
@@ -230,7 +231,7 @@ class SetupAgent:
         top = chosen[0].path
         home = entry or (top if top.endswith(".py") else None)
         # the model the runs train (`--model CycleNet`) is the method, else the best match
-        models = self.run_planner.run_models(runs, q)
+        models = self.run_planner.run_models(runs, q, held_backbones(task))
         method = models[0] if models else None
         # when the compared methods each have their own module (algorithms/mappo.py, ...),
         # those are the method's steps; a best word match would only add plumbing

@@ -339,6 +339,32 @@ def misplaced(
                         run.warning = "; ".join(w for w in (run.warning, note) if w)
 
 
+def uncompiled(
+    runs: list[Run],
+    programs_of: Callable[[str], list[str]],
+    error_of: Callable[[str], tuple[int, str] | None],
+) -> None:
+    """A Python program a run runs (its evaluation, the trainings it is chained after) that
+    Python cannot compile as the repository has it (stage2.py's broken indentation, a Python 2
+    `print`) says so with where the compiler stops: as written the run stops before it
+    starts. `error_of` gives a program's line and message, None when it compiles."""
+    for run in runs:
+        if run.missing or not run.command:
+            continue
+        commands = [c for c in (run.command, run.then, *run.then_after) if c]
+        programs = [p for c in commands for p in programs_of(c)] + run.trained_by
+        for program in dict.fromkeys(p for p in programs if p.endswith(".py")):
+            if (error := error_of(program)) is None:
+                continue
+            line, message = error
+            note = (
+                f"{posixpath.basename(program)} does not compile as the repository has it "
+                f"(Python stops at line {line}: {message.rstrip('.')}): mend it first"
+            )
+            if note not in run.warning:
+                run.warning = "; ".join(w for w in (run.warning, note) if w)
+
+
 def _opened_names(program: str, tree_of: Callable[[str], ast.Module | None]) -> list[str]:
     """The relative file names a program reads by a literal (`open('common600_8223.txt')`,
     `pd.read_csv("data/x.csv")`)."""

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from expcurate.records import CliFlag, ConfigFile, EntryPoint, RepoIndex, TaskDraft
 from extractors.repo import RepoSearch, stem, terms, tokens
 from extractors.repo.commands import Parsed, PathResolver, parse_command, python_entry, run_from
+from extractors.repo.pysource import syntax_error
 
 from .arms import (
     ABLATED,
@@ -93,6 +94,7 @@ from .run_notes import (
     repeated,
     sized_model,
     trains,
+    uncompiled,
     unfetched,
     unopened,
     variant_warning,
@@ -706,6 +708,7 @@ class RunPlanner:
         self.stages.trained_first(chosen, entry, held, self._unset_outputs)
         unopened(chosen[:MAX_RUNS], self.entries, self.programs, self.known)
         misplaced(chosen[:MAX_RUNS], self.programs, self.args.tracer.tree, self.known, self._opened)
+        uncompiled(chosen[:MAX_RUNS], self.programs, self._compile_error)
         unfetched(chosen[:MAX_RUNS], self._config_files, self.search.text, self.known)
         repeated(chosen[:MAX_RUNS], f"{task.question}\n{task.method}", self._flags_of)
         apart(
@@ -1220,16 +1223,32 @@ class RunPlanner:
         inside = posixpath.normpath(posixpath.join(folder, program))
         return folder if inside in self.known else None
 
-    def run_models(self, runs: list[Run], q: TaskQuery) -> list[Step]:
+    def _compile_error(self, program: str) -> tuple[int, str] | None:
+        """Where Python stops compiling one of the repository's programs, if it does."""
+        if program not in self.known or self.args.tracer.tree(program) is not None:
+            return None
+        try:
+            return syntax_error(self.search.text(program))
+        except (OSError, ValueError):
+            return None  # unreadable or too large: not a mistake of the program's
+
+    def run_models(
+        self, runs: list[Run], q: TaskQuery, held: frozenset[str] = frozenset()
+    ) -> list[Step]:
         """The models the runs train, when a run names one by an option (`--model CycleNet`)
         and one module is named after it (models/CycleNet.py): each one's main definition.
         First the method: the repository's own model (what its authors' scripts train most;
         a baseline beside it is not the method), else the one the task names, else the most
-        run; then the models the other arms' runs train (the baselines compared with it)."""
+        run; then the models the other arms' runs train (the baselines compared with it).
+
+        A model the task holds fixed as its backbone (`held`, "using ResNet18"), which no
+        arm names, is what every method is built on: neither the method nor a rival."""
         names: Counter[str] = Counter()
         compared: set[str] = set()
         for r in runs:
             for m in MODEL_OPTION.finditer(r.invocation or r.command):
+                if stem(m.group(1).strip("'\"")) in held:
+                    continue
                 names[m.group(1).strip("'\"")] += 1
                 if r.arms:
                     compared.add(m.group(1).strip("'\""))

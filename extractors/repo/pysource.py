@@ -125,6 +125,22 @@ def parse(text: str) -> ast.Module | None:
     return None
 
 
+def syntax_error(text: str) -> tuple[int, str] | None:
+    """Where and why Python cannot compile `text` (the line and the compiler's message:
+    "unindent does not match any outer indentation level", "Missing parentheses in call to
+    'print'"), or None when it compiles. A file too deep or too large to compile is no
+    mistake of its own, so it is None too."""
+    with _AST_LOCK, warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            ast.parse(text)
+        except SyntaxError as exc:  # IndentationError and TabError are SyntaxErrors
+            return exc.lineno or 0, exc.msg
+        except (SystemError, ValueError, RecursionError, MemoryError):
+            return None
+    return None
+
+
 def analyze_python(path: str, text: str) -> PyInfo:
     tree = parse(text)
     if tree is None:

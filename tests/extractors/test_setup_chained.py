@@ -176,6 +176,126 @@ def test_an_evaluation_the_readme_introduces_as_one_is_trained_for_first(tmp_pat
     assert "train_STL10" not in usage, usage
 
 
+def test_a_training_python_cannot_compile_is_said_with_where_it_stops(tmp_path: Path) -> None:
+    """The training the evaluation is chained after has an `else` indented as no block is:
+    as the repository has it, it stops before it starts, and the usage says where. A
+    training that compiles gets no such note."""
+    broken = TRAIN.replace(
+        "    save(args, args.epochs)\n",
+        "    if args.epochs:\n        save(args, args.epochs)\n      else :\n        pass\n",
+    )
+    files = {"train.py": broken, "cluster.py": CLUSTER, "README.md": README}
+    task = TaskDraft(
+        key="table-2:compare",
+        question="What clustering NMI, ACC and ARI does cluster.py report?",
+        method="Cluster with the trained model and report NMI, ACC and ARI.",
+        expected_outcome="NMI 0.85.",
+        design_complexity=DesignComplexity(dependent_variables={"metric": ["NMI", "ACC"]}),
+    )
+    usage = recovered_setup(tmp_path / "b", files, task).usage_instructions
+    assert "(train first as documented: `python train.py`" in usage, usage
+    assert (
+        "train.py does not compile as the repository has it (Python stops at line 21: "
+        "unindent does not match any outer indentation level): mend it first"
+    ) in usage, usage
+    files["train.py"] = TRAIN
+    usage = recovered_setup(tmp_path / "g", files, task).usage_instructions
+    assert "(train first as documented: `python train.py`" in usage, usage
+    assert "does not compile" not in usage, usage
+
+
+RESNET = (
+    "import torch.nn as nn\n\n\n"
+    "class ResNet(nn.Module):\n"
+    "    def __init__(self, depth):\n"
+    "        super().__init__()\n"
+    "        self.depth = depth\n"
+    "        self.layers = nn.ModuleList([nn.Linear(8, 8) for _ in range(depth)])\n"
+    "        self.head = nn.Linear(8, 10)\n\n"
+    "    def forward(self, x):\n"
+    "        for layer in self.layers:\n"
+    "            x = layer(x)\n"
+    "        return self.head(x)\n\n\n"
+    "def ResNet18():\n"
+    "    model = ResNet(18)\n"
+    "    model.name = 'ResNet18'\n"
+    "    return model\n"
+)
+
+ABSTAIN = (
+    "import argparse\n\n"
+    "from models.resnet import ResNet18\n\n\n"
+    "def abstention_loss(logits, labels):\n"
+    "    # the extra abstention classes take the outliers\n"
+    "    tail = logits[:, -3:]\n"
+    "    return (tail.sum() - labels.sum()) ** 2\n\n\n"
+    "def train(args):\n"
+    "    model = ResNet18() if args.model == 'ResNet18' else None\n"
+    "    for epoch in range(args.epochs):\n"
+    "        loss = abstention_loss(model(epoch), epoch)\n"
+    "        print('epoch', epoch, 'loss', loss)\n"
+    "    print('AUROC', 0.9)\n\n\n"
+    "if __name__ == '__main__':\n"
+    "    p = argparse.ArgumentParser()\n"
+    "    p.add_argument('--model', default='ResNet18', choices=['ResNet18'])\n"
+    "    p.add_argument('--epochs', type=int, default=180)\n"
+    "    train(p.parse_args())\n"
+)
+
+
+def test_the_backbone_a_task_holds_fixed_is_not_the_method(tmp_path: Path) -> None:
+    """ "Results on CIFAR10-LT using ResNet18": the runs give `--model ResNet18`, the backbone
+    every compared method is built on. Its layers are no step of the method; where the same
+    model is what the task compares, they are."""
+    files = {
+        "models/resnet.py": RESNET,
+        "train.py": ABSTAIN,
+        "README.md": (
+            "# EAT: abstention classes for long-tailed OOD detection\n\nTrain EAT on "
+            "CIFAR10-LT and report its AUROC:\n\n```\npython train.py --model ResNet18\n```\n"
+        ),
+    }
+    held = TaskDraft(
+        key="table-1:methods",
+        question=(
+            "How does EAT compare with OE on AUROC in Table 1 (Results on CIFAR10-LT using "
+            "ResNet18)?"
+        ),
+        method="Train EAT and OE with the abstention classes and report AUROC.",
+        expected_outcome="EAT is best.",
+        design_complexity=DesignComplexity(
+            independent_variables={"method": ["EAT", "OE"]},
+            constant_variables={"setting": ["CIFAR10-LT"], "backbone": ["ResNet18"]},
+            dependent_variables={"metric": ["AUROC"]},
+        ),
+    )
+    setup = recovered_setup(tmp_path / "h", files, held)
+    steps = "\n".join(setup.requirements)
+    assert "--model ResNet18" in setup.usage_instructions, setup.usage_instructions
+    assert "Implement the ResNet class" not in steps, steps
+    assert "Train (train)" in steps, steps
+    compared = held.model_copy(deep=True)
+    compared.design_complexity.constant_variables = {"setting": ["CIFAR10-LT"]}
+    compared.design_complexity.independent_variables = {"backbone": ["ResNet18"]}
+    compared.question = "What AUROC does ResNet18 reach on CIFAR10-LT?"
+    steps = "\n".join(recovered_setup(tmp_path / "c", files, compared).requirements)
+    assert "Implement the ResNet class (models/resnet.py:4-14)" in steps, steps
+
+
+def test_syntax_error_gives_the_line_and_the_message() -> None:
+    from extractors.repo.pysource import syntax_error
+
+    assert syntax_error("x = 1\n") is None
+    assert syntax_error("print 'hello'\n") == (
+        1,
+        "Missing parentheses in call to 'print'. Did you mean print(...)?",
+    )
+    assert syntax_error("if x:\n    a = 1\n  b = 2\n") == (
+        3,
+        "unindent does not match any outer indentation level",
+    )
+
+
 def test_a_measure_taken_at_several_scales_evaluates_again_with_the_switch_for_it(
     tmp_path: Path,
 ) -> None:
