@@ -700,6 +700,8 @@ class StepPlanner:
                     continue
                 if "config" in item.name.lower():  # ExperimentConfig.validate checks a config
                     continue
+                if self._mode_switch(path, item):  # `BEiT.train(self, mode=True)`
+                    continue
                 start, end = item.start, item.end
                 if end - start > NARROW:
                     loop = self._loop(path, item)
@@ -710,6 +712,16 @@ class StepPlanner:
                 action = f"{verb} ({item.name})" + (f": {doc}" if doc else "")
                 return Step(action, path, start, end)
         return None
+
+    def _mode_switch(self, path: str, item: OutlineItem) -> bool:
+        """A method `train(self, mode=True)`: a module switching itself, and its layers,
+        between training and evaluation, as torch's modules do. It trains nothing."""
+        if item.kind != "method":
+            return False
+        node = self.tracer.def_node(path, item.name)
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            return False
+        return [a.arg for a in [*node.args.posonlyargs, *node.args.args]] == ["self", "mode"]
 
     def _loss_steps(self, files: list[str | None], training: list[str | None]) -> list[Step]:
         """The loss classes and functions `files` define that the `training` code (the entry

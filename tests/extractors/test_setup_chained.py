@@ -282,6 +282,53 @@ def test_the_backbone_a_task_holds_fixed_is_not_the_method(tmp_path: Path) -> No
     assert "Implement the ResNet class (models/resnet.py:4-14)" in steps, steps
 
 
+def test_a_modules_switch_to_training_mode_is_not_the_training(tmp_path: Path) -> None:
+    """`TinyNet.train(self, mode=True)` switches the model's layers to training, as torch's
+    modules do; the training is the program's `fit` loop."""
+    net = (
+        "import torch.nn as nn\n\n\n"
+        "class TinyNet(nn.Module):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.norm_eval = True\n"
+        "        self.body = nn.Linear(8, 2)\n\n"
+        "    def train(self, mode=True):\n"
+        "        super().train(mode)\n"
+        "        if mode and self.norm_eval:\n"
+        "            for m in self.modules():\n"
+        "                m.eval()\n"
+    )
+    main = (
+        "import argparse\n\n"
+        "from net import TinyNet\n\n\n"
+        "def fit(model, epochs):\n"
+        "    model.train()\n"
+        "    for epoch in range(epochs):\n"
+        "        loss = model.body(epoch).sum()\n"
+        "        print('epoch', epoch, 'accuracy', loss)\n\n\n"
+        "if __name__ == '__main__':\n"
+        "    p = argparse.ArgumentParser()\n"
+        "    p.add_argument('--epochs', type=int, default=10)\n"
+        "    fit(TinyNet(), p.parse_args().epochs)\n"
+    )
+    files = {
+        "net.py": net,
+        "main.py": main,
+        "README.md": "# TinyNet\n\nTrain TinyNet and report its accuracy:\n\n```\npython main.py\n```\n",
+    }
+    task = TaskDraft(
+        key="table-1:accuracy",
+        question="What accuracy does TinyNet reach after training for 10 epochs?",
+        method="Train TinyNet for 10 epochs and report its accuracy.",
+        expected_outcome="90% accuracy.",
+        design_complexity=DesignComplexity(dependent_variables={"metric": ["accuracy"]}),
+    )
+    setup = recovered_setup(tmp_path / "m", files, task)
+    steps = "\n".join(setup.requirements)
+    assert "Train (fit) (main.py:6-10)" in steps, (setup.no_answer, steps)
+    assert "Train (TinyNet.train)" not in steps, steps
+
+
 def test_syntax_error_gives_the_line_and_the_message() -> None:
     from extractors.repo.pysource import syntax_error
 
