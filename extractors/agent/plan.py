@@ -68,6 +68,13 @@ SETTINGS_RUNS = 2  # script runs whose settings are cut into steps
 MAX_LOSSES = 3  # the repository's own loss definitions cited; more are a framework's
 _LOSS = re.compile(r"loss$|^loss|Loss", re.I)
 MAX_CODED = 5  # arms selected by in-code switches that each get a step of their own
+# a step making one object ("Create the DataLoader as loader (in train)", "Compute counts
+# with np.array"), after the condition it is taken under ("If use_lora: ...")
+_MADE = re.compile(
+    r"(?:^|: )(?:Create the (\w+)(?: as \w+)?|Compute \w+ with (\w+)(?:\.[\w.]+)?)"
+    r"(?: \(in \w+\))?$"
+)
+PLUMBING_LINES = 10  # a library's object made in more lines is set up with care: a step
 _TRAIN_NAMES = ("train", "fit", "train_epoch", "train_one_epoch", "training", "run_epoch")
 _TRAIN_PREFIX = re.compile(r"train(?:ing)?(?:_|$)")  # train_model, training_loop; not trainable
 _EVAL_PREFIX = re.compile(r"eval(?:uate|uation)?(?:_|$)")  # evaluation_loop, eval_epoch
@@ -271,6 +278,7 @@ class StepPlanner:
                 b
                 for b in self.tracer.block_steps(other, q, limit=4)
                 if not self._unused_branch(b, other, runs, others_dead)
+                and not self._library_object(b, q)
             ]
             if other in chained:
                 later += found
@@ -293,6 +301,9 @@ class StepPlanner:
         # nothing of this experiment: keep the blocks and calls about its data, model,
         # training, evaluation or the task's own names
         blocks = [b for b in blocks if self._about_experiment(b, q, bool(configs))]
+        # a library's object made in a few lines (`DataLoader(...)`, `np.array(...)`) is the
+        # plumbing around the experiment, unless the task names it (LoRA's `LoraConfig`)
+        blocks = [b for b in blocks if not self._library_object(b, q)]
         # a framework's program building what the configs set (`build_segmentor(cfg.model)`,
         # `build_dataset(cfg.data.train)`): the configs' own steps say what it builds
         if configs:
@@ -311,7 +322,11 @@ class StepPlanner:
         blocks = [b for b in blocks if all(b.action != c.action for c in called)]
         cited = self._defined([*called, *(s for s in (train, evaluate, metric) if s)])
         blocks = [b for b in blocks if not self._only_calls(b, cited)]
-        called = [c for c in called if self._about_experiment(c, q, bool(configs))]
+        called = [
+            c
+            for c in called
+            if self._about_experiment(c, q, bool(configs)) and not self._library_object(c, q)
+        ]
         if configs:
             called = [c for c in called if not self._builds_from_config(c)]
         # what the main block calls only on a path no run takes (`ResNet34(...)` under
@@ -489,6 +504,24 @@ class StepPlanner:
         if words & _CONFIG_WORDS and not configured:  # only when it names the task's own
             return bool(words & named)
         return bool(words & (_EXPERIMENT_WORDS | named))
+
+    def _library_object(self, step: Step, q: TaskQuery) -> bool:
+        """The step only makes a library's object in a few lines ("Create the DataLoader as
+        loader", "Compute counts with np.array", "If x: Create the LoraConfig"), and the task
+        names nothing of it: plumbing, no action of this experiment."""
+        m = _MADE.search(step.action)
+        if m is None or step.end - step.start + 1 > PLUMBING_LINES:
+            return False
+        name = m.group(1) or m.group(2)
+        named = {stem(t) for t in q.names} | {stem(t) for t in q.focus}
+        if {stem(t) for t in terms(name)} & named:
+            return False
+        if self.tracer.from_library(step.path, name):
+            return True
+        # made through its module (`torch.utils.data.DataLoader(...)`): the module's origin
+        text = "\n".join(self.search.lines(step.path)[step.start - 1 : step.end])
+        root = re.search(rf"\b(\w+)(?:\.\w+)*\.{re.escape(name)}\s*\(", text)
+        return root is not None and self.tracer.from_library(step.path, root.group(1))
 
     def _defined(self, steps: list[Step]) -> set[str]:
         """The functions whose definitions the steps cite from their `def` line."""

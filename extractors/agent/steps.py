@@ -72,6 +72,7 @@ class StepTracer:
         self.search = search
         self._outlines: dict[str, list[OutlineItem]] = {}
         self._trees: dict[str, ast.Module | None] = {}
+        self._ours: frozenset[str] | None = None  # the repository's module names
 
     def tree(self, path: str) -> ast.Module | None:
         if path not in self._trees:
@@ -169,6 +170,38 @@ class StepTracer:
                                 names[alias.asname or alias.name] = again[alias.name]
                                 break
         return names
+
+    def from_library(self, path: str, name: str) -> bool:
+        """`name`, as the file `path` uses it, comes from outside the repository: a library's
+        (`DataLoader` of `from torch.utils.data import DataLoader`, `np` of `import numpy as
+        np`). A name the file defines, imports from the repository, or whose origin is not
+        plain is not."""
+        tree = self.tree(path)
+        if tree is None or name in self.local_names(path, tree):
+            return False
+        ours = self._module_names()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                if any((a.asname or a.name) == name for a in node.names):
+                    top = (node.module or "").split(".")[0]
+                    return node.level == 0 and bool(top) and top not in ours
+            elif isinstance(node, ast.Import):
+                for a in node.names:
+                    if (a.asname or a.name.split(".")[0]) == name:
+                        return a.name.split(".")[0] not in ours
+        return False
+
+    def _module_names(self) -> frozenset[str]:
+        """Every folder and module name of the repository's Python files: an import of one of
+        them may be the repository's own, wherever it is run from."""
+        if self._ours is None:
+            self._ours = frozenset(
+                part.removesuffix(".py")
+                for f in self.index.files
+                if f.path.endswith(".py")
+                for part in f.path.split("/")
+            )
+        return self._ours
 
     def _called(
         self, path: str, tree: ast.Module, names: dict[str, tuple[str, str]]

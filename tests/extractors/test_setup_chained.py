@@ -329,6 +329,72 @@ def test_a_modules_switch_to_training_mode_is_not_the_training(tmp_path: Path) -
     assert "Train (TinyNet.train)" not in steps, steps
 
 
+def test_a_librarys_objects_made_in_passing_are_no_steps(tmp_path: Path) -> None:
+    """The program makes the repository's data set and model, and a library's loader, array,
+    sampler and adapter config around them: the library's are plumbing, unless the task
+    names one (LoRA's `LoraConfig`)."""
+    main = (
+        "import argparse\n\n"
+        "import numpy as np\n"
+        "import torch\n"
+        "from peft import LoraConfig\n"
+        "from torch.utils.data import DataLoader\n\n"
+        "from longtail import Abstainer, LongTailSet\n\n\n"
+        "def train(model, loader, epochs):\n"
+        "    for epoch in range(epochs):\n"
+        "        for batch in loader:\n"
+        "            loss = model.abstain(batch)\n"
+        "        print('epoch', epoch, 'AUROC', loss)\n\n\n"
+        "if __name__ == '__main__':\n"
+        "    p = argparse.ArgumentParser()\n"
+        "    p.add_argument('--epochs', type=int, default=10)\n"
+        "    p.add_argument('--imbalance', type=float, default=0.01)\n"
+        "    args = p.parse_args()\n"
+        "    dataset = LongTailSet('cifar10', args.imbalance)\n\n"
+        "    counts = np.array(dataset.counts)\n\n"
+        "    loader = DataLoader(dataset, batch_size=128, shuffle=True)\n\n"
+        "    sampler = torch.utils.data.RandomSampler(dataset)\n\n"
+        "    adapter = LoraConfig(r=8, lora_alpha=16)\n\n"
+        "    model = Abstainer(counts, adapter)\n\n"
+        "    train(model, loader, args.epochs)\n"
+    )
+    longtail = (
+        "class LongTailSet:\n"
+        "    def __init__(self, name, imbalance):\n"
+        "        self.name = name\n"
+        "        self.counts = [int(500 * imbalance ** (i / 9)) for i in range(10)]\n\n\n"
+        "class Abstainer:\n"
+        "    def __init__(self, counts, adapter):\n"
+        "        self.counts = counts\n"
+        "        self.adapter = adapter\n\n"
+        "    def abstain(self, batch):\n"
+        "        return sum(batch) / len(self.counts)\n"
+    )
+    files = {
+        "train.py": main,
+        "longtail.py": longtail,
+        "README.md": (
+            "# Long-tailed abstention\n\nTrain the abstaining model on the long-tailed data "
+            "and report its AUROC:\n\n```\npython train.py --imbalance 0.01\n```\n"
+        ),
+    }
+    task = TaskDraft(
+        key="table-1:auroc",
+        question="What AUROC does the Abstainer reach on long-tailed LongTailSet data?",
+        method="Train the Abstainer on the long-tailed data and report AUROC.",
+        expected_outcome="AUROC 0.9.",
+        design_complexity=DesignComplexity(dependent_variables={"metric": ["AUROC"]}),
+    )
+    steps = "\n".join(recovered_setup(tmp_path / "p", files, task).requirements)
+    assert "Create the Abstainer as model (train.py:33)" in steps, steps
+    for plumbing in ("DataLoader", "np.array", "RandomSampler", "LoraConfig"):
+        assert plumbing not in steps, (plumbing, steps)
+    task.question = "What AUROC does the Abstainer reach with a LoRA adapter on LongTailSet?"
+    steps = "\n".join(recovered_setup(tmp_path / "l", files, task).requirements)
+    assert "Create the LoraConfig as adapter (train.py:31)" in steps, steps
+    assert "DataLoader" not in steps, steps
+
+
 def test_syntax_error_gives_the_line_and_the_message() -> None:
     from extractors.repo.pysource import syntax_error
 
