@@ -32,6 +32,7 @@ from .arms import (
     edit_text,
     fold,
     known_metrics,
+    listed,
     measured_on,
     measures_per_set,
     notation,
@@ -49,6 +50,10 @@ from .suite_config import preparations
 
 RUNNABLE = {"script", "entry", "notebook", "test"}
 _DATA_OPTION = re.compile(r"--?(?:data|dataset|data_?name|dataset_?name|ds|benchmark)$")
+# a data set's proper name: capitals or digits after its first letter (ScienceQA, ADE20K,
+# CIFAR10-LT), never a plain word ("Zero-shot")
+_PROPER_DATA = re.compile(r"[A-Z][A-Za-z]*[A-Z0-9]")
+_DOCUMENT = re.compile(r"\.(?:md|rst|txt|html?|tex)$|(?:^|/)[^./]+$", re.I)
 _FAMILY = re.compile(r"([a-z]+)\d")  # ls07 and ls14: one kind of data, told apart by number
 _ROOT = {"path", "dir", "root"}
 _INSTALL = ("requirements.txt", "environment.yml", "environment.yaml", "setup.py")
@@ -492,6 +497,37 @@ class UsageWriter:
                         f"or add its data, before the runs; else they run on "
                         f"{default or values[0]}."
                     )
+        return self.documented_data(task)
+
+    def documented_data(self, task: TaskDraft) -> str:
+        """The data set the task holds fixed ("on ScienceQA's test set"), when the repository
+        names it only in its documents: no program, script or config reads it, nor the data
+        set it is a part of (`CIFAR10` of "CIFAR10-LT"), so the runs are on other data and
+        the benchmark's reading and scoring are still to be written."""
+        if self.search is None:
+            return ""
+        dc = task.design_complexity
+        for variable, values in dc.constant_variables.items():
+            if not (about_data(str(variable)) or str(variable) == "setting"):
+                continue
+            for value in listed(values):
+                name = str(value).strip()
+                if len(name.split()) > 1 or not _PROPER_DATA.match(name):
+                    continue
+                head = re.split(r"[-_]", name)[0]
+                found = self.search.where_written(name)
+                if not found or any(
+                    not _DOCUMENT.search(p)
+                    for n in dict.fromkeys([name, head])
+                    for p in (found if n == name else self.search.where_written(n))
+                ):
+                    continue
+                said = " and ".join(found[:2]) + (" name" if len(found) > 1 else " names")
+                return (
+                    f"The task runs on {name}, which only {said}: no program, script "
+                    f"or config of the repository reads it, so the runs below are on the data "
+                    f"their programs read. Add {name}'s data and its scoring first."
+                )
         return ""
 
     def _test_server(self, task: TaskDraft, commands: list[Command]) -> str:

@@ -254,8 +254,14 @@ class RepoSearch:
         none between its parts (`ImageNet-10`, `imagenet10`, `IMAGENET_10`): the index holds
         its parts apart, so only the files holding every word part are read."""
         parts = [p for p in re.split(r"[_\-\s]+", name.lower()) if p]
-        if len(parts) < 2:
-            return False
+        return len(parts) >= 2 and bool(self.where_written(name, first=True))
+
+    def where_written(self, name: str, first: bool = False) -> list[str]:
+        """The files where `name` occurs as one word, its parts joined by any separator or
+        none (`ScienceQA`, `imagenet_10` as `ImageNet-10`); with `first`, the first only."""
+        parts = [p for p in re.split(r"[_\-\s]+", name.lower()) if p]
+        if not parts:
+            return []
         post = self._build()
         paths: set[str] | None = None
         for part in parts:
@@ -264,18 +270,21 @@ class RepoSearch:
             holding = {path for path, _ in post.get(stem(part), ())}
             paths = holding if paths is None else paths & holding
         if not paths:
-            return False
+            return []
         rx = re.compile(
             r"(?<![A-Za-z0-9])" + r"[-_ ]?".join(map(re.escape, parts)) + r"(?![A-Za-z0-9])",
             re.IGNORECASE,
         )
+        out: list[str] = []
         for path in sorted(paths):
             try:
                 if rx.search(self.text(path)[:MAX_INDEXED_CHARS]):
-                    return True
+                    out.append(path)
+                    if first:
+                        break
             except (OSError, RepoPathError):
                 continue
-        return False
+        return out
 
     # ------------------------------------------------------------ index
 

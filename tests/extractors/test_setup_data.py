@@ -589,3 +589,47 @@ def test_a_file_the_program_opens_from_where_it_runs_but_kept_elsewhere_is_said(
     files["vocab.txt"] = "one\n"
     usage = recovered_setup(tmp_path / "h", files, task).usage_instructions
     assert "copy it there first" not in usage, usage
+
+
+def test_a_data_set_only_the_documents_name_is_said_to_be_missing(tmp_path: Path) -> None:
+    """The task is measured on ScienceQA, which only the README names (as what the method
+    extends to): the programs read other benchmarks, so the usage says the data and its
+    scoring are still to be added. A data set a program reads, itself or the set it is a
+    part of (`cifar10` for CIFAR10-LT), gets no such note."""
+    program = (
+        "import argparse\n\n"
+        "p = argparse.ArgumentParser()\n"
+        "p.add_argument('--benchmark', default='mme', choices=['mme'])\n"
+        "p.add_argument('--imbalance', type=float, default=0.01)\n"
+        "args = p.parse_args()\n"
+        "print('accuracy on', args.benchmark)\n"
+    )
+    files = {
+        "evaluate.py": program,
+        "README.md": (
+            "# Visual adapter\n\nThe adapter extends to multi-modal questions such as "
+            "ScienceQA and CIFAR10-LT.\n\nEvaluate the adapter's accuracy:\n\n"
+            "```\npython evaluate.py --benchmark mme\n```\n"
+        ),
+    }
+    task = TaskDraft(
+        key="table-2:accuracy",
+        question="What accuracy does the visual adapter reach on ScienceQA's test set?",
+        method="Evaluate the visual adapter and report its accuracy.",
+        expected_outcome="85% accuracy.",
+        design_complexity=DesignComplexity(
+            constant_variables={"setting": "ScienceQA"},
+            dependent_variables={"metric": ["accuracy"]},
+        ),
+    )
+    usage = recovered_setup(tmp_path / "s", files, task).usage_instructions
+    assert (
+        "The task runs on ScienceQA, which only README.md names: no program, script or config "
+        "of the repository reads it, so the runs below are on the data their programs read. "
+        "Add ScienceQA's data and its scoring first."
+    ) in usage, usage
+    files["evaluate.py"] = program.replace("choices=['mme']", "choices=['mme', 'cifar10']")
+    task.design_complexity.constant_variables = {"setting": "CIFAR10-LT"}
+    task.question = task.question.replace("ScienceQA's test set", "CIFAR10-LT")
+    usage = recovered_setup(tmp_path / "c", files, task).usage_instructions
+    assert "which only README.md names" not in usage, usage
