@@ -74,6 +74,14 @@ _MADE = re.compile(
     r"(?:^|: )(?:Create the (\w+)(?: as \w+)?|Compute \w+ with (\w+)(?:\.[\w.]+)?)"
     r"(?: \(in \w+\))?$"
 )
+# the steps a Lightning module takes when the framework trains, validates, tests and predicts
+_HOOKS = (
+    ("training_step", "Compute the training loss"),
+    ("validation_step", "Validate"),
+    ("test_step", "Test"),
+    ("predict_step", "Predict"),
+)
+MAX_HOOKS = 5
 PLUMBING_LINES = 10  # a library's object made in more lines is set up with care: a step
 _TRAIN_NAMES = ("train", "fit", "train_epoch", "train_one_epoch", "training", "run_epoch")
 _TRAIN_PREFIX = re.compile(r"train(?:ing)?(?:_|$)")  # train_model, training_loop; not trainable
@@ -196,6 +204,8 @@ class StepPlanner:
         files: list[str | None] = [entry, *modules] if entry else []
         picked = self._picked(entry, runs)
         train = self._named_step(files, _TRAIN_NAMES, picked)
+        hooks = self._framework_hooks(files)
+        plan.method_modules += [h.path for h in hooks]  # the module is the method's own
         # the loss the program trains with, when it is the repository's own (a few loss
         # definitions it uses, not a framework's catalogue): the method's objective
         trainers = list(dict.fromkeys(p for r in runs for p in r.trained_by))
@@ -358,6 +368,7 @@ class StepPlanner:
             *own[2:],
             *code[MAX_PER_ARM:],
             *uses,  # cut before the arms' own code
+            *hooks[1:],  # the framework's steps past the training loss
         ]
         order = [
             data,
@@ -379,6 +390,7 @@ class StepPlanner:
             *blocks,
             *called,
             train,
+            *hooks,
             *launches,
             *judged,
             evaluate,
@@ -745,6 +757,51 @@ class StepPlanner:
                 action = f"{verb} ({item.name})" + (f": {doc}" if doc else "")
                 return Step(action, path, start, end)
         return None
+
+    def _framework_hooks(self, files: list[str | None]) -> list[Step]:
+        """What a Lightning module does when the framework trains and evaluates it: its
+        `training_step`, `validation_step`, `test_step` and `predict_step`, which no code of
+        the repository calls by name, and the methods of its own they call (`self.generate`),
+        for the one or two such modules `files` define."""
+        out: list[Step] = []
+        modules = 0
+        for path in dict.fromkeys(p for p in files if p and p.endswith(".py")):
+            tree = self.tracer.tree(path)
+            for cls in tree.body if tree else []:
+                if not isinstance(cls, ast.ClassDef) or not any(
+                    ast.unparse(b).endswith("LightningModule") for b in cls.bases
+                ):
+                    continue
+                modules += 1
+                methods = {
+                    f.name: f
+                    for f in cls.body
+                    if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)
+                }
+                helpers: list[str] = []
+                for hook, verb in _HOOKS:
+                    node = methods.get(hook)
+                    if node is None or (node.end_lineno or node.lineno) - node.lineno < 2:
+                        continue
+                    out.append(
+                        Step(f"{verb} ({cls.name}.{hook})", path, node.lineno, node.end_lineno or 0)
+                    )
+                    helpers += [
+                        c.func.attr
+                        for c in ast.walk(node)
+                        if isinstance(c, ast.Call)
+                        and isinstance(c.func, ast.Attribute)
+                        and isinstance(c.func.value, ast.Name)
+                        and c.func.value.id == "self"
+                        and c.func.attr in methods
+                        and c.func.attr not in dict(_HOOKS)
+                    ]
+                for name in dict.fromkeys(helpers):
+                    node = methods[name]
+                    if (node.end_lineno or node.lineno) - node.lineno >= 3:
+                        action = f"Implement {cls.name}.{name}"
+                        out.append(Step(action, path, node.lineno, node.end_lineno or 0))
+        return out[:MAX_HOOKS] if modules <= 2 else []
 
     def _mode_switch(self, path: str, item: OutlineItem) -> bool:
         """A method `train(self, mode=True)`: a module switching itself, and its layers,

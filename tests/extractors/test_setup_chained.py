@@ -395,6 +395,76 @@ def test_a_librarys_objects_made_in_passing_are_no_steps(tmp_path: Path) -> None
     assert "DataLoader" not in steps, steps
 
 
+def test_a_lightning_modules_steps_are_the_training_and_the_evaluation(tmp_path: Path) -> None:
+    """The program hands its module to Lightning's `Trainer.fit`: the framework calls the
+    module's `training_step`, `validation_step` and `predict_step`, and no code of the
+    repository calls them by name. They, and the module's own method they call
+    (`generate`), are the method's steps, and its module is masked."""
+    model = (
+        "import lightning as L\n\n\n"
+        "class Substituter(L.LightningModule):\n"
+        "    def __init__(self, lm):\n"
+        "        super().__init__()\n"
+        "        self.lm = lm\n\n"
+        "    def generate(self, prompt, beams=1):\n"
+        "        out = self.lm.generate(prompt, num_beams=beams)\n"
+        "        words = [o.split('\"')[-2] for o in out]\n"
+        "        return [w for w in words if w]\n\n"
+        "    def training_step(self, batch, batch_idx):\n"
+        "        loss = self.lm(batch).loss\n"
+        "        self.log('loss', loss)\n"
+        "        return loss\n\n"
+        "    def validation_step(self, batch, batch_idx):\n"
+        "        subs = self.generate(batch, beams=10)\n"
+        "        self.log('f10', len(subs))\n"
+        "        return subs\n\n"
+        "    def predict_step(self, batch, batch_idx):\n"
+        "        subs = self.generate(batch, beams=50)\n"
+        "        print('substitutes', subs)\n"
+        "        return subs\n"
+    )
+    main = (
+        "import argparse\n\n"
+        "import lightning as L\n\n"
+        "from model import Substituter\n\n\n"
+        "def train(args):\n"
+        "    trainer = L.Trainer(max_epochs=args.epochs)\n"
+        "    module = Substituter(args.lm)\n"
+        "    trainer.fit(module)\n"
+        "    print('best f10', trainer.callback_metrics)\n\n\n"
+        "if __name__ == '__main__':\n"
+        "    p = argparse.ArgumentParser()\n"
+        "    p.add_argument('--epochs', type=int, default=10)\n"
+        "    p.add_argument('--lm', default='gpt2')\n"
+        "    train(p.parse_args())\n"
+    )
+    files = {
+        "model.py": model,
+        "main.py": main,
+        "README.md": (
+            "# Prompted lexical substitution\n\nFine-tune the Substituter and report its "
+            "F10:\n\n```\npython main.py --lm gpt2\n```\n"
+        ),
+    }
+    task = TaskDraft(
+        key="table-4:f10",
+        question="What F10 does the Substituter reach on lexical substitution?",
+        method="Fine-tune the Substituter and report F10.",
+        expected_outcome="F10 of 20.",
+        design_complexity=DesignComplexity(dependent_variables={"metric": ["F10"]}),
+    )
+    setup = recovered_setup(tmp_path / "l", files, task)
+    steps = "\n".join(setup.requirements)
+    for step in (
+        "Compute the training loss (Substituter.training_step) (model.py:14-17)",
+        "Validate (Substituter.validation_step) (model.py:19-22)",
+        "Predict (Substituter.predict_step) (model.py:24-27)",
+        "Implement Substituter.generate (model.py:9-12)",
+    ):
+        assert step in steps, (step, steps)
+    assert "model.py" in setup.masked_source, setup.masked_source
+
+
 def test_syntax_error_gives_the_line_and_the_message() -> None:
     from extractors.repo.pysource import syntax_error
 
