@@ -18,7 +18,7 @@ from expcurate.records import RepoIndex, TaskDraft
 from extractors.repo import terms
 from extractors.repo.pysource import OutlineItem
 
-from .arms import fold, listed, task_datasets
+from .arms import fold, listed, measured_on, task_datasets
 from .methods import NARROW
 from .run import Run
 from .steps import DATA_NAMES, Step, StepTracer
@@ -48,7 +48,9 @@ class DataSteps:
         datasets = {
             w for d in task_datasets(task) for w in terms(d) if len(w) >= 4 and not w.isdigit()
         }
-        chosen = self._registered_loaders(modules, runs)
+        # the data sets the task names, its measures' first (ETTm1 of "ETTm1 / 96 MSE")
+        sets_named = [*(measured_on(task) or []), *task_datasets(task)]
+        chosen = self._registered_loaders(modules, runs, sets_named)
         best: tuple[float, str, OutlineItem] | None = None
         for module in modules:
             module_words = set(terms(module))
@@ -63,6 +65,8 @@ class DataSteps:
                 named = about_data or (own & _DATA_WORDS and module_words & _DATA_NAMES)
                 if not named and item.name not in chosen:
                     continue
+                if item.name not in chosen and not self._reads(module, item):
+                    continue  # a record of results (`@dataclass DatasetEval`) loads nothing
                 score: float = 2 * len(own & _DATA_WORDS) + 3 * len(own & datasets)
                 score += len(module_words & _DATA_WORDS) + (0.5 if item.kind == "class" else 0)
                 score += 10 * chosen.get(item.name, 0)
@@ -153,14 +157,54 @@ class DataSteps:
             return Step(f"{verb} {name} ({top.name})", module, top.start, top.end)
         return None
 
-    def _registered_loaders(self, modules: list[str], runs: list[Run]) -> dict[str, int]:
+    def _reads(self, module: str, item: OutlineItem, depth: int = 0) -> bool:
+        """The definition reads or serves data: it opens, loads, reads or lists something,
+        serves items by index (`__getitem__`), or is a class whose base does (a library's
+        data set, or the repository's `CustomDataset` that lists the images). A record of
+        results (`@dataclass DatasetEval`), a score computed from answers or a writer
+        (`save_dataset_to_jsonl`) does none of it."""
+        if _WRITER.match(item.name.rsplit(".", 1)[-1]):
+            return False
+        text = "\n".join(self.tracer.search.lines(module)[item.start - 1 : item.end])
+        if _READING.search(text):
+            return True
+        tree = self.tracer.tree(module)
+        cls = (
+            next(
+                (n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == item.name), None
+            )
+            if tree is not None and item.kind == "class"
+            else None
+        )
+        if cls is None or tree is None or depth >= 3:
+            return False
+        names = self.tracer.local_names(module, tree)
+        for base in cls.bases:
+            name = ast.unparse(base).rsplit(".", 1)[-1]
+            if name not in names:  # a library's: a data set by its name
+                if set(terms(name)) & DATA_NAMES:
+                    return True
+                continue
+            path, qual = names[name]
+            found = next((i for i in self.tracer.outline(path) if i.name == qual), None)
+            if found is not None and self._reads(path, found, depth + 1):
+                return True
+        return False
+
+    def _registered_loaders(
+        self, modules: list[str], runs: list[Run], named: list[str] | None = None
+    ) -> dict[str, int]:
         """How many runs pick each class through a name registry (`{"custom": Dataset_Custom}`
-        indexed by the value a run passes to `--data` or `--dataset`)."""
+        indexed by the value a run passes to `--data` or `--dataset`). When some runs pass
+        a data set the task `named` ("ETTm1 / 96 MSE"), only theirs count: the others run a
+        launch script of other data the usage re-points (`ETSformer_ETTh1.sh` for ETTm1)."""
         values = [
             m.group(1).strip("'\"")
             for r in runs
             for m in _DATA_OPTION.finditer(r.invocation or r.command)
         ]
+        wanted = {fold(n) for n in named or []}
+        values = [v for v in values if fold(v) in wanted] or values
         if not values:
             return {}
         registry: dict[str, str] = {}
@@ -182,6 +226,15 @@ class DataSteps:
             for label, loader in self._registries[module].items():
                 registry.setdefault(label, loader)
         return dict(Counter(registry[v] for v in values if v in registry))
+
+
+_WRITER = re.compile(r"_*(?:save|write|dump|export|store)", re.I)
+# what a loader does: open, load, read, list or fetch something, or serve items by index
+_READING = re.compile(
+    r"\b(?:open|\w*load\w*|\w*read\w*|glob|i?glob|listdir|scandir|iterdir|walk|fetch\w*|"
+    r"download\w*|__getitem__|__iter__)\s*\(",
+    re.I,
+)
 
 
 def narrow(

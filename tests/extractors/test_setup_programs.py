@@ -784,6 +784,75 @@ def test_a_registered_loader_is_the_data_step_whatever_its_name_says(tmp_path: P
     assert "Dataset_ETT_hour" not in steps, steps
 
 
+def test_the_data_step_follows_the_runs_on_the_data_the_task_names(tmp_path: Path) -> None:
+    """Two runs pass `--data ETTh1` (baselines whose only scripts run other data, re-pointed
+    by the usage) and one `--data ETTm1`, the data set the task names: the data step is
+    ETTm1's loader. A record of results, whose name says data set but which reads nothing,
+    and a writer of data sets are never the data step."""
+    from repo_fixture import committed_index
+
+    from extractors.agent.data_steps import DataSteps
+    from extractors.agent.run import Run
+    from extractors.agent.steps import StepTracer
+    from extractors.repo import RepoSearch
+
+    minute = (
+        "\n\nclass Dataset_ETT_minute:\n"
+        '    """ETTm1 and ETTm2, by the quarter hour."""\n\n'
+        "    def __init__(self, root_path, data_path='ETTm1.csv'):\n"
+        "        self.root_path = root_path\n"
+        "        self.__read_data__()\n\n"
+        "    def __read_data__(self):\n"
+        "        self.data = list(range(4 * 12 * 30 * 24))\n"
+    )
+    records = (
+        '"""What an evaluation keeps."""\n'
+        "from dataclasses import dataclass\n\n\n"
+        "@dataclass\n"
+        "class DatasetEval:\n"
+        "    split_name: str\n"
+        "    score: float\n"
+        "    correct: int\n"
+        "    total: int\n\n\n"
+        "def save_dataset_scores(dataset, file_name):\n"
+        "    with open(file_name, 'w') as f:\n"
+        "        for d in dataset:\n"
+        "            f.write(str(d))\n"
+    )
+    factory = FACTORY.replace(
+        "Dataset_Custom, Dataset_ETT_hour", "Dataset_Custom, Dataset_ETT_hour, Dataset_ETT_minute"
+    ).replace('"custom": Dataset_Custom', '"ETTm1": Dataset_ETT_minute')
+    files = {
+        "run.py": FORECAST,
+        "data_provider/__init__.py": "",
+        "data_provider/data_loader.py": LOADERS + minute,
+        "data_provider/data_factory.py": factory,
+        "data_provider/records.py": records,
+    }
+    root = tmp_path / "m"
+    index = committed_index(root, files)
+    tracer = StepTracer(index, RepoSearch(root, index))
+    runs = [
+        Run("python run.py --data ETTh1 --model ETSformer"),
+        Run("python run.py --data ETTh1 --model LightTS"),
+        Run("python run.py --data ETTm1 --model TimesNet"),
+    ]
+    task = _task("How low is the MSE on ETTm1?", {}, {"dataset": "ETTm1"})
+    modules = [
+        "data_provider/data_loader.py",
+        "data_provider/data_factory.py",
+        "data_provider/records.py",
+    ]
+    step = DataSteps(index, tracer).loader(task, modules, runs)
+    assert step is not None and "(Dataset_ETT_minute)" in step.action, step
+    # with no run on the task's data set, the runs' own data decide
+    step = DataSteps(index, tracer).loader(task, modules, runs[:2])
+    assert step is not None and "Dataset_ETT_hour" in step.action, step
+    task = _task("How accurate is the evaluation?", {}, {})
+    step = DataSteps(index, tracer).loader(task, ["data_provider/records.py"], [])
+    assert step is None, step
+
+
 EXPERIMENT = '''"""One multi-agent experiment: collect, train, evaluate."""
 
 
