@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from extractors.repo import RepoSearch, stem, terms
 from extractors.repo.pysource import OutlineItem
@@ -37,7 +37,9 @@ _OPTION_LINE = re.compile(r"add_argument|^\s*help\s*=|\bhelp\s*=\s*['\"]")
 _REPORT = re.compile(r"\b(print|log|logger|logging|write|writer|info|add_scalar|wandb)\b")
 
 
-_SETTING_WORDS = re.compile(r"\b(?:config|cfg|conf|args|opt|settings|path|dir|folder)\b", re.I)
+_SETTING_WORDS = re.compile(
+    r"\b(?:config|cfg|conf|args|opt|settings|path|dir|folder|f?name|filename|file)\b", re.I
+)
 
 
 def _settings_only(said: str) -> bool:
@@ -186,24 +188,77 @@ class MeasureSteps:
         # of "Dice score", never "inference" alone for "inference time"), then any common one
         own = [frozenset(stem(w) for w in content_words(m)) for m in metrics]
         signs = [w & _COMMON_METRICS or w for w in own if w]
-        for wanted in (signs, [frozenset([w]) for w in _COMMON_METRICS]):
-            for path, start, end in places if wanted else []:
-                lines = self.search.lines(path)
-                for i in range(max(start, 1), min(end, len(lines)) + 1):
-                    line = lines[i - 1]
-                    if line.lstrip().startswith("#") or _OPTION_LINE.search(line):
-                        continue  # a comment, or `help='log ... metrics'`, reports nothing
-                    if not _REPORT.search(line):
-                        continue
-                    last = statement_end(lines, i)
-                    said = " ".join(lines[i - 1 : last])
-                    # it prints a value, not only a message ("wandb not found, metrics not logged")
-                    said_terms = set(terms(said))
-                    if _settings_only(said):
-                        continue  # "results logged to {self.config.loggers}": no value measured
-                    if any(w <= said_terms for w in wanted) and _PRINTS_VALUE.search(said):
-                        return Step(f"Report {named} and compare {compared}", path, i, last)
+        # each measure in the task's order (AUROC's line before one of FPR's thresholds), then
+        # any common one
+        tries = [[w] for w in list(dict.fromkeys(signs))[:MAX_REPORTED]]
+        tries.append([frozenset([w]) for w in sorted(_COMMON_METRICS)])
+        found: list[tuple[str, int, int, frozenset[str]]] = []
+        scan = _report_lines(self.search, places)
+
+        def reports() -> Iterator[tuple[str, int, int, frozenset[str]]]:
+            """The places' report statements in order, each read once for all the tries."""
+            k = 0
+            while True:
+                if k == len(found):
+                    nxt = next(scan, None)
+                    if nxt is None:
+                        return
+                    found.append(nxt)
+                yield found[k]
+                k += 1
+
+        for wanted in tries:
+            for path, begin, last, said_terms in reports() if wanted else ():
+                if any(w <= said_terms for w in wanted):
+                    return Step(f"Report {named} and compare {compared}", path, begin, last)
         return None
+
+
+MAX_REPORTED = 4  # the measures whose report line is looked for one by one
+
+
+def _report_lines(
+    search: RepoSearch, places: list[tuple[str, int, int]]
+) -> Iterator[tuple[str, int, int, frozenset[str]]]:
+    """The statements of `places` (path, first and last line) that print, log or write a
+    value, each once, in order: their first and last lines and their words."""
+    seen: set[tuple[str, int]] = set()
+    for path, start, end in places:
+        lines = search.lines(path)
+        for i in range(max(start, 1), min(end, len(lines)) + 1):
+            if (path, i) in seen:
+                continue
+            seen.add((path, i))
+            line = lines[i - 1]
+            if line.lstrip().startswith("#") or _OPTION_LINE.search(line):
+                continue  # a comment, or `help='log ... metrics'`, reports nothing
+            if not _REPORT.search(line):
+                continue
+            last = statement_end(lines, i)
+            said = " ".join(lines[i - 1 : last])
+            # `print(line)` of a string made just before (`line = 'auroc: %.4f' % x`)
+            first = _made_before(lines, i, said)
+            if first < i:
+                said = " ".join(lines[first - 1 : last])
+            # it prints a value, not only a message ("wandb not found, metrics not logged"),
+            # nor only where it wrote ("results logged to {self.config.loggers}")
+            if _settings_only(said) or not _PRINTS_VALUE.search(said):
+                continue
+            yield path, first, last, frozenset(terms(said))
+
+
+def _made_before(lines: list[str], at: int, said: str) -> int:
+    """The line, at most three before `at`, that assigns a string to the one name the
+    statement at `at` prints or writes (`line = 'auroc: %.4f' % auroc` before
+    `print(line)`), else `at`."""
+    printed = re.search(r"\((\s*[A-Za-z_]\w*)\s*(?:\+\s*['\"][^'\"]*['\"]\s*)?\)\s*$", said)
+    if printed is None:
+        return at
+    name = printed.group(1).strip()
+    for k in range(at - 1, max(at - 4, 0), -1):
+        if re.match(rf"\s*{re.escape(name)}\s*=\s*[rfbu]?['\"]", lines[k - 1], re.I):
+            return k
+    return at
 
 
 # a measure's other spellings in code: `acc`, `top1` for accuracy; `f_score` for F1

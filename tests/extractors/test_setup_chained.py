@@ -465,6 +465,46 @@ def test_a_lightning_modules_steps_are_the_training_and_the_evaluation(tmp_path:
     assert "model.py" in setup.masked_source, setup.masked_source
 
 
+def test_the_report_step_is_the_first_measures_line_even_printed_through_a_name(
+    tmp_path: Path,
+) -> None:
+    """The evaluation prints the accuracy at a few false-positive rates first, then AUROC
+    through a string it makes just before (`line = 'auroc: %.4f' % auroc`, `print(line)`):
+    the report is AUROC's, the task's first measure, cited from where the string is made."""
+    program = (
+        "import argparse\n\n\n"
+        "def evaluate(scores, labels):\n"
+        "    for level in [0.01, 0.1]:\n"
+        "        print('acc at fpr:', level)\n"
+        "    auroc = sum(scores) / len(labels)\n"
+        "    line = 'auroc: %.4f' % auroc\n"
+        "    print(line)\n"
+        "    return auroc\n\n\n"
+        "if __name__ == '__main__':\n"
+        "    p = argparse.ArgumentParser()\n"
+        "    p.add_argument('--scores', default='scores.txt')\n"
+        "    args = p.parse_args()\n"
+        "    evaluate([0.1, 0.9], [0, 1])\n"
+    )
+    files = {
+        "test.py": program,
+        "README.md": (
+            "# Abstention\n\nScore the detector's AUROC and accuracy:\n\n"
+            "```\npython test.py --scores scores.txt\n```\n"
+        ),
+    }
+    task = TaskDraft(
+        key="table-1:auroc",
+        question="What AUROC and accuracy does the detector reach?",
+        method="Score the detector and report AUROC and accuracy.",
+        expected_outcome="AUROC 0.9.",
+        design_complexity=DesignComplexity(dependent_variables={"metrics": ["AUROC", "ACC"]}),
+    )
+    steps = recovered_setup(tmp_path / "r", files, task).requirements
+    assert steps[-1].startswith("Final Step: Report AUROC, ACC"), steps
+    assert steps[-1].endswith("(test.py:8-9)"), steps
+
+
 def test_syntax_error_gives_the_line_and_the_message() -> None:
     from extractors.repo.pysource import syntax_error
 
