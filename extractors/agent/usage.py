@@ -54,6 +54,8 @@ _DATA_OPTION = re.compile(r"--?(?:data|dataset|data_?name|dataset_?name|ds|bench
 # CIFAR10-LT), never a plain word ("Zero-shot")
 _PROPER_DATA = re.compile(r"[A-Z][A-Za-z]*[A-Z0-9]")
 _DOCUMENT = re.compile(r"\.(?:md|rst|txt|html?|tex)$|(?:^|/)[^./]+$", re.I)
+# "within each of ChatGLM, Alpaca and Vicuna in Table 3": what a comparison is repeated over
+_WITHIN = re.compile(r"\b(?:within|for|on|in) each of (.+?)(?: in (?:Table|Figure|Fig)\b|\?|\(|$)")
 _FAMILY = re.compile(r"([a-z]+)\d")  # ls07 and ls14: one kind of data, told apart by number
 _ROOT = {"path", "dir", "root"}
 _INSTALL = ("requirements.txt", "environment.yml", "environment.yaml", "setup.py")
@@ -368,16 +370,20 @@ class UsageWriter:
             a for a in task_arms(task) if len(a.value.split()) <= 3 or notation(a.value) or a in ran
         ]
         covered = {(a.variable, a.value): r.covered_by for r in plan.runs for a in r.covers}
+        # what the question compares "within each of" (its backbones, its data sets)
+        within = _WITHIN.search(" ".join(task.question.split()))
+        groups = within.group(1) if within else ""
         swept: dict[str, list[str]] = {}
         named: list[str] = []
         for a in arms:
-            # data sets, numbers no run sets and what one run goes through are what a
-            # comparison is repeated over
+            # data sets, numbers no run sets, what one run goes through and the groups the
+            # question names are what a comparison is repeated over
             repeated = (
                 (numeric(a.value) and a not in alone)
                 or about_data(a.variable)
                 or "task" in terms(a.variable)
                 or (a.variable, a.value) in covered
+                or (bool(groups) and _names_value(groups, a.value))
             )
             if repeated:
                 swept.setdefault(a.variable.replace("_", " "), []).append(a.value)
@@ -607,6 +613,11 @@ class UsageWriter:
                     where = ""
                 return f"Put the data where {entry} reads it: {f.name} <DATA_PATH>{where}."
         return ""
+
+
+def _names_value(text: str, value: str) -> bool:
+    """`text` names `value` as a whole word ("ChatGLM, Alpaca and Vicuna" names "Alpaca")."""
+    return re.search(rf"(?<![\w-]){re.escape(value)}(?![\w-])", text) is not None
 
 
 def _taken_away(arm: Arm, steps: list[Step]) -> str:

@@ -505,6 +505,51 @@ def test_the_report_step_is_the_first_measures_line_even_printed_through_a_name(
     assert steps[-1].endswith("(test.py:8-9)"), steps
 
 
+def test_what_the_question_compares_within_each_of_is_repeated_over_not_compared(
+    tmp_path: Path,
+) -> None:
+    """ "How does TRICE compare with Zero-Shot ... within each of ChatGLM and Vicuna": the
+    backbones are what the comparison is repeated over, not methods compared with TRICE."""
+    files = {
+        "evaluate.py": (
+            "import argparse\n\n"
+            "p = argparse.ArgumentParser()\n"
+            "p.add_argument('--task', default='math')\n"
+            "p.add_argument('--model', default='vicuna', choices=['chatglm', 'vicuna'])\n"
+            "args = p.parse_args()\n"
+            "print('TRICE accuracy of', args.model, 'on', args.task, 0.5)\n"
+        ),
+        "README.md": (
+            "# TRICE\n\nTRICE teaches a backbone (ChatGLM, Vicuna) when to use tools; "
+            "the zero-shot backbone is the baseline. Evaluate TRICE's accuracy:\n\n"
+            "```\npython evaluate.py --task math --model vicuna\n```\n"
+        ),
+    }
+    task = TaskDraft(
+        key="table-3:trice",
+        question=(
+            "How does TRICE compare with Zero-Shot on accuracy within each of ChatGLM and "
+            "Vicuna in Table 3 (Performance of TRICE)?"
+        ),
+        method="Run TRICE and Zero-Shot on each backbone and report accuracy.",
+        expected_outcome="TRICE is best.",
+        design_complexity=DesignComplexity(
+            independent_variables={
+                "method": ["TRICE", "Zero-Shot"],
+                "backbone": ["ChatGLM", "Vicuna"],
+            },
+            dependent_variables={"metric": ["accuracy"]},
+        ),
+    )
+    setup = recovered_setup(tmp_path / "w", files, task)
+    usage = setup.usage_instructions
+    assert usage, setup.no_answer
+    assert (
+        "Compare accuracy of TRICE, Zero-Shot across the runs (for each backbone ChatGLM, "
+        "Vicuna) to answer"
+    ) in usage, usage
+
+
 def test_syntax_error_gives_the_line_and_the_message() -> None:
     from extractors.repo.pysource import syntax_error
 
