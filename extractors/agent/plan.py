@@ -427,9 +427,10 @@ class StepPlanner:
             plan.steps.append(report)  # the comparison ends the steps, even inside one
         return plan
 
-    def opened(self, steps: list[Step]) -> list[Step]:
+    def opened(self, steps: list[Step], q: TaskQuery | None = None) -> list[Step]:
         """Few steps, one of them a whole long function ("Train (train)" at 28-294): the
-        function's blocks in its place, the longest first, until there are enough."""
+        function's blocks in its place, the longest first, until there are enough; with the
+        task's query `q`, not a block that only makes a library's object."""
         tried: set[tuple[str, int]] = set()
         while len(steps) < FEW_STEPS:
             wide = [
@@ -447,6 +448,12 @@ class StepPlanner:
             room = MAX_STEPS - len(steps)
             lines = self.search.lines(step.path)
             parts = function_blocks(tree, lines, step.start, step.end, room) if tree else []
+            if q is not None:
+                parts = [
+                    (a, b, e)
+                    for a, b, e in parts
+                    if not self._library_object(Step(a, step.path, b, e), q)
+                ]
             if len(parts) >= 2:
                 at = next(i for i, s in enumerate(steps) if s is step)
                 steps[at : at + 1] = [Step(a, step.path, b, e) for a, b, e in parts]

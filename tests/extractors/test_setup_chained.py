@@ -550,6 +550,53 @@ def test_what_the_question_compares_within_each_of_is_repeated_over_not_compared
     ) in usage, usage
 
 
+def test_a_long_function_opened_into_blocks_leaves_out_a_librarys_object(
+    tmp_path: Path,
+) -> None:
+    """Few steps, one a whole 70-line training function: its blocks take its place, but
+    not the one that only loads a library's tokenizer."""
+    from repo_fixture import committed_index
+
+    from extractors.agent import SetupAgent
+    from extractors.agent.query import build_query
+    from extractors.agent.steps import Step
+
+    filler = "".join(f"    margin_{i} = args.margin * {i}\n" for i in range(60))
+    train = (
+        "from transformers import LlamaTokenizer\n\n"
+        "from tooluse import build_model, rank_loss\n\n\n"
+        "def train(args):\n"
+        "    tokenizer = LlamaTokenizer.from_pretrained(args.base_model)\n\n"
+        "    model = build_model(args.base_model, tokenizer)\n\n"
+        f"{filler}\n"
+        "    for epoch in range(args.epochs):\n"
+        "        loss = rank_loss(model, margin_59)\n"
+        "        print('epoch', epoch, 'loss', loss)\n"
+    )
+    files = {
+        "train.py": train,
+        "tooluse.py": "def build_model(name, tok):\n    return name\n\n\n"
+        "def rank_loss(model, margin):\n    return margin\n",
+    }
+    root = tmp_path / "o"
+    index = committed_index(root, files)
+    agent = SetupAgent(index, root)
+    task = TaskDraft(
+        key="t",
+        question="How low is the ranking loss of tool use?",
+        method="Train the tool-use model and report the ranking loss.",
+        expected_outcome="Low.",
+        design_complexity=DesignComplexity(dependent_variables={"metric": ["loss"]}),
+    )
+    end = len(train.splitlines())
+    steps = agent.step_planner.opened(
+        [Step("Train (train)", "train.py", 6, end)], build_query(task)
+    )
+    actions = [s.action for s in steps]
+    assert len(actions) >= 2 and any("build_model" in a or "model" in a for a in actions), actions
+    assert not any("LlamaTokenizer" in a for a in actions), actions
+
+
 def test_syntax_error_gives_the_line_and_the_message() -> None:
     from extractors.repo.pysource import syntax_error
 
