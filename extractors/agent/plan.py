@@ -754,6 +754,8 @@ class StepPlanner:
                     continue
                 if self._mode_switch(path, item):  # `BEiT.train(self, mode=True)`
                     continue
+                if names is _TRAIN_NAMES and self._without_gradients(path, item):
+                    continue  # `@torch.no_grad() def train_index`: it trains no model
                 start, end = item.start, item.end
                 if end - start > NARROW:
                     loop = self._loop(path, item)
@@ -809,6 +811,15 @@ class StepPlanner:
                         action = f"Implement {cls.name}.{name}"
                         out.append(Step(action, path, node.lineno, node.end_lineno or 0))
         return out[:MAX_HOOKS] if modules <= 2 else []
+
+    def _without_gradients(self, path: str, item: OutlineItem) -> bool:
+        """The definition runs without gradients (`@torch.no_grad()`,
+        `@torch.inference_mode()`): whatever its name, it trains no model."""
+        node = self.tracer.def_node(path, item.name)
+        if node is None:
+            return False
+        marks = [ast.unparse(d.func if isinstance(d, ast.Call) else d) for d in node.decorator_list]
+        return any(m.rsplit(".", 1)[-1] in ("no_grad", "inference_mode") for m in marks)
 
     def _mode_switch(self, path: str, item: OutlineItem) -> bool:
         """A method `train(self, mode=True)`: a module switching itself, and its layers,

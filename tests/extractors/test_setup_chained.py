@@ -597,6 +597,47 @@ def test_a_long_function_opened_into_blocks_leaves_out_a_librarys_object(
     assert not any("LlamaTokenizer" in a for a in actions), actions
 
 
+def test_a_function_without_gradients_is_not_the_training(tmp_path: Path) -> None:
+    """`@torch.no_grad() def train_index` builds a search index; the training is
+    `train_model`, whose name comes later."""
+    main = (
+        "import argparse\n\n"
+        "import torch\n\n\n"
+        "class Index:\n"
+        "    @torch.no_grad()\n"
+        "    def train_index(self, vectors):\n"
+        "        self.centroids = vectors[:8]\n"
+        "        self.size = len(vectors)\n"
+        "        return self.centroids\n\n\n"
+        "def train_model(epochs, index):\n"
+        "    for epoch in range(epochs):\n"
+        "        loss = index.size / (epoch + 1)\n"
+        "        print('epoch', epoch, 'RetroNet retrieval accuracy', loss)\n\n\n"
+        "if __name__ == '__main__':\n"
+        "    p = argparse.ArgumentParser()\n"
+        "    p.add_argument('--epochs', type=int, default=10)\n"
+        "    index = Index()\n"
+        "    index.train_index(list(range(100)))\n"
+        "    train_model(p.parse_args().epochs, index)\n"
+    )
+    files = {
+        "main.py": main,
+        "README.md": "# RetroNet\n\nTrain RetroNet, report its retrieval accuracy:"
+        "\n\n```\npython main.py\n```\n",
+    }
+    task = TaskDraft(
+        key="table-1:accuracy",
+        question="What retrieval accuracy does RetroNet reach after training?",
+        method="Train RetroNet and report its retrieval accuracy.",
+        expected_outcome="90%.",
+        design_complexity=DesignComplexity(dependent_variables={"metric": ["accuracy"]}),
+    )
+    setup = recovered_setup(tmp_path / "g", files, task)
+    steps = "\n".join(setup.requirements)
+    assert "Train (train_model) (main.py:14-17)" in steps, (setup.no_answer, steps)
+    assert "Train (Index.train_index)" not in steps, steps
+
+
 def test_syntax_error_gives_the_line_and_the_message() -> None:
     from extractors.repo.pysource import syntax_error
 
