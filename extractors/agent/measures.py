@@ -46,6 +46,8 @@ def _settings_only(said: str) -> bool:
     """Every value the statement interpolates is a setting (`{self.config.loggers}`,
     `{args.output_dir}`): it says where or how, not what was measured."""
     values = re.findall(r"\{([^{}]+)\}", said)
+    if not values and (given := re.search(r"\.format\(([^()]*)\)", said)):
+        values = [v for v in given.group(1).split(",") if v.strip()]  # '... {}'.format(x)
     return bool(values) and all(
         _SETTING_WORDS.search(v.replace(".", " ").replace("_", " ")) for v in values
     )

@@ -950,3 +950,16 @@ def test_the_steps_follow_the_data_set_the_runs_give_in_every_program_they_chain
     assert "ImageNet-10" in steps, steps
     assert "CIFAR10" not in steps, steps  # the body of either program's CIFAR-10 branch
     assert "args.ddp" not in steps, steps  # the distributed launch no run turns on
+
+
+def test_a_message_naming_only_where_results_were_written_reports_nothing() -> None:
+    """ "Results saved as {}".format(self.config.RESULTS_PKL) says where, not what was
+    measured, whether the value is named in the braces or given to `format`."""
+    from extractors.agent.measures import _settings_only
+
+    assert _settings_only(
+        "self.logger.info('Results saved as {}.'.format(self.config.RESULTS_PKL))"
+    )
+    assert _settings_only("print(f'results logged to {self.config.loggers}')")
+    assert not _settings_only("print('F10 {}'.format(f10))")
+    assert not _settings_only("print(f'accuracy {acc:.2f}')")
