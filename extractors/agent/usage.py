@@ -54,6 +54,8 @@ _DATA_OPTION = re.compile(r"--?(?:data|dataset|data_?name|dataset_?name|ds|bench
 # CIFAR10-LT), never a plain word ("Zero-shot")
 _PROPER_DATA = re.compile(r"[A-Z][A-Za-z]*[A-Z0-9]")
 _DOCUMENT = re.compile(r"\.(?:md|rst|txt|html?|tex)$|(?:^|/)[^./]+$", re.I)
+# a setting named by a number and a word ("0% Tool", "100% Tool"), not a number swept
+_NAMED_NUMBER = re.compile(r"^\S+\s+[A-Z][A-Za-z-]{2,}")
 # "within each of ChatGLM, Alpaca and Vicuna in Table 3": what a comparison is repeated over
 _WITHIN = re.compile(r"\b(?:within|for|on|in) each of (.+?)(?: in (?:Table|Figure|Fig)\b|\?|\(|$)")
 _FAMILY = re.compile(r"([a-z]+)\d")  # ls07 and ls14: one kind of data, told apart by number
@@ -387,7 +389,7 @@ class UsageWriter:
             )
             if repeated:
                 swept.setdefault(a.variable.replace("_", " "), []).append(a.value)
-            elif a in alone or not numeric(a.value.split()[0]):
+            elif a in alone or not numeric(a.value.split()[0]) or _NAMED_NUMBER.match(a.value):
                 named.append(arm_name(a))
         named = named[:6]
         swept = dict(list(swept.items())[:3])

@@ -535,7 +535,7 @@ def test_what_the_question_compares_within_each_of_is_repeated_over_not_compared
         expected_outcome="TRICE is best.",
         design_complexity=DesignComplexity(
             independent_variables={
-                "method": ["TRICE", "Zero-Shot"],
+                "method": ["TRICE", "Zero-Shot", "0% Tool"],
                 "backbone": ["ChatGLM", "Vicuna"],
             },
             dependent_variables={"metric": ["accuracy"]},
@@ -545,8 +545,8 @@ def test_what_the_question_compares_within_each_of_is_repeated_over_not_compared
     usage = setup.usage_instructions
     assert usage, setup.no_answer
     assert (
-        "Compare accuracy of TRICE, Zero-Shot across the runs (for each backbone ChatGLM, "
-        "Vicuna) to answer"
+        "Compare accuracy of TRICE, Zero-Shot, 0% Tool across the runs (for each backbone "
+        "ChatGLM, Vicuna) to answer"
     ) in usage, usage
 
 
