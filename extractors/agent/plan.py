@@ -81,6 +81,7 @@ _HOOKS = (
     ("test_step", "Test"),
     ("predict_step", "Predict"),
 )
+_HOOK_NAMES = frozenset(hook for hook, _ in _HOOKS)
 MAX_HOOKS = 5
 PLUMBING_LINES = 10  # a library's object made in more lines is set up with care: a step
 _TRAIN_NAMES = ("train", "fit", "train_epoch", "train_one_epoch", "training", "run_epoch")
@@ -803,7 +804,7 @@ class StepPlanner:
                         and isinstance(c.func.value, ast.Name)
                         and c.func.value.id == "self"
                         and c.func.attr in methods
-                        and c.func.attr not in dict(_HOOKS)
+                        and c.func.attr not in _HOOK_NAMES
                     ]
                 for name in dict.fromkeys(helpers):
                     node = methods[name]
@@ -827,7 +828,7 @@ class StepPlanner:
         if item.kind != "method":
             return False
         node = self.tracer.def_node(path, item.name)
-        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+        if node is None:
             return False
         return [a.arg for a in [*node.args.posonlyargs, *node.args.args]] == ["self", "mode"]
 

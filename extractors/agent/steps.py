@@ -73,6 +73,7 @@ class StepTracer:
         self._outlines: dict[str, list[OutlineItem]] = {}
         self._trees: dict[str, ast.Module | None] = {}
         self._ours: frozenset[str] | None = None  # the repository's module names
+        self._imports: dict[str, dict[str, str]] = {}  # per file: name -> its top module
 
     def tree(self, path: str) -> ast.Module | None:
         if path not in self._trees:
@@ -176,20 +177,30 @@ class StepTracer:
         (`DataLoader` of `from torch.utils.data import DataLoader`, `np` of `import numpy as
         np`). A name the file defines, imports from the repository, or whose origin is not
         plain is not."""
-        tree = self.tree(path)
-        if tree is None or name in self.local_names(path, tree):
-            return False
-        ours = self._module_names()
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom):
-                if any((a.asname or a.name) == name for a in node.names):
-                    top = (node.module or "").split(".")[0]
-                    return node.level == 0 and bool(top) and top not in ours
-            elif isinstance(node, ast.Import):
-                for a in node.names:
-                    if (a.asname or a.name.split(".")[0]) == name:
-                        return a.name.split(".")[0] not in ours
-        return False
+        origin = self._origins(path).get(name, "")
+        return bool(origin) and origin not in self._module_names()
+
+    def _origins(self, path: str) -> dict[str, str]:
+        """The names the file's imports bind, each to the top module it comes from ("" for a
+        relative import, or a name the file defines or takes from the repository), read once
+        per file."""
+        if path not in self._imports:
+            tree = self.tree(path)
+            origins: dict[str, str] = {}
+            if tree is not None:
+                for node in ast.walk(tree):
+                    if isinstance(node, ast.ImportFrom):
+                        top = (node.module or "").split(".")[0] if node.level == 0 else ""
+                        for a in node.names:
+                            origins.setdefault(a.asname or a.name, top)
+                    elif isinstance(node, ast.Import):
+                        for a in node.names:
+                            top = a.name.split(".")[0]
+                            origins.setdefault(a.asname or top, top)
+                for local in self.local_names(path, tree):
+                    origins[local] = ""
+            self._imports[path] = origins
+        return self._imports[path]
 
     def _module_names(self) -> frozenset[str]:
         """Every folder and module name of the repository's Python files: an import of one of

@@ -524,11 +524,8 @@ class UsageWriter:
                     continue
                 head = re.split(r"[-_]", name)[0]
                 found = self.search.where_written(name)
-                if not found or any(
-                    not _DOCUMENT.search(p)
-                    for n in dict.fromkeys([name, head])
-                    for p in (found if n == name else self.search.where_written(n))
-                ):
+                parent = self.search.where_written(head) if head != name else []
+                if not found or any(not _DOCUMENT.search(p) for p in [*found, *parent]):
                     continue
                 said = " and ".join(found[:2]) + (" name" if len(found) > 1 else " names")
                 return (
