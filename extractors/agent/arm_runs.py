@@ -56,7 +56,7 @@ if TYPE_CHECKING:  # runs.py imports this module
     from .runs import RunPlanner
 
 RELEVANT = 0.6  # a launch script ranked this close to the best file can name the entry point
-MAX_MISSING = 4  # arms no script or option selects, each shown as a line to fill in
+MAX_MISSING = 10  # arms no script or option selects, each shown as a line to fill in
 
 
 class TaskRuns:

@@ -21,6 +21,7 @@ MAX_VALUE_WORDS = 4
 
 
 _DATA_VARIABLE = {"data", "dataset", "benchmark", "corpus"}
+_SIZE = re.compile(r"\d+\s*[×x]\s*\d+")  # "7 × 7", "512x512"
 
 
 # the name a long design value starts with: "PDF(336)" of "PDF(336) with period patching"
@@ -91,8 +92,11 @@ def _value_name(text: str) -> str:
     starts with ("PDF(336) with period-based patching", "SegNeXt-T (c) w/ stage 1" with its
     short label), else without its explanation ("DSPy's COPRO (optimizes only the prompt)");
     "" for a long phrase naming nothing ("model type (e.g., linear or MLP)")."""
-    if len(text.split()) <= MAX_VALUE_WORDS or notation(text):
+    size = len(_SIZE.sub("x", text).split())  # "7 × 7 Br": a kernel's size is one word
+    if size <= MAX_VALUE_WORDS or notation(text):
         return text
+    if ABLATED.match(text) and size <= 2 * MAX_VALUE_WORDS:
+        return text  # "w/o 7 × 7 Br, 21 × 21 Br": what an ablation takes away, whole
     head = _NAME_HEAD.match(text)
     if head and re.search(r"[A-Z\d]", head.group(1)):
         label = re.match(r"\s*\(\w{1,3}\)", text[len(head.group(1)) :])

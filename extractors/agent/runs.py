@@ -205,7 +205,8 @@ class RunPlanner:
             lambda p: imported(self.index, p, limit=MAX_LOOKUP_MODULES),
             self._lookup_tables,
         )
-        return chosen[:MAX_RUNS]
+        # an arm nothing runs is a line to fill in, never cut with the runs past the cap
+        return [*chosen[:MAX_RUNS], *(r for r in chosen[MAX_RUNS:] if r.missing)]
 
     def _model_path(self, name: str) -> str | None:
         """The one module named after a model (models/ETSformer.py for `ETSformer`)."""

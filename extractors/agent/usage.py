@@ -256,27 +256,7 @@ class UsageWriter:
             then += f", then evaluate it: `{c.then}`" if c.then else ""
             then += f", and for {c.again[0]}: `{c.again[1]}`" if c.then and c.again else ""
             lines.append(f"{what}: {first}`{c.command}`{then}{ran}.")
-        for arm, near, why in missing:
-            if not why and not near and self._elsewhere(arm):
-                lines.append(
-                    f"Run {arm.value}: the repository names it nowhere, so it is another work's "
-                    "method: the paper's numbers for it usually come from the work it cites for "
-                    f"it; take them from there, or run that work's own code "
-                    f"({arm.variable.replace('_', ' ')} = {arm.value})."
-                )
-                continue
-            hint = f" ({why})" if why else ""
-            hint += (
-                f"; the in-code switches {edit_text(near)} select the other arms: change them "
-                "or write the code that runs it"
-                if near
-                else "; write the command that runs it"
-            )
-            hint += _taken_away(arm, steps)
-            lines.append(
-                f"Run {arm.value}: no launch script, option or in-code switch of the repository "
-                f"selects it{hint} ({arm.variable.replace('_', ' ')} = {arm.value})."
-            )
+        lines += self._unrun_lines(missing, steps)
         if cost := self._cost_counter(q, plan.metrics, commands):
             lines.append(cost)  # what it counts is measured
             plan.unreported = [m for m in plan.unreported if not names_cost(m)]
@@ -292,6 +272,68 @@ class UsageWriter:
         lines += again_on(task, plan, self.known)
         lines.append(self._compare(task, q, plan, len(commands) + len(missing)))
         return "\n".join(f"{i}. {line}" for i, line in enumerate(lines, start=1))
+
+    def _unrun_lines(
+        self, missing: list[tuple[Arm, list[tuple[CodeSetting, bool]], str]], steps: list[Step]
+    ) -> list[str]:
+        """A line for each arm no run runs: another work's method to take the numbers of, or
+        one to write the command of, with what the code offers near it. More than
+        `MAX_OWN_LINES` neighbours of one variable with nothing but that to say share a line,
+        so a table's ten baselines do not bury the runs."""
+        groups: list[tuple[str, list[Arm]]] = []  # the line's kind, its arms
+        lines: list[str] = []
+        for arm, near, why in missing:
+            if not why and not near and self._elsewhere(arm):
+                kind = "elsewhere"
+            else:
+                hint = f" ({why})" if why else ""
+                hint += (
+                    f"; the in-code switches {edit_text(near)} select the other arms: change "
+                    "them or write the code that runs it"
+                    if near
+                    else "; write the command that runs it"
+                )
+                hint += _taken_away(arm, steps)
+                kind = "unselected" if hint == "; write the command that runs it" else hint
+            last = groups[-1] if groups else None
+            if last and kind == last[0] and kind in _SHARED and last[1][0].variable == arm.variable:
+                last[1].append(arm)
+            else:
+                groups.append((kind, [arm]))
+        # a few arms keep a line each; a long list of them (a table's baselines) shares one
+        groups = [
+            (kind, part)
+            for kind, arms in groups
+            for part in ([arms] if len(arms) > MAX_OWN_LINES else [[a] for a in arms])
+        ]
+        for kind, arms in groups:
+            what = arms[0].variable.replace("_", " ")
+            if len(arms) > 1:
+                names = _listed([a.value for a in arms])
+                lines.append(
+                    f"Run {names}: the repository names none of them, so they are other works' "
+                    "methods: the paper's numbers for them usually come from the works it cites "
+                    f"for them; take them from there, or run those works' own code ({what}: one each)."
+                    if kind == "elsewhere"
+                    else f"Run {names}: no launch script, option or in-code switch of the "
+                    f"repository selects them; write the command that runs each ({what}: one run each)."
+                )
+                continue
+            arm = arms[0]
+            if kind == "elsewhere":
+                lines.append(
+                    f"Run {arm.value}: the repository names it nowhere, so it is another work's "
+                    "method: the paper's numbers for it usually come from the work it cites for "
+                    f"it; take them from there, or run that work's own code "
+                    f"({what} = {arm.value})."
+                )
+                continue
+            hint = "; write the command that runs it" if kind == "unselected" else kind
+            lines.append(
+                f"Run {arm.value}: no launch script, option or in-code switch of the repository "
+                f"selects it{hint} ({what} = {arm.value})."
+            )
+        return lines
 
     def _cost_counter(self, q: TaskQuery, metrics: list[str], commands: list[Command]) -> str:
         """The task measures parameters or FLOPs (asked, or among its measures) and the
@@ -693,3 +735,13 @@ def _renamed(script: str, on: str, other: str, known: set[str], below: dict[str,
         ):
             return path
     return ""
+
+
+_SHARED = ("elsewhere", "unselected")  # the kinds of unrun arms that share one line
+MAX_OWN_LINES = 3  # unrun arms of one kind and variable that each keep a line of their own
+
+
+def _listed(values: list[str]) -> str:
+    """Names as a list in prose ("A, B and C"); with semicolons when a name has a comma."""
+    sep = "; " if any("," in v for v in values) else ", "
+    return f"{sep.join(values[:-1])} and {values[-1]}"

@@ -1695,3 +1695,26 @@ def test_a_test_split_the_benchmark_scores_is_written_for_its_server(tmp_path: P
     ) in usage, usage
     usage = recovered_setup(tmp_path / "v", files, task("validation set")).usage_instructions
     assert "--format-only" not in usage, usage
+
+
+def test_every_compared_arm_has_a_line_however_many_the_table_has(tmp_path: Path) -> None:
+    """A table of Gate beside ten rivals the repository neither names nor runs: every rival
+    is in the usage (they were cut at four), and past three of one kind they share a line
+    rather than bury the runs. Three such rivals keep a line each."""
+    files = {
+        "run.py": KINDS_RUN,
+        "scripts/imputation/Gate.sh": "python run.py --task_name imputation --model Gate\n",
+    }
+    rivals = ["Zephyr", "Quokka", "Ibex", "Okapi", "Tapir", "Dugong", "Kudu", "Bongo", "Gaur"]
+    usage = recovered_setup(
+        tmp_path / "many", files, _imputation_task(["Gate", *rivals])
+    ).usage_instructions
+    shared = [x for x in usage.splitlines() if "another work" in x or "other works'" in x]
+    assert len(shared) == 1, usage
+    assert all(r in shared[0] for r in rivals), shared
+    assert "the repository names none of them, so they are other works' methods" in shared[0]
+    few = recovered_setup(
+        tmp_path / "few", files, _imputation_task(["Gate", *rivals[:3]])
+    ).usage_instructions
+    for rival in rivals[:3]:
+        assert f"Run {rival}: the repository names it nowhere" in few, few

@@ -1150,3 +1150,27 @@ def test_a_model_name_left_to_fill_is_the_model_the_task_names() -> None:
     )
     assert sized_model("Llama-2-7b beside Llama-2-13b") == ""
     assert sized_model("ResNet-50 on ImageNet") == ""
+
+
+def test_an_ablation_naming_kernel_sizes_is_an_arm_of_its_own() -> None:
+    """ "w/o 7 × 7 Br, 21 × 21 Br" counts "7 × 7" as one word: an ablation of that length is
+    named whole, so each of Table 6's variants is an arm, not only "w/o Attention"."""
+    from extractors.agent.arms import task_arms
+
+    variants = [
+        "w/o 11 × 11 Br, 21 × 21 Br",
+        "w/o 7 × 7 Br, 21 × 21 Br",
+        "w/o 1 × 1 Conv",
+        "w/o Attention",
+    ]
+    task = TaskDraft(
+        key="table-6:ablation",
+        question="How does each variant compare with the full model on mIoU in Table 6?",
+        method="Train each variant.",
+        expected_outcome="The full model wins.",
+        design_complexity=DesignComplexity(
+            independent_variables={"component": ["full model", *variants]},
+            dependent_variables={"metrics": ["mIoU"]},
+        ),
+    )
+    assert [a.value for a in task_arms(task)] == ["full model", *variants]
