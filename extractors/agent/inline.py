@@ -41,6 +41,9 @@ def humanize(name: str, cls: str = "") -> str:
 
 _MARKUP = re.compile(r"https?://|`_|>>>|^\.\. |:param|:return|\w+:\s*[-+.]?\d")
 _NOT_PROSE = ("args", "arguments", "returns", "todo", "parameters", "note", "example", "usage")
+_TEMPLATE = re.compile(
+    r"(?:docstring|description|summary) (?:for|of) \w+$", re.I
+)  # an editor's stub
 
 
 def doc_wording(doc: str, longest: int = 140) -> str:
@@ -54,7 +57,7 @@ def doc_wording(doc: str, longest: int = 140) -> str:
         return ""
     if _MARKUP.search(text) or text.lower().startswith(_NOT_PROSE) or text.isupper():
         return ""
-    return text
+    return "" if _TEMPLATE.fullmatch(text) else text
 
 
 def inline_blocks(tree: ast.Module, lines: list[str], wanted: set[str], limit: int) -> list[Block]:

@@ -87,7 +87,17 @@ PLUMBING_LINES = 10  # a library's object made in more lines is set up with care
 _TRAIN_NAMES = ("train", "fit", "train_epoch", "train_one_epoch", "training", "run_epoch")
 _TRAIN_PREFIX = re.compile(r"train(?:ing)?(?:_|$)")  # train_model, training_loop; not trainable
 _EVAL_PREFIX = re.compile(r"eval(?:uate|uation)?(?:_|$)")  # evaluation_loop, eval_epoch
-_EVAL_NAMES = ("test", "evaluate", "eval", "inference", "validate", "validation", "vali", "val")
+_EVAL_NAMES = (
+    "test",
+    "evaluate",
+    "eval",
+    "inference",
+    "validate",
+    "validation",
+    "vali",
+    "val",
+    "evaluator",
+)
 _EXPERIMENT_WORDS = frozenset(
     terms(
         "model net network train training fit epoch optimizer optim loss criterion backward "
@@ -140,7 +150,7 @@ class StepPlanner:
         self.option_uses = OptionUses(tracer)
         self.data = data or DataSteps(index, tracer)
         # per file, read once for all the repository's tasks: the names its code refers to
-        self._names: dict[str, frozenset[str]] = {}
+        self._names: dict[str, dict[str, frozenset[int]]] = {}  # name -> lines, per file
 
     def steps(
         self,
@@ -751,6 +761,8 @@ class StepPlanner:
                 hit = name == wanted if whole else bool(kind.match(name))
                 if not hit or item.end - item.start < 3 or short not in used:
                     continue
+                if not self._used_elsewhere(files, path, item):
+                    continue  # only its own body names it (`self.trainer.validate(...)`)
                 if "config" in item.name.lower():  # ExperimentConfig.validate checks a config
                     continue
                 if self._mode_switch(path, item):  # `BEiT.train(self, mode=True)`
@@ -885,22 +897,53 @@ class StepPlanner:
 
     def _used_names(self, files: list[str | None]) -> set[str]:
         """Every name the code of `files` refers to: called, read as an attribute, or given
-        as a string (`getattr(exp, "test")`)."""
-        out: set[str] = set()
-        for path in files:
-            if path is not None and path not in self._names:
-                tree = self.tracer.tree(path)
-                names: set[str] = set()
-                for node in ast.walk(tree) if tree else []:
-                    if isinstance(node, ast.Name):
-                        names.add(node.id)
-                    elif isinstance(node, ast.Attribute):
-                        names.add(node.attr)
-                    elif isinstance(node, ast.Constant) and str(node.value).isidentifier():
-                        names.add(str(node.value))
-                self._names[path] = frozenset(names)
-            out |= self._names.get(path or "", frozenset())
-        return out
+        to a call as a string (`getattr(exp, "test")`)."""
+        return {name for path in files for name in self._name_lines(path)}
+
+    def _name_lines(self, path: str | None) -> dict[str, frozenset[int]]:
+        """The names a file's code refers to, each with the lines it is referred to on."""
+        if path is None:
+            return {}
+        if path not in self._names:
+            tree = self.tracer.tree(path)
+            names: dict[str, set[int]] = {}
+            # a string names code only given to a call (`getattr(exp, "test")`), not when a
+            # value is matched against it (`case 'validate':`, a Lightning stage's name)
+            given = {
+                id(a)
+                for node in (ast.walk(tree) if tree else [])
+                if isinstance(node, ast.Call)
+                for a in [*node.args, *(k.value for k in node.keywords)]
+            }
+            for node in ast.walk(tree) if tree else []:
+                if isinstance(node, ast.Name):
+                    name = node.id
+                elif isinstance(node, ast.Attribute):
+                    name = node.attr
+                elif (
+                    isinstance(node, ast.Constant)
+                    and str(node.value).isidentifier()
+                    and id(node) in given
+                ):
+                    name = str(node.value)
+                else:
+                    continue
+                names.setdefault(name, set()).add(node.lineno)
+            self._names[path] = {n: frozenset(lines) for n, lines in names.items()}
+        return self._names[path]
+
+    def _used_elsewhere(self, files: list[str | None], path: str, item: OutlineItem) -> bool:
+        """The definition's name is referred to outside its own body: `LSPTrainer.validate`,
+        whose only mention is the framework's `self.trainer.validate(...)` inside it, is
+        called by nothing."""
+        short = item.name.rsplit(".", 1)[-1]
+        for where in dict.fromkeys(files):
+            lines = self._name_lines(where).get(short, frozenset())
+            if where != path and lines:
+                return True
+            if any(not item.start <= n <= item.end for n in lines):
+                return True
+        return False
 
     def _loop(self, path: str, item: OutlineItem) -> tuple[int, int] | None:
         node = self.tracer.def_node(path, item.name)

@@ -497,3 +497,39 @@ def test_a_module_of_functions_is_entered_by_the_one_named_as_it_is(tmp_path: Pa
     step = methods.main_definition("search/PC.py", "PC")
     assert step is not None
     assert (step.action, step.start, step.end) == ("Implement PC (pc)", 1, 4)
+
+
+def test_a_method_only_its_own_body_names_is_no_evaluation(tmp_path: Path) -> None:
+    """`Runner.validate` is named only inside itself (`self.trainer.validate(...)`, the
+    framework's) and as a stage a `match` compares against (`case 'validate':`): nothing calls
+    it, so it is not the run's evaluation. The `Evaluator` the training makes is, and its
+    editor's stub docstring ("docstring for Evaluator") says nothing."""
+    program = (
+        "import argparse\n\nfrom runner import Runner\n\n"
+        "if __name__ == '__main__':\n    p = argparse.ArgumentParser()\n"
+        "    p.add_argument('--enc', default='def', help='[exp/def*]')\n"
+        "    args = p.parse_args()\n    Runner(args).fit()\n"
+    )
+    runner = (
+        "from scoring import Evaluator\n\n\n"
+        "def stage_of(stage):\n    match stage:\n        case 'validate':\n            return 1\n"
+        "    return 0\n\n\n"
+        "class Runner:\n    def __init__(self, args):\n        self.args = args\n"
+        "        self.trainer = None\n\n"
+        "    def fit(self):\n        scores = [len(self.args.enc), stage_of('fit')]\n"
+        "        eva = Evaluator(scores)\n        print('ppl', eva.info)\n\n"
+        "    def validate(self, ckpt=None):\n        self.trainer.validate(\n"
+        "            ckpt_path=ckpt,\n        )\n        return ckpt\n"
+    )
+    scoring = (
+        'class Evaluator:\n    """docstring for Evaluator"""\n\n'
+        "    def __init__(self, scores):\n        self.scores = scores\n"
+        "        self.info = self.mean()\n\n"
+        "    def mean(self):\n        total = sum(self.scores)\n        return total / 2\n"
+    )
+    task = _task("Do exponent embeddings beat the default encoder?", ["Exp", "Default"])
+    files = {"train.py": program, "runner.py": runner, "scoring.py": scoring}
+    steps = "\n".join(recovered_setup(tmp_path / "val", files, task).requirements)
+    assert "Runner.validate" not in steps, steps
+    assert "Evaluate (Evaluator) (scoring.py:1-" in steps, steps
+    assert "docstring for" not in steps, steps
