@@ -24,6 +24,10 @@ _METRIC_WORDS = "acc accuracy dice iou miou loss metric result mse mae rmse f1 a
 _METRIC_WORDS += "ssim reward return error precision recall score top1 pearson"
 # whole words: "f1" and "top1", never "f" (of an f-string) or "1"
 _COMMON_METRICS = frozenset(stem(w) for w in _METRIC_WORDS.split())
+# words any value may be called by (`str(result)` of a parameter's record): tried last
+_VAGUE_METRICS = frozenset(
+    stem(w) for w in ["result", "metric", "score", "return", "error", "loss"]
+)
 # a value interpolated, formatted, passed after another argument, or passed by keyword
 # (`writer.write(metrics=json_metrics, ...)`)
 _PRINTS_VALUE = re.compile(
@@ -193,7 +197,10 @@ class MeasureSteps:
         # each measure in the task's order (AUROC's line before one of FPR's thresholds), then
         # any common one
         tries = [[w] for w in list(dict.fromkeys(signs))[:MAX_REPORTED]]
-        tries.append([frozenset([w]) for w in sorted(_COMMON_METRICS)])
+        # then a named measure (`AUC {auc}`) before a value called by a vague word
+        # (`f.write(f'{key}: ' + str(result))`, a parameter's record)
+        tries.append([frozenset([w]) for w in sorted(_COMMON_METRICS - _VAGUE_METRICS)])
+        tries.append([frozenset([w]) for w in sorted(_VAGUE_METRICS)])
         found: list[tuple[str, int, int, frozenset[str]]] = []
         scan = _report_lines(self.search, places)
 

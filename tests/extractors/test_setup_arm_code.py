@@ -533,3 +533,23 @@ def test_a_method_only_its_own_body_names_is_no_evaluation(tmp_path: Path) -> No
     assert "Runner.validate" not in steps, steps
     assert "Evaluate (Evaluator) (scoring.py:1-" in steps, steps
     assert "docstring for" not in steps, steps
+
+
+def test_a_named_measure_is_reported_before_a_value_called_result(tmp_path: Path) -> None:
+    """The table's columns are data sets ("Cora"), so no line names the measure by the
+    task's words: the report is the line printing AUC, not the earlier record of the
+    parameters (`f.write(f'{key}: ' + str(result))`), which only calls its value a result."""
+    program = (
+        "import argparse\n\n\ndef trial(enc):\n    scale = len(enc)\n    return scale / 10\n\n\n"
+        "if __name__ == '__main__':\n    p = argparse.ArgumentParser()\n"
+        "    p.add_argument('--enc', default='def', help='[exp/def*]')\n"
+        "    args = p.parse_args()\n    params = {'enc': args.enc}\n"
+        "    for key, result in params.items():\n"
+        "        with open('record.txt', 'a') as f:\n"
+        "            f.write(f'{key}: ' + str(result) + ' ')\n"
+        "    auc = trial(args.enc)\n"
+        "    print(f'Final Test: AUC {auc * 100:.2f}')\n"
+    )
+    task = _task("Do exponent embeddings beat the default on Cora?", ["Exp", "Default"], "Cora")
+    steps = recovered_setup(tmp_path / "auc", {"train.py": program}, task).requirements
+    assert "(train.py:18)" in steps[-1], steps
