@@ -75,7 +75,8 @@ class DataSteps:
         if best is None or best[0] < 2:
             return None
         _, module, item = best
-        item = narrow(self.tracer, module, item, prefer=("read", "load", "__getitem__", "__init__"))
+        prefer = ("read", "load", "get_data", "__getitem__", "__init__")
+        item = narrow(self.tracer, module, item, prefer=prefer)
         sets = task_datasets(task)
         what = f"the {', '.join(sets)} data" if sets else "the data"
         return Step(f"Load and split {what} ({item.name})", module, item.start, item.end)
@@ -151,7 +152,8 @@ class DataSteps:
             top = max(items, key=lambda i: i.end - i.start)
             # a benchmark's data module loads it; a metric's own code computes it (BLEU-4)
             data = set(terms(module)) & _DATA_WORDS
-            prefer = ("load", "read", "__getitem__", "__init__")
+            # raw records turned into the benchmark's items (`process_task_data`) load it too
+            prefer = ("load", "read", "__getitem__", "process", "__init__")
             top = narrow(self.tracer, module, top, prefer=prefer if data else _SCORES)
             verb = "Load" if data else "Compute"
             return Step(f"{verb} {name} ({top.name})", module, top.start, top.end)
@@ -240,7 +242,8 @@ _READING = re.compile(
 def narrow(
     tracer: StepTracer, module: str, item: OutlineItem, prefer: tuple[str, ...]
 ) -> OutlineItem:
-    """A long class by its method named first in `prefer` (`read`, `load`), else whole."""
+    """A long class by its method of some length named first in `prefer` (`read`, `load`),
+    else whole."""
     if item.kind != "class" or item.end - item.start <= NARROW:
         return item
     methods = [
@@ -248,6 +251,8 @@ def narrow(
         for m in tracer.outline(module)
         if m.kind == "method" and m.name.startswith(item.name + ".")
     ]
+    # a method of one statement (`__init__` storing its task's name) does none of the work
+    methods = [m for m in methods if m.end - m.start >= 2]
     for word in prefer:
         found = next((m for m in methods if word in m.name.rsplit(".", 1)[-1].lower()), None)
         if found is not None:

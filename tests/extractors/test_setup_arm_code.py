@@ -553,3 +553,33 @@ def test_a_named_measure_is_reported_before_a_value_called_result(tmp_path: Path
     task = _task("Do exponent embeddings beat the default on Cora?", ["Exp", "Default"], "Cora")
     steps = recovered_setup(tmp_path / "auc", {"train.py": program}, task).requirements
     assert "(train.py:18)" in steps[-1], steps
+
+
+def test_a_long_data_class_is_cited_where_it_gets_its_data(tmp_path: Path) -> None:
+    """A data set class too long to cite whole is cited by the method that gets its data
+    (`get_data`, which merges train and val for the full-data arm), not by a one-statement
+    `__getitem__` that only indexes what that method made."""
+    padding = "".join(
+        f"    def feature_{i}(self, row):\n        value = row * {i}\n        return value\n\n"
+        for i in range(10)
+    )
+    loader = (
+        "import json\n\n\nclass PairDataset:\n"
+        "    def __init__(self, mode, path):\n        self.mode = mode\n        self.path = path\n"
+        "        self.get_data()\n\n"
+        "    def __getitem__(self, i):\n        return self.rows[i]\n\n"
+        "    def get_data(self):\n        with open(self.path) as f:\n            data = json.load(f)\n"
+        "        if self.mode == 'full':\n            self.rows = data['train'] + data['val']\n"
+        "        else:\n            self.rows = data[self.mode]\n\n" + padding
+    )
+    program = (
+        "import argparse\n\nfrom data_loader import PairDataset\n\n"
+        "if __name__ == '__main__':\n    p = argparse.ArgumentParser()\n"
+        "    p.add_argument('--enc', default='def', help='[exp/def*]')\n"
+        "    args = p.parse_args()\n    data = PairDataset('train', 'pairs.json')\n"
+        "    print('ppl', len(args.enc), data[0])\n"
+    )
+    task = _task("Do exponent embeddings beat the default encoder?", ["Exp", "Default"])
+    files = {"train.py": program, "data_loader.py": loader}
+    steps = "\n".join(recovered_setup(tmp_path / "data", files, task).requirements)
+    assert "Load and split the data (PairDataset.get_data) (data_loader.py:13-" in steps, steps

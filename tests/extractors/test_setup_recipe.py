@@ -194,6 +194,42 @@ def test_the_benchmarks_a_task_measures_are_loaded_by_their_own_folders(tmp_path
     assert "Load GSM8K" not in "\n".join(setup.requirements)
 
 
+def _long_worker(name: str) -> str:
+    """A benchmark's data processor longer than a step cites whole: a one-line `__init__`
+    storing its name, and the method turning raw records into items."""
+    checks = "".join(f"            if not row[{i}]:\n                continue\n" for i in range(20))
+    return f'''class DataProcessor:
+    """The {name} records as items."""
+
+    def __init__(self, task_name="{name}"):
+        self.task_name = task_name
+
+    def process_task_data(self, raw):
+        items = []
+        for row in raw:
+{checks}            items.append({{"question": row[0], "answer": row[1]}})
+        return items
+'''
+
+
+def test_a_benchmarks_long_processor_is_cited_where_it_turns_records_into_items(
+    tmp_path: Path,
+) -> None:
+    """A one-statement `__init__` (storing the task's name) loads nothing: the step cites
+    `process_task_data`, which makes the benchmark's items."""
+    files = {
+        **FILES,
+        "tasks/gsm8k/data_worker.py": _long_worker("GSM8K"),
+        "tasks/math/data_worker.py": _long_worker("MATH"),
+        "tasks/mbpp/data_worker.py": _long_worker("MBPP"),
+    }
+    task = _task()
+    task.design_complexity.dependent_variables = {"metrics": ["GSM8K", "MATH", "Avg."]}
+    steps = "\n".join(recovered_setup(tmp_path, files, task).requirements)
+    assert "Load GSM8K (DataProcessor.process_task_data) (tasks/gsm8k/data_worker.py:7-" in steps
+    assert "DataProcessor.__init__" not in steps, steps
+
+
 def test_held_out_benchmarks_are_prepared_and_listed_in_the_config_the_run_passes(
     tmp_path: Path,
 ) -> None:
