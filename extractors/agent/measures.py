@@ -10,6 +10,7 @@ value and names one of the task's metrics (or, failing that, a common one).
 from __future__ import annotations
 
 import ast
+import posixpath
 import re
 from collections.abc import Iterator, Sequence
 
@@ -328,6 +329,8 @@ class ReportedWords:
         self.search = search
         self.tracer = tracer
         self._said: dict[str, list[frozenset[str]]] = {}
+        self._code: dict[str, frozenset[str]] = {}
+        self._stems: dict[str, set[str]] | None = None  # module name -> the files of it
 
     def said(self, path: str) -> list[frozenset[str]]:
         if path not in self._said:
@@ -349,6 +352,63 @@ class ReportedWords:
                     found.append(self._words(line))
             self._said[path] = [w for w in found if w]
         return self._said[path]
+
+    def _hidden(self, modules: Sequence[str]) -> bool:
+        """A module imports one of the repository's by a name its import paths do not reach
+        (`from cocoeval import COCOScorer`, with caption-eval/ put on `sys.path` at run time):
+        what that module computes was not read."""
+        index = self.search.index
+        if self._stems is None:
+            self._stems = {}
+            for f in index.files:
+                if f.path.endswith(".py"):
+                    name = posixpath.basename(f.path)[:-3]
+                    if name == "__init__":
+                        name = posixpath.basename(posixpath.dirname(f.path))
+                    self._stems.setdefault(name, set()).add(f.path)
+        for module in modules:
+            tree = self.tracer.tree(module)
+            reached = set(index.imports.get(module, []))
+            for n in ast.walk(tree) if tree is not None else []:
+                if isinstance(n, ast.Import):
+                    tops = [a.name.split(".")[0] for a in n.names]
+                elif isinstance(n, ast.ImportFrom) and not n.level and n.module:
+                    tops = [n.module.split(".")[0]]
+                else:
+                    continue
+                for top in tops:
+                    files = self._stems.get(top, set())
+                    folder = {p for p in files if p.endswith("__init__.py")}
+                    if files and not any(
+                        r in files or any(r.startswith(posixpath.dirname(p) + "/") for p in folder)
+                        for r in reached
+                    ):
+                        return True
+        return False
+
+    def code_words(self, path: str) -> frozenset[str]:
+        """The words of every name and string of a module's code (not its comments)."""
+        if path not in self._code:
+            tree = self.tracer.tree(path)
+            found: set[str] = set()
+            for n in ast.walk(tree) if tree is not None else []:
+                if isinstance(n, ast.Name):
+                    text = n.id
+                elif isinstance(n, ast.Attribute):
+                    text = n.attr
+                elif isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                    text = n.name
+                elif isinstance(n, ast.arg):
+                    text = n.arg
+                elif isinstance(n, ast.keyword):
+                    text = n.arg or ""
+                elif isinstance(n, ast.Constant) and isinstance(n.value, str):
+                    text = n.value[:400]
+                else:
+                    continue
+                found |= self._words(text)
+            self._code[path] = frozenset(found)
+        return self._code[path]
 
     @staticmethod
     def _words(text: str) -> frozenset[str]:
@@ -372,7 +432,15 @@ class ReportedWords:
         out: list[str] = []
         for metric in metrics:
             words, any_one = measure_words(metric)
-            if not words or any_one or words & _SHOWN or len(metric.split()) > 3:
+            if any_one and not words & _SHOWN and len(metric.split()) <= 3:
+                # a common measure ("Val Acc") the code names nowhere at all, under any of
+                # its names: no identifier, no string (`correct`, `acc1`, `accuracy_score`),
+                # when every module the programs import from the repository was read
+                named = set().union(*(self.code_words(m) for m in modules))
+                if not any(_names_measure(w, named) for w in words) and not self._hidden(modules):
+                    out.append(metric)
+                continue
+            if not words or words & _SHOWN or len(metric.split()) > 3:
                 continue
             if set(terms(metric.lower())) & _VAGUE:
                 continue
@@ -397,3 +465,15 @@ def statement_end(lines: list[str], first: int, most: int = 8) -> int:
         if depth <= 0:
             return k
     return first
+
+
+# what else names accuracy in code: the count it is made of
+_ACCURACY_NAMES = frozenset({stem("accuracy"), stem("correct")})
+
+
+def _names_measure(word: str, named: set[str]) -> bool:
+    """A common measure's word is in the code: itself, accuracy by its count (`correct`),
+    a long word as the start of a name (`pearsonr` for Pearson)."""
+    if word in named or (word == stem("accuracy") and _ACCURACY_NAMES & named):
+        return True
+    return len(word) >= 4 and any(n.startswith(word) for n in named)

@@ -583,3 +583,27 @@ def test_a_long_data_class_is_cited_where_it_gets_its_data(tmp_path: Path) -> No
     files = {"train.py": program, "data_loader.py": loader}
     steps = "\n".join(recovered_setup(tmp_path / "data", files, task).requirements)
     assert "Load and split the data (PairDataset.get_data) (data_loader.py:13-" in steps, steps
+
+
+def test_a_common_measure_no_code_names_is_said_to_be_written(tmp_path: Path) -> None:
+    """The task measures "Val Acc (%)" and the training only computes a loss: nothing in the
+    programs' code names accuracy by any of its names, so the comparison says to write it.
+    Counting `correct` answers is accuracy; and a module imported by a name only a path
+    set at run time reaches (`from scorer import Scorer`, scorer.py in eval/) may compute it."""
+    program = (
+        "import argparse\n\n\ndef validate(enc):\n    loss = len(enc) / 10\n    return loss\n\n\n"
+        "if __name__ == '__main__':\n    p = argparse.ArgumentParser()\n"
+        "    p.add_argument('--enc', default='def', help='[exp/def*]')\n"
+        "    args = p.parse_args()\n    print('val loss', validate(args.enc))\n"
+    )
+    task = _task("Does Exp beat Default on Val Acc?", ["Exp", "Default"], "Val Acc (%)")
+    usage = recovered_setup(tmp_path / "loss", {"train.py": program}, task).usage_instructions
+    assert "(Val Acc (%): no string or report statement" in usage, usage
+    counted = program.replace("    loss = len(enc) / 10\n", "    correct = len(enc)\n")
+    counted = counted.replace("    return loss\n", "    return correct / 10\n")
+    usage = recovered_setup(tmp_path / "acc", {"train.py": counted}, task).usage_instructions
+    assert "no string or report statement" not in usage, usage
+    hidden = program.replace("import argparse\n", "import argparse\n\nfrom scorer import Scorer\n")
+    files = {"train.py": hidden, "eval/scorer.py": "class Scorer:\n    accuracy = 0.0\n"}
+    usage = recovered_setup(tmp_path / "hidden", files, task).usage_instructions
+    assert "no string or report statement" not in usage, usage
