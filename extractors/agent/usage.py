@@ -11,7 +11,7 @@ from __future__ import annotations
 import posixpath
 import re
 import shlex
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from itertools import islice
 
@@ -269,9 +269,15 @@ class UsageWriter:
                 lines.append(found.line())
         if server := self._test_server(task, commands):
             lines.append(server)
-        lines += again_on(task, plan, self.known)
+        lines += again_on(task, plan, self.known, self._script_text)
         lines.append(self._compare(task, q, plan, len(commands) + len(missing)))
         return "\n".join(f"{i}. {line}" for i, line in enumerate(lines, start=1))
+
+    def _script_text(self, path: str) -> str:
+        """A launch script's first lines, or "" without the repository to read."""
+        if self.search is None:
+            return ""
+        return "\n".join(self.search.lines(path)[:200])
 
     def _unrun_lines(
         self, missing: list[tuple[Arm, list[tuple[CodeSetting, bool]], str]], steps: list[Step]
@@ -682,10 +688,13 @@ def _taken_away(arm: Arm, steps: list[Step]) -> str:
     return f"; what it takes away is implemented at {where} (the steps cite it): remove or bypass it there"
 
 
-def again_on(task: TaskDraft, plan: Plan, known: set[str]) -> list[str]:
+def again_on(
+    task: TaskDraft, plan: Plan, known: set[str], text: Callable[[str], str] = lambda p: ""
+) -> list[str]:
     """The launch scripts that run the runs again on the other data sets the measures are
     taken on, where the repository names them as the runs' own (scripts/.../TimesNet_ETTh1.sh
-    for ETTh1, TimesNet_ETTm1.sh for ETTm1): one line per data set, with its scripts."""
+    for ETTh1, TimesNet_ETTm1.sh for ETTm1), or puts them beside them reading that data set
+    (`text` gives a script's text): one line per data set, with its scripts."""
     ran_on = {r.data for r in plan.runs if r.data and not r.missing}
     if task_datasets(task) or len(ran_on) != 1:
         return []
@@ -696,7 +705,7 @@ def again_on(task: TaskDraft, plan: Plan, known: set[str]) -> list[str]:
         below.setdefault(posixpath.dirname(posixpath.dirname(path)), []).append(path)
     lines: list[str] = []
     for other in (d for d in measured_on(task) if d != on):
-        alike = [a for s in scripts if (a := _renamed(s, on, other, known, below))]
+        alike = [a for s in scripts if (a := _renamed(s, on, other, known, below, text))]
         if alike:
             run = ", ".join(f"`bash {shlex.quote(a)}`" for a in alike)
             rest = (
@@ -708,11 +717,19 @@ def again_on(task: TaskDraft, plan: Plan, known: set[str]) -> list[str]:
     return lines
 
 
-def _renamed(script: str, on: str, other: str, known: set[str], below: dict[str, list[str]]) -> str:
+def _renamed(
+    script: str,
+    on: str,
+    other: str,
+    known: set[str],
+    below: dict[str, list[str]],
+    text: Callable[[str], str],
+) -> str:
     """The script named as `script` with the data set `other` where it names `on`, if the
     repository has it (`TimesNet_ETTh1.sh` -> `TimesNet_ETTm1.sh`), else the script named as
     it is in a folder beside its own named for `other` (`below`: the files two folders down
-    from each folder); "" otherwise."""
+    from each folder), else in one beside it whose script reads `other`'s data (ECL_script/
+    TimesNet.sh passing `--data_path electricity.csv` for "Electricity"); "" otherwise."""
     folder, name = posixpath.split(script)
     for said, new in ((on, other), (fold(on), fold(other))):
         found = re.search(re.escape(said), name, re.I)
@@ -734,7 +751,21 @@ def _renamed(script: str, on: str, other: str, known: set[str], below: dict[str,
             and fold(re.sub(re.escape(other), "", base, flags=re.I)) == own
         ):
             return path
+    if len(fold(other)) < 4:
+        return ""
+    for path in below.get(above, []):
+        there, base = posixpath.split(path)
+        if there != folder and fold(base) == own and fold(other) in _data_read(text(path)):
+            return path
     return ""
+
+
+_DATA_VALUE = re.compile(r"--(?:data_path|root_path|data_dir|dataset)[= ]+['\"]?([^\s'\"\\]+)")
+
+
+def _data_read(script: str) -> str:
+    """The data a launch script passes its program (`--data_path electricity.csv`), folded."""
+    return " ".join(fold(v) for v in _DATA_VALUE.findall(script))
 
 
 _SHARED = ("elsewhere", "unselected")  # the kinds of unrun arms that share one line

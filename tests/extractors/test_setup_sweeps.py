@@ -466,10 +466,25 @@ def test_a_scripts_twin_for_another_data_set_is_found_by_its_name_or_its_folder(
     for path in sorted(known):
         below.setdefault(path.rsplit("/", 2)[0], []).append(path)
     script = "scripts/imputation/ETT_script/TimesNet_ETTh1.sh"
-    assert _renamed(script, "ETTh1", "ETTm1", known, below) == (
+    texts = {
+        "scripts/imputation/ECL_script/TimesNet.sh": (
+            "python -u run.py --root_path ./dataset/electricity/ --data_path electricity.csv\n"
+        )
+    }
+    known |= set(texts)
+    below = {}
+    for path in sorted(known):
+        below.setdefault(path.rsplit("/", 2)[0], []).append(path)
+    text = lambda p: texts.get(p, "")  # noqa: E731
+    assert _renamed(script, "ETTh1", "ETTm1", known, below, text) == (
         "scripts/imputation/ETT_script/TimesNet_ETTm1.sh"
     )
-    assert _renamed(script, "ETTh1", "Weather", known, below) == (
+    assert _renamed(script, "ETTh1", "Weather", known, below, text) == (
         "scripts/imputation/Weather_script/TimesNet.sh"
     )
-    assert _renamed(script, "ETTh1", "Traffic", known, below) == ""
+    assert _renamed(script, "ETTh1", "Traffic", known, below, text) == ""
+    # ECL_script is named for no data set the task says; its script reads electricity.csv
+    assert _renamed(script, "ETTh1", "Electricity", known, below, text) == (
+        "scripts/imputation/ECL_script/TimesNet.sh"
+    )
+    assert _renamed(script, "ETTh1", "Electricity", known, below, lambda p: "") == ""
