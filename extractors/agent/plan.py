@@ -15,22 +15,19 @@ method, trains and evaluates. The plan ties the two together:
   execution order (this module);
 - **masked**: the runs' scripts and the method's own module, never the support libraries.
 
-Everything is derived from the mined index and the files; no model, deterministic.
+Everything is derived from the mined index and the files; no model, deterministic. Where
+the programs train and evaluate is found by `TrainingSteps` (training_steps.py); which
+candidate steps belong to this experiment is `StepFilters`' call (step_filters.py).
 """
 
 from __future__ import annotations
 
-import ast
-import keyword
 import posixpath
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from itertools import pairwise
 
-from expcurate.records import CliFlag, EntryPoint, RepoIndex, TaskDraft
-from extractors.repo import RepoSearch, stem, terms
-from extractors.repo.pysource import OutlineItem, callee_name
+from expcurate.records import CliFlag, RepoIndex, TaskDraft
+from extractors.repo import RepoSearch
 
 from .arm_code import MAX_PER_ARM, ArmCode
 from .arms import (
@@ -49,63 +46,24 @@ from .branches import ArmBranches
 from .config_runs import ConfigFiles
 from .data_steps import DataSteps
 from .entry_args import EntryArgs
-from .inline import doc_wording, function_blocks
+from .inline import function_blocks
 from .launch import flag_groups
 from .measures import MAX_READ, MeasureSteps, ReportedWords
-from .methods import NARROW, MethodModules
+from .methods import MethodModules
 from .multirun import hydra_config_steps
 from .option_use import OptionUses
 from .query import TaskQuery
 from .run import Run, run_label
+from .step_filters import StepFilters
 from .steps import Step, StepTracer, imported
+from .training_steps import TrainingSteps
 
 MAX_STEPS = 15
 FEW_STEPS = 8  # fewer steps than this and a long function among them is opened
 WIDE_STEP = 60  # lines of a step citing a whole function that is read through its body
 MAX_CONFIGS = 3  # the configs of one task's runs whose model lines are steps
-_CONFIG_NAME = re.compile(r"(?:^|_)(?:cfg|conf|config)(?:$|_)", re.I)  # cfg, test_loader_cfg
 SETTINGS_RUNS = 2  # script runs whose settings are cut into steps
-MAX_LOSSES = 3  # the repository's own loss definitions cited; more are a framework's
-_LOSS = re.compile(r"loss$|^loss|Loss", re.I)
 MAX_CODED = 5  # arms selected by in-code switches that each get a step of their own
-# a step making one object ("Create the DataLoader as loader (in train)", "Compute counts
-# with np.array"), after the condition it is taken under ("If use_lora: ...")
-_MADE = re.compile(
-    r"(?:^|: )(?:Create the (\w+)(?: as \w+)?|Compute \w+ with (\w+)(?:\.[\w.]+)?)"
-    r"(?: \(in \w+\))?$"
-)
-# the steps a Lightning module takes when the framework trains, validates, tests and predicts
-_HOOKS = (
-    ("training_step", "Compute the training loss"),
-    ("validation_step", "Validate"),
-    ("test_step", "Test"),
-    ("predict_step", "Predict"),
-)
-_HOOK_NAMES = frozenset(hook for hook, _ in _HOOKS)
-MAX_HOOKS = 5
-PLUMBING_LINES = 10  # a library's object made in more lines is set up with care: a step
-_TRAIN_NAMES = ("train", "fit", "train_epoch", "train_one_epoch", "training", "run_epoch")
-_TRAIN_PREFIX = re.compile(r"train(?:ing)?(?:_|$)")  # train_model, training_loop; not trainable
-_EVAL_PREFIX = re.compile(r"eval(?:uate|uation)?(?:_|$)")  # evaluation_loop, eval_epoch
-_EVAL_NAMES = (
-    "test",
-    "evaluate",
-    "eval",
-    "inference",
-    "validate",
-    "validation",
-    "vali",
-    "val",
-    "evaluator",
-)
-_EXPERIMENT_WORDS = frozenset(
-    terms(
-        "model net network train training fit epoch optimizer optim loss criterion backward "
-        "step data dataset loader dataloader batch eval evaluate evaluation test predict "
-        "inference metric metrics accuracy score result results forward"
-    )
-)
-_CONFIG_WORDS = frozenset(terms("config cfg yaml hydra conf reload restore checkpoint_path"))
 
 
 @dataclass
@@ -149,8 +107,8 @@ class StepPlanner:
         self.branches = ArmBranches(tracer, search, self.entries, self.arm_code)
         self.option_uses = OptionUses(tracer)
         self.data = data or DataSteps(index, tracer)
-        # per file, read once for all the repository's tasks: the names its code refers to
-        self._names: dict[str, dict[str, frozenset[int]]] = {}  # name -> lines, per file
+        self.stages = TrainingSteps(tracer, methods, self.entries)
+        self.filters = StepFilters(search, tracer, self.entries)
 
     def steps(
         self,
@@ -213,9 +171,9 @@ class StepPlanner:
         own += self.methods.topic_steps(task.question, [*plan.method_modules, *modules])
         own += [r for r in rivals or [] if all(r.path != o.path for o in own)]
         files: list[str | None] = [entry, *modules] if entry else []
-        picked = self._picked(entry, runs)
-        train = self._named_step(files, _TRAIN_NAMES, picked)
-        hooks = self._framework_hooks(files)
+        picked = self.stages.picked(entry, runs)
+        train = self.stages.training(files, picked)
+        hooks = self.stages.hooks(files)
         plan.method_modules += [h.path for h in hooks]  # the module is the method's own
         # the loss the program trains with, when it is the repository's own (a few loss
         # definitions it uses, not a framework's catalogue): the method's objective
@@ -224,7 +182,7 @@ class StepPlanner:
         # none of the losses: they are in what the training program imports
         trained = [m for t in trainers if t.endswith(".py") for m in self._closure(t)]
         losses = (
-            self._loss_steps(
+            self.stages.losses(
                 [*files, *trainers, *trained], [entry, train.path if train else "", *trainers]
             )
             if train or trainers
@@ -234,7 +192,7 @@ class StepPlanner:
         stages: list[Step] = []
         for stage in trainers:
             name = posixpath.basename(stage)
-            if (loop := self._named_step([stage], _TRAIN_NAMES)) is not None:
+            if (loop := self.stages.training([stage])) is not None:
                 stages.append(replace(loop, action=f"Train first with {name}: {loop.action}"))
         launched = [r for r in runs if r.script and r.lines[0]]
         launches = [self._run_step(r) for r in launched]
@@ -244,7 +202,7 @@ class StepPlanner:
         # settings, narrower than the run and the program every task of the paper shares
         by_run = self._script_settings(runs)
         settings = [x for group in by_run for x in group]
-        evaluate = self._named_step(files, _EVAL_NAMES, picked)
+        evaluate = self.stages.evaluation(files, picked)
         # measures named with their data set ("Wiki-Convert PPL", "Numeracy600K Hit@1") are
         # looked for by the measure: the code computes `ppl`, never "Wiki-Convert"
         measures = measures_per_set(task) or plan.metrics
@@ -294,12 +252,12 @@ class StepPlanner:
         for other in also:
             # a program run with the entry point's data (`train.py` before `cluster.py
             # --dataset ImageNet-10`) takes the same branches of the options they share
-            others_dead = self._dead_branches(other, runs)
+            others_dead = self.filters.dead_branches(other, runs)
             found = [
                 b
                 for b in self.tracer.block_steps(other, q, limit=4)
-                if not self._unused_branch(b, other, runs, others_dead)
-                and not self._library_object(b, q)
+                if not self.filters.unused_branch(b, other, runs, others_dead)
+                and not self.filters.library_object(b, q)
             ]
             if other in chained:
                 later += found
@@ -311,24 +269,24 @@ class StepPlanner:
         judged = [
             b
             for b in judged
-            if not self._builds_from_config(b) and self._about_experiment(b, q, True)
+            if not self.filters.builds_from_config(b) and self.filters.about_experiment(b, q, True)
         ]
         judged = judged[:3] + judged[-1:] if len(judged) > 4 else judged  # it ends reporting
-        judged += [b for b in later if self._about_experiment(b, q, True)]
+        judged += [b for b in later if self.filters.about_experiment(b, q, True)]
         # the `if args.x == 'v':` bodies no run takes: every run gives x another value
-        dead = self._dead_branches(entry, runs)
-        blocks = [b for b in blocks if not self._unused_branch(b, entry, runs, dead)]
+        dead = self.filters.dead_branches(entry, runs)
+        blocks = [b for b in blocks if not self.filters.unused_branch(b, entry, runs, dead)]
         # what every run of the repository does (config loading, an experiment wrapper) says
         # nothing of this experiment: keep the blocks and calls about its data, model,
         # training, evaluation or the task's own names
-        blocks = [b for b in blocks if self._about_experiment(b, q, bool(configs))]
+        blocks = [b for b in blocks if self.filters.about_experiment(b, q, bool(configs))]
         # a library's object made in a few lines (`DataLoader(...)`, `np.array(...)`) is the
         # plumbing around the experiment, unless the task names it (LoRA's `LoraConfig`)
-        blocks = [b for b in blocks if not self._library_object(b, q)]
+        blocks = [b for b in blocks if not self.filters.library_object(b, q)]
         # a framework's program building what the configs set (`build_segmentor(cfg.model)`,
         # `build_dataset(cfg.data.train)`): the configs' own steps say what it builds
         if configs:
-            blocks = [b for b in blocks if not self._builds_from_config(b)]
+            blocks = [b for b in blocks if not self.filters.builds_from_config(b)]
         # a block that only calls what is cited by its definition (`exp.test(setting)` beside
         # the Evaluate step) says nothing new, and would put the test before the training
         defined = {
@@ -336,24 +294,25 @@ class StepPlanner:
             for s in (train, evaluate)
             if s and (m := re.match(r"\w+ \(([\w.]+)\)", s.action))
         }
-        blocks = [b for b in blocks if not self._only_calls(b, defined)]
+        blocks = [b for b in blocks if not self.filters.only_calls(b, defined)]
         # the call site and the definition worded alike, or a block that only calls what
         # other steps cite by their definitions (`print("accuracy", score(x))`): the
         # definition says more
         blocks = [b for b in blocks if all(b.action != c.action for c in called)]
-        cited = self._defined([*called, *(s for s in (train, evaluate, metric) if s)])
-        blocks = [b for b in blocks if not self._only_calls(b, cited)]
+        cited = self.filters.defined([*called, *(s for s in (train, evaluate, metric) if s)])
+        blocks = [b for b in blocks if not self.filters.only_calls(b, cited)]
         called = [
             c
             for c in called
-            if self._about_experiment(c, q, bool(configs)) and not self._library_object(c, q)
+            if self.filters.about_experiment(c, q, bool(configs))
+            and not self.filters.library_object(c, q)
         ]
         if configs:
-            called = [c for c in called if not self._builds_from_config(c)]
+            called = [c for c in called if not self.filters.builds_from_config(c)]
         # what the main block calls only on a path no run takes (`ResNet34(...)` under
         # `elif args.model == 'ResNet34':` when every run gives ResNet18) is no step
         spans = [(first, last) for _, first, last in dead]
-        called = [c for c in called if not self._called_only_in(c, entry, spans)]
+        called = [c for c in called if not self.filters.called_only_in(c, entry, spans)]
         # a branch the main block's own steps cite from its `if` on says it in execution order
         branches = [
             b for b in branches if all((x.path, x.start) != (b.path, b.start) for x in blocks)
@@ -463,7 +422,7 @@ class StepPlanner:
                 parts = [
                     (a, b, e)
                     for a, b, e in parts
-                    if not self._library_object(Step(a, step.path, b, e), q)
+                    if not self.filters.library_object(Step(a, step.path, b, e), q)
                 ]
             if len(parts) >= 2:
                 at = next(i for i, s in enumerate(steps) if s is step)
@@ -490,155 +449,6 @@ class StepPlanner:
                     seen.add((step.path, step.start))
                     out.append(step)
         return out
-
-    def _builds_from_config(self, step: Step) -> bool:
-        """The block's first statement builds from the config (`model = build_segmentor(
-        cfg.model, ...)`, `datasets = [build_dataset(cfg.data.train)]`, `data_loader =
-        build_dataloader(dataset, **test_loader_cfg)`)."""
-        tree = self.tracer.tree(step.path)
-        first = next(
-            (
-                n
-                for n in (ast.walk(tree) if tree else [])
-                if isinstance(n, ast.Assign | ast.Expr) and n.lineno == step.start
-            ),
-            None,
-        )
-        if first is None:
-            return False
-        calls = [
-            c
-            for c in ast.walk(first.value)
-            if isinstance(c, ast.Call)
-            and (callee_name(c.func) or "").rsplit(".", 1)[-1] not in ("get", "deepcopy")
-        ]
-        return bool(calls) and all(
-            (callee_name(c.func) or "").rsplit(".", 1)[-1].startswith("build")
-            and any(
-                isinstance(x, ast.Name) and _CONFIG_NAME.search(x.id)
-                for arg in [*c.args, *(k.value for k in c.keywords)]
-                for x in ast.walk(arg)
-            )
-            for c in calls
-        )
-
-    def _about_experiment(self, step: Step, q: TaskQuery, configured: bool = False) -> bool:
-        """The step is about the data, model, training, evaluation or the task's names; one
-        loading configuration only when it names the task's own, unless the runs give the
-        experiment as a config (`build_segmentor(cfg.model)` builds this experiment's model)."""
-        lines = self.search.lines(step.path)[step.start - 1 : step.end]
-        if not lines:
-            return False
-        words = set(terms(step.action + " " + " ".join(lines[:40])))
-        named = {stem(t) for t in q.names} | {stem(t) for t in q.focus}
-        if words & _CONFIG_WORDS and not configured:  # only when it names the task's own
-            return bool(words & named)
-        return bool(words & (_EXPERIMENT_WORDS | named))
-
-    def _library_object(self, step: Step, q: TaskQuery) -> bool:
-        """The step only makes a library's object in a few lines ("Create the DataLoader as
-        loader", "Compute counts with np.array", "If x: Create the LoraConfig"), and the task
-        names nothing of it: plumbing, no action of this experiment."""
-        m = _MADE.search(step.action)
-        if m is None or step.end - step.start + 1 > PLUMBING_LINES:
-            return False
-        name = m.group(1) or m.group(2)
-        named = {stem(t) for t in q.names} | {stem(t) for t in q.focus}
-        if {stem(t) for t in terms(name)} & named:
-            return False
-        if self.tracer.from_library(step.path, name):
-            return True
-        # made through its module (`torch.utils.data.DataLoader(...)`): the module's origin
-        text = "\n".join(self.search.lines(step.path)[step.start - 1 : step.end])
-        root = re.search(rf"\b(\w+)(?:\.\w+)*\.{re.escape(name)}\s*\(", text)
-        return root is not None and self.tracer.from_library(step.path, root.group(1))
-
-    def _defined(self, steps: list[Step]) -> set[str]:
-        """The functions whose definitions the steps cite from their `def` line."""
-        out: set[str] = set()
-        for s in steps:
-            first = self.search.lines(s.path)[s.start - 1 : s.start]
-            if first and (m := re.match(r"\s*(?:async\s+)?def\s+(\w+)", first[0])):
-                out.add(m.group(1))
-        return out
-
-    def _only_calls(self, step: Step, names: set[str]) -> bool:
-        """The step's lines call nothing but `names` (and printing)."""
-        text = "\n".join(self.search.lines(step.path)[step.start - 1 : step.end])
-        calls = set(re.findall(r"(\w+)\s*\(", text)) - {"print", "format", "str", "len"}
-        calls = {c for c in calls if not keyword.iskeyword(c)}  # `in (...)` is no call
-        return bool(calls) and calls <= names
-
-    def _unused_branch(
-        self, step: Step, entry: str | None, runs: list[Run], dead: list[tuple[int, int, int]]
-    ) -> bool:
-        """A block under `if args.x:` where x is a switch off by default that no run turns
-        on (`if args.do_predict:`), or under one of the `dead` branches (`_dead_branches`:
-        `--model ResNet34` against `if args.model == 'ResNet18':`): it does not run in this
-        experiment."""
-        if step.path == entry and any(first <= step.start <= last for _, first, last in dead):
-            return True  # `Create the CIFAR10` inside `if args.dataset == 'CIFAR-10':`
-        m = re.match(r"If (?:not )?args\.(\w+)\b", step.action)
-        e = self.entries.get(entry or "")
-        if m is None or e is None or step.action.startswith("If not"):
-            return False
-        if re.match(r"If args\.\w+ == ", step.action):
-            return step.path == entry and any(step.start == line for line, _, _ in dead)
-        flag = next(
-            (f for f in e.flags if f.name.lstrip("-").replace("-", "_") == m.group(1)), None
-        )
-        if flag is None or flag.default not in ("False", "0", "None", ""):
-            return False
-        used = {w.lstrip("-").replace("-", "_") for r in runs for w in r.command.split()}
-        used |= {w.lstrip("-").replace("-", "_") for r in runs for w in r.settings.split()}
-        return m.group(1) not in used
-
-    def _dead_branches(self, entry: str | None, runs: list[Run]) -> list[tuple[int, int, int]]:
-        """The entry point's `if args.x == 'v':` branches that no run takes, every run giving
-        x another value: the `if`'s line and its body's first and last lines."""
-        e = self.entries.get(entry or "")
-        tree = self.tracer.tree(entry) if entry and e else None
-        if tree is None or e is None:
-            return []
-        given = _given_values(e, runs)
-        out: list[tuple[int, int, int]] = []
-        for node in ast.walk(tree):
-            if not isinstance(node, ast.If):
-                continue
-            test = node.test
-            if not (
-                isinstance(test, ast.Compare)
-                and len(test.ops) == 1
-                and isinstance(test.ops[0], ast.Eq)
-                and isinstance(test.left, ast.Attribute)
-                and isinstance(test.left.value, ast.Name)
-                and test.left.value.id == "args"
-                and isinstance(test.comparators[0], ast.Constant)
-            ):
-                continue
-            values = given.get(test.left.attr)
-            if values and str(test.comparators[0].value) not in values:
-                last = node.body[-1]
-                out.append((node.lineno, node.body[0].lineno, last.end_lineno or last.lineno))
-        return out
-
-    def _called_only_in(self, step: Step, entry: str | None, spans: list[tuple[int, int]]) -> bool:
-        """The step cites a definition the entry point calls only inside `spans`."""
-        if not spans or entry is None or step.path == entry:
-            return False
-        item = next((i for i in self.tracer.outline(step.path) if i.start == step.start), None)
-        tree = self.tracer.tree(entry)
-        if item is None or tree is None:
-            return False
-        name = item.name.split(".")[0] if item.kind == "method" else item.name
-        lines = [
-            n.lineno
-            for n in ast.walk(tree)
-            if isinstance(n, ast.Call)
-            and (n.func.id if isinstance(n.func, ast.Name) else getattr(n.func, "attr", None))
-            == name
-        ]
-        return bool(lines) and all(any(a <= ln <= b for a, b in spans) for ln in lines)
 
     def _closure(self, entry: str) -> list[str]:
         """The repository modules the entry point reaches through its imports."""
@@ -733,265 +543,6 @@ class StepPlanner:
         start, end = _cluster(lines)
         return Step(f"Set the overridden config values: {', '.join(names)}", path, start, end)
 
-    def _named_step(
-        self,
-        files: list[str | None],
-        names: tuple[str, ...],
-        picked: Sequence[tuple[str, str]] = (),
-    ) -> Step | None:
-        """The first definition named like `names` (in their order) in `files` that the code
-        of `files` uses (an `evaluate` nothing calls is not this run's evaluation), cut to its
-        loop when it is long; the methods of the `picked` classes first (the experiment class
-        the runs' settings choose: `Exp_Classification.train` for `--task_name
-        classification`)."""
-        used = self._used_names(files)
-        # the names themselves, then names that start like the kind of step (`_evaluation_loop`;
-        # never `test_*`, which is a unit test or a helper as often as an evaluation)
-        kind = _EVAL_PREFIX if names is _EVAL_NAMES else _TRAIN_PREFIX
-        wanted_names = [*((n, True) for n in names), ("", False)]
-        # the picked classes' methods by each name, then every file's definitions by each name
-        places = [(w, path, owner) for path, owner in picked for w in wanted_names]
-        places += [(w, path, "") for w in wanted_names for path in files if path is not None]
-        for (wanted, whole), path, owner in places:
-            for item in self.tracer.outline(path):
-                if owner and not item.name.startswith(owner + "."):
-                    continue
-                short = item.name.rsplit(".", 1)[-1]
-                name = short.lower() if whole else short.lower().strip("_")
-                hit = name == wanted if whole else bool(kind.match(name))
-                if not hit or item.end - item.start < 3 or short not in used:
-                    continue
-                if not self._used_elsewhere(files, path, item):
-                    continue  # only its own body names it (`self.trainer.validate(...)`)
-                if "config" in item.name.lower():  # ExperimentConfig.validate checks a config
-                    continue
-                if self._mode_switch(path, item):  # `BEiT.train(self, mode=True)`
-                    continue
-                if names is _TRAIN_NAMES and self._without_gradients(path, item):
-                    continue  # `@torch.no_grad() def train_index`: it trains no model
-                start, end = item.start, item.end
-                if end - start > NARROW:
-                    loop = self._loop(path, item)
-                    if loop is not None:
-                        start, end = loop
-                verb = "Train" if names is _TRAIN_NAMES else "Evaluate"
-                doc = doc_wording(item.doc, longest=120)
-                action = f"{verb} ({item.name})" + (f": {doc}" if doc else "")
-                return Step(action, path, start, end)
-        return None
-
-    def _framework_hooks(self, files: list[str | None]) -> list[Step]:
-        """What a Lightning module does when the framework trains and evaluates it: its
-        `training_step`, `validation_step`, `test_step` and `predict_step`, which no code of
-        the repository calls by name, and the methods of its own they call (`self.generate`),
-        for the one or two such modules `files` define."""
-        out: list[Step] = []
-        modules = 0
-        for path in dict.fromkeys(p for p in files if p and p.endswith(".py")):
-            tree = self.tracer.tree(path)
-            for cls in tree.body if tree else []:
-                if not isinstance(cls, ast.ClassDef) or not any(
-                    ast.unparse(b).endswith("LightningModule") for b in cls.bases
-                ):
-                    continue
-                modules += 1
-                methods = {
-                    f.name: f
-                    for f in cls.body
-                    if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)
-                }
-                helpers: list[str] = []
-                for hook, verb in _HOOKS:
-                    node = methods.get(hook)
-                    if node is None or (node.end_lineno or node.lineno) - node.lineno < 2:
-                        continue
-                    out.append(
-                        Step(f"{verb} ({cls.name}.{hook})", path, node.lineno, node.end_lineno or 0)
-                    )
-                    helpers += [
-                        c.func.attr
-                        for c in ast.walk(node)
-                        if isinstance(c, ast.Call)
-                        and isinstance(c.func, ast.Attribute)
-                        and isinstance(c.func.value, ast.Name)
-                        and c.func.value.id == "self"
-                        and c.func.attr in methods
-                        and c.func.attr not in _HOOK_NAMES
-                    ]
-                for name in dict.fromkeys(helpers):
-                    node = methods[name]
-                    if (node.end_lineno or node.lineno) - node.lineno >= 3:
-                        action = f"Implement {cls.name}.{name}"
-                        out.append(Step(action, path, node.lineno, node.end_lineno or 0))
-        return out[:MAX_HOOKS] if modules <= 2 else []
-
-    def _without_gradients(self, path: str, item: OutlineItem) -> bool:
-        """The definition runs without gradients (`@torch.no_grad()`,
-        `@torch.inference_mode()`): whatever its name, it trains no model."""
-        node = self.tracer.def_node(path, item.name)
-        if node is None:
-            return False
-        marks = [ast.unparse(d.func if isinstance(d, ast.Call) else d) for d in node.decorator_list]
-        return any(m.rsplit(".", 1)[-1] in ("no_grad", "inference_mode") for m in marks)
-
-    def _mode_switch(self, path: str, item: OutlineItem) -> bool:
-        """A method `train(self, mode=True)`: a module switching itself, and its layers,
-        between training and evaluation, as torch's modules do. It trains nothing."""
-        if item.kind != "method":
-            return False
-        node = self.tracer.def_node(path, item.name)
-        if node is None:
-            return False
-        return [a.arg for a in [*node.args.posonlyargs, *node.args.args]] == ["self", "mode"]
-
-    def _loss_steps(self, files: list[str | None], training: list[str | None]) -> list[Step]:
-        """The loss classes and functions `files` define that the `training` code (the entry
-        point, the training loop's module, the chained training) uses (`InstanceLoss`,
-        `ClusterLoss` of modules/contrastive_loss.py), each by the method doing its work;
-        none when they are more than `MAX_LOSSES` (a framework's catalogue of losses)."""
-        used = self._used_names([p for p in training if p])
-        found: list[Step] = []
-        for path in dict.fromkeys(p for p in files if p):
-            for item in self.tracer.outline(path):
-                if "." in item.name or item.name not in used or item.end - item.start < 3:
-                    continue
-                if not _LOSS.search(item.name):
-                    continue
-                core = self.methods.class_core(path, item) if item.kind == "class" else None
-                where = core or item
-                found.append(Step(f"Compute the loss ({where.name})", path, where.start, where.end))
-        return found if len(found) <= MAX_LOSSES else []
-
-    def _picked(self, entry: str | None, runs: list[Run]) -> list[tuple[str, str]]:
-        """The classes the entry point picks by a value the runs give it (`if args.task_name
-        == 'classification': Exp = Exp_Classification` for `--task_name classification`), as
-        (module, class): the experiment whose training and evaluation these runs go through."""
-        tree = self.tracer.tree(entry) if entry and entry.endswith(".py") else None
-        e = self.entries.get(entry or "")
-        if tree is None or entry is None or e is None:
-            return []
-        given = _given_values(e, [r for r in runs if not r.missing])
-        if not given:
-            return []
-        names = self.tracer.local_names(entry, tree)
-        out: list[tuple[str, str]] = []
-        for node in ast.walk(tree):
-            test = node.test if isinstance(node, ast.If) else None
-            if not (
-                isinstance(test, ast.Compare)
-                and isinstance(test.ops[0], ast.Eq)
-                and isinstance(test.left, ast.Attribute)
-                and isinstance(test.comparators[0], ast.Constant)
-                and str(test.comparators[0].value) in given.get(test.left.attr, set())
-            ):
-                continue
-            for stmt in node.body if isinstance(node, ast.If) else []:
-                picks = stmt.value if isinstance(stmt, ast.Assign) else None
-                if isinstance(picks, ast.Name) and picks.id in names:
-                    target, qual = names[picks.id]
-                    if any(
-                        i.name == qual and i.kind == "class" for i in self.tracer.outline(target)
-                    ):
-                        out.append((target, qual))
-        return list(dict.fromkeys(out))
-
-    def _used_names(self, files: list[str | None]) -> set[str]:
-        """Every name the code of `files` refers to: called, read as an attribute, or given
-        to a call as a string (`getattr(exp, "test")`)."""
-        return {name for path in files for name in self._name_lines(path)}
-
-    def _name_lines(self, path: str | None) -> dict[str, frozenset[int]]:
-        """The names a file's code refers to, each with the lines it is referred to on."""
-        if path is None:
-            return {}
-        if path not in self._names:
-            tree = self.tracer.tree(path)
-            names: dict[str, set[int]] = {}
-            # a string names code only given to a call (`getattr(exp, "test")`), not when a
-            # value is matched against it (`case 'validate':`, a Lightning stage's name)
-            given = {
-                id(a)
-                for node in (ast.walk(tree) if tree else [])
-                if isinstance(node, ast.Call)
-                for a in [*node.args, *(k.value for k in node.keywords)]
-            }
-            for node in ast.walk(tree) if tree else []:
-                if isinstance(node, ast.Name):
-                    name = node.id
-                elif isinstance(node, ast.Attribute):
-                    name = node.attr
-                elif (
-                    isinstance(node, ast.Constant)
-                    and str(node.value).isidentifier()
-                    and id(node) in given
-                ):
-                    name = str(node.value)
-                else:
-                    continue
-                names.setdefault(name, set()).add(node.lineno)
-            self._names[path] = {n: frozenset(lines) for n, lines in names.items()}
-        return self._names[path]
-
-    def _used_elsewhere(self, files: list[str | None], path: str, item: OutlineItem) -> bool:
-        """The definition's name is referred to outside its own body: `LSPTrainer.validate`,
-        whose only mention is the framework's `self.trainer.validate(...)` inside it, is
-        called by nothing."""
-        short = item.name.rsplit(".", 1)[-1]
-        for where in dict.fromkeys(files):
-            lines = self._name_lines(where).get(short, frozenset())
-            if where != path and lines:
-                return True
-            if any(not item.start <= n <= item.end for n in lines):
-                return True
-        return False
-
-    def _loop(self, path: str, item: OutlineItem) -> tuple[int, int] | None:
-        node = self.tracer.def_node(path, item.name)
-        if node is None:
-            return None
-        loops = [n for n in ast.walk(node) if isinstance(n, ast.For | ast.While)]
-        if not loops:
-            return None
-        loop = (
-            max(loops, key=lambda n: (n.end_lineno or n.lineno) - n.lineno)
-            if len(loops) > 1
-            else loops[0]
-        )
-        first = next(
-            (
-                n
-                for n in loops
-                if "epoch" in ast.unparse(n.target if isinstance(n, ast.For) else n.test)
-            ),
-            loop,
-        )
-        end = first.end_lineno or first.lineno
-        if end - first.lineno <= NARROW:
-            return first.lineno, end
-        # a loop longer than a step: the part that computes the loss and steps on it (the
-        # first `loss` assignment before the first `backward()`), where the method trains
-        backward = min(
-            (
-                n.lineno
-                for n in ast.walk(first)
-                if isinstance(n, ast.Call)
-                and isinstance(n.func, ast.Attribute)
-                and n.func.attr == "backward"
-            ),
-            default=0,
-        )
-        losses = [
-            n.lineno
-            for n in ast.walk(first)
-            if isinstance(n, ast.Assign | ast.AugAssign)
-            and "loss" in ast.unparse(n.targets[0] if isinstance(n, ast.Assign) else n.target)
-            and n.lineno <= backward
-        ]
-        if backward and losses:
-            start = max(min(losses), backward - NARROW)
-            return start, backward
-        return first.lineno, first.lineno + NARROW
-
     def _script_settings(self, runs: list[Run]) -> list[list[Step]]:
         """What the first `SETTINGS_RUNS` launch script runs (of different scripts) pass, for
         each run a step per group of flags."""
@@ -1026,24 +577,6 @@ class StepPlanner:
                 *run.lines,
             )
         return Step(f"{what} ({posixpath.basename(run.script)}){settings}", run.script, *run.lines)
-
-
-def _given_values(entry: EntryPoint, runs: list[Run]) -> dict[str, set[str]]:
-    """The values the runs give each of the entry point's options, by the option's name in
-    the code (`--md ResNet34` and `--model ResNet34` both as `model`)."""
-    dest = {
-        name: flag.name.lstrip("-").replace("-", "_")
-        for flag in entry.flags
-        for name in (flag.name, *flag.aliases)
-    }
-    out: dict[str, set[str]] = {}
-    for r in runs:
-        words = (r.invocation or r.command).split()
-        for word, value in pairwise(words):
-            name, _, inline = word.partition("=")
-            if name in dest:
-                out.setdefault(dest[name], set()).add((inline or value).strip("'\""))
-    return out
 
 
 def _code_steps(runs: list[Run]) -> list[Step]:

@@ -7,6 +7,9 @@ The record the planner in `runs.py` returns, kept apart from it so that the plan
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import pairwise
+
+from expcurate.records import EntryPoint
 
 from .arms import Arm, CodeSetting, about_data, arm_name
 from .suite import Suite
@@ -69,3 +72,21 @@ def run_label(run: Run) -> str:
     if run.elsewhere and run.data:  # say so rather than pass another data set off as this one
         return f"{what} (its script runs other data: set its data options to {run.data})"
     return what + (f" on {data}" if data and data not in arms else "")
+
+
+def given_values(entry: EntryPoint, runs: list[Run]) -> dict[str, set[str]]:
+    """The values the runs give each of the entry point's options, by the option's name in
+    the code (`--md ResNet34` and `--model ResNet34` both as `model`)."""
+    dest = {
+        name: flag.name.lstrip("-").replace("-", "_")
+        for flag in entry.flags
+        for name in (flag.name, *flag.aliases)
+    }
+    out: dict[str, set[str]] = {}
+    for r in runs:
+        words = (r.invocation or r.command).split()
+        for word, value in pairwise(words):
+            name, _, inline = word.partition("=")
+            if name in dest:
+                out.setdefault(dest[name], set()).add((inline or value).strip("'\""))
+    return out

@@ -1,0 +1,198 @@
+"""Which candidate steps say something of this experiment, and which do not.
+
+A program's main block and the functions it calls do much that every run of the repository
+does: load a config, make a library's object (`DataLoader(...)`), build what a config sets,
+take a branch of an option no run gives. These checks keep the steps to what this task's
+runs do (`StepPlanner`, plan.py).
+"""
+
+from __future__ import annotations
+
+import ast
+import keyword
+import re
+
+from expcurate.records import EntryPoint
+from extractors.repo import RepoSearch, stem, terms
+from extractors.repo.pysource import callee_name
+
+from .query import TaskQuery
+from .run import Run, given_values
+from .steps import Step, StepTracer
+
+_CONFIG_NAME = re.compile(r"(?:^|_)(?:cfg|conf|config)(?:$|_)", re.I)  # cfg, test_loader_cfg
+# a step making one object ("Create the DataLoader as loader (in train)", "Compute counts
+# with np.array"), after the condition it is taken under ("If use_lora: ...")
+_MADE = re.compile(
+    r"(?:^|: )(?:Create the (\w+)(?: as \w+)?|Compute \w+ with (\w+)(?:\.[\w.]+)?)"
+    r"(?: \(in \w+\))?$"
+)
+PLUMBING_LINES = 10  # a library's object made in more lines is set up with care: a step
+_EXPERIMENT_WORDS = frozenset(
+    terms(
+        "model net network train training fit epoch optimizer optim loss criterion backward "
+        "step data dataset loader dataloader batch eval evaluate evaluation test predict "
+        "inference metric metrics accuracy score result results forward"
+    )
+)
+_CONFIG_WORDS = frozenset(terms("config cfg yaml hydra conf reload restore checkpoint_path"))
+
+
+class StepFilters:
+    """The checks a candidate step passes to be one of this task's."""
+
+    def __init__(
+        self, search: RepoSearch, tracer: StepTracer, entries: dict[str, EntryPoint]
+    ) -> None:
+        self.search = search
+        self.tracer = tracer
+        self.entries = entries
+
+    def builds_from_config(self, step: Step) -> bool:
+        """The block's first statement builds from the config (`model = build_segmentor(
+        cfg.model, ...)`, `datasets = [build_dataset(cfg.data.train)]`, `data_loader =
+        build_dataloader(dataset, **test_loader_cfg)`)."""
+        tree = self.tracer.tree(step.path)
+        first = next(
+            (
+                n
+                for n in (ast.walk(tree) if tree else [])
+                if isinstance(n, ast.Assign | ast.Expr) and n.lineno == step.start
+            ),
+            None,
+        )
+        if first is None:
+            return False
+        calls = [
+            c
+            for c in ast.walk(first.value)
+            if isinstance(c, ast.Call)
+            and (callee_name(c.func) or "").rsplit(".", 1)[-1] not in ("get", "deepcopy")
+        ]
+        return bool(calls) and all(
+            (callee_name(c.func) or "").rsplit(".", 1)[-1].startswith("build")
+            and any(
+                isinstance(x, ast.Name) and _CONFIG_NAME.search(x.id)
+                for arg in [*c.args, *(k.value for k in c.keywords)]
+                for x in ast.walk(arg)
+            )
+            for c in calls
+        )
+
+    def about_experiment(self, step: Step, q: TaskQuery, configured: bool = False) -> bool:
+        """The step is about the data, model, training, evaluation or the task's names; one
+        loading configuration only when it names the task's own, unless the runs give the
+        experiment as a config (`build_segmentor(cfg.model)` builds this experiment's model)."""
+        lines = self.search.lines(step.path)[step.start - 1 : step.end]
+        if not lines:
+            return False
+        words = set(terms(step.action + " " + " ".join(lines[:40])))
+        named = {stem(t) for t in q.names} | {stem(t) for t in q.focus}
+        if words & _CONFIG_WORDS and not configured:  # only when it names the task's own
+            return bool(words & named)
+        return bool(words & (_EXPERIMENT_WORDS | named))
+
+    def library_object(self, step: Step, q: TaskQuery) -> bool:
+        """The step only makes a library's object in a few lines ("Create the DataLoader as
+        loader", "Compute counts with np.array", "If x: Create the LoraConfig"), and the task
+        names nothing of it: plumbing, no action of this experiment."""
+        m = _MADE.search(step.action)
+        if m is None or step.end - step.start + 1 > PLUMBING_LINES:
+            return False
+        name = m.group(1) or m.group(2)
+        named = {stem(t) for t in q.names} | {stem(t) for t in q.focus}
+        if {stem(t) for t in terms(name)} & named:
+            return False
+        if self.tracer.from_library(step.path, name):
+            return True
+        # made through its module (`torch.utils.data.DataLoader(...)`): the module's origin
+        text = "\n".join(self.search.lines(step.path)[step.start - 1 : step.end])
+        root = re.search(rf"\b(\w+)(?:\.\w+)*\.{re.escape(name)}\s*\(", text)
+        return root is not None and self.tracer.from_library(step.path, root.group(1))
+
+    def defined(self, steps: list[Step]) -> set[str]:
+        """The functions whose definitions the steps cite from their `def` line."""
+        out: set[str] = set()
+        for s in steps:
+            first = self.search.lines(s.path)[s.start - 1 : s.start]
+            if first and (m := re.match(r"\s*(?:async\s+)?def\s+(\w+)", first[0])):
+                out.add(m.group(1))
+        return out
+
+    def only_calls(self, step: Step, names: set[str]) -> bool:
+        """The step's lines call nothing but `names` (and printing)."""
+        text = "\n".join(self.search.lines(step.path)[step.start - 1 : step.end])
+        calls = set(re.findall(r"(\w+)\s*\(", text)) - {"print", "format", "str", "len"}
+        calls = {c for c in calls if not keyword.iskeyword(c)}  # `in (...)` is no call
+        return bool(calls) and calls <= names
+
+    def unused_branch(
+        self, step: Step, entry: str | None, runs: list[Run], dead: list[tuple[int, int, int]]
+    ) -> bool:
+        """A block under `if args.x:` where x is a switch off by default that no run turns
+        on (`if args.do_predict:`), or under one of the `dead` branches (`_dead_branches`:
+        `--model ResNet34` against `if args.model == 'ResNet18':`): it does not run in this
+        experiment."""
+        if step.path == entry and any(first <= step.start <= last for _, first, last in dead):
+            return True  # `Create the CIFAR10` inside `if args.dataset == 'CIFAR-10':`
+        m = re.match(r"If (?:not )?args\.(\w+)\b", step.action)
+        e = self.entries.get(entry or "")
+        if m is None or e is None or step.action.startswith("If not"):
+            return False
+        if re.match(r"If args\.\w+ == ", step.action):
+            return step.path == entry and any(step.start == line for line, _, _ in dead)
+        flag = next(
+            (f for f in e.flags if f.name.lstrip("-").replace("-", "_") == m.group(1)), None
+        )
+        if flag is None or flag.default not in ("False", "0", "None", ""):
+            return False
+        used = {w.lstrip("-").replace("-", "_") for r in runs for w in r.command.split()}
+        used |= {w.lstrip("-").replace("-", "_") for r in runs for w in r.settings.split()}
+        return m.group(1) not in used
+
+    def dead_branches(self, entry: str | None, runs: list[Run]) -> list[tuple[int, int, int]]:
+        """The entry point's `if args.x == 'v':` branches that no run takes, every run giving
+        x another value: the `if`'s line and its body's first and last lines."""
+        e = self.entries.get(entry or "")
+        tree = self.tracer.tree(entry) if entry and e else None
+        if tree is None or e is None:
+            return []
+        given = given_values(e, runs)
+        out: list[tuple[int, int, int]] = []
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.If):
+                continue
+            test = node.test
+            if not (
+                isinstance(test, ast.Compare)
+                and len(test.ops) == 1
+                and isinstance(test.ops[0], ast.Eq)
+                and isinstance(test.left, ast.Attribute)
+                and isinstance(test.left.value, ast.Name)
+                and test.left.value.id == "args"
+                and isinstance(test.comparators[0], ast.Constant)
+            ):
+                continue
+            values = given.get(test.left.attr)
+            if values and str(test.comparators[0].value) not in values:
+                last = node.body[-1]
+                out.append((node.lineno, node.body[0].lineno, last.end_lineno or last.lineno))
+        return out
+
+    def called_only_in(self, step: Step, entry: str | None, spans: list[tuple[int, int]]) -> bool:
+        """The step cites a definition the entry point calls only inside `spans`."""
+        if not spans or entry is None or step.path == entry:
+            return False
+        item = next((i for i in self.tracer.outline(step.path) if i.start == step.start), None)
+        tree = self.tracer.tree(entry)
+        if item is None or tree is None:
+            return False
+        name = item.name.split(".")[0] if item.kind == "method" else item.name
+        lines = [
+            n.lineno
+            for n in ast.walk(tree)
+            if isinstance(n, ast.Call)
+            and (n.func.id if isinstance(n.func, ast.Name) else getattr(n.func, "attr", None))
+            == name
+        ]
+        return bool(lines) and all(any(a <= ln <= b for a, b in spans) for ln in lines)
