@@ -13,10 +13,11 @@ from __future__ import annotations
 import posixpath
 import re
 from collections import Counter
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import Protocol
 
-from expcurate.records import EntryPoint, TaskDraft
-from extractors.repo import stem, terms, tokens
+from expcurate.records import CliFlag, ConfigFile, EntryPoint, TaskDraft
+from extractors.repo import RepoSearch, stem, terms, tokens
 from extractors.repo.commands import python_entry
 
 from .arms import (
@@ -45,15 +46,51 @@ from .arms import (
     whole_model,
 )
 from .derived import plain_backbones, sweeps_of, with_parameters
-from .entry_args import positional
+from .entry_args import EntryArgs, positional
 from .launch import shell, with_held, with_setting, without_options
+from .launch_scripts import LaunchScripts
+from .methods import MethodModules
 from .multirun import hydra_sweep
 from .query import TaskQuery
 from .run import Run
 from .run_notes import config_item, trains, variant_warning
 
-if TYPE_CHECKING:  # runs.py imports this module
-    from .runs import RunPlanner
+
+class Planner(Protocol):
+    """What a task's planning asks of the repository's planner (`runs.RunPlanner`), which
+    reads each script, README and config once for every task."""
+
+    args: EntryArgs
+    scripts: LaunchScripts
+    entries: dict[str, EntryPoint]
+    methods: MethodModules
+    search: RepoSearch
+
+    def configs(self, command: str) -> list[ConfigFile]: ...
+    def arm_setting(
+        self, arm: Arm, options: list[CliFlag], entry: str | None
+    ) -> list[str] | None: ...
+    def model_module(self, arm: Arm, options: list[CliFlag]) -> list[str] | None: ...
+    def by_its_note(self, arm: Arm, setting: list[str], arms: list[Arm]) -> bool: ...
+    def titled(self, arm: Arm) -> bool: ...
+    def arm_program(self, arm: Arm, entry: str | None) -> str | None: ...
+    def program_run(self, task: TaskDraft, program: str, arm: Arm) -> Run: ...
+    def config_runs(
+        self,
+        task: TaskDraft,
+        q: TaskQuery,
+        entry: str | None,
+        plain: list[Arm],
+        datasets: list[str],
+        add: Callable[[Run], Run],
+    ) -> tuple[list[Arm], str | None]: ...
+    def recipe(self, entry: str, setting: list[str], held: list[tuple[CliFlag, str]]) -> str: ...
+    def default_run(
+        self, task: TaskDraft, entry: str, options: list[CliFlag], e: EntryPoint | None
+    ) -> Run: ...
+    def twin_arms(self, plain: list[Arm], entry: str | None) -> list[tuple[Arm, str]]: ...
+    def switched_off(self, arm: Arm, switch: CodeSetting) -> bool: ...
+
 
 RELEVANT = 0.6  # a launch script ranked this close to the best file can name the entry point
 MAX_MISSING = 10  # arms no script or option selects, each shown as a line to fill in
@@ -68,7 +105,7 @@ class TaskRuns:
 
     def __init__(
         self,
-        planner: RunPlanner,
+        planner: Planner,
         task: TaskDraft,
         q: TaskQuery,
         entry: str | None,
@@ -129,8 +166,8 @@ class TaskRuns:
             arms = [a for a in arms if a not in sweep.arms]
         self.arms = arms
         self.distinct = distinct_words(arms)
-        # the words of the model module each arm's name selects (`RunPlanner.model_module`), found once
-        # for every script's fit
+        # the words of the model module each arm's name selects (`RunPlanner.model_module`),
+        # found once for every script's fit
         self.modules = {
             (a.variable, a.value): frozenset(terms(m[1])) if m else None
             for a in arms
@@ -586,8 +623,8 @@ class TaskRuns:
         self.chosen = [r for r in self.chosen if r.arms or r.command != command]
 
     def _twins(self) -> None:
-        """Arms told apart by the entry point and its twin (`RunPlanner.twin_arms`), each run by its
-        program; the entry point's own joins its bare run."""
+        """Arms told apart by the entry point and its twin (`RunPlanner.twin_arms`), each run
+        by its program; the entry point's own joins its bare run."""
         for arm, program in self.p.twin_arms(self.plain, self.entry):
             if program == self.entry:  # the entry point's own run, as it already stands
                 bare = next((r for r in self.chosen if not r.arms and not r.missing), None)
