@@ -319,10 +319,12 @@ class UsageWriter:
                 lines.append(
                     f"Run {names}: the repository names none of them, so they are other works' "
                     "methods: the paper's numbers for them usually come from the works it cites "
-                    f"for them; take them from there, or run those works' own code ({what}: one each)."
+                    "for them; take them from there, or run those works' own code "
+                    f"({what}: one each)."
                     if kind == "elsewhere"
                     else f"Run {names}: no launch script, option or in-code switch of the "
-                    f"repository selects them; write the command that runs each ({what}: one run each)."
+                    "repository selects them; write the command that runs each "
+                    f"({what}: one run each)."
                 )
                 continue
             arm = arms[0]
