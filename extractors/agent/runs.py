@@ -79,7 +79,7 @@ from .run_notes import (
 from .stages import Stages, on_setting
 from .steps import Step, StepTracer, bare_run, imported
 from .suite import Suite
-from .suite_config import benchmark_list, names_folder, unlisted_note
+from .suite_config import HELD_OUT, benchmark_list, evaluated_mode, names_folder, unlisted_note
 
 MAX_LOOKUP_MODULES = 30  # the modules of a program read for the tables its options index
 _PUBLISHING = re.compile(
@@ -235,7 +235,16 @@ class RunPlanner:
                     if any(names_folder(fold(i), c) for i in items)
                 }
                 names = [posixpath.basename(f) for _, f in wanted if posixpath.dirname(f) in suite]
-                if note := unlisted_note(config, key, items, names):
+                evaluated = ""
+                if HELD_OUT.search(f"{task.question}\n{task.method}"):
+                    code = "\n".join(
+                        self.search.text(m)
+                        for p in self.programs(run.command)
+                        if p.endswith(".py") and p in self.known
+                        for m in imported(self.index, p, limit=MAX_LOOKUP_MODULES)
+                    )
+                    evaluated = evaluated_mode(config, key, len(items), code)
+                if note := unlisted_note(config, key, items, names, evaluated):
                     run.warning = "; ".join(w for w in (run.warning, note) if w)
 
     def _data_program(self, run: Run) -> None:

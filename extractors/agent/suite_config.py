@@ -67,13 +67,43 @@ def benchmark_list(config: ConfigFile, folders: dict[str, str]) -> tuple[str, li
     return None
 
 
-def unlisted_note(config: ConfigFile, key: str, items: list[str], wanted: list[str]) -> str:
+def unlisted_note(
+    config: ConfigFile, key: str, items: list[str], wanted: list[str], evaluated: str = ""
+) -> str:
     """What a run must change when its config lists other benchmarks than the task's:
-    `wanted` are the task's benchmarks as the suite names their folders."""
+    `wanted` are the task's benchmarks as the suite names their folders; `evaluated` is how
+    an entry says it is only evaluated (`mode: eval`), when the task holds them out."""
     missing = [w for w in wanted if not any(names_folder(fold(i), fold(w)) for i in items)]
     if not missing:
         return ""
+    how = f", each with {evaluated} (the task holds them out: not trained on)" if evaluated else ""
     return (
         f"{config.path} lists {', '.join(items)} under {key}, not {', '.join(missing)}, which "
-        f"the task measures: list those under {key} in a copy of it and pass the copy"
+        f"the task measures: list those under {key}{how} in a copy of it and pass the copy"
     )
+
+
+# a task measuring benchmarks its method never trains on
+HELD_OUT = re.compile(r"\bheld[- ]out\b|\bunseen (?:benchmark|task|dataset)s?\b", re.I)
+# code choosing what an entry does by a mode compared with a value (`task_mode == "eval"`)
+_MODE_TEST = re.compile(r"""\b(\w*mode)\s*==\s*['"](eval|test|evaluate)['"]""")
+
+
+def evaluated_mode(config: ConfigFile, key: str, count: int, code: str) -> str:
+    """How an entry of the config's list is only evaluated: its `mode` field, every entry
+    of which says "train", where the code tests the mode against "eval" (`mode: eval`);
+    "" when the entries or the code say nothing of it."""
+    field = next(
+        (
+            name
+            for name in ("mode", "split", "stage")
+            if [config.values.get(f"{key}.{i}.{name}") for i in range(count)] == ["train"] * count
+        ),
+        None,
+    )
+    if field is None:
+        return ""
+    for m in _MODE_TEST.finditer(code):
+        if m.group(1).lower().endswith(field):
+            return f"{field}: {m.group(2)}"
+    return ""

@@ -266,6 +266,35 @@ def test_held_out_benchmarks_are_prepared_and_listed_in_the_config_the_run_passe
     assert "`python tasks/gsm8k/prepare_gsm8k_data.py`, `python tasks/math/" in usage, usage
 
 
+def test_held_out_benchmarks_are_listed_to_be_evaluated_only(tmp_path: Path) -> None:
+    """The config's entries each set `mode: train`, and the pipeline tests a mode against
+    "eval": a task on held-out benchmarks lists them with `mode: eval`, or the run trains
+    on what the task holds out. A task that holds nothing out is told only to list them."""
+    pipeline = PIPELINE.replace(
+        "        for task in self.tasks:\n            self.evolve(task)\n",
+        "        for task in self.tasks:\n            task_mode = task.get('mode', 'train')\n"
+        "            if task_mode == 'eval':\n                continue\n            self.evolve(task)\n",
+    )
+    entries = "".join(f"  - name: {t}\n    mode: train\n" for t in ("gsm8k", "math"))
+    files = {
+        **FILES,
+        "evolve/pipeline.py": pipeline,
+        "configs/demo.yaml": f"tasks:\n{entries}",
+        "tasks/gsm8k/data_worker.py": _worker("GSM8K"),
+        "tasks/math/data_worker.py": _worker("MATH"),
+        "tasks/mbpp/data_worker.py": _worker("MBPP"),
+    }
+    task = _task()
+    task.question = "How does Evolver compare with Baseline on the held-out benchmark MBPP?"
+    task.design_complexity.dependent_variables = {"metrics": ["MBPP", "Avg."]}
+    usage = recovered_setup(tmp_path / "held", files, task).usage_instructions
+    assert "list those under tasks, each with mode: eval (the task holds them out" in usage, usage
+    task.question = "How does Evolver compare with Baseline on MBPP?"
+    usage = recovered_setup(tmp_path / "kept", files, task).usage_instructions
+    assert "list those under tasks in a copy of it" in usage, usage
+    assert "mode: eval" not in usage, usage
+
+
 def test_a_config_lists_benchmarks_by_name_or_by_entries_named() -> None:
     from expcurate.records import ConfigFile
     from extractors.agent.suite_config import benchmark_list
