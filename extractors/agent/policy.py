@@ -56,7 +56,7 @@ RELEVANCE = 1.05  # share of task names found in the repo + share of task words 
 WORDS_ONLY_RELEVANCE = 0.85  # share of task words, for a task that names nothing
 _NUMERIC = re.compile(r"[\d.,%]+")
 _NUMBER_NAME = re.compile(r"\d[\d.]*(?:e_?\d*)?$")  # 1e_5, 3.5
-HEURISTIC_VERSION = "setup-heuristic-134"  # bump when the policy's output changes
+HEURISTIC_VERSION = "setup-heuristic-135"  # bump when the policy's output changes
 # a program that compares what the runs produced: eval_results.py, validate.py, plot_x.py
 _COMPARE_STAGE = re.compile(r"(?:eval|valid|plot|analy)", re.I)
 
@@ -267,6 +267,9 @@ class SetupAgent:
             or any(w and w <= set(terms(posixpath.basename(p))) for w in arms)
             or _COMPARE_STAGE.match(posixpath.basename(p))
         )[: len(also)]
+        # the entry point's whole path under another folder (gorilla/alpaca_finetuning_v1/
+        # finetuning.py beside alpaca_finetuning_v1/finetuning.py) is a copy no run runs
+        part = tuple(p for p in part if p in ran or not _copy_of(p, entry))
         # the stages the runs chain to the entry point are this experiment's too: the
         # training documented before an evaluation (`stage1.py`, the method's training),
         # the evaluation documented after a training (`cluster.py`)
@@ -679,3 +682,12 @@ def validate_references(setup: Setup, root: Path) -> list[str]:
     for name in leaked_names(setup.agent_instructions, setup.masked_source):
         problems.append(f"agent_instructions name the masked file {name!r}")
     return problems
+
+
+def _copy_of(path: str, entry: str | None) -> bool:
+    """One program's whole path is the other's under another folder: a vendored copy."""
+    return (
+        bool(entry)
+        and entry != path
+        and (path.endswith("/" + str(entry)) or str(entry).endswith("/" + path))
+    )

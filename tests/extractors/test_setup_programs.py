@@ -350,6 +350,13 @@ def test_another_programs_code_is_a_step_only_when_it_is_part_of_the_run(tmp_pat
     assert "Compute model with sum (exp/distributed/train.py:8" in steps
     assert "TODO" not in steps and "adapted" not in steps
 
+    # the whole path under another folder (a fork vendored beside it) is a copy no run runs:
+    # neither cited nor masked
+    copy = {"exp/train.py": GATED, "fork/exp/train.py": WORKERS, "scripts/gate.sh": launch}
+    copy_setup = recovered_setup(tmp_path / "cp", copy, task)
+    assert "fork/exp/train.py" not in copy_setup.masked_source, copy_setup.masked_source
+    assert "fork/" not in "\n".join(copy_setup.requirements), copy_setup.requirements
+
 
 def test_two_arms_run_the_entry_point_and_its_twin_by_the_words_they_share(tmp_path: Path) -> None:
     # exp/train.py trains on one process; exp/distributed/train.py is its twin with workers
