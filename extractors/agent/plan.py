@@ -269,7 +269,9 @@ class StepPlanner:
         judged = [
             b
             for b in judged
-            if not self.filters.builds_from_config(b) and self.filters.about_experiment(b, q, True)
+            if not self.filters.builds_from_config(b)
+            and self.filters.about_experiment(b, q, True)
+            and not self.filters.not_taken(b, judge, runs)
         ]
         judged = judged[:3] + judged[-1:] if len(judged) > 4 else judged  # it ends reporting
         judged += [b for b in later if self.filters.about_experiment(b, q, True)]

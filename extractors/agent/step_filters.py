@@ -150,6 +150,32 @@ class StepFilters:
         used |= {w.lstrip("-").replace("-", "_") for r in runs for w in r.settings.split()}
         return m.group(1) not in used
 
+    def not_taken(self, step: Step, program: str | None, runs: list[Run]) -> bool:
+        """The block is an `if` of `program` that no run takes: its test, read with each
+        run's options (as its command, the evaluation after it or its settings give them,
+        else their defaults), is false for every run (`if args.format_only or
+        eval_on_format_results:` where `eval_on_format_results = (args.eval is not None and
+        'cityscapes' in args.eval)` and the runs pass `--eval mIoU`). A test it cannot read
+        keeps the block."""
+        e = self.entries.get(program or "")
+        tree = self.tracer.tree(program) if program and e else None
+        done = [r for r in runs if not r.missing and (r.command or r.then)]
+        if tree is None or e is None or not done:
+            return False
+        node = next(
+            (n for n in ast.walk(tree) if isinstance(n, ast.If) and n.lineno == step.start), None
+        )
+        if node is None:
+            return False
+        assigned: dict[str, ast.expr] = {}
+        for n in ast.walk(tree):
+            if isinstance(n, ast.Assign) and len(n.targets) == 1 and n.lineno < node.lineno:
+                target = n.targets[0]
+                if isinstance(target, ast.Name):
+                    # a name assigned twice is not known by one assignment
+                    assigned[target.id] = n.value if target.id not in assigned else _TWICE
+        return all(_truth(node.test, _options(e, r), assigned) is False for r in done)
+
     def dead_branches(self, entry: str | None, runs: list[Run]) -> list[tuple[int, int, int]]:
         """The entry point's `if args.x == 'v':` branches that no run takes, every run giving
         x another value: the `if`'s line and its body's first and last lines."""
@@ -196,3 +222,69 @@ class StepFilters:
             == name
         ]
         return bool(lines) and all(any(a <= ln <= b for a, b in spans) for ln in lines)
+
+
+_UNKNOWN = object()  # a value the runs' options do not tell
+_TWICE: ast.expr = ast.Name(id="assigned twice")  # a name assigned more than once
+
+
+def _options(entry: EntryPoint, run: Run) -> dict[str, object]:
+    """Each option of the program as one run gives it (`--eval mIoU` as ["mIoU"], a switch
+    passed as True), else its default (a switch off, `None`), by its name in the code."""
+    words = " ".join([run.invocation or run.command, run.then, run.settings]).split()
+    out: dict[str, object] = {}
+    for flag in entry.flags:
+        name = flag.name.lstrip("-").replace("-", "_")
+        names = (flag.name, *flag.aliases)
+        at = next((i for i, w in enumerate(words) if w.split("=")[0] in names), None)
+        if at is None:
+            default = flag.default.strip("'\"")
+            out[name] = False if flag.switch else None if default in ("None", "") else _UNKNOWN
+        elif flag.switch:
+            out[name] = True
+        else:
+            given = words[at].split("=", 1)[1:] or []
+            for w in words[at + 1 :]:
+                if (given and "=" in words[at]) or w.startswith("-"):
+                    break
+                given.append(w.strip("'\""))
+            out[name] = given if given else _UNKNOWN
+    return out
+
+
+def _truth(expr: ast.expr, env: dict[str, object], assigned: dict[str, ast.expr]) -> object:
+    """The value of a test over `args` options, or `_UNKNOWN`; a bool for a test."""
+    if isinstance(expr, ast.Constant):
+        return expr.value
+    if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name):
+        return env.get(expr.attr, _UNKNOWN) if expr.value.id == "args" else _UNKNOWN
+    if isinstance(expr, ast.Name):
+        value = assigned.get(expr.id)
+        if value is None or value is _TWICE:
+            return _UNKNOWN
+        inner = dict(assigned)
+        inner.pop(expr.id)  # no name read through itself
+        return _truth(value, env, inner)
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.Not):
+        operand = _truth(expr.operand, env, assigned)
+        return _UNKNOWN if operand is _UNKNOWN else not operand
+    if isinstance(expr, ast.BoolOp):
+        values = [_truth(v, env, assigned) for v in expr.values]
+        known = [bool(v) for v in values if v is not _UNKNOWN]
+        if isinstance(expr.op, ast.And):
+            return False if False in known else True if len(known) == len(values) else _UNKNOWN
+        return True if True in known else False if len(known) == len(values) else _UNKNOWN
+    if isinstance(expr, ast.Compare) and len(expr.ops) == 1:
+        left = _truth(expr.left, env, assigned)
+        right = _truth(expr.comparators[0], env, assigned)
+        if left is _UNKNOWN or right is _UNKNOWN:
+            return _UNKNOWN
+        op = expr.ops[0]
+        try:
+            if isinstance(op, ast.Is | ast.IsNot):
+                return (left is right) == isinstance(op, ast.Is)
+            if isinstance(op, ast.In | ast.NotIn) and isinstance(right, list | str):
+                return (left in right) == isinstance(op, ast.In)
+        except TypeError:
+            return _UNKNOWN
+    return _UNKNOWN

@@ -513,3 +513,38 @@ def test_the_arm_every_runs_config_builds_by_name_is_what_the_runs_run(tmp_path:
     assert "Run w/ Bar: no launch script" not in usage, usage
     usage = recovered_setup(tmp_path / "n", FILES, task).usage_instructions  # type in the base
     assert "Run w/ Bar: no launch script" in usage and "builds" not in usage, usage
+
+
+def test_an_evaluation_block_no_run_takes_is_read_from_the_runs_options(tmp_path: Path) -> None:
+    """`if args.format_only or on_format:` where `on_format = (args.eval is not None and
+    'cityscapes' in args.eval)`: runs passing `--eval mIoU` take it for none of them; a run
+    passing `--eval cityscapes` or `--format-only` does; a test it cannot read keeps it."""
+    from extractors.agent.run import Run
+    from extractors.agent.step_filters import StepFilters
+    from extractors.agent.steps import Step
+
+    program = (
+        "import argparse\n\nparser = argparse.ArgumentParser()\n"
+        "parser.add_argument('config')\n"
+        "parser.add_argument('--eval', type=str, nargs='+')\n"
+        "parser.add_argument('--format-only', action='store_true')\n"
+        "args = parser.parse_args()\n"
+        "on_format = (args.eval is not None and 'cityscapes' in args.eval)\n"
+        "if args.format_only or on_format:\n    tmpdir = '.format'\n"
+        "if len(args.config) > 3:\n    tmpdir = 'long'\n"
+    )
+    index = committed_index(tmp_path, {"tools/test.py": program})
+    search = RepoSearch(tmp_path, index)
+    filters = StepFilters(
+        search, StepTracer(index, search), {e.path: e for e in index.entry_points}
+    )
+    block = Step("If args.format_only or on_format: set tmpdir", "tools/test.py", 9, 10)
+    unread = Step("If len(args.config) > 3: set tmpdir", "tools/test.py", 11, 12)
+
+    def runs(*flags: str) -> list[Run]:
+        return [Run(f"python tools/test.py c.py {f}") for f in flags]
+
+    assert filters.not_taken(block, "tools/test.py", runs("--eval mIoU", "--eval mDice"))
+    assert not filters.not_taken(block, "tools/test.py", runs("--eval mIoU", "--eval cityscapes"))
+    assert not filters.not_taken(block, "tools/test.py", runs("--format-only"))
+    assert not filters.not_taken(unread, "tools/test.py", runs("--eval mIoU"))
