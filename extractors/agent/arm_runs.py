@@ -10,6 +10,7 @@ read once per repository; a `TaskRuns` lives for one task.
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 from collections import Counter
@@ -174,6 +175,7 @@ class TaskRuns:
             for m in [planner.model_module(a, self.arm_options)]
         }
         self.taken: set[str] = set()  # the path parts of the scripts chosen so far
+        self._trained: dict[str, list[Arm]] = {}  # the arms each launch script trains
         self.by_flag: list[tuple[Arm, list[str]]] = []  # the arm and what sets it on the command
         self.other_kinds: dict[int, str] = {}  # arms only another kind's script names, with it
         self.plain: list[Arm] = []  # arms no run has yet
@@ -228,7 +230,7 @@ class TaskRuns:
     def fit(self, e: EntryPoint, arm: Arm | None, data: frozenset[str]) -> tuple[float, ...]:
         """How well a launch script fits an arm on a data set: it names the arm, the data,
         the settings held fixed; then its likeness to the scripts chosen, then its rank."""
-        path_words = set(terms(e.path.replace("/", " ").replace("-", " ")))
+        path_words = _path_terms(e.path)
         words = self.p.scripts.words_of(e.path)
 
         def hit(want: frozenset[str]) -> float:
@@ -237,9 +239,7 @@ class TaskRuns:
             return 2.0 if want <= path_words else 1.0 if want <= words else 0.0
 
         arm_hit = hit(arm.words) if arm is not None else 0.0
-        trained = (
-            self.p.scripts.trained_arms(e.path, self.arms, self.modules) if arm is not None else []
-        )
+        trained = self._trained_by(e.path) if arm is not None else []
         if trained:  # alpaca_finetuning_v1/finetuning.sh --model Llama7B_adapter
             arm_hit = max(arm_hit, 1.0) if arm in trained else 0.0
         if arm is not None and arm_hit < 2:  # "LD (in LDLinear ...)": a script LDLinear.sh
@@ -260,6 +260,13 @@ class TaskRuns:
         # chosen (MLP-Input-96 beside Linear-Input-96, not MLP-Input-336): one setting
         alike = len(path_parts(e.path.lower()) & self.taken - (arm.words if arm else set()))
         return arm_hit, data_hit, setting, alike, self.scores.get(e.path, 0.0) / self.top
+
+    def _trained_by(self, path: str) -> list[Arm]:
+        """The task's arms a launch script trains (`LaunchScripts.trained_arms`), found once
+        per script for all the fits of this task."""
+        if path not in self._trained:
+            self._trained[path] = self.p.scripts.trained_arms(path, self.arms, self.modules)
+        return self._trained[path]
 
     def add(self, run: Run) -> Run:
         """Keep the run, or merge its arms into the same command kept before; the kept.
@@ -747,6 +754,12 @@ def distinct_words(arms: list[Arm]) -> dict[int, list[frozenset[str]]]:
         ]
         out[id(arm)] = [ws for ws in dict.fromkeys(parts) if ws and min(map(len, ws)) >= 4]
     return out
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _path_terms(path: str) -> frozenset[str]:
+    """The words of a script's path (`scripts/STD/LDLinear.sh`), read once per path."""
+    return frozenset(terms(path.replace("/", " ").replace("-", " ")))
 
 
 def path_parts(path: str) -> set[str]:
