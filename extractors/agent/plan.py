@@ -53,7 +53,7 @@ from .methods import MethodModules
 from .multirun import hydra_config_steps
 from .option_use import OptionUses
 from .query import TaskQuery
-from .run import Run, run_label
+from .run import Run, given_values, run_label
 from .step_filters import StepFilters
 from .steps import Step, StepTracer, imported
 from .training_steps import TrainingSteps
@@ -390,6 +390,9 @@ class StepPlanner:
             drop = cut.pop(0)
             steps = [s for s in steps if s is not drop]  # a step listed twice goes once
         plan.steps = steps[: MAX_STEPS - 1]
+        if e is not None:  # a method handing over by a setting: the branch the runs take
+            given = given_values(e, [r for r in runs if not r.missing])
+            plan.steps = [self.filters.dispatched(s, given) for s in plan.steps]
         plan.method_modules += [
             s.path for s in plan.steps if any(s is c for c in code) and self.arm_code.of_a_class(s)
         ]

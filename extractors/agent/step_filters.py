@@ -176,6 +176,70 @@ class StepFilters:
                     assigned[target.id] = n.value if target.id not in assigned else _TWICE
         return all(_truth(node.test, _options(e, r), assigned) is False for r in done)
 
+    def dispatched(self, step: Step, given: dict[str, set[str]]) -> Step:
+        """A step citing a method that only hands over by a setting (`forward` of `if
+        self.task_name == 'imputation': return self.imputation(...)`, one branch per kind of
+        task), when every run gives that setting one value (`--task_name imputation`): the
+        method the runs' branch calls (`Model.imputation`), else the step as it is."""
+        tree = self.tracer.tree(step.path)
+        if tree is None:
+            return step
+        for cls in (n for n in tree.body if isinstance(n, ast.ClassDef)):
+            fn = next(
+                (
+                    n
+                    for n in cls.body
+                    if isinstance(n, ast.FunctionDef)
+                    and n.lineno <= step.start
+                    and n.end_lineno == step.end
+                ),
+                None,
+            )
+            if fn is None:
+                continue
+            branches = [n for n in fn.body if isinstance(n, ast.If)]
+            if len(branches) < 2 or len(branches) < len(fn.body) - 1:
+                return step  # not a method made of its branches
+            for branch in branches:
+                tested = {
+                    (c.left.attr, c.comparators[0].value)
+                    for c in ast.walk(branch.test)
+                    if isinstance(c, ast.Compare)
+                    and isinstance(c.left, ast.Attribute)
+                    and isinstance(c.left.value, ast.Name)
+                    and c.left.value.id == "self"
+                    and len(c.comparators) == 1
+                    and isinstance(c.comparators[0], ast.Constant)
+                }
+                if not any(given.get(attr) == {str(value)} for attr, value in tested):
+                    continue
+                calls = [
+                    n.func.attr
+                    for n in ast.walk(ast.Module(body=branch.body, type_ignores=[]))
+                    if isinstance(n, ast.Call)
+                    and isinstance(n.func, ast.Attribute)
+                    and isinstance(n.func.value, ast.Name)
+                    and n.func.value.id == "self"
+                ]
+                target = next(
+                    (
+                        n
+                        for n in cls.body
+                        if isinstance(n, ast.FunctionDef) and calls and n.name == calls[0]
+                    ),
+                    None,
+                )
+                if target is None:
+                    return step
+                first = min([target.lineno, *(d.lineno for d in target.decorator_list)])
+                action = step.action.replace(f".{fn.name}", f".{target.name}")
+                action = action.replace(f"{fn.name} pass", target.name.replace("_", " "))
+                if action == step.action:
+                    action = f"{step.action} ({cls.name}.{target.name})"
+                return Step(action, step.path, first, target.end_lineno or target.lineno)
+            return step
+        return step
+
     def dead_branches(self, entry: str | None, runs: list[Run]) -> list[tuple[int, int, int]]:
         """The entry point's `if args.x == 'v':` branches that no run takes, every run giving
         x another value: the `if`'s line and its body's first and last lines."""

@@ -1725,3 +1725,54 @@ def test_every_compared_arm_has_a_line_however_many_the_table_has(tmp_path: Path
     ).usage_instructions
     for rival in rivals[:3]:
         assert f"Run {rival}: the repository names it nowhere" in few, few
+
+
+DISPATCHING = """class Model:
+    def __init__(self, configs):
+        self.task_name = configs.task_name
+        self.scale = 2
+
+    def forecast(self, x):
+        y = x * self.scale
+        z = y + 1
+        return z
+
+    def imputation(self, x, mask):
+        y = x * mask
+        z = y * self.scale
+        return z
+
+    def forward(self, x, mask=None):
+        if self.task_name == 'forecast':
+            out = self.forecast(x)
+            return out
+        if self.task_name == 'imputation':
+            out = self.imputation(x, mask)
+            return out
+        return None
+""" + "".join(
+    f"\n    def helper_{i}(self, x):\n        y = x + {i}\n        return y * self.scale\n"
+    for i in range(8)
+)
+
+
+def test_a_forward_handing_over_by_the_task_is_cited_at_the_runs_branch(tmp_path: Path) -> None:
+    """`forward` only hands over by `self.task_name`, and every run passes `--task_name
+    imputation`: the step cites `Model.imputation`, what the runs compute, not the
+    dispatcher every kind of task shares."""
+    program = KINDS_RUN.replace(
+        '    print("mse", args.model, args.task_name)\n',
+        "    from models.Gate import Model\n"
+        '    print("mse", Model(args).forward([1.0], 1.0), args.task_name)\n',
+    )
+    files = {
+        "run.py": program,
+        "models/__init__.py": "",
+        "models/Gate.py": DISPATCHING,
+        "scripts/imputation/Gate.sh": "python run.py --task_name imputation --model Gate\n",
+        "scripts/imputation/Mixer.sh": "python run.py --task_name imputation --model Mixer\n",
+    }
+    setup = recovered_setup(tmp_path / "d", files, _imputation_task(["Gate", "Mixer"]))
+    steps = "\n".join(setup.requirements)
+    assert "(models/Gate.py:11-14)" in steps, steps
+    assert "(models/Gate.py:16-" not in steps, steps
