@@ -56,7 +56,7 @@ RELEVANCE = 1.05  # share of task names found in the repo + share of task words 
 WORDS_ONLY_RELEVANCE = 0.85  # share of task words, for a task that names nothing
 _NUMERIC = re.compile(r"[\d.,%]+")
 _NUMBER_NAME = re.compile(r"\d[\d.]*(?:e_?\d*)?$")  # 1e_5, 3.5
-HEURISTIC_VERSION = "setup-heuristic-137"  # bump when the policy's output changes
+HEURISTIC_VERSION = "setup-heuristic-138"  # bump when the policy's output changes
 # a program that compares what the runs produced: eval_results.py, validate.py, plot_x.py
 _COMPARE_STAGE = re.compile(r"(?:eval|valid|plot|analy)", re.I)
 
@@ -474,7 +474,7 @@ class SetupAgent:
             traced = self._traced(chosen, entry, q)
             have = {(s.path, s.start, s.end) for s in steps}
             extra = [s for s in traced if (s.path, s.start, s.end) not in have]
-            steps = steps[:-1] + extra + steps[-1:] if steps else extra
+            steps = _in_trace_order(steps[:-1], extra, traced) + steps[-1:] if steps else extra
         steps = self.step_planner.opened(steps, q)
         for s in steps[:4]:
             if s.path.endswith(".py") and s.path != entry:
@@ -691,3 +691,18 @@ def _copy_of(path: str, entry: str | None) -> bool:
         and entry != path
         and (path.endswith("/" + str(entry)) or str(entry).endswith("/" + path))
     )
+
+
+def _in_trace_order(steps: list[Step], extra: list[Step], traced: list[Step]) -> list[Step]:
+    """`steps` with the traced `extra` ones added where the trace runs them: each before the
+    first of `steps` the trace reaches after it (the pipeline's constructor before its
+    `run`), else at the end."""
+    at = {(s.path, s.start, s.end): i for i, s in enumerate(traced)}
+    out = list(steps)
+    for step in extra:
+        mine = at[(step.path, step.start, step.end)]
+        later = next(
+            (i for i, s in enumerate(out) if at.get((s.path, s.start, s.end), -1) > mine), None
+        )
+        out.insert(len(out) if later is None else later, step)
+    return out

@@ -295,6 +295,50 @@ def test_held_out_benchmarks_are_listed_to_be_evaluated_only(tmp_path: Path) -> 
     assert "mode: eval" not in usage, usage
 
 
+def test_the_long_run_the_main_block_hands_over_to_is_the_experiment(tmp_path: Path) -> None:
+    """`main()` reads a config and hands everything to `Pipeline(config).run()`, a long
+    method whose first lines read the config too: it is the experiment (its rounds of
+    evolution), not a wrapper around one, so its steps are cited."""
+    rounds = "".join(
+        f"        # round {i}: mutate the prompts and keep the top one\n"
+        f"        pool = self.mutate(pool, {i})\n"
+        f"        top = max(pool)\n        kept.append(top)\n"
+        for i in range(16)
+    )
+    pipeline = PIPELINE.replace(
+        "    def run(self):\n        for task in self.tasks:\n            self.evolve(task)\n"
+        "        return self.evaluate()\n",
+        "    def run(self):\n        config = self.config\n        pool = list(config['tasks'])\n"
+        "        kept = []\n" + rounds + "        return self.evaluate()\n\n"
+        "    def mutate(self, pool, i):\n        return [p + str(i) for p in pool]\n",
+    )
+    main = MAIN.replace(
+        "    Pipeline(config).run()\n", "    pipeline = Pipeline(config)\n    pipeline.run()\n"
+    )
+    files = {
+        **FILES,
+        "main.py": main,
+        "evolve/pipeline.py": pipeline,
+        **{f"tasks/{t}/data_worker.py": _worker(t) for t in ("gsm8k", "math", "mbpp", "humaneval")},
+    }
+    task = _task()  # its benchmarks' loaders are steps enough that nothing else is traced
+    task.design_complexity.dependent_variables = {"metrics": ["GSM8K", "MATH", "MBPP", "HumanEval"]}
+    steps = recovered_setup(tmp_path / "run", files, task).requirements
+    assert any("(in run) (evolve/pipeline.py:" in x for x in steps), steps
+
+
+def test_traced_steps_are_added_where_the_trace_runs_them() -> None:
+    """A constructor the trace reaches before `run` goes before the run's step, not after."""
+    from extractors.agent.policy import _in_trace_order
+    from extractors.agent.steps import Step
+
+    init = Step("Create the Pipeline (Pipeline.__init__)", "p.py", 1, 9)
+    run = Step("Run (Pipeline.run)", "p.py", 11, 90)
+    load = Step("Load GSM8K", "tasks/gsm8k/w.py", 1, 5)
+    assert _in_trace_order([load, run], [init], [init, run]) == [load, init, run]
+    assert _in_trace_order([load], [init], [init, run]) == [load, init]
+
+
 def test_a_config_lists_benchmarks_by_name_or_by_entries_named() -> None:
     from expcurate.records import ConfigFile
     from extractors.agent.suite_config import benchmark_list
