@@ -82,14 +82,6 @@ from .suite import Suite
 from .suite_config import HELD_OUT, benchmark_list, evaluated_mode, names_folder, unlisted_note
 
 MAX_LOOKUP_MODULES = 30  # the modules of a program read for the tables its options index
-_PUBLISHING = re.compile(
-    r"git\s+push|gh-pages|ghp-import|sphinx-build|mkdocs|jupyter-book|twine\s+upload|"
-    r"docker\s+(?:build|push)|npm\s+(?:run|publish)",
-    re.I,
-)
-
-
-_FLAG = re.compile(r"(?<![\w-])--[A-Za-z][\w-]*")
 
 
 class RunPlanner:
