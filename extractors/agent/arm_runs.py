@@ -350,7 +350,7 @@ class TaskRuns:
                     if not self._trains_own(pick, arm) and (
                         variant := variant_warning(run, arm, p.methods)
                     ):
-                        run.warning = "; ".join(w for w in (variant, run.warning) if w)
+                        run.say_first(variant)
                     called = python_entry(pick.path, p.entries) or ""
                     with_parameters(run, arm, p.entries.get(called))
                     self.add(run)
@@ -438,7 +438,7 @@ class TaskRuns:
                 run = self.p.scripts.run(picks[0], self.q, rest, data)
                 run.data = self.label.get(data, "")
                 note = f"the script trains the repository's own model, {authors}, taken as this arm"
-                run.warning = "; ".join(w for w in (note, run.warning) if w)
+                run.say_first(note)
                 self.add(run)
             self.plain.remove(rest[0])
 
@@ -578,7 +578,7 @@ class TaskRuns:
                 adding = [a for a in defaults if a not in taken_as_ours or not run.arms]
                 run.arms += [a for a in adding if a not in run.arms]
                 if note and taken_as_ours[0] in run.arms:
-                    run.warning = "; ".join(w for w in (note, run.warning) if w)
+                    run.say_first(note)
             # no bare run to take it: the reviewer writes it, as for any arm left
             self.plain += [a for a in taken_as_ours if all(a not in r.arms for r in self.base)]
         elif self.taken_as_whole and (
@@ -603,7 +603,7 @@ class TaskRuns:
             )
             for run in runs_of_others:
                 run.arms += [a for a in self.taken_as_whole if a not in run.arms]
-                run.warning = "; ".join(w for w in (keep, run.warning) if w)
+                run.say_first(keep)
         elif self.entry is not None:
             run = self._default_run()
             # a documented recipe's own choice of what the other arms set (`--enc exp`)
@@ -612,7 +612,7 @@ class TaskRuns:
             run.command = without_options(run.command, chosen_by)
             run.arms = list(defaults)
             if note:
-                run.warning = "; ".join(w for w in (note, run.warning) if w)
+                run.say_first(note)
             self.add(run)
 
     def _coded_runs(self) -> None:
@@ -713,7 +713,7 @@ class TaskRuns:
                     f"run it once per {swept_variable.replace('_', ' ')} ({option} "
                     f"{', then '.join(numbers_said)})"
                 )
-                run.warning = "; ".join(w for w in (each, run.warning) if w)
+                run.say_first(each)
 
 
 # how a command built on a launch script's run names that script (`as_script_runs`); the

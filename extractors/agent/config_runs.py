@@ -618,5 +618,5 @@ def built_arms(runs: list[Run], configs_of: Callable[[Run], list[ConfigFile]]) -
         note = f"{said}: that is {arm.value}"
         for run in ran:
             run.arms = [*run.arms, arm]
-            run.warning = "; ".join(w for w in (note, run.warning) if w)
+            run.say_first(note)
     return [r for r in runs if id(r) not in taken]

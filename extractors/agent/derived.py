@@ -198,7 +198,7 @@ def _bare_on_each(
     (arm,) = bare
     for r, _ in pure:
         r.arms = [*_methods(arm), *r.arms]
-        r.warning = "; ".join(w for w in (arm.warning, r.warning) if w)
+        r.say_first(arm.warning)
     return [r for r in chosen if r is not arm]
 
 

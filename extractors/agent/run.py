@@ -52,6 +52,14 @@ class Run:
     # the training programs documented before an evaluation run, run first (`stage1.py`)
     trained_by: list[str] = field(default_factory=list)
 
+    def say(self, note: str) -> None:
+        """Add `note` to what a reader must know about the run, after what it says."""
+        self.warning = "; ".join(w for w in (self.warning, note) if w)
+
+    def say_first(self, note: str) -> None:
+        """Add `note` to what a reader must know about the run, before what it says."""
+        self.warning = "; ".join(w for w in (note, self.warning) if w)
+
 
 def run_label(run: Run) -> str:
     """ "Run CycleNet/MLP on ETTh1", "Run w/o Conv", "Run the default configuration on ETTh2"."""

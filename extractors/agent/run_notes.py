@@ -294,7 +294,7 @@ def unopened(
                         "the repository does not have: write it first"
                     )
                     if note not in run.warning:
-                        run.warning = "; ".join(w for w in (run.warning, note) if w)
+                        run.say(note)
 
 
 # calls reading a file named by their first argument
@@ -336,7 +336,7 @@ def misplaced(
                         f"in, which the repository has at {elsewhere[0]}: copy it there first"
                     )
                     if note not in run.warning:
-                        run.warning = "; ".join(w for w in (run.warning, note) if w)
+                        run.say(note)
 
 
 def uncompiled(
@@ -362,7 +362,7 @@ def uncompiled(
                 f"(Python stops at line {line}: {message.rstrip('.')}): mend it first"
             )
             if note not in run.warning:
-                run.warning = "; ".join(w for w in (run.warning, note) if w)
+                run.say(note)
 
 
 def _opened_names(program: str, tree_of: Callable[[str], ast.Module | None]) -> list[str]:
@@ -428,7 +428,7 @@ def unfetched(
                     "have: download those pretrained weights there first"
                 )
                 if note not in run.warning:
-                    run.warning = "; ".join(w for w in (run.warning, note) if w)
+                    run.say(note)
 
 
 # a program copying its config over the parsed options: the config wins
@@ -483,7 +483,7 @@ def overridden(
                     f"{'them' if len(both) > 1 else 'it'} in a copy of {config.path} instead"
                 )
                 if note not in run.warning:
-                    run.warning = "; ".join(w for w in (run.warning, note) if w)
+                    run.say(note)
 
 
 # a model's own check on the options it is built with: `assert configs.e_layers == configs.d_layers`
@@ -515,7 +515,7 @@ def model_checks(
             if first in given and second in given and given[first] != given[second]:
                 run.command = with_setting(run.command, [f"--{second}", given[first]])
                 note = f"{path} asserts {first} == {second}: --{second} set to {given[first]}"
-                run.warning = "; ".join(w for w in (run.warning, note) if w)
+                run.say(note)
 
 
 def looked_up(
@@ -579,7 +579,7 @@ def looked_up(
                     else:
                         note = f"{said}: --{option} {value} is none of them"
                     if note not in run.warning:
-                        run.warning = "; ".join(w for w in (run.warning, note) if w)
+                        run.say(note)
 
 
 # what holds the parsed options a table is indexed with: `args.task`, `self.args.model`, `opt.x`
@@ -677,4 +677,4 @@ def repeated(runs: list[Run], text: str, flags_of: Callable[[str], list[CliFlag]
             if seed is not None
             else f"repeat each run {times} times and average, as the paper does"
         )
-        run.warning = "; ".join(w for w in (run.warning, note) if w)
+        run.say(note)

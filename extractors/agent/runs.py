@@ -237,7 +237,7 @@ class RunPlanner:
                     )
                     evaluated = evaluated_mode(config, key, len(items), code)
                 if note := unlisted_note(config, key, items, names, evaluated):
-                    run.warning = "; ".join(w for w in (run.warning, note) if w)
+                    run.say(note)
 
     def _data_program(self, run: Run) -> None:
         """A run on a data set its program has no path for (`train.py --dataset STL-10`,

@@ -167,7 +167,7 @@ class Stages:
                         run.command = with_setting(run.command, [option, own])
             first_run = ", then ".join(f"`{c}`" for c in [*trainings, *made])
             note = ("train first" if trainings else "first") + f" as documented: {first_run}"
-            run.warning = "; ".join(w for w in (note, run.warning) if w)
+            run.say_first(note)
             run.trained_by = list(by_program)
             if numbered and last is not None and f"--{numbered[2]}" in self.options_of(entry):
                 run.command = with_setting(run.command, [f"--{numbered[2]}", last])

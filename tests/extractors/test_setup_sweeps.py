@@ -488,3 +488,18 @@ def test_a_scripts_twin_for_another_data_set_is_found_by_its_name_or_its_folder(
         "scripts/imputation/ECL_script/TimesNet.sh"
     )
     assert _renamed(script, "ETTh1", "Electricity", known, below, lambda p: "") == ""
+
+
+def test_a_runs_notes_are_joined_in_the_order_they_are_said() -> None:
+    """`say` adds after what the run says, `say_first` before; nothing said adds nothing."""
+    from extractors.agent.run import Run
+
+    run = Run("python train.py")
+    run.say("")
+    assert run.warning == ""
+    run.say("copy the data first")
+    run.say_first("the script trains the authors' model")
+    run.say("repeat each run 3 times")
+    assert run.warning == (
+        "the script trains the authors' model; copy the data first; repeat each run 3 times"
+    )
