@@ -419,16 +419,19 @@ class ReportedWords:
     ) -> list[str]:
         """The measures no string or report statement of the modules names (the similarity
         of positive pairs, where the programs print NMI and ACC): their code is to write.
-        Only a measure named by its own words in the text's own case ("similarities",
-        "inference time", "oot"): not a common metric's word ("accuracy", "BLEU") the code
-        may compute under another name (Dice, `eval_bleu`), a description ("convergence
-        behavior", "aggregated score"), an output ("detected keypoints"), a plot, a header in capitals ("GPQA Diamond",
-        "NAT": as often a data set or a category of one), or a benchmark a folder or file of
-        the repository is named after (`tasks/theorem_qa/`).
+        A measure named by its own words in the text's own case ("similarities", "inference
+        time", "oot"); not a description ("convergence behavior", "aggregated score"), an
+        output ("detected keypoints"), a plot, a header in capitals ("GPQA Diamond", "NAT":
+        as often a data set or a category of one), or a benchmark a folder or file of the
+        repository is named after (`tasks/theorem_qa/`). A common measure ("Val Acc",
+        "BLEU"), which code may compute under another name, only when no name or string of
+        the modules holds any of its names and no module imports one the paths do not reach.
         None when the modules are not all Python or too many to have read them all."""
         if not modules or len(modules) >= MAX_READ or not all(m.endswith(".py") for m in modules):
             return []
         said = [w for m in modules for w in self.said(m)]
+        named: set[str] | None = None  # every name and string of the modules, read once
+        hidden = False  # a module imports one of the repository's the paths do not reach
         out: list[str] = []
         for metric in metrics:
             words, any_one = measure_words(metric)
@@ -436,8 +439,10 @@ class ReportedWords:
                 # a common measure ("Val Acc") the code names nowhere at all, under any of
                 # its names: no identifier, no string (`correct`, `acc1`, `accuracy_score`),
                 # when every module the programs import from the repository was read
-                named = set().union(*(self.code_words(m) for m in modules))
-                if not any(_names_measure(w, named) for w in words) and not self._hidden(modules):
+                if named is None:
+                    hidden = self._hidden(modules)
+                    named = set() if hidden else set().union(*map(self.code_words, modules))
+                if not hidden and not any(_names_measure(w, named) for w in words):
                     out.append(metric)
                 continue
             if not words or words & _SHOWN or len(metric.split()) > 3:
