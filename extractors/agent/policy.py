@@ -686,11 +686,9 @@ def validate_references(setup: Setup, root: Path) -> list[str]:
 
 def _copy_of(path: str, entry: str | None) -> bool:
     """One program's whole path is the other's under another folder: a vendored copy."""
-    return (
-        bool(entry)
-        and entry != path
-        and (path.endswith("/" + str(entry)) or str(entry).endswith("/" + path))
-    )
+    if not entry or entry == path:
+        return False
+    return path.endswith("/" + entry) or entry.endswith("/" + path)
 
 
 def _in_trace_order(steps: list[Step], extra: list[Step], traced: list[Step]) -> list[Step]:
