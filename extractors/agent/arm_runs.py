@@ -30,6 +30,8 @@ from .arms import (
     CodeSetting,
     about_data,
     arm_flag,
+    arm_option,
+    choices_of,
     code_edits,
     content_words,
     data_options,
@@ -123,7 +125,7 @@ class TaskRuns:
         self.top = max(scores.values(), default=0.0) or 1.0
         launchers = planner.scripts.launchers()
         ran = [e for e in launchers if entry in e.calls] if entry else []
-        if not ran:
+        if not ran and not self._selects_arms(planner, entry, arms):
             relevant = [e for e in launchers if scores.get(e.path, 0.0) >= RELEVANT * self.top]
             targets = Counter(c for e in relevant for c in e.calls if c.endswith(".py"))
             if targets:
@@ -189,6 +191,23 @@ class TaskRuns:
         self.said_default = False
         self.base: list[Run] = []
         self.flag_runs: list[tuple[Run, list[str]]] = []
+
+    @staticmethod
+    def _selects_arms(planner: Planner, entry: str | None, arms: list[Arm]) -> bool:
+        """The entry point's own options list two of the compared arms among their values
+        (`--model gpt-4`, `--model gemini-pro`, values its code tests): it runs the experiment
+        itself, so a launch script of another program that ranks nearly as high does not
+        replace it. An option that takes any value (`--model PDF`) lists none."""
+        e = planner.entries.get(entry or "")
+        if e is None:
+            return False
+        options = [f for f in e.flags if f.name.startswith("--")]
+        listed = 0
+        for arm in arms:
+            found = arm_option(arm, options)
+            if found is not None and found[1] and found[1] in choices_of(found[0]):
+                listed += 1
+        return listed >= 2
 
     def plan(self) -> list[Run]:
         """Every phase in turn; the runs, not yet checked or cut to `MAX_RUNS`."""

@@ -718,7 +718,8 @@ def _abbreviates(short: str, word: str) -> bool:
 
 
 _CHOICES = re.compile(
-    r"\((?:choices|values the code tests|values its comment lists|values its files name): "
+    r"\((?:choices|values the code tests|values its comment lists|values its files name"
+    r"|values its docs list): "
     r"\[([^\]]*)\]\)"
 )
 
@@ -805,8 +806,9 @@ def choices_of(flag: CliFlag, *, declared: bool = False) -> list[str]:
     only those are `declared`, those its help lists in brackets (`help='[val/exp/def*]'`,
     "options: [Autoformer, TimesNet]"; a star marks the default)."""
     out: list[str] = []
-    if m := _CHOICES.search(flag.help):
-        out = [c for c in (x.strip().strip("'\"") for x in m.group(1).split(",")) if c]
+    for m in _CHOICES.finditer(flag.help):  # the code's values, then the docs' others
+        found = (x.strip().strip("'\"") for x in m.group(1).split(","))
+        out += [c for c in found if c and c not in out]
     if declared:
         return out
     for m in _HELP_LIST.finditer(flag.help):

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from expcurate.records import CliFlag, DocCommand, RepoIndex
 from extractors.repo import RepoSearch
-from extractors.repo.commands import run_from
+from extractors.repo.commands import python_entry, run_from
 
 from .checkpoints import last_epoch, saved_by_number
 from .entry_args import EntryArgs
@@ -104,8 +104,10 @@ class Stages:
         for c in self.index.commands:
             if c.doc != first.doc or c.line >= first.line or entry in c.runs:
                 continue
-            program = next((r for r in c.runs if r.endswith(".py")), "")
-            if program and _TRAINS.search(posixpath.basename(program)):
+            # the program it runs, itself or through its script (`bash finetune.sh`)
+            program = next((p for r in c.runs if (p := python_entry(r, self.entries))), "")
+            named = [posixpath.basename(p) for p in (program, *c.runs) if p]
+            if program and any(_TRAINS.search(n) for n in named):
                 by_program.setdefault(program, []).append(c)
         # a twin named after other data (train_STL10.py beside train.py) is no stage
         said = {re.sub(r"[^a-z0-9]+", "", v.lower()) for _, v in held}  # cifar10, imagenet10

@@ -52,6 +52,13 @@ _SHELL_ASSIGN = re.compile(
     r"^\s*(?:export\s+)?([A-Za-z_]\w*)=('[^']*'|\"[^\"$]*\"|[^\s;$`]*)\s*;?\s*$"
 )
 _SHELL_VAR = re.compile(r"\$\{(\w+)\}|\$([A-Za-z_]\w*)")
+# prose pointing at a file ("please refer to `./medalpaca/train.py`"): a path it names, no
+# command it runs, unless the span holds arguments
+_REFERENCE = re.compile(
+    r"\b(?:refer\s+to|see|check|edit|modify|change|in|at|under|from|of)$", re.IGNORECASE
+)
+# a value documented as a list of choices, `--model {gpt-3.5, gpt-4}` or `[cifar10 | cifar100]`
+_CHOICE_LIST = re.compile(r"(?<![$\w])([{\[])\s*([\w.+-]+(?:\s*[,|]\s*[\w.+-]+)+)\s*([}\]])")
 _PY_CMD = re.compile(r"^(?:\S+=\S*\s+)*(?:python|torchrun|deepspeed|accelerate)")
 _DOC_TRIGGER = re.compile(r"python|torchrun|deepspeed|accelerate|bash|\bsh\b|\.sh\b|\.py\b")
 
@@ -298,14 +305,50 @@ def _doc_blocks(text: str, is_markdown: bool) -> Iterator[list[tuple[int, str]]]
             yield block
             block = []
         if is_markdown:
-            for span in _INLINE.findall(line):
-                yield [(no, span)]
+            for m in _INLINE.finditer(line):
+                # "see `python x.py --y`" holds arguments: a command all the same
+                pointed = _REFERENCE.search(line[: m.start()].rstrip("`").rstrip())
+                if not pointed or " " in m.group(1).strip():
+                    yield [(no, m.group(1))]
     if block:
         yield block
 
 
 _LOOP = re.compile(r"^for\s+([A-Za-z_]\w*)\s+in\s+([^;]+?)\s*(?:;\s*do)?\s*$")
 _LOOPED = re.compile(r"^for\s+(\w+)\s+in\s+[^;]*;\s*do\s+(.*?);\s*done$")
+
+
+def joined_choices(command: str) -> str:
+    """A command whose option value is a documented list of choices, with the list written as
+    one word (`--model {gpt-3.5,gpt-4,gemini-pro}`, `[a | b]` as `[a,b]`), so that it reads as
+    that option's value."""
+
+    def join(m: re.Match[str]) -> str:
+        if {m.group(1), m.group(3)} not in ({"{", "}"}, {"[", "]"}):
+            return m.group(0)
+        items = [x.strip() for x in re.split(r"[,|]", m.group(2))]
+        return m.group(1) + ",".join(items) + m.group(3)  # a shell reads `|` as a pipe
+
+    return _CHOICE_LIST.sub(join, command)
+
+
+def listed_choices(value: str) -> list[str]:
+    """The choices of a value `joined_choices` wrote (`{gpt-3.5,gpt-4}`), else none."""
+    m = re.fullmatch(r"\{([^{}]+)\}|\[([^\[\]]+)\]", value.strip())
+    if m is None:
+        return []
+    items = (m.group(1) or m.group(2)).split(",")
+    return [x for x in items if x] if len(items) >= 2 else []
+
+
+def documented_choices(command: str) -> dict[str, list[str]]:
+    """The options a documented command gives a list of choices (`--model {gpt-3.5,gpt-4}`),
+    by option name."""
+    return {
+        name: choices
+        for name, value in _flag_pairs(split_words(command))
+        if name.startswith("-") and (choices := listed_choices(value))
+    }
 
 
 def looped(variable: str, values: str, body: str) -> str:
@@ -339,7 +382,7 @@ def doc_commands(
             if re.fullmatch(r"done;?", cmd):
                 loop = None
                 continue
-            cmd = re.sub(r"^do\s+", "", cmd)
+            cmd = joined_choices(re.sub(r"^do\s+", "", cmd))
             if not _CMD_HINT.match(cmd):
                 continue
             parsed = parse_command(cmd, resolver, base, cwd)

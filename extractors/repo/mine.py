@@ -14,10 +14,23 @@ from pathlib import Path
 
 from expcurate.records import ConfigFile, EntryPoint, RepoIndex, ResultFile, Severity, Status
 
-from .commands import PathResolver, doc_commands, notebook_commands, shell_entry
+from .commands import (
+    PathResolver,
+    doc_commands,
+    documented_choices,
+    notebook_commands,
+    shell_entry,
+)
 from .configs import config_options, is_config_file, is_result_file, numbers_in, parse_config
 from .files import looks_like_data, notebook_lines, walk
-from .pysource import MAX_TESTED, ImportRef, analyze_python, with_files, with_tested
+from .pysource import (
+    MAX_TESTED,
+    ImportRef,
+    analyze_python,
+    with_files,
+    with_listed,
+    with_tested,
+)
 
 STAGE = "mine"
 DOC_LANGS = ("markdown", "rst", "text")
@@ -130,7 +143,22 @@ def mine_repo(
     _borrow_parsers(index)
     _values_tested_elsewhere(index, tested)
     _values_files_name(index, patterns)
+    _values_docs_list(index)
     return index
+
+
+def _values_docs_list(index: RepoIndex) -> None:
+    """Note the choices a documented command lists for a program's option (README:
+    `python3 inference.py --model {gpt-3.5, gpt-4, gemini-pro}`), as `(values its docs list:
+    [...])` in the option's help, when its parser declares no choices."""
+    entries = {e.path: e for e in index.entry_points}
+    for c in index.commands:
+        listed = documented_choices(c.text)
+        for run in c.runs if listed else []:
+            e = entries.get(run)
+            if e is None:
+                continue
+            e.flags = [with_listed(f, listed.get(f.name, [])) for f in e.flags]
 
 
 def _values_files_name(

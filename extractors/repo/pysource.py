@@ -153,9 +153,11 @@ def analyze_python(path: str, text: str) -> PyInfo:
     # Walking every expression is the slow part; only files that mention a CLI library need it.
     nodes = ast.walk(tree) if _CLI_HINT.search(text) else _statements(tree)
     tested: dict[str, list[str]] = {}  # `args.algo == "trace"`: the values code tests
+    named: dict[str, list[str]] = {}  # `model == "gpt-4"`: the same, of a bare name
     for node in nodes:
         if isinstance(node, ast.Compare):
             _tested_values(node, tested)
+            _tested_values(node, named, bare=True)
         elif isinstance(node, ast.Match):
             _matched_values(node, tested)
         elif isinstance(node, ast.JoinedStr):
@@ -205,7 +207,7 @@ def analyze_python(path: str, text: str) -> PyInfo:
         kind = next(k for k in _KIND_ORDER if k in kinds)
         runnable = bool(main_line or script_line) or kind in ("hydra", "fire")
         flags.sort(key=lambda f: f.line)
-        flags = [with_tested(f, tested) for f in flags]
+        flags = [with_tested(f, {**named, **tested}) for f in flags]
         info.entry = EntryPoint(
             path=path,
             kind=kind,
@@ -394,22 +396,29 @@ def _options_from_config(loop: ast.For, tree: ast.Module) -> tuple[str, int] | N
     return (names[0].strip(), adds[0].lineno) if len(names) == 1 else None
 
 
-def _tested_values(node: ast.Compare, out: dict[str, list[str]]) -> None:
+def _tested_values(node: ast.Compare, out: dict[str, list[str]], *, bare: bool = False) -> None:
     """Record the strings an attribute is compared with: `args.algo == "trace"`,
-    `opt.mode in ("train", "eval")`, by the attribute's name."""
+    `opt.mode in ("train", "eval")`, by the attribute's name; or with `bare`, the strings a
+    plain name is compared with (`model == "gemini-pro"` in a function handed `args.model`),
+    which count only for an option of the parser's own module named the same."""
     sides = [node.left, *node.comparators]
     if len(sides) != 2 or not isinstance(node.ops[0], ast.Eq | ast.NotEq | ast.In | ast.NotIn):
         return
-    attr = next((x.attr for x in sides if isinstance(x, ast.Attribute)), "")
+    kind = ast.Name if bare else ast.Attribute
+    attr = next((_name_of(x) for x in sides if isinstance(x, kind)), "")
     if not attr:
         return
-    other = sides[1] if isinstance(sides[0], ast.Attribute) else sides[0]
+    other = sides[1] if isinstance(sides[0], kind) else sides[0]
     items = other.elts if isinstance(other, ast.List | ast.Tuple | ast.Set) else [other]
     for item in items:
         if isinstance(item, ast.Constant) and isinstance(item.value, str) and item.value.strip():
             values = out.setdefault(attr, [])
             if item.value not in values and len(values) < MAX_TESTED:
                 values.append(item.value)
+
+
+def _name_of(node: ast.expr) -> str:
+    return node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", "")
 
 
 def _matched_values(node: ast.Match, out: dict[str, list[str]]) -> None:
@@ -472,6 +481,17 @@ def with_files(flag: CliFlag, values: list[str]) -> CliFlag:
     if flag.switch:
         return flag
     note = f"(values its files name: {values[:MAX_TESTED]!r})"
+    return flag.model_copy(update={"help": f"{flag.help[: 300 - len(note) - 1]} {note}".strip()})
+
+
+def with_listed(flag: CliFlag, values: list[str]) -> CliFlag:
+    """A flag with the choices a documented command lists for it, as `(values its docs list:
+    ['gpt-3.5', 'gpt-4'])` in its help, unless its parser declares choices or a note has them."""
+    if not values or "(choices:" in flag.help or "(values its docs list" in flag.help:
+        return flag
+    if flag.switch:
+        return flag
+    note = f"(values its docs list: {values[:MAX_TESTED]!r})"
     return flag.model_copy(update={"help": f"{flag.help[: 300 - len(note) - 1]} {note}".strip()})
 
 

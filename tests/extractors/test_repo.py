@@ -660,3 +660,49 @@ def test_a_parser_a_framework_adds_options_to_accepts_options_it_does_not_list(
     for path in files:
         _, unknown = check_command(f"python {path} --enc exp --max_epochs 10", known, entries)
         assert bool(unknown) == (path == "closed.py"), (path, unknown)
+
+
+def test_a_documented_list_of_choices_is_one_value_and_the_options_choices(
+    tmp_path: Path,
+) -> None:
+    """README: `python3 infer.py --model {gpt-3.5, gpt-4, gemini-pro}` is one run of infer.py
+    whose `--model` takes one of those; a path the prose only points at ("refer to
+    `./train.py`") is no command, and the values a function compares the option's bare name
+    with (`model == 'local'`, handed `args.model`) are its values too."""
+    write(
+        tmp_path,
+        "infer.py",
+        "import argparse\n\np = argparse.ArgumentParser()\n"
+        "p.add_argument('--model', type=str, default='gpt-3.5')\n"
+        "p.add_argument('--split', type=str, default='test')\nargs = p.parse_args()\n\n\n"
+        "def answer(model, question):\n    if model == 'local':\n        return question\n"
+        "    return model\n\n\nprint(answer(args.model, 'q'))\n",
+    )
+    write(tmp_path, "train.py", "if __name__ == '__main__':\n    print(1)\n")
+    write(
+        tmp_path,
+        "README.md",
+        "# X\n\n> To change the training, please refer to `./train.py`.\n\n"
+        "```bash\n~$ python3 infer.py --model {gpt-3.5, gpt-4, gemini-pro} --split [dev | test]\n"
+        "```\n",
+    )
+    index = mine_repo(tmp_path)
+    assert [c.text for c in index.commands] == [
+        "python3 infer.py --model {gpt-3.5,gpt-4,gemini-pro} --split [dev,test]"
+    ]
+    flags = {f.name: f.help for e in index.entry_points if e.path == "infer.py" for f in e.flags}
+    assert flags["--model"] == (
+        "(values the code tests: ['local']) (values its docs list: ['gpt-3.5', 'gpt-4', "
+        "'gemini-pro'])"
+    )
+    assert flags["--split"] == "(values its docs list: ['dev', 'test'])"
+
+
+def test_a_shell_brace_expansion_or_variable_is_no_list_of_choices() -> None:
+    from extractors.repo.commands import documented_choices, joined_choices
+
+    assert joined_choices("python x.py --out ${OUT} --k {1..3}") == (
+        "python x.py --out ${OUT} --k {1..3}"
+    )
+    assert documented_choices("python x.py --out ${A,B} --seeds 1 2") == {}
+    assert documented_choices("python x.py --data {a,b}") == {"--data": ["a", "b"]}

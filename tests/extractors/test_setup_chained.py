@@ -963,3 +963,76 @@ def test_a_message_naming_only_where_results_were_written_reports_nothing() -> N
     assert _settings_only("print(f'results logged to {self.config.loggers}')")
     assert not _settings_only("print('F10 {}'.format(f10))")
     assert not _settings_only("print(f'accuracy {acc:.2f}')")
+
+
+INFER = (
+    "import argparse\n"
+    "\n"
+    "p = argparse.ArgumentParser()\n"
+    "p.add_argument('--model', type=str, default='gpt-3.5')\n"
+    "args = p.parse_args()\n"
+    "\n"
+    "\n"
+    "def get_response(model, question):\n"
+    "    if model == 'gemini-pro':\n"
+    "        return 'gemini health prediction ' + question\n"
+    "    elif model == 'gpt-4':\n"
+    "        return 'gpt health prediction ' + question\n"
+    "    return 'health alpaca ' + question\n"
+    "\n"
+    "\n"
+    "for q in ['stress', 'fatigue']:\n"
+    "    print('health prediction accuracy', get_response(args.model, q))\n"
+)
+
+FINETUNE_PY = (
+    "def train(model='llama', data_path='data/health.json', output_dir='health-alpaca'):\n"
+    "    print('fine-tune health alpaca on', data_path, 'for health prediction')\n"
+    "\n"
+    "\n"
+    "if __name__ == '__main__':\n"
+    "    train()\n"
+)
+
+
+def test_a_program_whose_options_list_the_arms_runs_them_after_the_documented_training(
+    tmp_path: Path,
+) -> None:
+    """The README fine-tunes through a shell script, then runs `inference.py --model {...}`,
+    whose code tests the compared models' names: each model is a run of inference.py, not of
+    the nearby fine-tuning script, and the documented fine-tuning comes first."""
+    files = {
+        "inference.py": INFER,
+        "health/train.py": FINETUNE_PY,
+        # a launch script as near the task's words as the program, of another program
+        "finetune.sh": (
+            "# fine-tune healthalpaca for health prediction accuracy\n"
+            "torchrun health/train.py --model healthalpaca --data_path health_prediction.json\n"
+        ),
+        "README.md": (
+            "# Health prediction\n\n## Fine-tune HealthAlpaca for health prediction accuracy\n\n"
+            "```bash\nbash finetune.sh\n```"
+            "\n\n## Inference\n\n```bash\n~$ python3 inference.py --model {gpt-3.5, gpt-4, "
+            "gemini-pro, healthalpaca}\n```\n"
+        ),
+    }
+    task = TaskDraft(
+        key="table-3:compare",
+        question=(
+            "How does Fine-tune / HealthAlpaca compare with Zero-shot / Gemini-Pro and "
+            "Few-shot / GPT-4 on health prediction accuracy?"
+        ),
+        method="Fine-tune health alpaca, then compare the models' health prediction accuracy.",
+        expected_outcome="HealthAlpaca is best.",
+        design_complexity=DesignComplexity(
+            independent_variables={
+                "method": ["Zero-shot / Gemini-Pro", "Few-shot / GPT-4", "Fine-tune / HealthAlpaca"]
+            },
+            dependent_variables={"metric": ["accuracy"]},
+        ),
+    )
+    usage = recovered_setup(tmp_path / "h", files, task).usage_instructions
+    assert "Run Zero-shot / Gemini-Pro: `python3 inference.py --model gemini-pro`" in usage, usage
+    assert "Run Few-shot / GPT-4: `python3 inference.py --model gpt-4`" in usage, usage
+    assert "`python3 inference.py --model healthalpaca`" in usage, usage
+    assert "train once as documented: `bash finetune.sh`" in usage, usage

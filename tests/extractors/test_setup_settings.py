@@ -868,7 +868,10 @@ def test_the_authors_own_method_no_option_names_is_the_programs_own_run(tmp_path
         metric="perplexity",
     )
     files = {
-        "train.py": ENCODER_RUN.replace("[val/exp/def*]", "[value/digit/def*]"),
+        # no option lists `exp`, and no code compares one with it
+        "train.py": ENCODER_RUN.replace("[val/exp/def*]", "[value/digit/def*]").replace(
+            "enc == 'exp'", "enc == 'value'"
+        ),
         "README.md": "# Numbers\n\nTrain the reader with number embeddings:\n\n"
         "    python train.py\n",
     }
