@@ -21,27 +21,29 @@ from expcurate.records import CliFlag, ConfigFile, EntryPoint, TaskDraft
 from extractors.repo import RepoSearch, stem, terms, tokens
 from extractors.repo.commands import python_entry
 
+from .arm_options import (
+    NO_VALUE,
+    arm_flag,
+    arm_option,
+    choices_of,
+    data_options,
+    fold,
+    setting_flags,
+    sweep_option,
+)
 from .arms import (
     ABLATED,
     DEFAULT_ARM,
-    NO_VALUE,
     OURS,
     Arm,
     CodeSetting,
     about_data,
-    arm_flag,
-    arm_option,
-    choices_of,
     code_edits,
     content_words,
-    data_options,
-    fold,
     form_words,
     measured_on,
     number_value,
     numeric,
-    setting_flags,
-    sweep_option,
     task_arms,
     task_datasets,
     task_settings,

@@ -15,7 +15,14 @@ from expcurate.records import CliFlag, EntryPoint
 from extractors.repo import RepoSearch
 
 from .arm_code import ArmCode
-from .arms import Arm, about_data, names_arm, numeric
+from .arm_options import (
+    names_arm,
+)
+from .arms import (
+    Arm,
+    about_data,
+    numeric,
+)
 from .inline import statement_blocks
 from .run import Run
 from .steps import Step, StepTracer

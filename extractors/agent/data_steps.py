@@ -18,7 +18,14 @@ from expcurate.records import RepoIndex, TaskDraft
 from extractors.repo import terms
 from extractors.repo.pysource import OutlineItem
 
-from .arms import fold, listed, measured_on, task_datasets
+from .arm_options import (
+    fold,
+)
+from .arms import (
+    listed,
+    measured_on,
+    task_datasets,
+)
 from .methods import NARROW
 from .run import Run
 from .steps import DATA_NAMES, Step, StepTracer

@@ -21,7 +21,16 @@ from extractors.repo import RepoSearch, terms
 from extractors.repo.commands import check_command
 from extractors.repo.pysource import callee_name
 
-from .arms import SETTING_FILLER, CodeSetting, content_words, fold, numeric, value_forms
+from .arm_options import (
+    fold,
+)
+from .arms import (
+    SETTING_FILLER,
+    CodeSetting,
+    content_words,
+    numeric,
+    value_forms,
+)
 from .launch import appended, blocks_of, shell
 from .steps import StepTracer
 

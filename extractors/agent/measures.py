@@ -17,7 +17,16 @@ from collections.abc import Iterator, Sequence
 from extractors.repo import RepoSearch, stem, terms
 from extractors.repo.pysource import OutlineItem
 
-from .arms import NO_VALUE, Arm, about_data, content_words, fold, numeric
+from .arm_options import (
+    NO_VALUE,
+    fold,
+)
+from .arms import (
+    Arm,
+    about_data,
+    content_words,
+    numeric,
+)
 from .methods import NARROW
 from .steps import Step, StepTracer
 

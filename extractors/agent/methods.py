@@ -16,7 +16,15 @@ from expcurate.records import RepoIndex
 from extractors.repo import stem, terms
 from extractors.repo.pysource import OutlineItem
 
-from .arms import Arm, about_data, fold, numeric, value_forms
+from .arm_options import (
+    fold,
+)
+from .arms import (
+    Arm,
+    about_data,
+    numeric,
+    value_forms,
+)
 from .inline import doc_wording
 from .query import TaskQuery
 from .steps import Step, StepTracer, humanize, imported

@@ -30,15 +30,17 @@ from expcurate.records import CliFlag, RepoIndex, TaskDraft
 from extractors.repo import RepoSearch
 
 from .arm_code import MAX_PER_ARM, ArmCode
+from .arm_options import (
+    arm_option,
+    fold,
+    setting_flags,
+)
 from .arms import (
     Arm,
     about_data,
     arm_name,
-    arm_option,
-    fold,
     measures_per_set,
     numeric,
-    setting_flags,
     task_arms,
     task_metrics,
 )

@@ -29,13 +29,15 @@ from extractors.repo.commands import only_checks, python_entry, sets_up
 from extractors.validate.repo_checks import reference_problems
 from extractors.validate.tree import WorkTree
 
-from .arms import (
+from .arm_options import (
     as_data_variables,
     data_set_names,
     fold,
+    listed_fit,
+)
+from .arms import (
     form_words,
     held_backbones,
-    listed_fit,
     measured_on,
     task_arms,
     task_datasets,

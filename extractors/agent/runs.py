@@ -27,19 +27,21 @@ from extractors.repo import RepoSearch, stem, terms
 from extractors.repo.commands import Parsed, PathResolver, parse_command, python_entry, run_from
 from extractors.repo.pysource import syntax_error
 
+from .arm_options import (
+    arm_option,
+    data_options,
+    fold,
+    setting_flags,
+)
 from .arm_runs import BUILT_ON, TaskRuns
 from .arms import (
     ABLATED,
     Arm,
     CodeSetting,
     about_data,
-    arm_option,
-    data_options,
-    fold,
     form_words,
     measures_per_set,
     numeric,
-    setting_flags,
     task_metrics,
     value_forms,
 )

@@ -17,7 +17,9 @@ from collections.abc import Iterable
 from expcurate.records import ConfigFile, DocCommand
 from extractors.repo.commands import run_from
 
-from .arms import fold
+from .arm_options import (
+    fold,
+)
 
 # a program that readies a benchmark's data rather than evaluating on it
 _PREPARES = re.compile(r"(?i)^(?:prepare|prep|preprocess|download|fetch|build|make|get)[_-]?")

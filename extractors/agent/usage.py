@@ -20,6 +20,10 @@ from extractors.repo import RepoPathError, RepoSearch, terms
 from extractors.repo.commands import run_from
 
 from .analysis import AnalysisPrograms
+from .arm_options import (
+    choices_of,
+    fold,
+)
 from .arms import (
     ABLATED,
     OURS,
@@ -27,10 +31,8 @@ from .arms import (
     CodeSetting,
     about_data,
     arm_name,
-    choices_of,
     content_words,
     edit_text,
-    fold,
     known_metrics,
     listed,
     measured_on,

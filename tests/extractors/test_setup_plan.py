@@ -329,7 +329,8 @@ def test_option_aliases_are_accepted_and_documented_commands_run_from_where_thei
 
 def test_arm_values_are_written_the_way_a_parser_takes_them() -> None:
     from expcurate.records import CliFlag
-    from extractors.agent.arms import Arm, arm_option, value_forms
+    from extractors.agent.arm_options import arm_option
+    from extractors.agent.arms import Arm, value_forms
     from extractors.agent.launch import with_setting
 
     assert value_forms("moganet_tiny (MogaNet-T)") == [

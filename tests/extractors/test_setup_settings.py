@@ -282,7 +282,8 @@ def test_a_notebooks_command_runs_from_its_folder_when_it_is_written_from_there(
 
 def test_a_switch_named_by_an_abbreviation_of_the_arm_selects_it() -> None:
     from expcurate.records import CliFlag
-    from extractors.agent.arms import Arm, arm_flag
+    from extractors.agent.arm_options import arm_flag
+    from extractors.agent.arms import Arm
 
     options = [
         CliFlag(name="--wo_conv", switch=True),
@@ -518,7 +519,8 @@ def test_a_long_value_named_as_another_value_is_kept_whole() -> None:
     variable: it is kept whole, not merged into it; names that differ stay short. A one-letter
     label is never a value an option takes (`--cfg-options` help text says "(c,d)")."""
     from expcurate.records import CliFlag
-    from extractors.agent.arms import arm_option, task_arms, value_forms
+    from extractors.agent.arm_options import arm_option
+    from extractors.agent.arms import task_arms, value_forms
 
     panels = ["SegNeXt-T (a)", "SegNeXt-T (c)", "SegNeXt-T (c) w/ stage 1"]
     task = _task("Which decoder structure is best?", {"setting": panels})
