@@ -173,13 +173,15 @@ class MeasureSteps:
         entry: str | None,
         also: Sequence[str] = (),
         first: Sequence[str] = (),
+        avoid: Sequence[tuple[str, int, int]] = (),
     ) -> Step | None:
         """The line that prints or writes the metric, where the arms are compared: in the
         evaluation, the entry point, or the other programs the experiment runs (the
         evaluation chained after a training, which prints the NMI the training does not).
         The programs `first` (the evaluation every training run is followed by) are read
         before the entry point: their test numbers are the paper's, not the training's
-        validation logs."""
+        validation logs. No line within `avoid` (a path, its first and last line: code no
+        run reaches) is the report."""
         # the evaluation (and what it logs just past a cited range), its file, the entry point
         places = [(evaluate.path, evaluate.start, evaluate.end + 20)] if evaluate else []
         places += [(evaluate.path, evaluate.start, 10**9)] if evaluate else []  # after it
@@ -228,6 +230,8 @@ class MeasureSteps:
 
         for wanted in tries:
             for path, begin, last, said_terms in reports() if wanted else ():
+                if any(p == path and a <= begin <= b for p, a, b in avoid):
+                    continue
                 if any(w <= said_terms for w in wanted):
                     return Step(f"Report {named} and compare {compared}", path, begin, last)
         return None

@@ -218,8 +218,12 @@ class StepPlanner:
             o for o in also if any(o == w or o.endswith("/" + w.lstrip("./")) for w in evaluated)
         ]
         # the test the paper reports is printed there, not by the training's validation logs
+        # the lines of the entry point no run reaches (`if args.only_id:`, a switch no run
+        # passes, and the function only it calls) are no step, nor where the report is
+        untaken = self.filters.untaken(entry, runs)
+        unreached = [(entry or "", a, b) for a, b in untaken]
         report = self.measures.report_step(
-            measures, compared, evaluate, judge or entry, also=also, first=chained
+            measures, compared, evaluate, judge or entry, also=also, first=chained, avoid=unreached
         )
         if plan.metrics and entry is not None:
             programs = [entry, *also, *trainers, *([judge] if judge else [])]
@@ -280,6 +284,7 @@ class StepPlanner:
         # the `if args.x == 'v':` bodies no run takes: every run gives x another value
         dead = self.filters.dead_branches(entry, runs)
         blocks = [b for b in blocks if not self.filters.unused_branch(b, entry, runs, dead)]
+        blocks = [b for b in blocks if not _inside(b, unreached)]
         # what every run of the repository does (config loading, an experiment wrapper) says
         # nothing of this experiment: keep the blocks and calls about its data, model,
         # training, evaluation or the task's own names
@@ -318,8 +323,12 @@ class StepPlanner:
             called = [c for c in called if not self.filters.builds_from_config(c)]
         # what the main block calls only on a path no run takes (`ResNet34(...)` under
         # `elif args.model == 'ResNet34':` when every run gives ResNet18) is no step
-        spans = [(first, last) for _, first, last in dead]
-        called = [c for c in called if not self.filters.called_only_in(c, entry, spans)]
+        spans = [(first, last) for _, first, last in dead] + untaken
+        called = [
+            c
+            for c in called
+            if not self.filters.called_only_in(c, entry, spans) and not _inside(c, unreached)
+        ]
         # a branch the main block's own steps cite from its `if` on says it in execution order
         branches = [
             b for b in branches if all((x.path, x.start) != (b.path, b.start) for x in blocks)
@@ -375,6 +384,11 @@ class StepPlanner:
         ]
         # narrow, task-specific steps win over the definitions around them
         steps = _distinct(order, first=[*branches, *launches, metric, evaluate, train, data, *keys])
+        steps = [
+            s
+            for s in steps
+            if not _inside(s, unreached) and not self.filters.called_only_in(s, entry, untaken)
+        ]
         for group in by_run:  # inside a run's lines: after its step, not covered by it
             at = next(
                 (i + 1 for i, s in enumerate(steps) if s.path == group[0].path),
@@ -684,3 +698,8 @@ def _cluster(lines: list[int], span: int = 25) -> tuple[int, int]:
         if len(inside) > best[2]:
             best = (first, inside[-1], len(inside))
     return best[0], best[1]
+
+
+def _inside(step: Step, spans: list[tuple[str, int, int]]) -> bool:
+    """The step's lines lie within one of the spans (a path, its first and last line)."""
+    return any(p == step.path and a <= step.start and step.end <= b for p, a, b in spans)

@@ -167,14 +167,58 @@ class StepFilters:
         )
         if node is None:
             return False
-        assigned: dict[str, ast.expr] = {}
-        for n in ast.walk(tree):
-            if isinstance(n, ast.Assign) and len(n.targets) == 1 and n.lineno < node.lineno:
-                target = n.targets[0]
-                if isinstance(target, ast.Name):
-                    # a name assigned twice is not known by one assignment
-                    assigned[target.id] = n.value if target.id not in assigned else _TWICE
+        assigned = _assigned_once(_assignments(tree), before=node.lineno)
         return all(_truth(node.test, _options(e, r), assigned) is False for r in done)
+
+    def untaken(self, program: str | None, runs: list[Run]) -> list[tuple[int, int]]:
+        """The lines of `program` no run reaches: the body of an `if` whose test is false for
+        every run (read as `not_taken` reads it), the `else` of one true for every run, and
+        a function of the program called only from those lines (`val_cifar_only_id()` under
+        `if args.only_id:`, a switch no run passes). Empty when the runs say too little."""
+        e = self.entries.get(program or "")
+        tree = self.tracer.tree(program) if program and e else None
+        done = [r for r in runs if not r.missing and (r.command or r.then)]
+        if tree is None or e is None or not done:
+            return []
+        # a default counts where the program never sets the option itself (`args.x = ...`)
+        set_later = {
+            t.attr
+            for n in ast.walk(tree)
+            if isinstance(n, ast.Assign | ast.AugAssign)
+            for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
+            if isinstance(t, ast.Attribute)
+        }
+        defaults = {k: v for k, v in _parsed_defaults(tree).items() if k not in set_later}
+        envs = [_options(e, r, defaults) for r in done]
+        assigns = _assignments(tree)
+        spans: list[tuple[int, int]] = []
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.If):
+                continue
+            if not any(isinstance(n, ast.Attribute | ast.Name) for n in ast.walk(node.test)):
+                continue  # `if True:`: no option, nothing the runs tell
+            assigned = _assigned_once(assigns, before=node.lineno)
+            truths = [_truth(node.test, env, assigned) for env in envs]
+            if all(t is False for t in truths):
+                spans.append(_span(node.body))
+            elif all(t is True for t in truths) and node.orelse:
+                spans.append(_span(node.orelse))
+        if not spans:
+            return []
+        functions = [n for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+        for fn in functions:
+            calls = [
+                n.lineno
+                for n in ast.walk(tree)
+                if isinstance(n, ast.Call)
+                and isinstance(n.func, ast.Name)
+                and n.func.id == fn.name
+                and not fn.lineno <= n.lineno <= (fn.end_lineno or fn.lineno)
+            ]
+            if calls and all(any(a <= ln <= b for a, b in spans) for ln in calls):
+                first = min([fn.lineno, *(d.lineno for d in fn.decorator_list)])
+                spans.append((first, fn.end_lineno or fn.lineno))
+        return spans
 
     def dispatched(self, step: Step, given: dict[str, set[str]]) -> Step:
         """A step citing a method that only hands over by a setting (`forward` of `if
@@ -292,9 +336,37 @@ _UNKNOWN = object()  # a value the runs' options do not tell
 _TWICE: ast.expr = ast.Name(id="assigned twice")  # a name assigned more than once
 
 
-def _options(entry: EntryPoint, run: Run) -> dict[str, object]:
+def _assignments(tree: ast.Module) -> list[tuple[int, str, ast.expr]]:
+    """Each assignment of one plain name: its line, the name and the value."""
+    found = [
+        (n.lineno, n.targets[0].id, n.value)
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
+    ]
+    return sorted(found, key=lambda a: a[0])
+
+
+def _assigned_once(assigns: list[tuple[int, str, ast.expr]], before: int) -> dict[str, ast.expr]:
+    """The value each name is assigned before line `before`; `_TWICE` for a name assigned
+    more than once, which one assignment does not tell."""
+    assigned: dict[str, ast.expr] = {}
+    for line, name, value in assigns:
+        if line >= before:
+            break
+        assigned[name] = value if name not in assigned else _TWICE
+    return assigned
+
+
+def _span(body: list[ast.stmt]) -> tuple[int, int]:
+    return body[0].lineno, body[-1].end_lineno or body[-1].lineno
+
+
+def _options(
+    entry: EntryPoint, run: Run, defaults: dict[str, object] | None = None
+) -> dict[str, object]:
     """Each option of the program as one run gives it (`--eval mIoU` as ["mIoU"], a switch
-    passed as True), else its default (a switch off, `None`), by its name in the code."""
+    passed as True), else its default (a switch off, `None`, or the value `defaults` holds
+    for it: `'ResNet18'`), by its name in the code."""
     words = " ".join([run.invocation or run.command, run.then, run.settings]).split()
     out: dict[str, object] = {}
     for flag in entry.flags:
@@ -303,7 +375,10 @@ def _options(entry: EntryPoint, run: Run) -> dict[str, object]:
         at = next((i for i, w in enumerate(words) if w.split("=")[0] in names), None)
         if at is None:
             default = flag.default.strip("'\"")
-            out[name] = False if flag.switch else None if default in ("None", "") else _UNKNOWN
+            if flag.switch or default in ("None", ""):
+                out[name] = False if flag.switch else None
+            else:
+                out[name] = (defaults or {}).get(name, _UNKNOWN)
         elif flag.switch:
             out[name] = True
         else:
@@ -344,6 +419,14 @@ def _truth(expr: ast.expr, env: dict[str, object], assigned: dict[str, ast.expr]
         if left is _UNKNOWN or right is _UNKNOWN:
             return _UNKNOWN
         op = expr.ops[0]
+        if isinstance(op, ast.Eq | ast.NotEq):
+            if isinstance(expr.comparators[0], ast.Constant):
+                left = _as_type(left, right)
+            elif isinstance(expr.left, ast.Constant):
+                right = _as_type(right, left)
+            if left is _UNKNOWN or right is _UNKNOWN or isinstance(left, list | dict):
+                return _UNKNOWN
+            return (left == right) == isinstance(op, ast.Eq)
         try:
             if isinstance(op, ast.Is | ast.IsNot):
                 return (left is right) == isinstance(op, ast.Is)
@@ -352,3 +435,47 @@ def _truth(expr: ast.expr, env: dict[str, object], assigned: dict[str, ast.expr]
         except TypeError:
             return _UNKNOWN
     return _UNKNOWN
+
+
+def _parsed_defaults(tree: ast.Module) -> dict[str, object]:
+    """The literal default of each option the program's own parser adds (`default='ResNet18'`,
+    `default=0.01`), by its name in the code; an expression (`os.getcwd()`) is none."""
+    out: dict[str, object] = {}
+    for n in ast.walk(tree):
+        if not (
+            isinstance(n, ast.Call)
+            and isinstance(n.func, ast.Attribute)
+            and n.func.attr == "add_argument"
+        ):
+            continue
+        names = [
+            a.value for a in n.args if isinstance(a, ast.Constant) and isinstance(a.value, str)
+        ]
+        dest = next((k.value for k in n.keywords if k.arg == "dest"), None)
+        long = next((x for x in names if x.startswith("--")), names[0] if names else "")
+        name = dest.value if isinstance(dest, ast.Constant) else long.lstrip("-").replace("-", "_")
+        default = next((k.value for k in n.keywords if k.arg == "default"), None)
+        if not name or default is None:
+            continue
+        try:
+            out[str(name)] = ast.literal_eval(default)
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            continue
+    return out
+
+
+def _as_type(value: object, like: object) -> object:
+    """A run's value (["ResNet34"] from `--model ResNet34`) as the kind of the constant it is
+    compared with (3 for `== 3`); `_UNKNOWN` when it is not one value of that kind."""
+    if isinstance(value, list):
+        if len(value) != 1:
+            return _UNKNOWN
+        value = value[0]
+    if isinstance(like, bool) or like is None:
+        return value if isinstance(value, bool) or value is None else _UNKNOWN
+    if isinstance(like, int | float) and isinstance(value, str):
+        try:
+            return type(like)(value)
+        except ValueError:
+            return _UNKNOWN
+    return value if isinstance(value, type(like)) else _UNKNOWN

@@ -1776,3 +1776,74 @@ def test_a_forward_handing_over_by_the_task_is_cited_at_the_runs_branch(tmp_path
     steps = "\n".join(setup.requirements)
     assert "(models/Gate.py:11-14)" in steps, steps
     assert "(models/Gate.py:16-" not in steps, steps
+
+
+OOD_EVAL = '''import argparse
+
+from models import ResNet18, ResNet34
+
+
+def only_id(model):
+    """only evaluate in-distribution accuracy"""
+    acc = model.score("id")
+    print("ACC: %.4f" % acc)
+
+
+def full(model):
+    """evaluate ID accuracy and OOD detection AUROC"""
+    acc, auroc = model.score("id"), model.score("ood")
+    print("ACC: %.4f AUROC: %.4f" % (acc, auroc))
+
+
+if __name__ == "__main__":
+    p = argparse.ArgumentParser()
+    p.add_argument("--model", default="ResNet18", choices=["ResNet18", "ResNet34"])
+    p.add_argument("--only_id", action="store_true", help="only test ID accuracy")
+    args = p.parse_args()
+    if args.model == "ResNet18":
+        model = ResNet18()
+    elif args.model == "ResNet34":
+        model = ResNet34()
+    if args.only_id:
+        only_id(model)
+    else:
+        full(model)
+'''
+
+OOD_MODELS = '''class Net:
+    def __init__(self, depth):
+        self.depth = depth
+        self.layers = [depth] * depth
+
+    def score(self, split):
+        return len(self.layers) / (10.0 if split == "id" else 20.0)
+
+
+def ResNet18():
+    """the ResNet18 backbone"""
+    return Net(18)
+
+
+def ResNet34():
+    """the ResNet34 backbone"""
+    return Net(34)
+'''
+
+
+def test_code_only_a_switch_or_value_no_run_gives_reaches_is_no_step(tmp_path: Path) -> None:
+    """`only_id` runs only under `if args.only_id:`, a switch no run passes, and `ResNet34`
+    only under `elif args.model == "ResNet34":`, where every run keeps the parser's default
+    ResNet18: neither is a step, and the ACC the task reports is `full`'s line."""
+    files = {
+        "test.py": OOD_EVAL,
+        "models.py": OOD_MODELS,
+        "README.md": "# OOD\n\nEvaluate:\n\n```\npython test.py\n```\n",
+    }
+    task = _task("How does the OOD detector score on ACC and AUROC?", {"method": ["Ours", "OE"]})
+    task.design_complexity.dependent_variables = {"metrics": ["ACC", "AUROC"]}
+    steps = recovered_setup(tmp_path / "o", files, task).requirements
+    text = "\n".join(steps)
+    assert "only_id" not in text and "only evaluate" not in text, text
+    assert "ResNet34" not in text, text
+    assert "Evaluate ID accuracy and OOD detection AUROC (test.py:12-15)" in text, text
+    assert steps[-1].endswith("(test.py:15)"), text  # not only_id's print of ACC
