@@ -66,6 +66,8 @@ WIDE_STEP = 60  # lines of a step citing a whole function that is read through i
 MAX_CONFIGS = 3  # the configs of one task's runs whose model lines are steps
 SETTINGS_RUNS = 2  # script runs whose settings are cut into steps
 MAX_CODED = 5  # arms selected by in-code switches that each get a step of their own
+# a block of the main program that only shows or keeps what was computed: it runs last
+_PRINTS = re.compile(r"(?:Print|Log|Save|Write|Dump|Show|Plot)\b")
 
 
 @dataclass
@@ -333,9 +335,8 @@ class StepPlanner:
         branches = [
             b for b in branches if all((x.path, x.start) != (b.path, b.start) for x in blocks)
         ]
-        # In execution order: the data, the options, the method, the branches, what the main
-        # block does inline and the functions it calls, the training loop, the runs, the evaluation. When there
-        # are too many, inline blocks go first, then called functions, then extra branches.
+        # When there are too many steps, inline blocks go first, then called functions, then
+        # extra branches.
         coded = _code_steps(runs)
         # a hydra program's runs: the configs they compose, each chosen file by its keys
         composed = hydra_config_steps(self.args, entry, runs) if entry else []
@@ -356,7 +357,16 @@ class StepPlanner:
             *uses,  # cut before the arms' own code
             *hooks[1:],  # the framework's steps past the training loss
         ]
+        # In execution order: the runs launched with their settings, the data, the options,
+        # the method, the training the runs are chained after, the entry point's branches,
+        # what its main block does inline and the functions it calls, the training loop,
+        # the evaluation, and last what only prints or saves the results
+        printed = [b for b in blocks if _PRINTS.match(b.action)]
+        before = [b for b in blocks if b not in printed]
+        # an evaluation chained after its training takes its branches after that training
+        ahead, behind = ([], branches) if stages else (branches, [])
         order = [
+            *launches,
             data,
             *benchmarks,
             *composed,
@@ -368,19 +378,20 @@ class StepPlanner:
             *baselines,
             optimizer,
             *own,
-            *branches,
+            *ahead,
             *stages,
             *losses,
+            *behind,
             *code,
             *uses,
-            *blocks,
+            *before,
             *called,
             train,
             *hooks,
-            *launches,
             *judged,
             evaluate,
             metric,
+            *printed,
         ]
         # narrow, task-specific steps win over the definitions around them
         steps = _distinct(order, first=[*branches, *launches, metric, evaluate, train, data, *keys])
@@ -404,6 +415,9 @@ class StepPlanner:
         cut += [s for s in reversed(steps) if s in settings]  # then the script's settings
         cut += [s for s in reversed(steps) if s in composed]  # then the configs chosen
         cut += [s for s in reversed(steps) if s in repeats]  # then runs on more data sets
+        # then the other arms' launches, which the usage gives command by command: they lead
+        # the steps, and would otherwise crowd out the method's own code at the end
+        cut += [s for s in reversed(steps) if any(s is x for x in launches[1:])]
         cut += [s for s in reversed(steps) if any(s is c for c in code)]  # then arms' code
         while len(steps) > MAX_STEPS - 1 and cut:
             drop = cut.pop(0)

@@ -58,7 +58,7 @@ RELEVANCE = 1.05  # share of task names found in the repo + share of task words 
 WORDS_ONLY_RELEVANCE = 0.85  # share of task words, for a task that names nothing
 _NUMERIC = re.compile(r"[\d.,%]+")
 _NUMBER_NAME = re.compile(r"\d[\d.]*(?:e_?\d*)?$")  # 1e_5, 3.5
-HEURISTIC_VERSION = "setup-heuristic-140"  # bump when the policy's output changes
+HEURISTIC_VERSION = "setup-heuristic-141"  # bump when the policy's output changes
 # a program that compares what the runs produced: eval_results.py, validate.py, plot_x.py
 _COMPARE_STAGE = re.compile(r"(?:eval|valid|plot|analy)", re.I)
 
@@ -471,6 +471,9 @@ class SetupAgent:
         if chosen[0].kind == "notebook":  # its cells are the experiment, in their order
             cells = self.tracer.notebook_steps(chosen[0].path, limit=NOTEBOOK_CELLS)
             cells = [s for s in cells if self._valid(s)]
+            # the program's code before the launch scripts the plan starts from: the
+            # notebook is run by itself, not through them
+            steps = sorted(steps, key=lambda s: s.path.endswith(".sh"))
             steps = (cells + steps)[:15] if cells else steps
         if len(steps) < 4:
             traced = self._traced(chosen, entry, q)

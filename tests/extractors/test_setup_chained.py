@@ -1036,3 +1036,85 @@ def test_a_program_whose_options_list_the_arms_runs_them_after_the_documented_tr
     assert "Run Few-shot / GPT-4: `python3 inference.py --model gpt-4`" in usage, usage
     assert "`python3 inference.py --model healthalpaca`" in usage, usage
     assert "train once as documented: `bash finetune.sh`" in usage, usage
+
+
+CLUSTER_BY_DATA = (
+    "import argparse\n"
+    "import os\n"
+    "\n"
+    "\n"
+    "def inference(loader, model):\n"
+    "    return [model(x) for x in loader]\n"
+    "\n"
+    "\n"
+    "if __name__ == '__main__':\n"
+    "    p = argparse.ArgumentParser()\n"
+    "    p.add_argument('--dataset', default='CIFAR-10', choices=['CIFAR-10', 'ImageNet-10'])\n"
+    "    p.add_argument('--model_path', default='save/CIFAR-10')\n"
+    "    args = p.parse_args()\n"
+    "    if args.dataset == 'CIFAR-10':\n"
+    "        data = os.path.join('datasets', 'cifar-10')\n"
+    "        class_num = 10\n"
+    "    elif args.dataset == 'ImageNet-10':\n"
+    "        data = os.path.join('datasets', 'imagenet-10')\n"
+    "        class_num = 10\n"
+    "    model_fp = os.path.join(args.model_path, 'checkpoint.tar')\n"
+    "    labels = inference([data], len)\n"
+    "    nmi, acc = 0.5, 0.6\n"
+    "    print('clustering NMI = {:.4f} ACC = {:.4f}'.format(nmi, acc))\n"
+    "    # print the results of every cluster\n"
+    "    for k in range(class_num):\n"
+    "        print('cluster', k, labels.count(k))\n"
+)
+
+
+TRAIN_LOOP = (
+    "import argparse\n"
+    "\n"
+    "\n"
+    "def train(loader, model, optimizer):\n"
+    "    loss_epoch = 0\n"
+    "    for step, x in enumerate(loader):\n"
+    "        optimizer.zero_grad()\n"
+    "        loss = model(x)\n"
+    "        loss.backward()\n"
+    "        optimizer.step()\n"
+    "        loss_epoch += loss.item()\n"
+    "    return loss_epoch\n"
+    "\n"
+    "\n"
+    "if __name__ == '__main__':\n"
+    "    p = argparse.ArgumentParser()\n"
+    "    p.add_argument('--model_path', default='save/CIFAR-10')\n"
+    "    p.add_argument('--epochs', type=int, default=1000)\n"
+    "    args = p.parse_args()\n"
+    "    for epoch in range(args.epochs):\n"
+    "        print('clustering loss', train([], None, None))\n"
+)
+
+
+def test_an_evaluation_chained_after_its_training_takes_its_branches_after_it(
+    tmp_path: Path,
+) -> None:
+    """The clustering evaluation reads its data set by a branch per data set: on each, the
+    training comes first, then the evaluation's branch, and the reported line last."""
+    files = {"train.py": TRAIN_LOOP, "cluster.py": CLUSTER_BY_DATA, "README.md": README}
+    task = TaskDraft(
+        key="table-2:compare",
+        question="How does the clustering NMI and ACC on CIFAR-10 compare with ImageNet-10?",
+        method="Train contrastive clustering on each data set and compare NMI and ACC.",
+        expected_outcome="ImageNet-10 is easier.",
+        design_complexity=DesignComplexity(
+            independent_variables={"dataset": ["CIFAR-10", "ImageNet-10"]},
+            dependent_variables={"metric": ["NMI", "ACC"]},
+        ),
+    )
+    steps = recovered_setup(tmp_path / "b", files, task).requirements
+    at = {s.split(": ", 1)[1].split(" (")[0]: k for k, s in enumerate(steps)}
+    trained = next(k for name, k in at.items() if name.startswith("Train first with train.py"))
+    branch = next(k for name, k in at.items() if name.startswith("Take the CIFAR-10 path"))
+    assert trained < branch, steps
+    # what only prints the results comes after what computes them
+    printed = next(k for name, k in at.items() if name.startswith("Print the results"))
+    assert printed > max(k for name, k in at.items() if "inference" in name), steps
+    assert steps[-1].startswith("Final Step: Report NMI, ACC"), steps

@@ -250,9 +250,9 @@ def test_steps_are_this_experiments_actions_citing_narrow_ranges(repo, setups) -
     assert validate_references(setup, root) == []
     assert not any(boilerplate(s) for s in steps)
     text = "\n".join(steps)
-    assert (
-        "Step 1: Load and split the ETTh1, ETTh2 data (Dataset_ETT) (data_loader.py:1-15)" in text
-    )
+    # the run launched first, then what it runs: the data, the options, the method
+    assert steps[0].startswith("Step 1: Run MLP on ETTh1 (etth1.sh) with --model_type mlp")
+    assert "Load and split the ETTh1, ETTh2 data (Dataset_ETT) (data_loader.py:1-15)" in text
     assert "Add the options that select MLP, Linear: --model_type (run.py:" in text
     # the method's own classes, the long one cut into its parts
     assert "Implement RecurrentCycle: learnable cycles" in text
@@ -498,7 +498,8 @@ def test_a_hydra_runs_configs_are_steps_the_defaults_then_each_chosen_file(
     steps = [r.split(": ", 1)[1] for r in setup.requirements]
     # what every run composes (the groups the command chooses aside), then each file it
     # chooses at its keys (its own defaults list aside), named after the arm it sets
-    assert steps[:4] == [
+    assert steps[0].startswith("Run every combination of algorithm MAPPO, QMIX in one multirun")
+    assert steps[1:5] == [
         "Compose each run's config from the defaults: experiment base, model layers/mlp "
         "(conf/config.yaml:1-6)",
         "Set the algorithm config of MAPPO: name, clip_epsilon, entropy_coef, lmbda "

@@ -1847,3 +1847,83 @@ def test_code_only_a_switch_or_value_no_run_gives_reaches_is_no_step(tmp_path: P
     assert "ResNet34" not in text, text
     assert "Evaluate ID accuracy and OOD detection AUROC (test.py:12-15)" in text, text
     assert steps[-1].endswith("(test.py:15)"), text  # not only_id's print of ACC
+
+
+FORECAST_RUN = """import argparse
+
+from exp import Exp
+
+if __name__ == "__main__":
+    p = argparse.ArgumentParser()
+    p.add_argument("--model", default="TimesNet", help="model name")
+    p.add_argument("--data", default="ETTh1")
+    p.add_argument("--seq_len", type=int, default=96)
+    args = p.parse_args()
+    exp = Exp(args)
+    exp.train()
+    exp.test()
+"""
+
+FORECAST_EXP = '''import importlib
+
+
+def mse(pred, true):
+    return sum((p - t) ** 2 for p, t in zip(pred, true)) / len(true)
+
+
+class Exp:
+    def __init__(self, args):
+        self.args = args
+        self.model = importlib.import_module("models." + args.model).Model(args)
+
+    def train(self):
+        """Train with early stopping on the validation loss"""
+        for epoch in range(10):
+            loss = self.model.step([1.0, 2.0])
+            print("epoch", epoch, "train loss", loss)
+
+    def test(self):
+        """Evaluate the trained model on the test split"""
+        pred = self.model.predict([1.0, 2.0])
+        print("mse", mse(pred, [1.0, 2.0]))
+'''
+
+FORECAST_MODEL = '''class Model:
+    """the {name} forecaster"""
+
+    def __init__(self, args):
+        self.seq_len = args.seq_len
+        self.weights = [0.5] * args.seq_len
+
+    def step(self, batch):
+        return sum(self.weights) * len(batch)
+
+    def predict(self, batch):
+        return [w * x for w, x in zip(self.weights, batch)]
+'''
+
+
+def test_many_arms_launch_scripts_never_crowd_out_the_training_and_evaluation(
+    tmp_path: Path,
+) -> None:
+    """Twelve compared models, each with its own launch script: the first launch leads the
+    steps, the others are cut before the training and the evaluation they all run."""
+    names = ["TimesNet", "DLinear", "Autoformer", "Informer", "Reformer", "FEDformer", "LightTS"]
+    names += ["ETSformer", "Pyraformer", "Crossformer", "PatchTST", "MICN"]
+    files = {"run.py": FORECAST_RUN, "exp.py": FORECAST_EXP}
+    for name in names:
+        files[f"models/{name}.py"] = FORECAST_MODEL.replace("{name}", name)
+        files[f"scripts/{name}_ETTh1.sh"] = (
+            f"python -u run.py \\\\\n  --model {name} \\\\\n  --data ETTh1 \\\\\n  --seq_len 96\n"
+        )
+    task = _task(
+        "How does TimesNet compare with DLinear, Autoformer, Informer and the others on MSE?",
+        {"model": names},
+        {"dataset": "ETTh1"},
+    )
+    steps = recovered_setup(tmp_path / "f", files, task).requirements
+    text = "\n".join(steps)
+    assert steps[0].startswith("Step 1: Run TimesNet on ETTh1"), text
+    assert sum("Run " in s and ".sh" in s for s in steps) >= 2, text
+    assert "Train with early stopping on the validation loss (exp.py:" in text, text
+    assert "Evaluate the trained model on the test split (exp.py:" in text, text

@@ -1179,3 +1179,70 @@ def test_an_ablation_naming_kernel_sizes_is_an_arm_of_its_own() -> None:
         ),
     )
     assert [a.value for a in task_arms(task)] == ["full model", *variants]
+
+
+ACF_RUN = """import argparse
+from models.cyclenet import Model
+
+if __name__ == '__main__':
+    p = argparse.ArgumentParser()
+    p.add_argument('--model', default='CycleNet')
+    p.add_argument('--cycle', type=int, default=24)
+    p.add_argument('--data_path', default='ETTh1.csv')
+    args = p.parse_args()
+    model = Model(args.cycle)
+    print('mse', model.fit(args.data_path))
+"""
+
+ACF_MODEL = """class RecurrentCycle:
+    \"\"\"learnable cycle of length cycle_len\"\"\"
+    def __init__(self, cycle_len):
+        self.cycle_len = cycle_len
+        self.data = [0.0] * cycle_len
+
+    def forward(self, index, length):
+        return [self.data[(index + i) % self.cycle_len] for i in range(length)]
+
+
+class Model:
+    def __init__(self, cycle):
+        self.cycle = RecurrentCycle(cycle)
+        self.weights = [1.0] * cycle
+
+    def fit(self, path):
+        pred = self.cycle.forward(0, 24)
+        return sum(pred) / len(pred)
+"""
+
+
+def test_a_notebooks_cells_come_first_and_the_launch_scripts_steps_last(tmp_path: Path) -> None:
+    """A notebook is the experiment, run by itself: its cells lead, the method's code the
+    plan found follows, and a launch script of the program (the plan's first run) comes
+    last, not between the cells and the code."""
+    notebook = _notebook(
+        [
+            ("markdown", "# Autocorrelation of the cycle\n"),
+            ("code", "import pandas as pd\ndf = pd.read_csv('dataset/ETTh1.csv')\n"),
+            ("markdown", "## Autocorrelation function\n"),
+            ("code", "from statsmodels.tsa.stattools import acf\nvalues = acf(df['OT'])\n"),
+            ("markdown", "## Plot the cycle length\n"),
+            ("code", "import matplotlib.pyplot as plt\nplt.plot(values)\n"),
+        ]
+    )
+    files = {
+        "acf_plot.ipynb": notebook,
+        "run.py": ACF_RUN,
+        "models/cyclenet.py": ACF_MODEL,
+        "scripts/etth1.sh": "python run.py --model CycleNet --cycle 24 --data_path ETTh1.csv\n",
+        "README.md": "# CycleNet\n\n```\nbash scripts/etth1.sh\n```\n",
+    }
+    task = TaskDraft(
+        key="t",
+        question="How can autocorrelation analysis identify the cycle length for CycleNet?",
+        method="Compute the autocorrelation function of the series and plot it.",
+        expected_outcome="The cycle is 24 hours.",
+    )
+    steps = recovered_setup(tmp_path / "acf", files, task).requirements
+    assert "acf_plot.ipynb" in steps[0], steps
+    assert any("models/cyclenet.py" in s for s in steps), steps
+    assert steps[-1].endswith("(scripts/etth1.sh:1)"), steps
