@@ -200,7 +200,11 @@ class MeasureSteps:
         # the methods compared, not the tasks repeated over, unless the tasks are compared
         methods = [a for a in runs_of if "task" not in terms(a.variable)]
         named_arms = [a.value for a in methods or runs_of][:4]
-        compared = " and ".join(named_arms) or "the runs"
+        compared = (
+            " and ".join([", ".join(named_arms[:-1]), named_arms[-1]])
+            if len(named_arms) > 1
+            else "".join(named_arms) or "the runs"
+        )
         named = ", ".join(metrics[:3]) or "the metric"
         # the task's own metrics first (all of a metric's words, or a metric word of it: "dice"
         # of "Dice score", never "inference" alone for "inference time"), then any common one
@@ -233,7 +237,11 @@ class MeasureSteps:
                 if any(p == path and a <= begin <= b for p, a, b in avoid):
                     continue
                 if any(w <= said_terms for w in wanted):
-                    return Step(f"Report {named} and compare {compared}", path, begin, last)
+                    # the line reports each run's numbers; the comparison is across runs
+                    action = f"Report {named} of each run, then compare {compared} across them"
+                    if compared == "the runs":
+                        action = f"Report {named} of each run, then compare the runs"
+                    return Step(action, path, begin, last)
         return None
 
 

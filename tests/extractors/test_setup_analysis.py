@@ -120,7 +120,12 @@ def test_an_ablation_left_to_write_points_at_where_the_steps_cite_what_it_remove
     steps = [
         Step("Implement MSCA (AttentionModule)", "models/mscan.py", 59, 91),
         Step("Train (train)", "tools/train.py", 10, 40),
-        Step("Report mIoU and compare w/ MSCA and w/o MSCA", "tools/test.py", 160, 160),
+        Step(
+            "Report mIoU of each run, then compare w/ MSCA and w/o MSCA across them",
+            "tools/test.py",
+            160,
+            160,
+        ),
     ]
     arm = Arm("compared setting", "w/o MSCA", frozenset({"msca"}))
     assert _taken_away(arm, steps) == (

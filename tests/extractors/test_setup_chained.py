@@ -865,7 +865,8 @@ def test_the_comparison_is_where_the_chained_evaluation_prints_the_measures(
     steps = recovered_setup(tmp_path / "c", files, task).requirements
     last = len(cluster.splitlines())
     assert steps[-1] == (
-        f"Final Step: Report NMI, ACC and compare ResNet18 and ResNet34 (cluster.py:{last})"
+        f"Final Step: Report NMI, ACC of each run, then compare ResNet18 and ResNet34 across "
+        f"them (cluster.py:{last})"
     ), steps
 
 

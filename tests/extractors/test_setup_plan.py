@@ -265,7 +265,9 @@ def test_steps_are_this_experiments_actions_citing_narrow_ranges(repo, setups) -
     assert "Run MLP on ETTh1 (etth1.sh) with --model_type mlp --data ETTh1" in text
     assert "(scripts/MLP/etth1.sh:7-12)" in text
     assert "Compute MAE, MSE as measured (utils/metrics.py:1-6)" in text
-    assert steps[-1].startswith("Final Step: Report MSE, MAE and compare MLP and Linear (exp.py:")
+    assert steps[-1].startswith(
+        "Final Step: Report MSE, MAE of each run, then compare MLP and Linear across them (exp.py:"
+    )
     assert 'print("mse' in (root / "exp.py").read_text().splitlines()[citations(steps)[-1][1] - 1]
     widths = [last - first + 1 for _, first, last in citations(steps)]
     assert max(widths) <= 50 and sorted(widths)[len(widths) // 2] <= 12, widths  # Model.__init__

@@ -1110,7 +1110,8 @@ def test_what_is_looked_at_has_no_metric_step_and_tasks_are_not_the_methods(
     steps = recovered_setup(tmp_path / "fc", files, task).requirements
     text = "\n".join(steps)
     assert "Compute MSE as measured (utils/tools.py:" in text and "Compute visual" not in text
-    assert "compare CycleNet and DLinear (" in steps[-1] and "ETTh1 forecasting" not in steps[-1]
+    assert "compare CycleNet and DLinear across them (" in steps[-1]
+    assert "ETTh1 forecasting" not in steps[-1]
 
 
 BENCH = '''"""Benchmark patch encoders on gene expression prediction."""

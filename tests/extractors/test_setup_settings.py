@@ -429,10 +429,9 @@ def test_the_arm_no_switch_turns_on_runs_bare_and_a_rejected_flag_is_said(
     assert "the script passes --persevere, --ratio, which its program does not define" in usage
     assert "--seed default" not in usage and "no launch script" not in usage
     # the metric the task names is printed nowhere: the line printing a common one is the end
-    assert setup.requirements[-1].startswith("Final Step: Report segmentation accuracy and ")
     assert setup.requirements[-1] == (
-        "Final Step: Report segmentation accuracy and compare Par Conv and Seq Conv and "
-        "w/o Conv (run.py:19)"
+        "Final Step: Report segmentation accuracy of each run, then compare Par Conv, Seq Conv "
+        "and w/o Conv across them (run.py:19)"
     )
 
 
