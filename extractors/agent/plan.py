@@ -78,6 +78,8 @@ class Plan:
     metrics: list[str] = field(default_factory=list)
     # measures nothing the runs run prints or writes by name: their code is to write
     unreported: list[str] = field(default_factory=list)
+    # the entry point's lines no run reaches (its path, first and last line)
+    unreached: list[tuple[str, int, int]] = field(default_factory=list)
 
 
 class StepPlanner:
@@ -224,6 +226,7 @@ class StepPlanner:
         # passes, and the function only it calls) are no step, nor where the report is
         untaken = self.filters.untaken(entry, runs)
         unreached = [(entry or "", a, b) for a, b in untaken]
+        plan.unreached = unreached
         report = self.measures.report_step(
             measures, compared, evaluate, judge or entry, also=also, first=chained, avoid=unreached
         )
@@ -329,7 +332,9 @@ class StepPlanner:
         called = [
             c
             for c in called
-            if not self.filters.called_only_in(c, entry, spans) and not _inside(c, unreached)
+            if not self.filters.called_only_in(c, entry, spans)
+            and not _inside(c, unreached)
+            and not self.filters.factory(c)
         ]
         # a branch the main block's own steps cite from its `if` on says it in execution order
         branches = [
@@ -434,6 +439,19 @@ class StepPlanner:
         ):
             plan.steps.append(report)  # the comparison ends the steps, even inside one
         return plan
+
+    def reached(self, steps: list[Step], entry: str | None, plan: Plan) -> list[Step]:
+        """The steps the runs reach: none within the entry point's lines no run reaches, nor
+        a function it calls only from them, nor a factory that only returns one call's
+        object (for steps traced outside the plan, which are filtered as its own are)."""
+        spans = [(a, b) for p, a, b in plan.unreached if p == entry]
+        return [
+            s
+            for s in steps
+            if not _inside(s, plan.unreached)
+            and not self.filters.called_only_in(s, entry, spans)
+            and not self.filters.factory(s)
+        ]
 
     def opened(self, steps: list[Step], q: TaskQuery | None = None) -> list[Step]:
         """Few steps, one of them a whole long function ("Train (train)" at 28-294): the

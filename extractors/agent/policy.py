@@ -58,7 +58,7 @@ RELEVANCE = 1.05  # share of task names found in the repo + share of task words 
 WORDS_ONLY_RELEVANCE = 0.85  # share of task words, for a task that names nothing
 _NUMERIC = re.compile(r"[\d.,%]+")
 _NUMBER_NAME = re.compile(r"\d[\d.]*(?:e_?\d*)?$")  # 1e_5, 3.5
-HEURISTIC_VERSION = "setup-heuristic-142"  # bump when the policy's output changes
+HEURISTIC_VERSION = "setup-heuristic-143"  # bump when the policy's output changes
 # a program that compares what the runs produced: eval_results.py, validate.py, plot_x.py
 _COMPARE_STAGE = re.compile(r"(?:eval|valid|plot|analy)", re.I)
 
@@ -476,7 +476,7 @@ class SetupAgent:
             steps = sorted(steps, key=lambda s: s.path.endswith(".sh"))
             steps = (cells + steps)[:15] if cells else steps
         if len(steps) < 4:
-            traced = self._traced(chosen, entry, q)
+            traced = self.step_planner.reached(self._traced(chosen, entry, q), entry, plan)
             have = {(s.path, s.start, s.end) for s in steps}
             extra = [s for s in traced if (s.path, s.start, s.end) not in have]
             steps = _in_trace_order(steps[:-1], extra, traced) + steps[-1:] if steps else extra

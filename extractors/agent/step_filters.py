@@ -170,6 +170,48 @@ class StepFilters:
         assigned = _assigned_once(_assignments(tree), before=node.lineno)
         return all(_truth(node.test, _options(e, r), assigned) is False for r in done)
 
+    def factory(self, step: Step) -> bool:
+        """The step cites a function that only returns a class's object made from names and
+        values (`def ResNet18(): return ResNet(BasicBlock, [2, 2, 2, 2])`): its call site
+        says as much, and the class is where the work is. One building the model in its
+        arguments (`nn.Sequential(nn.Conv2d(...), ...)`) is the model, and one computing
+        (`return float(pred == gold)`) is no factory."""
+        if not step.action.startswith("Call "):
+            return False  # a documented factory says what it builds ("Build the GateMix model")
+        tree = self.tracer.tree(step.path) if step.path.endswith(".py") else None
+        if tree is None:
+            return False
+        fn = next(
+            (
+                n
+                for n in ast.walk(tree)
+                if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
+                and n.lineno <= step.start <= (n.end_lineno or n.lineno)
+                and step.end == n.end_lineno
+            ),
+            None,
+        )
+        if fn is None:
+            return False
+        body = [
+            b
+            for b in fn.body
+            if not (isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant))
+        ]
+        if len(body) != 1 or not isinstance(body[0], ast.Return):
+            return False
+        made = body[0].value
+        if not isinstance(made, ast.Call):
+            return False
+        callee = made.func.attr if isinstance(made.func, ast.Attribute) else ""
+        callee = made.func.id if isinstance(made.func, ast.Name) else callee
+        plain = (ast.Name, ast.Constant, ast.Attribute, ast.List, ast.Tuple, ast.Load)
+        return callee[:1].isupper() and all(
+            isinstance(n, plain)
+            for a in [*made.args, *(k.value for k in made.keywords)]
+            for n in ast.walk(a)
+        )
+
     def untaken(self, program: str | None, runs: list[Run]) -> list[tuple[int, int]]:
         """The lines of `program` no run reaches: the body of an `if` whose test is false for
         every run (read as `not_taken` reads it), the `else` of one true for every run, and

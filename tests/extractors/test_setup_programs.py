@@ -1821,12 +1821,12 @@ OOD_MODELS = '''class Net:
 
 
 def ResNet18():
-    """the ResNet18 backbone"""
+    """GFLOPS: 0.56"""
     return Net(18)
 
 
 def ResNet34():
-    """the ResNet34 backbone"""
+    """GFLOPS: 1.16"""
     return Net(34)
 '''
 
@@ -1834,7 +1834,8 @@ def ResNet34():
 def test_code_only_a_switch_or_value_no_run_gives_reaches_is_no_step(tmp_path: Path) -> None:
     """`only_id` runs only under `if args.only_id:`, a switch no run passes, and `ResNet34`
     only under `elif args.model == "ResNet34":`, where every run keeps the parser's default
-    ResNet18: neither is a step, and the ACC the task reports is `full`'s line."""
+    ResNet18: neither is a step, and the ACC the task reports is `full`'s line. The factory
+    `ResNet18()`, which only returns `Net(18)`, is no step either."""
     files = {
         "test.py": OOD_EVAL,
         "models.py": OOD_MODELS,
@@ -1846,6 +1847,8 @@ def test_code_only_a_switch_or_value_no_run_gives_reaches_is_no_step(tmp_path: P
     text = "\n".join(steps)
     assert "only_id" not in text and "only evaluate" not in text, text
     assert "ResNet34" not in text, text
+    # `ResNet18()` only returns `Net(18)`: its call site is the step, not the factory
+    assert "(models.py:10-12)" not in text, text
     assert "Evaluate ID accuracy and OOD detection AUROC (test.py:12-15)" in text, text
     assert steps[-1].endswith("(test.py:15)"), text  # not only_id's print of ACC
 
