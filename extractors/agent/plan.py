@@ -368,10 +368,16 @@ class StepPlanner:
         # the evaluation, and last what only prints or saves the results
         printed = [b for b in blocks if _PRINTS.match(b.action)]
         before = [b for b in blocks if b not in printed]
+        plotted = [c for c in called if _PRINTS.match(c.action)]  # `Plot` after `Train`
+        calls = [c for c in called if c not in plotted]
+        # a launch that sets the run's options is its configuration, read first; one that
+        # only starts the program (`python inference_demo.py --demo_config x`) runs it last
+        setting = [s for s, r in zip(launches, launched, strict=True) if r.settings.strip()]
+        starting = [s for s in launches if s not in setting]
         # an evaluation chained after its training takes its branches after that training
         ahead, behind = ([], branches) if stages else (branches, [])
         order = [
-            *launches,
+            *setting,
             data,
             *benchmarks,
             *composed,
@@ -390,13 +396,15 @@ class StepPlanner:
             *code,
             *uses,
             *before,
-            *called,
+            *calls,
             train,
             *hooks,
+            *starting,
             *judged,
             evaluate,
             metric,
             *printed,
+            *plotted,
         ]
         # narrow, task-specific steps win over the definitions around them
         steps = _distinct(order, first=[*branches, *launches, metric, evaluate, train, data, *keys])
@@ -637,7 +645,8 @@ class StepPlanner:
 
 def _code_steps(runs: list[Run]) -> list[Step]:
     """The lines that hard-code the switches selecting the arms: a step per arm's run, what
-    it sets them to (two to `MAX_CODED` runs), else one step for them all."""
+    it sets them to (two to `MAX_CODED` runs; one step saying each, when they all set the
+    same lines), else one step for them all."""
     coded = [r for r in runs if r.edits and not r.missing]
     settings = list(dict.fromkeys(c for r in coded for c, _ in r.edits))
     if not settings:
@@ -652,6 +661,9 @@ def _code_steps(runs: list[Run]) -> list[Step]:
             )
             arms = ", ".join(a.value for a in r.arms)[:60]
             out.append(Step(f"Select {arms}: set {values}", path, start, end))
+        if len({(o.path, o.start, o.end) for o in out}) == 1:  # the same lines for every arm
+            each = "; ".join(o.action.removeprefix("Select ") for o in out)
+            return [Step(f"Select each arm at these lines: {each}", out[0].path, start, end)]
         return out
     path = settings[0].path
     start, end = _cluster(sorted(c.line for c in settings if c.path == path))

@@ -1931,3 +1931,68 @@ def test_many_arms_launch_scripts_never_crowd_out_the_training_and_evaluation(
     assert sum("Run " in s and ".sh" in s for s in steps) >= 2, text
     assert "Train with early stopping on the validation loss (exp.py:" in text, text
     assert "Evaluate the trained model on the test split (exp.py:" in text, text
+
+
+PLOTTED = '''import argparse
+
+import matplotlib.pyplot as plt
+
+
+def load_data(path):
+    with open(path) as f:
+        return [float(x) for x in f]
+
+
+def train(data, lr):
+    """Train the meta-learner with Adam"""
+    losses = []
+    for epoch in range(10):
+        loss = sum(data) * lr / (epoch + 1)
+        losses.append(loss)
+    return losses
+
+
+def plot(losses):
+    """Plot the training curve"""
+    plt.plot(losses)
+    plt.savefig("curve.png")
+
+
+def test(losses):
+    """Evaluate the meta-learner on the test tasks"""
+    accuracy = 1.0 - losses[-1]
+    print("test accuracy", accuracy)
+
+
+if __name__ == "__main__":
+    p = argparse.ArgumentParser()
+    p.add_argument("--lr", type=float, default=0.1)
+    p.add_argument("--data", default="omniglot.txt")
+    args = p.parse_args()
+    losses = train(load_data(args.data), args.lr)
+    plot(losses)
+    test(losses)
+'''
+
+
+def test_a_launch_that_only_starts_the_program_and_a_plot_come_after_the_training(
+    tmp_path: Path,
+) -> None:
+    """A wrapper script passing no option only starts the program: it runs after the code it
+    runs is written, as does plotting what the training computed; the training leads."""
+    files = {
+        "maml.py": PLOTTED,
+        "run.sh": "#!/bin/bash\npython maml.py\n",
+        "README.md": "# MAML\n\nTrain the meta-learner:\n\n```\nbash run.sh\n```\n",
+    }
+    task = _task(
+        "Does the MAML meta-learner trained with Adam reach a high test accuracy on the "
+        "Omniglot data?",
+        {"learning rate": ["0.1"]},
+    )
+    steps = recovered_setup(tmp_path / "m", files, task).requirements
+    at = {s.split(": ", 1)[1]: k for k, s in enumerate(steps)}
+    trained = next(k for s, k in at.items() if "Train the meta-learner with Adam" in s)
+    plotted = next(k for s, k in at.items() if "Plot the training curve" in s)
+    launched = next(k for s, k in at.items() if "(run.sh:" in s)
+    assert trained < plotted and trained < launched, steps

@@ -92,12 +92,17 @@ def test_arms_a_script_hard_codes_are_run_by_editing_its_switches(tmp_path: Path
     # --test_mode's default is True, but nothing says it selects a prompt
     assert "--test_mode" not in usage
     steps = "\n".join(setup.requirements)
-    # each arm's switches are a step of their own: tasks comparing other prompts differ
-    for arm, text, box in (("text", True, False), ("box", False, True), ("box+text", True, True)):
-        assert (
-            f"Select {arm}: set args.use_text_prompt = {text}, args.use_box_prompt = {box} "
-            "(demo.py:35-36)"
-        ) in steps
+    # each arm's switches, all at the same lines: one step says each arm's, citing them once
+    each = "; ".join(
+        f"{arm}: set args.use_text_prompt = {text}, args.use_box_prompt = {box}"
+        for arm, text, box in (
+            ("text", True, False),
+            ("box", False, True),
+            ("box+text", True, True),
+        )
+    )
+    assert f"Select each arm at these lines: {each} (demo.py:35-36)" in steps
+    assert steps.count("(demo.py:35-36)") == 1
     assert "Take the box path (prompt type) where args.use_box_prompt (demo.py:19-20)" in steps
 
     # "bbox" is the box switch's word with a letter before it: text+bbox sets both
