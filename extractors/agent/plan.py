@@ -66,6 +66,9 @@ WIDE_STEP = 60  # lines of a step citing a whole function that is read through i
 MAX_CONFIGS = 3  # the configs of one task's runs whose model lines are steps
 SETTINGS_RUNS = 2  # script runs whose settings are cut into steps
 MAX_CODED = 5  # arms selected by in-code switches that each get a step of their own
+# an option that only names which model or method runs (`--model`, `--model_type`): its
+# parser line is no action of the experiment; a switch of the method's own (`--wo_conv`) is
+_SELECTOR = re.compile(r"(?i)(?:model|method|algo|algorithm|arch|backbone)(?:[_-](?:type|name))?")
 # a block of the main program that only shows or keeps what was computed: it runs last
 _PRINTS = re.compile(r"(?:Print|Log|Save|Write|Dump|Show|Plot)\b")
 
@@ -568,6 +571,8 @@ class StepPlanner:
         if not lines:
             return None
         names = [f.name for f in e.flags if f.name in wanted][:6]
+        if all(_SELECTOR.fullmatch(n.lstrip("-")) for n in names):
+            return None  # `--model`: the runs name each model, whose own code is cited
         start, end = _cluster(lines)
         chosen = ", ".join(  # a value swept ("Epoch 15"), not one described ("0.1 for X")
             dict.fromkeys(
