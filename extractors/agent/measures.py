@@ -199,7 +199,10 @@ class MeasureSteps:
         ]
         # the methods compared, not the tasks repeated over, unless the tasks are compared
         methods = [a for a in runs_of if "task" not in terms(a.variable)]
-        named_arms = [a.value for a in methods or runs_of][:4]
+        values = list(dict.fromkeys(a.value for a in methods or runs_of))
+        named_arms = values[:MAX_NAMED]  # past that, the rest counted: no arm seems left out
+        if len(values) > MAX_NAMED:
+            named_arms = [*values[: MAX_NAMED - 1], f"the {len(values) - MAX_NAMED + 1} others"]
         compared = (
             " and ".join([", ".join(named_arms[:-1]), named_arms[-1]])
             if len(named_arms) > 1
@@ -246,6 +249,7 @@ class MeasureSteps:
 
 
 MAX_REPORTED = 4  # the measures whose report line is looked for one by one
+MAX_NAMED = 6  # the compared arms the report step names
 
 
 def _report_lines(
