@@ -9,6 +9,7 @@ runs do (`StepPlanner`, plan.py).
 from __future__ import annotations
 
 import ast
+import builtins
 import keyword
 import re
 
@@ -27,6 +28,7 @@ _MADE = re.compile(
     r"(?:^|: )(?:Create the (\w+)(?: as \w+)?|Compute \w+ with (\w+)(?:\.[\w.]+)?)"
     r"(?: \(in \w+\))?$"
 )
+_BUILTINS = frozenset(n for n in dir(builtins) if not n.startswith("_"))
 PLUMBING_LINES = 10  # a library's object made in more lines is set up with care: a step
 _EXPERIMENT_WORDS = frozenset(
     terms(
@@ -94,8 +96,9 @@ class StepFilters:
 
     def library_object(self, step: Step, q: TaskQuery) -> bool:
         """The step only makes a library's object in a few lines ("Create the DataLoader as
-        loader", "Compute counts with np.array", "If x: Create the LoraConfig"), and the task
-        names nothing of it: plumbing, no action of this experiment."""
+        loader", "Compute counts with np.array", "If x: Create the LoraConfig"), or one of
+        Python's own ("Compute results with sorted"), and the task names nothing of it:
+        plumbing, no action of this experiment."""
         m = _MADE.search(step.action)
         if m is None or step.end - step.start + 1 > PLUMBING_LINES:
             return False
@@ -105,6 +108,9 @@ class StepFilters:
             return False
         if self.tracer.from_library(step.path, name):
             return True
+        if name in _BUILTINS:  # "Compute results with sorted": Python's own, unless defined
+            tree = self.tracer.tree(step.path)
+            return tree is None or name not in self.tracer.local_names(step.path, tree)
         # made through its module (`torch.utils.data.DataLoader(...)`): the module's origin
         text = "\n".join(self.search.lines(step.path)[step.start - 1 : step.end])
         root = re.search(rf"\b(\w+)(?:\.\w+)*\.{re.escape(name)}\s*\(", text)

@@ -331,8 +331,8 @@ def test_a_modules_switch_to_training_mode_is_not_the_training(tmp_path: Path) -
 
 def test_a_librarys_objects_made_in_passing_are_no_steps(tmp_path: Path) -> None:
     """The program makes the repository's data set and model, and a library's loader, array,
-    sampler and adapter config around them: the library's are plumbing, unless the task
-    names one (LoRA's `LoraConfig`)."""
+    sampler and adapter config around them, and sorts with Python's own `sorted`: the
+    library's and Python's are plumbing, unless the task names one (LoRA's `LoraConfig`)."""
     main = (
         "import argparse\n\n"
         "import numpy as np\n"
@@ -356,7 +356,8 @@ def test_a_librarys_objects_made_in_passing_are_no_steps(tmp_path: Path) -> None
         "    sampler = torch.utils.data.RandomSampler(dataset)\n\n"
         "    adapter = LoraConfig(r=8, lora_alpha=16)\n\n"
         "    model = Abstainer(counts, adapter)\n\n"
-        "    train(model, loader, args.epochs)\n"
+        "    train(model, loader, args.epochs)\n\n"
+        "    ranked = sorted(dataset.counts, reverse=True)\n"
     )
     longtail = (
         "class LongTailSet:\n"
@@ -387,7 +388,7 @@ def test_a_librarys_objects_made_in_passing_are_no_steps(tmp_path: Path) -> None
     )
     steps = "\n".join(recovered_setup(tmp_path / "p", files, task).requirements)
     assert "Create the Abstainer as model (train.py:33)" in steps, steps
-    for plumbing in ("DataLoader", "np.array", "RandomSampler", "LoraConfig"):
+    for plumbing in ("DataLoader", "np.array", "RandomSampler", "LoraConfig", "sorted"):
         assert plumbing not in steps, (plumbing, steps)
     task.question = "What AUROC does the Abstainer reach with a LoRA adapter on LongTailSet?"
     steps = "\n".join(recovered_setup(tmp_path / "l", files, task).requirements)
