@@ -52,7 +52,7 @@ from .arms import (
 )
 from .derived import plain_backbones, sweeps_of, with_parameters
 from .entry_args import EntryArgs, positional
-from .launch import shell, with_held, with_setting, without_options
+from .launch import options_of, shell, with_held, with_setting, without_options
 from .launch_scripts import LaunchScripts
 from .methods import MethodModules
 from .multirun import hydra_sweep
@@ -99,6 +99,7 @@ class Planner(Protocol):
 
 RELEVANT = 0.6  # a launch script ranked this close to the best file can name the entry point
 MAX_MISSING = 10  # arms no script or option selects, each shown as a line to fill in
+MAX_REPOINTED = 6  # options re-pointed to the task's data set in a script of other data
 
 
 class TaskRuns:
@@ -344,6 +345,36 @@ class TaskRuns:
                 return [(a, g) for a, g in zip(sets, given, strict=True) if g]
         return []
 
+    def _repointed(self, run: Run, arm: Arm, data: frozenset[str]) -> tuple[str, str]:
+        """What to change in an arm's script that runs other data, for the task's data set:
+        the options another arm's scripts set one way on the script's data and another way
+        on the task's (`--data_path ETTh1.csv` and `ETTm1.csv`, `--enc_in 7` and `321`),
+        where the arm's script gives the first: the data's, not a model's tuning. With the
+        other arm's script for the task's data; ("", "") when no arm has both."""
+        mine = options_of(run.invocation)
+        for other in self.arms:
+            if other is arm:
+                continue
+            fits = {e.path: self.fit(e, other, data) for e in self.launchers}
+            mine_arm = [e for e in self.launchers if fits[e.path][0] > 0]  # the other arm's
+            there = [e for e in mine_arm if fits[e.path][1] > 0]  # on the task's data
+            here = [e for e in mine_arm if fits[e.path][1] == 0 and e.path != run.script]
+            if not there or not here:
+                continue
+            target = max(there, key=lambda e: self.fit(e, other, data))
+            to = options_of(self.p.scripts.run(target, self.q, [other], data).invocation)
+            # the other arm's script most like this one: on the same data
+            both = [options_of(self.p.scripts.run(e, self.q, [other]).invocation) for e in here]
+            was = max(both, key=lambda o: sum(mine.get(k) == v for k, v in o.items()))
+            changed = [
+                f"{k} {to[k]}"
+                for k, v in was.items()
+                if k in to and to[k] != v and to[k] and mine.get(k) == v
+            ]
+            if changed:
+                return " ".join(changed[:MAX_REPOINTED]), posixpath.basename(target.path)
+        return "", ""
+
     def _scripted_arms(self) -> None:
         """Each arm a launch script names runs through it, once per data set; an arm an
         option selects waits for its command (`by_flag`); the rest are `plain`."""
@@ -368,6 +399,8 @@ class TaskRuns:
                     run = p.scripts.run(pick, self.q, [arm], arm.words if is_data else data)
                     run.data = self.label.get(data, "")
                     run.elsewhere = bool(data) and not self.fit(pick, arm, data)[1]
+                    if run.elsewhere:
+                        run.repointed = self._repointed(run, arm, data)
                     if not self._trains_own(pick, arm) and (
                         variant := variant_warning(run, arm, p.methods)
                     ):

@@ -156,6 +156,11 @@ def _options(command: str) -> tuple[tuple[str, ...], dict[str, str]]:
     return tuple(words[:at]), values
 
 
+def options_of(command: str) -> dict[str, str]:
+    """The values a command gives its options (`--data ETTh1` as {"--data": "ETTh1"})."""
+    return _options(command)[1]
+
+
 def _number(value: str) -> bool:
     return bool(re.fullmatch(r"-?\d+(?:\.\d+)?(?:e-?\d+)?", value))
 

@@ -31,6 +31,9 @@ class Run:
     data: str = ""  # the data set it runs on, when the task names several
     missing: bool = False  # no script or option selects this arm: the reviewer writes it
     elsewhere: bool = False  # the arm's only script runs it on other data than the task's
+    # for such a run, the options to change and their values on the task's data, as another
+    # arm's script for that data gives them (`--data_path ETTm1.csv`), and that script
+    repointed: tuple[str, str] = ("", "")
     sweep: bool = False  # one multirun over every combination of its arms
     warning: str = ""  # what would stop the command as written, for the reader
     # in-code settings to give before it runs, with their values for this run
@@ -78,6 +81,12 @@ def run_label(run: Run) -> str:
         arms = ", ".join(arm_name(a) for a in methods)
     what = f"Run {arms}" if arms else "Run the default configuration"
     if run.elsewhere and run.data:  # say so rather than pass another data set off as this one
+        options, script = run.repointed
+        if options:
+            return (
+                f"{what} (its script runs other data: for {run.data}, set {options} in it, "
+                f"as {script} does)"
+            )
         return f"{what} (its script runs other data: set its data options to {run.data})"
     return what + (f" on {data}" if data and data not in arms else "")
 

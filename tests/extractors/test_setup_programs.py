@@ -2003,3 +2003,42 @@ def test_a_launch_that_only_starts_the_program_and_a_plot_come_after_the_trainin
     plotted = next(k for s, k in at.items() if "Plot the training curve" in s)
     launched = next(k for s, k in at.items() if "(run.sh:" in s)
     assert trained < plotted and trained < launched, steps
+
+
+def test_a_baselines_script_of_other_data_is_re_pointed_as_the_methods_script_for_the_data(
+    tmp_path: Path,
+) -> None:
+    """The baseline has a script for ETTh1 only; the task runs ETTm1. The method's scripts for
+    both say which options are the data's (`--data_path`, `--data`, `--enc_in`: one way on
+    ETTh1, another on ETTm1, and the baseline's script sets them as the method's ETTh1 one
+    does); a setting the method tunes per data set but the baseline sets otherwise
+    (`--d_model`) is the baseline's own and stays."""
+
+    def script(model: str, data: str, channels: int, width: int) -> str:
+        return (
+            f"python -u run.py \\\\\n  --model {model} \\\\\n  --data_path {data}.csv \\\\\n"
+            f"  --data {data} \\\\\n  --enc_in {channels} \\\\\n  --d_model {width}\n"
+        )
+
+    run = RUN.replace(
+        'parser.add_argument("--seq_len", type=int, default=96)',
+        'parser.add_argument("--seq_len", type=int, default=96)\n'
+        'parser.add_argument("--enc_in", type=int, default=7)\n'
+        'parser.add_argument("--d_model", type=int, default=512)',
+    )
+    files = {
+        "run.py": run,
+        "scripts/CycleNet_ETTh1.sh": script("CycleNet", "ETTh1", 7, 512),
+        "scripts/CycleNet_ETTm1.sh": script("CycleNet", "ETTm1", 21, 256),
+        "scripts/DLinear_ETTh1.sh": script("DLinear", "ETTh1", 7, 128),
+    }
+    task = _task(
+        "Does CycleNet beat DLinear on ETTm1?",
+        {"model": ["CycleNet", "DLinear"]},
+        {"dataset": "ETTm1"},
+    )
+    usage = recovered_setup(tmp_path / "r", files, task).usage_instructions
+    assert (
+        "Run DLinear (its script runs other data: for ETTm1, set --data_path ETTm1.csv "
+        "--data ETTm1 --enc_in 21 in it, as CycleNet_ETTm1.sh does)"
+    ) in usage, usage
