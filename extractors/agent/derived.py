@@ -284,7 +284,7 @@ def through_suites(
             flags = entries[program].flags
             known[program] = suite_of(tree, flags) if tree is not None else None
         suite = known[program]
-        if suite is not None and asks_for_several(q.text, suite):
+        if suite is not None and asks_for_several(q.text, suite, program):
             run.command = through_suite(run.command, suite)
             run.suite, run.suite_program = suite, program
 

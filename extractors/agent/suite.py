@@ -72,9 +72,13 @@ def _option_of(bound: ast.expr | None) -> str | None:
     return None
 
 
-def asks_for_several(text: str, suite: Suite) -> bool:
+def asks_for_several(text: str, suite: Suite, program: str = "") -> bool:
     """Whether the task's text asks about several of the suite's items: "all 27 tasks", "the
-    11 algorithmic tasks", "every task" (the list's name, as a plural, after a count)."""
+    11 algorithmic tasks", "every task" (the list's name, as a plural, after a count), or
+    about the benchmark the program is named after, whole ("on the Big-Bench Hard dataset"
+    for examples/bbh/run_prompt_bigbench_trace.py)."""
+    if program and _names_benchmark(text, program):
+        return True
     nouns = {w if w.endswith("s") else w + "s" for w in suite.name.lower().split("_") if len(w) > 2}
     for noun in nouns:
         every = rf"\b(?:all|every|each)\b(?:\W+\w+){{0,3}}?\W+{noun[:-1]}s?\b"
@@ -83,6 +87,26 @@ def asks_for_several(text: str, suite: Suite) -> bool:
         for m in re.finditer(rf"\b(\d+)\b(?:\W+[A-Za-z]\w*){{0,2}}?\W+{noun}\b", text, re.I):
             if int(m.group(1)) >= 2:
                 return True
+    return False
+
+
+_BENCHMARK = re.compile(
+    r"\b(?:on|over|across)\s+(?:the\s+)?((?:[A-Z][\w-]*\s+){0,3}[A-Z][\w-]*)\s+"
+    r"(?:dataset|benchmark|suite)\b"
+)
+
+
+def _names_benchmark(text: str, program: str) -> bool:
+    """The text runs "on the X dataset/benchmark" where X is what the program's path is named
+    after: a word of the path that X spells without its spaces and hyphens ("bigbench" of
+    Big-Bench Hard) or by its initials ("bbh")."""
+    words = {w for w in re.split(r"[^a-z0-9]+", program.lower()) if len(w) >= 3}
+    for m in _BENCHMARK.finditer(text):
+        parts = [p for p in re.split(r"[\s-]+", m.group(1).lower()) if p]
+        joined = "".join(parts)
+        initials = "".join(p[0] for p in parts) if len(parts) >= 2 else ""
+        if any(len(w) >= 5 and joined.startswith(w) for w in words) or initials in words:
+            return True
     return False
 
 

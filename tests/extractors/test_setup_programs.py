@@ -1211,6 +1211,13 @@ def test_a_question_over_several_of_a_programs_listed_items_runs_them_all(
     one = _task("Does Trace beat DSPy's COPRO on the word sorting task of BBH?", arms)
     usage = recovered_setup(tmp_path / "one", files, one).usage_instructions
     assert "--task_start" not in usage and "--copro" in usage, usage
+    # the benchmark the program is named after, whole: the Big-Bench Hard dataset is `bbh`
+    whole = _task("Does Trace beat DSPy's COPRO on the Big-Bench Hard dataset?", arms)
+    usage = recovered_setup(tmp_path / "whole", files, whole).usage_instructions
+    assert "--copro --task_start 0 --task_end 4" in usage, usage
+    other = _task("Does Trace beat DSPy's COPRO on the GSM Eight dataset?", arms)
+    usage = recovered_setup(tmp_path / "other", files, other).usage_instructions
+    assert "--task_start" not in usage, usage
 
 
 def _optimizer_program(kind: str) -> str:
