@@ -22,6 +22,7 @@ candidate steps belong to this experiment is `StepFilters`' call (step_filters.p
 
 from __future__ import annotations
 
+import ast
 import posixpath
 import re
 from dataclasses import dataclass, field, replace
@@ -69,6 +70,7 @@ MAX_CODED = 5  # arms selected by in-code switches that each get a step of their
 # an option that only names which model or method runs (`--model`, `--model_type`): its
 # parser line is no action of the experiment; a switch of the method's own (`--wo_conv`) is
 _SELECTOR = re.compile(r"(?i)(?:model|method|algo|algorithm|arch|backbone)(?:[_-](?:type|name))?")
+_TRAINS_NAME = re.compile(r"train(?:ing)?(?:_|$)", re.I)  # train_segmentor, train_model
 # a block of the main program that only shows or keeps what was computed: it runs last
 _PRINTS = re.compile(r"(?:Print|Log|Save|Write|Dump|Show|Plot)\b")
 
@@ -181,7 +183,10 @@ class StepPlanner:
         own += [r for r in rivals or [] if all(r.path != o.path for o in own)]
         files: list[str | None] = [entry, *modules] if entry else []
         picked = self.stages.picked(entry, runs)
-        train = self.stages.training(files, picked)
+        # a config program hands its training to the framework by name (`train_segmentor(...)`
+        # of mmseg/apis/train.py): that function's file is where the training is
+        stages_of = self._called_stages(entry) if configs and entry else []
+        train = self.stages.training([*files, *stages_of], picked)
         hooks = self.stages.hooks(files)
         plan.method_modules += [h.path for h in hooks]  # the module is the method's own
         # the loss the program trains with, when it is the repository's own (a few loss
@@ -516,6 +521,26 @@ class StepPlanner:
                     seen.add((step.path, step.start))
                     out.append(step)
         return out
+
+    def _called_stages(self, entry: str) -> list[str]:
+        """The repository files defining what `entry` calls by a training's name
+        (`train_segmentor`, imported from mmseg.apis), not the framework it imports whole."""
+        tree = self.tracer.tree(entry)
+        if tree is None:
+            return []
+        defined = self.tracer.local_names(entry, tree, packages=True)
+        called = {
+            n.func.id
+            for n in ast.walk(tree)
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+        }
+        return list(
+            dict.fromkeys(
+                path
+                for name, (path, _) in defined.items()
+                if name in called and path != entry and _TRAINS_NAME.match(name)
+            )
+        )
 
     def _closure(self, entry: str) -> list[str]:
         """The repository modules the entry point reaches through its imports."""

@@ -288,9 +288,11 @@ class TrainingSteps:
         node = self.tracer.def_node(path, item.name)
         if node is None:
             return None
-        loops = [n for n in ast.walk(node) if isinstance(n, ast.For | ast.While)]
+        # a loop that trains: over epochs or steps, or stepping an optimizer, not one that
+        # registers hooks (`for hook_cfg in cfg.custom_hooks:` of mmseg's train_segmentor)
+        loops = [n for n in ast.walk(node) if isinstance(n, ast.For | ast.While) and _trains(n)]
         if not loops:
-            return None
+            return _handed_to_runner(node)
         loop = (
             max(loops, key=lambda n: (n.end_lineno or n.lineno) - n.lineno)
             if len(loops) > 1
@@ -330,3 +332,34 @@ class TrainingSteps:
             start = max(min(losses), backward - NARROW)
             return start, backward
         return first.lineno, first.lineno + NARROW
+
+
+_STEPPING = {"backward", "step", "zero_grad", "train_step", "run_epoch"}
+
+
+def _trains(loop: ast.For | ast.While) -> bool:
+    """The loop goes over epochs or iterations, or steps an optimizer, or trains inside."""
+    head = ast.unparse(loop.target if isinstance(loop, ast.For) else loop.test)
+    if re.search(r"epoch|iter|step|batch", head, re.I):
+        return True
+    for n in ast.walk(loop):
+        if isinstance(n, ast.Call):
+            name = n.func.attr if isinstance(n.func, ast.Attribute) else getattr(n.func, "id", "")
+            if name in _STEPPING or _TRAIN_PREFIX.match(name.lower()):
+                return True
+    return False
+
+
+def _handed_to_runner(node: ast.AST) -> tuple[int, int] | None:
+    """The statement a training function ends by handing the run to (`runner.run(loaders,
+    cfg.workflow)`, `trainer.fit(model)`): where a framework's training starts."""
+    body = getattr(node, "body", [])
+    for stmt in reversed(body):
+        call = stmt.value if isinstance(stmt, ast.Expr) else None
+        if (
+            isinstance(call, ast.Call)
+            and isinstance(call.func, ast.Attribute)
+            and call.func.attr in ("run", "fit", "train")
+        ):
+            return stmt.lineno, stmt.end_lineno or stmt.lineno
+    return None

@@ -548,3 +548,38 @@ def test_an_evaluation_block_no_run_takes_is_read_from_the_runs_options(tmp_path
     assert not filters.not_taken(block, "tools/test.py", runs("--eval mIoU", "--eval cityscapes"))
     assert not filters.not_taken(block, "tools/test.py", runs("--format-only"))
     assert not filters.not_taken(unread, "tools/test.py", runs("--eval mIoU"))
+
+
+# a training function longer than a step: its hooks registered one by one, then the run
+_HOOKS = "".join(f'    runner.register_hook(cfg.hook_{k}, priority="LOW")\n' for k in range(32))
+APIS_TRAIN = (
+    '"""Train a segmentor with the framework\'s runner."""\n\n\n'
+    "def train_segmentor(model, datasets, cfg, validate=False):\n"
+    '    """Launch segmentor training."""\n'
+    "    runner = cfg.runner_type(model, cfg.optimizer, cfg.work_dir)\n"
+    "    runner.register_lr_hook(cfg.lr_config)\n"
+    + _HOOKS
+    + '    for hook_cfg in cfg.get("custom_hooks", []):\n'
+    "        hook = dict(hook_cfg)\n"
+    '        priority = hook.pop("priority", "NORMAL")\n'
+    "        runner.register_hook(hook, priority=priority)\n"
+    "    if validate:\n"
+    "        runner.register_hook(cfg.evaluation)\n"
+    "    runner.run(datasets, cfg.workflow)\n"
+)
+
+
+def test_a_config_programs_training_is_the_frameworks_function_it_hands_the_run_to(
+    tmp_path: Path,
+) -> None:
+    """`tools/train.py` hands its run to `train_segmentor` (from the framework's `apis`
+    package): the training step is that function, cited where it starts the runner, not its
+    loop registering hooks."""
+    files = {
+        **FILES,
+        "fooseg/apis/__init__.py": "from .train import train_segmentor\n",
+        "fooseg/apis/train.py": APIS_TRAIN,
+    }
+    setup = recovered_setup(tmp_path, files, _task(["FooNet-T", "FooNet-S"], ["mIoU"]))
+    steps = "\n".join(setup.requirements)
+    assert "Train (train_segmentor): Launch segmentor training (fooseg/apis/train.py:46)" in steps
