@@ -206,7 +206,8 @@ class StepPlanner:
         stages: list[Step] = []
         for stage in trainers:
             name = posixpath.basename(stage)
-            if (loop := self.stages.training([stage])) is not None:
+            loop = self.stages.training([stage]) or self.stages.handoff(stage)
+            if loop is not None:
                 stages.append(replace(loop, action=f"Train first with {name}: {loop.action}"))
         launched = [r for r in runs if r.script and r.lines[0]]
         launches = [self._run_step(r) for r in launched]

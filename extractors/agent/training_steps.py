@@ -119,6 +119,30 @@ class TrainingSteps:
                 return Step(action, path, start, end)
         return None
 
+    def handoff(self, path: str) -> Step | None:
+        """A training program with no training loop of its own, by the statement that hands
+        the training to a library's trainer (`trainer.train()` in medalpaca/train.py's
+        `main`): the one such statement, or None."""
+        tree = self.tracer.tree(path) if path.endswith(".py") else None
+        if tree is None:
+            return None
+        found = [
+            n
+            for n in ast.walk(tree)
+            if isinstance(n, ast.Expr)
+            and isinstance(n.value, ast.Call)
+            and isinstance(n.value.func, ast.Attribute)
+            and n.value.func.attr in ("train", "fit")
+            and isinstance(n.value.func.value, ast.Name)
+        ]
+        if len(found) != 1:
+            return None
+        call = found[0].value
+        assert isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+        receiver = ast.unparse(call.func.value)
+        end = found[0].end_lineno or found[0].lineno
+        return Step(f"Train ({receiver}.{call.func.attr})", path, found[0].lineno, end)
+
     def hooks(self, files: list[str | None]) -> list[Step]:
         """What a Lightning module does when the framework trains and evaluates it: its
         `training_step`, `validation_step`, `test_step` and `predict_step`, which no code of

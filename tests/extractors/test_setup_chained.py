@@ -988,12 +988,18 @@ INFER = (
 )
 
 FINETUNE_PY = (
-    "def train(model='llama', data_path='data/health.json', output_dir='health-alpaca'):\n"
+    "from transformers import Trainer\n"
+    "\n"
+    "\n"
+    "def main(model='llama', data_path='data/health.json', output_dir='health-alpaca'):\n"
     "    print('fine-tune health alpaca on', data_path, 'for health prediction')\n"
+    "    trainer = Trainer(model=model, train_dataset=data_path)\n"
+    "    trainer.train()\n"
+    "    trainer.save_model(output_dir)\n"
     "\n"
     "\n"
     "if __name__ == '__main__':\n"
-    "    train()\n"
+    "    main()\n"
 )
 
 
@@ -1002,7 +1008,8 @@ def test_a_program_whose_options_list_the_arms_runs_them_after_the_documented_tr
 ) -> None:
     """The README fine-tunes through a shell script, then runs `inference.py --model {...}`,
     whose code tests the compared models' names: each model is a run of inference.py, not of
-    the nearby fine-tuning script, and the documented fine-tuning comes first."""
+    the nearby fine-tuning script, and the documented fine-tuning comes first, cited where it
+    hands over to the library's trainer."""
     files = {
         "inference.py": INFER,
         "health/train.py": FINETUNE_PY,
@@ -1033,11 +1040,15 @@ def test_a_program_whose_options_list_the_arms_runs_them_after_the_documented_tr
             dependent_variables={"metric": ["accuracy"]},
         ),
     )
-    usage = recovered_setup(tmp_path / "h", files, task).usage_instructions
+    setup = recovered_setup(tmp_path / "h", files, task)
+    usage = setup.usage_instructions
     assert "Run Zero-shot / Gemini-Pro: `python3 inference.py --model gemini-pro`" in usage, usage
     assert "Run Few-shot / GPT-4: `python3 inference.py --model gpt-4`" in usage, usage
     assert "`python3 inference.py --model healthalpaca`" in usage, usage
     assert "train once as documented: `bash finetune.sh`" in usage, usage
+    # the fine-tuning has no loop of its own: its step is where it hands over to the trainer
+    steps = "\n".join(setup.requirements)
+    assert "Train first with train.py: Train (trainer.train) (health/train.py:7)" in steps, steps
 
 
 CLUSTER_BY_DATA = (
