@@ -476,32 +476,28 @@ def with_files(flag: CliFlag, values: list[str]) -> CliFlag:
     """A flag without declared or tested values, with those the repository's files name for
     it (`config/2wl/Cora.yaml` for `f"config/{args.pattern}/{args.dataset}.yaml"`), as
     `(values its files name: ['Citeseer', 'Cora'])` in its help."""
-    if not values or "(choices:" in flag.help or "(values the code tests" in flag.help:
-        return flag
-    if flag.switch:
-        return flag
-    note = f"(values its files name: {values[:MAX_TESTED]!r})"
-    return flag.model_copy(update={"help": f"{flag.help[: 300 - len(note) - 1]} {note}".strip()})
+    return _noted(flag, "values its files name", values[:MAX_TESTED], "(values the code tests")
 
 
 def with_listed(flag: CliFlag, values: list[str]) -> CliFlag:
     """A flag with the choices a documented command lists for it, as `(values its docs list:
     ['gpt-3.5', 'gpt-4'])` in its help, unless its parser declares choices or a note has them."""
-    if not values or "(choices:" in flag.help or "(values its docs list" in flag.help:
-        return flag
-    if flag.switch:
-        return flag
-    note = f"(values its docs list: {values[:MAX_TESTED]!r})"
-    return flag.model_copy(update={"help": f"{flag.help[: 300 - len(note) - 1]} {note}".strip()})
+    return _noted(flag, "values its docs list", values[:MAX_TESTED], "(values its docs list")
 
 
 def with_tested(flag: CliFlag, tested: dict[str, list[str]]) -> CliFlag:
     """A flag without declared choices, with the values its module's code tests it for, as
     `(values the code tests: ['textgrad', 'trace'])` in its help."""
-    values = tested.get(flag.name.lstrip("-").replace("-", "_"))
-    if not values or "(choices:" in flag.help or flag.switch:
+    values = tested.get(flag.name.lstrip("-").replace("-", "_"), [])
+    return _noted(flag, "values the code tests", values)
+
+
+def _noted(flag: CliFlag, kind: str, values: list[str], unless: str = "") -> CliFlag:
+    """The flag with `(kind: values)` at the end of its help (cut to 300 characters), unless
+    it has no values to note, is a switch, or its help declares choices or holds `unless`."""
+    if not values or flag.switch or "(choices:" in flag.help or (unless and unless in flag.help):
         return flag
-    note = f"(values the code tests: {values!r})"
+    note = f"({kind}: {values!r})"
     return flag.model_copy(update={"help": f"{flag.help[: 300 - len(note) - 1]} {note}".strip()})
 
 
