@@ -444,7 +444,7 @@ class StepPlanner:
         while len(steps) > MAX_STEPS - 1 and cut:
             drop = cut.pop(0)
             steps = [s for s in steps if s is not drop]  # a step listed twice goes once
-        plan.steps = _launch_heads(steps[: MAX_STEPS - 1], launches)
+        plan.steps = steps[: MAX_STEPS - 1]
         if e is not None:  # a method handing over by a setting: the branch the runs take
             given = given_values(e, [r for r in runs if not r.missing])
             plan.steps = [self.filters.dispatched(s, given) for s in plan.steps]
@@ -778,19 +778,3 @@ def _cluster(lines: list[int], span: int = 25) -> tuple[int, int]:
 def _inside(step: Step, spans: list[tuple[str, int, int]]) -> bool:
     """The step's lines lie within one of the spans (a path, its first and last line)."""
     return any(p == step.path and a <= step.start and step.end <= b for p, a, b in spans)
-
-
-def _launch_heads(steps: list[Step], launches: list[Step]) -> list[Step]:
-    """Each launch step whose settings are steps of their own cites only the lines before
-    them (the program it runs), so that no two steps cite the same lines of the script."""
-    out: list[Step] = []
-    for s in steps:
-        inner = [
-            x.start
-            for x in steps
-            if x is not s and x.path == s.path and s.start < x.start <= x.end <= s.end
-        ]
-        if inner and any(s is launch for launch in launches) and min(inner) - 1 >= s.start:
-            s = Step(s.action, s.path, s.start, min(inner) - 1)
-        out.append(s)
-    return out

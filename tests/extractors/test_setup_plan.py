@@ -263,12 +263,9 @@ def test_steps_are_this_experiments_actions_citing_narrow_ranges(repo, setups) -
     # where the code takes each arm's path
     assert "Take the MLP path (backbone) where self.model_type == 'mlp'" in text
     assert "Train (Exp.train): Train with early stopping on the validation loss (exp.py:" in text
-    # each run cites the invocation inside its script, not the whole file; where its
-    # settings are steps of their own, only the lines before them, so no line is cited twice
+    # each run cites the invocation inside its script, not the whole file
     assert "Run MLP on ETTh1 (etth1.sh) with --model_type mlp --data ETTh1" in text
-    assert "(scripts/MLP/etth1.sh:7-8)" in text
-    assert "for MLP on ETTh1: data, seq_len, pred_len (scripts/MLP/etth1.sh:9-11)" in text
-    assert "(scripts/MLP/etth2.sh:7-12)" in text
+    assert "(scripts/MLP/etth1.sh:7-12)" in text
     assert "Compute MAE, MSE as measured (utils/metrics.py:1-6)" in text
     assert steps[-1].startswith(
         "Final Step: Report MSE, MAE of each run, then compare MLP and Linear across them (exp.py:"
