@@ -435,7 +435,9 @@ def _options(
                 if (given and "=" in words[at]) or w.startswith("-"):
                     break
                 given.append(w.strip("'\""))
-            out[name] = given if given else _UNKNOWN
+            # a shell variable or a placeholder (`--dout $dout` in a loop, `<PATH>`) is no value
+            unknown = not given or any("$" in g or g.startswith("<") for g in given)
+            out[name] = _UNKNOWN if unknown else given
     return out
 
 

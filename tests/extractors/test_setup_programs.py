@@ -2049,3 +2049,25 @@ def test_a_baselines_script_of_other_data_is_re_pointed_as_the_methods_script_fo
         "Run DLinear (its script runs other data: for ETTm1, set --data_path ETTm1.csv "
         "--data ETTm1 --enc_in 21 in it, as CycleNet_ETTm1.sh does)"
     ) in usage, usage
+
+
+def test_an_option_a_loop_or_placeholder_gives_tells_no_branch_apart() -> None:
+    """`--dout $dout` inside a loop over the OOD sets, or `--ckpt <PATH>`, is no value a test
+    can be read with: `args.dout == "svhn"` is unknown, never false, so no branch drops."""
+    import ast
+
+    from expcurate.records import CliFlag, EntryPoint
+    from extractors.agent.run import Run
+    from extractors.agent.step_filters import _UNKNOWN, _options, _truth
+
+    entry = EntryPoint(
+        path="test.py",
+        flags=[CliFlag(name="--dout", default="svhn"), CliFlag(name="--ckpt", default="")],
+    )
+    looped = Run("for dout in svhn texture; do python test.py --dout $dout --ckpt <PATH>; done")
+    env = _options(entry, looped)
+    for test in ('args.dout == "svhn"', 'args.ckpt == "best"'):
+        assert _truth(ast.parse(test, mode="eval").body, env, {}) is _UNKNOWN, test
+    # a value the run does give is read
+    plain = _options(entry, Run("python test.py --dout texture"))
+    assert _truth(ast.parse('args.dout == "svhn"', mode="eval").body, plain, {}) is False
