@@ -424,6 +424,8 @@ def _block_action(seg: list[ast.stmt], lines: list[str]) -> str:
             return f"{phrase} as {target}"
         if phrase.startswith("Call "):  # "Compute pred with net"
             return f"Compute {target} with {phrase[5:]}"
+        if set(terms(target)) <= set(terms(phrase)):  # "Update config", not "... into config"
+            return phrase
         return f"{phrase} into {target}"
     return "Run the block's code"
 

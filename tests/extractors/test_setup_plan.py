@@ -762,7 +762,7 @@ def test_a_main_blocks_chores_are_no_steps() -> None:
     )
     blocks = inline_blocks(ast.parse(source), source.splitlines(), set(), limit=10)
     actions = [action for action, _, _ in blocks]
-    assert actions == ["Build model into model", "Train model into history", "Evaluate into score"]
+    assert actions == ["Build model", "Train model into history", "Evaluate into score"]
 
 
 def test_logging_plotting_and_containers_are_no_steps() -> None:

@@ -829,6 +829,12 @@ def test_blocks_after_a_guard_prefer_those_calling_a_function_by_name() -> None:
     assert statement_blocks(ast.parse(bare).body, bare.splitlines(), 1) == [
         ("Call sliding_window", 1, 2)
     ]
+    # what a call returns into a name its phrase already says is not said twice
+    said = "config = update_config(config, args)\n\nresult = load_dataset(path)\n"
+    assert [a for a, _, _ in statement_blocks(ast.parse(said).body, said.splitlines(), 2)] == [
+        "Update config",
+        "Load dataset into result",
+    ]
 
 
 ENCODER_RUN = """import argparse
