@@ -22,7 +22,6 @@ candidate steps belong to this experiment is `StepFilters`' call (step_filters.p
 
 from __future__ import annotations
 
-import ast
 import posixpath
 import re
 from dataclasses import dataclass, field, replace
@@ -70,7 +69,6 @@ MAX_CODED = 5  # arms selected by in-code switches that each get a step of their
 # an option that only names which model or method runs (`--model`, `--model_type`): its
 # parser line is no action of the experiment; a switch of the method's own (`--wo_conv`) is
 _SELECTOR = re.compile(r"(?i)(?:model|method|algo|algorithm|arch|backbone)(?:[_-](?:type|name))?")
-_TRAINS_NAME = re.compile(r"train(?:ing)?(?:_|$)", re.I)  # train_segmentor, train_model
 # a block of the main program that only shows or keeps what was computed: it runs last
 _PRINTS = re.compile(r"(?:Print|Log|Save|Write|Dump|Show|Plot)\b")
 
@@ -185,7 +183,7 @@ class StepPlanner:
         picked = self.stages.picked(entry, runs)
         # a config program hands its training to the framework by name (`train_segmentor(...)`
         # of mmseg/apis/train.py): that function's file is where the training is
-        stages_of = self._called_stages(entry) if configs and entry else []
+        stages_of = self.stages.handed_to(entry) if configs and entry else []
         train = self.stages.training([*files, *stages_of], picked)
         hooks = self.stages.hooks(files)
         plan.method_modules += [h.path for h in hooks]  # the module is the method's own
@@ -298,7 +296,6 @@ class StepPlanner:
         # the `if args.x == 'v':` bodies no run takes: every run gives x another value
         dead = self.filters.dead_branches(entry, runs)
         blocks = [b for b in blocks if not self.filters.unused_branch(b, entry, runs, dead)]
-        blocks = [b for b in blocks if not _inside(b, unreached)]
         # what every run of the repository does (config loading, an experiment wrapper) says
         # nothing of this experiment: keep the blocks and calls about its data, model,
         # training, evaluation or the task's own names
@@ -341,9 +338,7 @@ class StepPlanner:
         called = [
             c
             for c in called
-            if not self.filters.called_only_in(c, entry, spans)
-            and not _inside(c, unreached)
-            and not self.filters.factory(c)
+            if not self.filters.called_only_in(c, entry, spans) and not self.filters.factory(c)
         ]
         # a branch the main block's own steps cite from its `if` on says it in execution order
         branches = [
@@ -417,11 +412,7 @@ class StepPlanner:
         ]
         # narrow, task-specific steps win over the definitions around them
         steps = _distinct(order, first=[*branches, *launches, metric, evaluate, train, data, *keys])
-        steps = [
-            s
-            for s in steps
-            if not _inside(s, unreached) and not self.filters.called_only_in(s, entry, untaken)
-        ]
+        steps = self.reached(steps, entry, plan)
         for group in by_run:  # inside a run's lines: after its step, not covered by it
             at = next(
                 (i + 1 for i, s in enumerate(steps) if s.path == group[0].path),
@@ -460,7 +451,7 @@ class StepPlanner:
     def reached(self, steps: list[Step], entry: str | None, plan: Plan) -> list[Step]:
         """The steps the runs reach: none within the entry point's lines no run reaches, nor
         a function it calls only from them, nor a factory that only returns one call's
-        object (for steps traced outside the plan, which are filtered as its own are)."""
+        object. The plan's own steps pass through it, and so do steps traced outside it."""
         spans = [(a, b) for p, a, b in plan.unreached if p == entry]
         return [
             s
@@ -522,26 +513,6 @@ class StepPlanner:
                     seen.add((step.path, step.start))
                     out.append(step)
         return out
-
-    def _called_stages(self, entry: str) -> list[str]:
-        """The repository files defining what `entry` calls by a training's name
-        (`train_segmentor`, imported from mmseg.apis), not the framework it imports whole."""
-        tree = self.tracer.tree(entry)
-        if tree is None:
-            return []
-        defined = self.tracer.local_names(entry, tree, packages=True)
-        called = {
-            n.func.id
-            for n in ast.walk(tree)
-            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
-        }
-        return list(
-            dict.fromkeys(
-                path
-                for name, (path, _) in defined.items()
-                if name in called and path != entry and _TRAINS_NAME.match(name)
-            )
-        )
 
     def _closure(self, entry: str) -> list[str]:
         """The repository modules the entry point reaches through its imports."""

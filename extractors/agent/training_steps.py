@@ -119,6 +119,27 @@ class TrainingSteps:
                 return Step(action, path, start, end)
         return None
 
+    def handed_to(self, entry: str) -> list[str]:
+        """The repository files defining what `entry` calls by a training's name
+        (`train_segmentor`, imported from mmseg.apis), not the framework it imports whole:
+        where a config program's training is."""
+        tree = self.tracer.tree(entry)
+        if tree is None:
+            return []
+        defined = self.tracer.local_names(entry, tree, packages=True)
+        called = {
+            n.func.id
+            for n in ast.walk(tree)
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+        }
+        return list(
+            dict.fromkeys(
+                path
+                for name, (path, _) in defined.items()
+                if name in called and path != entry and _TRAIN_PREFIX.match(name.lower())
+            )
+        )
+
     def handoff(self, path: str) -> Step | None:
         """A training program with no training loop of its own, by the statement that hands
         the training to a library's trainer (`trainer.train()` in medalpaca/train.py's
@@ -127,21 +148,17 @@ class TrainingSteps:
         if tree is None:
             return None
         found = [
-            n
+            (n, method)
             for n in ast.walk(tree)
-            if isinstance(n, ast.Expr)
-            and isinstance(n.value, ast.Call)
-            and isinstance(n.value.func, ast.Attribute)
-            and n.value.func.attr in ("train", "fit")
-            and isinstance(n.value.func.value, ast.Name)
+            if isinstance(n, ast.stmt)
+            and (method := _handover(n, ("train", "fit"))) is not None
+            and isinstance(method.value, ast.Name)  # `trainer.train()`
         ]
         if len(found) != 1:
             return None
-        call = found[0].value
-        assert isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
-        receiver = ast.unparse(call.func.value)
-        end = found[0].end_lineno or found[0].lineno
-        return Step(f"Train ({receiver}.{call.func.attr})", path, found[0].lineno, end)
+        stmt, method = found[0]
+        what = f"{ast.unparse(method.value)}.{method.attr}"
+        return Step(f"Train ({what})", path, stmt.lineno, stmt.end_lineno or stmt.lineno)
 
     def hooks(self, files: list[str | None]) -> list[Step]:
         """What a Lightning module does when the framework trains and evaluates it: its
@@ -379,11 +396,19 @@ def _handed_to_runner(node: ast.AST) -> tuple[int, int] | None:
     cfg.workflow)`, `trainer.fit(model)`): where a framework's training starts."""
     body = getattr(node, "body", [])
     for stmt in reversed(body):
-        call = stmt.value if isinstance(stmt, ast.Expr) else None
-        if (
-            isinstance(call, ast.Call)
-            and isinstance(call.func, ast.Attribute)
-            and call.func.attr in ("run", "fit", "train")
-        ):
+        if _handover(stmt, ("run", "fit", "train")) is not None:
             return stmt.lineno, stmt.end_lineno or stmt.lineno
+    return None
+
+
+def _handover(stmt: ast.stmt, methods: tuple[str, ...]) -> ast.Attribute | None:
+    """The method a statement that is only `x.method(...)` calls (`trainer.train`), when it
+    is one of `methods`, else None."""
+    call = stmt.value if isinstance(stmt, ast.Expr) else None
+    if (
+        isinstance(call, ast.Call)
+        and isinstance(call.func, ast.Attribute)
+        and call.func.attr in methods
+    ):
+        return call.func
     return None
