@@ -356,12 +356,12 @@ class TaskRuns:
             if other is arm:
                 continue
             fits = {e.path: self.fit(e, other, data) for e in self.launchers}
-            mine_arm = [e for e in self.launchers if fits[e.path][0] > 0]  # the other arm's
-            there = [e for e in mine_arm if fits[e.path][1] > 0]  # on the task's data
-            here = [e for e in mine_arm if fits[e.path][1] == 0 and e.path != run.script]
+            theirs = [e for e in self.launchers if fits[e.path][0] > 0]  # the other arm's
+            there = [e for e in theirs if fits[e.path][1] > 0]  # on the task's data
+            here = [e for e in theirs if fits[e.path][1] == 0 and e.path != run.script]
             if not there or not here:
                 continue
-            target = max(there, key=lambda e: self.fit(e, other, data))
+            target = max(there, key=lambda e: fits[e.path])
             to = options_of(self.p.scripts.run(target, self.q, [other], data).invocation)
             # the other arm's script most like this one: on the same data
             both = [options_of(self.p.scripts.run(e, self.q, [other]).invocation) for e in here]

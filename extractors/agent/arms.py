@@ -447,5 +447,9 @@ def arm_name(arm: Arm) -> str:
 
 def edit_text(edits: list[tuple[CodeSetting, bool]]) -> str:
     """`args.use_zoom_in = False` (inference_demo.py:208), ... as one instruction."""
-    parts = [f"`{c.target} = {value}` ({c.path}:{c.line})" for c, value in edits]
-    return " and ".join([", ".join(parts[:-1]), parts[-1]] if len(parts) > 1 else parts)
+    return in_prose([f"`{c.target} = {value}` ({c.path}:{c.line})" for c, value in edits])
+
+
+def in_prose(values: list[str], sep: str = ", ") -> str:
+    """Names as a list in prose: "A, B and C" ("A" alone, "" for none)."""
+    return " and ".join([sep.join(values[:-1]), values[-1]]) if len(values) > 1 else "".join(values)

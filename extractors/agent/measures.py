@@ -25,6 +25,7 @@ from .arms import (
     Arm,
     about_data,
     content_words,
+    in_prose,
     numeric,
 )
 from .methods import NARROW
@@ -203,11 +204,7 @@ class MeasureSteps:
         named_arms = values[:MAX_NAMED]  # past that, the rest counted: no arm seems left out
         if len(values) > MAX_NAMED:
             named_arms = [*values[: MAX_NAMED - 1], f"the {len(values) - MAX_NAMED + 1} others"]
-        compared = (
-            " and ".join([", ".join(named_arms[:-1]), named_arms[-1]])
-            if len(named_arms) > 1
-            else "".join(named_arms) or "the runs"
-        )
+        compared = in_prose(named_arms) or "the runs"
         named = ", ".join(metrics[:3]) or "the metric"
         # the task's own metrics first (all of a metric's words, or a metric word of it: "dice"
         # of "Dice score", never "inference" alone for "inference time"), then any common one

@@ -33,6 +33,7 @@ from .arms import (
     arm_name,
     content_words,
     edit_text,
+    in_prose,
     known_metrics,
     listed,
     measured_on,
@@ -678,5 +679,4 @@ MAX_OWN_LINES = 3  # unrun arms of one kind and variable that each keep a line o
 
 def _listed(values: list[str]) -> str:
     """Names as a list in prose ("A, B and C"); with semicolons when a name has a comma."""
-    sep = "; " if any("," in v for v in values) else ", "
-    return f"{sep.join(values[:-1])} and {values[-1]}"
+    return in_prose(values, "; " if any("," in v for v in values) else ", ")
