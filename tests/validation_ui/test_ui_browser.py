@@ -77,8 +77,11 @@ def _running(pid: int) -> bool:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    stat = Path(f"/proc/{pid}/stat")
-    return not (stat.exists() and stat.read_text().rsplit(")", 1)[-1].split()[0] == "Z")
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except (FileNotFoundError, ProcessLookupError):  # gone between the signal and the read
+        return False
+    return stat.rsplit(")", 1)[-1].split()[0] != "Z"
 
 
 def _stop_group(pid: int, grace_s: float) -> None:
