@@ -107,6 +107,23 @@ def names_cost(text: str) -> bool:
     return bool(_ASKS_COST & set(terms(text)))
 
 
+# A program its README offers as a check of the user's set-up ("run `python -m agent_test` to
+# check if your agent is configured correctly") tries the installation; it runs no
+# experiment and ranks as a preparation does, unless the task asks about checking or asks to
+# build something (what one builds is tried with it).
+_CHECKS_SETUP = re.compile(
+    r"\b(?:check|verify|test|make sure|ensure|confirm)\b[^.:]{0,60}?\b(?:is|are|was|has been|have been)?\s*"
+    r"(?:configured|installed|set up|setup|working|works|correctly|properly|ready)\b",
+    re.IGNORECASE,
+)
+_ASKS_CHECKING = frozenset(terms("check checking verify verification sanity installation"))
+
+
+def checks_setup(prose: str) -> bool:
+    """The prose offers a command as a check of the user's set-up, not as an experiment."""
+    return bool(_CHECKS_SETUP.search(prose))
+
+
 SCRIPT_TO_CALLEE = 0.6
 AGGREGATE = 1.05
 CONFIG_OF = 0.7
@@ -179,6 +196,7 @@ class Ranker:
         self.entries = {e.path: e for e in index.entry_points}
         self.projects = _projects(self.kinds)
         self._configs: list[tuple[str, list[_ConfigEntry]]] | None = None
+        self.setup_checks = self._setup_checks()
 
     def rank(self, q: TaskQuery, text_scores: dict[str, float]) -> list[Candidate]:
         cands = {p: Candidate(p, k) for p, k in self.kinds.items()}
@@ -200,6 +218,8 @@ class Ranker:
                 c.score *= PREPARES
             if not costing and c.kind in ("entry", "script") and _COUNTS_COST.search(c.path):
                 c.score *= PREPARES
+            if c.path in self.setup_checks and not (build or _ASKS_CHECKING & q.asked):
+                c.score *= PREPARES  # what one builds is tried with it: kept for a build task
         named = self._named_projects(q, cands)
         for c in cands.values():
             if named and c.kind in RUNS and c.path.split("/", 1)[0] not in named:
@@ -275,6 +295,25 @@ class Ranker:
                 total = math.fsum(self.path_idf[t] for t in toks)
                 out[path] = hit / math.sqrt(total)
         return out
+
+    def _setup_checks(self) -> frozenset[str]:
+        """Programs a README offers as a check of the set-up, in a sentence naming them.
+
+        The sentence is read near a command running the program ("You can try using `python -m
+        src.client.agent_test` to check if your agent is configured correctly").
+        """
+        checked: set[str] = set()
+        for cmd in self.index.commands:
+            lines = self.search.lines(cmd.doc)
+            near = " ".join(lines[max(0, cmd.line - 8) : cmd.line + 3])
+            for sentence in re.split(r"(?<=[.!?])\s+", near):
+                if not checks_setup(sentence):
+                    continue
+                for path in cmd.runs:
+                    stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+                    if re.search(rf"(?<![\w-]){re.escape(stem)}(?![\w-])", sentence):
+                        checked.add(path)
+        return frozenset(checked)
 
     def _doc_scores(self, q: TaskQuery) -> dict[str, float]:
         """README commands whose surrounding prose matches the task, credited to what they run."""

@@ -2071,3 +2071,53 @@ def test_an_option_a_loop_or_placeholder_gives_tells_no_branch_apart() -> None:
     # a value the run does give is read
     plain = _options(entry, Run("python test.py --dout texture"))
     assert _truth(ast.parse('args.dout == "svhn"', mode="eval").body, plain, {}) is False
+
+
+def _agent_program(doc: str, body: str) -> str:
+    return (
+        f'"""{doc}"""\nimport argparse\n\n\ndef main(config, agent):\n{body}\n\n\n'
+        "if __name__ == '__main__':\n    p = argparse.ArgumentParser()\n"
+        "    p.add_argument('--config', default='configs/agents.yaml')\n"
+        "    p.add_argument('--agent', default='gpt-4')\n"
+        "    a = p.parse_args()\n    main(a.config, a.agent)\n"
+    )
+
+
+def _agent_bench_files(offer: str) -> dict[str, str]:
+    return {
+        "src/agent_test.py": _agent_program(
+            "Chat with an agent to try it.", "    print('agent', agent, 'replies', config)"
+        ),
+        "src/assigner.py": _agent_program(
+            "Assign the benchmark tasks to the agents and record their success rates.",
+            "    for task in ('os', 'db'):\n        print(task, 'success rate', agent)",
+        ),
+        "configs/agents.yaml": "gpt-4:\n  model: gpt-4\nllama-2:\n  model: llama-2\n",
+        "README.md": (
+            "# Agent benchmark\n\n## Quick start\n\n"
+            f"You can try using `python -m src.agent_test` {offer}.\n\n"
+            "```bash\npython -m src.agent_test --config configs/agents.yaml --agent gpt-4\n```\n\n"
+            "Then start the assigner, which runs every task:\n\n"
+            "```bash\npython -m src.assigner\n```\n"
+        ),
+    }
+
+
+def test_a_program_the_readme_offers_as_a_check_of_the_set_up_does_not_lead(
+    tmp_path: Path,
+) -> None:
+    """`agent_test` is offered "to check if your agent is configured correctly": it shares
+    the task's words (agent, its options) but tries the set-up; the assigner runs the
+    benchmark. Offered as the way to run the agents, it would lead."""
+    task = _task(
+        "Do API-based agents outperform open-source agents on the benchmark's success rate?",
+        {"agent": ["API-based agents", "open-source agents"]},
+        {},
+    )
+    checked = _agent_bench_files("to check if your agent is configured correctly")
+    usage = recovered_setup(tmp_path / "check", checked, task).usage_instructions
+    assert "`python -m src.assigner`" in usage, usage
+    assert "src.agent_test" not in usage, usage
+    offered = _agent_bench_files("to run the agents on every task")
+    usage = recovered_setup(tmp_path / "run", offered, task).usage_instructions
+    assert "src.agent_test" in usage, usage
