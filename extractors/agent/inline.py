@@ -66,7 +66,7 @@ def inline_blocks(tree: ast.Module, lines: list[str], wanted: set[str], limit: i
     body = main_body(tree)
     calls_main = [
         n for n in body if isinstance(n, ast.Expr) and "main(" in ast.unparse(n.value)[:40]
-    ]
+    ] or _dispatches_to_main(body)
     if calls_main:
         node = next(
             (
@@ -97,6 +97,25 @@ def inline_blocks(tree: ast.Module, lines: list[str], wanted: set[str], limit: i
         keep = sorted(blocks, key=lambda b: -len(text[b] & wanted))[:limit]
         blocks = [b for b in blocks if b in keep]
     return blocks
+
+
+def _dispatches_to_main(body: list[ast.stmt]) -> list[ast.stmt]:
+    """A short main block calling `main(...)` under a branch (`if args.async_test:
+    asyncio.run(async_main(args)) else: main(args)`): the statements that do, for the
+    experiment's work is in `main`."""
+    if len(body) > _DISPATCH:
+        return []
+    return [
+        n
+        for n in body
+        if any(
+            isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id == "main"
+            for c in ast.walk(n)
+        )
+    ]
+
+
+_DISPATCH = 4  # statements a main block has that only parses the options and picks a main
 
 
 def notebook_cells(raw: str, limit: int) -> list[Block]:

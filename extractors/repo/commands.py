@@ -633,18 +633,44 @@ def named_placeholders(text: str) -> str:
     return _DOC_VAR.sub(name, text)
 
 
+_OWN_CD = re.compile(r"cd\s+[^\s;&|$`]+\s*&&\s*")
+
+
 def run_from(cmd: DocCommand, known: set[str]) -> str:
     """A documented command with the `cd` it needs: to the document's folder when its scripts
     are there, to none when they are at the root (a `docs/` page written from the root), else
     to the folder of the file it runs (the README said `cd src` in prose). A Python file the
     document runs with a shell (`bash tools/get_flops.py`, a slip) runs with Python, and the
-    shell variables nothing sets are named placeholders (`named_placeholders`)."""
-    text = named_placeholders(_SHELL_ON_PY.sub(r"\1python \2", cmd.text))
-    cmd = cmd.model_copy(update={"text": text}) if text != cmd.text else cmd
+    shell variables nothing sets are named placeholders (`named_placeholders`). A command
+    that moves itself first (`cd demo && python image_demo.py`) is given the `cd` its script
+    needs in place of its own when its script is found, never a second one."""
+    own_cd = _OWN_CD.match(cmd.text)
+    if own_cd and cmd.runs:
+        moved = cmd.model_copy(update={"text": cmd.text[own_cd.end() :]})
+        found = _found_from(moved, known)
+        if found is not None:  # else its scripts were not found: its own `cd` stays
+            return f"cd {shlex.quote(found[0])} && {found[1]}" if found[0] else found[1]
+    found = _found_from(cmd, known)
+    if found is None:
+        text = _plain(cmd.text)
+        folder = "" if cmd.doc.endswith(".ipynb") else posixpath.dirname(cmd.doc)
+        found = (folder, text)
+    return f"cd {shlex.quote(found[0])} && {found[1]}" if found[0] else found[1]
+
+
+def _plain(text: str) -> str:
+    """A documented command as it runs: Python with Python, placeholders named."""
+    return named_placeholders(_SHELL_ON_PY.sub(r"\1python \2", text))
+
+
+def _found_from(cmd: DocCommand, known: set[str]) -> tuple[str, str] | None:
+    """The folder a documented command's scripts are found from, and the command; None when
+    they are found from none of the folders it may be written from."""
+    text = _plain(cmd.text)
     try:
-        words = shlex.split(cmd.text, comments=True)
+        words = shlex.split(text, comments=True)
     except ValueError:
-        words = cmd.text.split()
+        words = text.split()
     scripts = [
         w
         for w in words
@@ -667,6 +693,5 @@ def run_from(cmd: DocCommand, known: set[str]) -> str:
             posixpath.normpath(posixpath.join(folder, w.removeprefix("./"))) in known
             for w in scripts
         ):
-            return f"cd {shlex.quote(folder)} && {cmd.text}" if folder else cmd.text
-    folder = "" if cmd.doc.endswith(".ipynb") else folders[0]
-    return f"cd {shlex.quote(folder)} && {cmd.text}" if folder else cmd.text
+            return folder, text
+    return None

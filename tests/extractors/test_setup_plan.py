@@ -329,6 +329,11 @@ def test_option_aliases_are_accepted_and_documented_commands_run_from_where_thei
     assert run_from(slip, known) == "PORT=1 python run.py --ds ETTh2"
     shell = doc.model_copy(update={"text": "bash scripts/x.sh run.py"})
     assert run_from(shell, known).endswith("bash scripts/x.sh run.py")  # a script stays
+    # a command moving itself to its script's folder is not moved a second time; one whose
+    # script is not found keeps its own `cd`
+    moves = doc.model_copy(update={"text": "cd scripts && python x.py", "runs": ["scripts/x.py"]})
+    assert run_from(moves, known | {"scripts/x.py"}) == "cd scripts && python x.py"
+    assert run_from(moves, known).endswith(" && cd scripts && python x.py")
 
 
 def test_arm_values_are_written_the_way_a_parser_takes_them() -> None:
@@ -1170,3 +1175,49 @@ def test_what_the_question_studies_by_a_common_name_is_cited_where_code_names_it
         tmp_path / "c", files, task("Do data augmentations help CC?")
     ).requirements
     assert not any("Implement the augmentation" in s for s in steps), steps
+
+
+def test_a_main_block_picking_between_two_mains_is_read_in_the_main_the_runs_take(
+    tmp_path: Path,
+) -> None:
+    """`if args.async_test: asyncio.run(async_main(args)) else: main(args)`: no run passes
+    --async-test, so the steps are `main`'s, where the detector is built and run on the
+    image, and nothing of `async_main`."""
+    demo = (
+        "import asyncio\nfrom argparse import ArgumentParser\n\n"
+        "from detlib import detect_objects, draw_boxes, load_detector\n\n\n"
+        "def parse_args():\n    p = ArgumentParser()\n    p.add_argument('img')\n"
+        "    p.add_argument('config')\n    p.add_argument('--async-test', action='store_true')\n"
+        "    return p.parse_args()\n\n\n"
+        "def main(args):\n"
+        "    # build the model from the config file\n"
+        "    model = load_detector(args.config)\n"
+        "    # detect the objects in the image\n"
+        "    boxes = detect_objects(model, args.img)\n"
+        "    # draw the detected boxes on the image\n"
+        "    draw_boxes(args.img, boxes, out_file='pred.png')\n\n\n"
+        "async def async_main(args):\n"
+        "    model = load_detector(args.config)\n"
+        "    boxes = await asyncio.gather(detect_objects(model, args.img))\n"
+        "    draw_boxes(args.img, boxes[0], out_file='pred.png')\n\n\n"
+        "if __name__ == '__main__':\n    args = parse_args()\n    if args.async_test:\n"
+        "        asyncio.run(async_main(args))\n    else:\n        main(args)\n"
+    )
+    files = {
+        "demo/image_demo.py": demo,
+        "configs/detector_small.py": "model = dict(type='MaskRCNN', backbone='small')\n",
+        "README.md": (
+            "# Detector\n\nDetect the objects of an image with the small detector:\n\n```\n"
+            "cd demo && python image_demo.py demo.png ../configs/detector_small.py\n```\n"
+        ),
+    }
+    task = TaskDraft(
+        key="demo",
+        question="How can the detector be used for object detection on an image?",
+        method="Run the detector on an image and draw the detected objects' boxes.",
+        expected_outcome="Boxes around the objects.",
+    )
+    requirements = recovered_setup(tmp_path / "d", files, task).requirements
+    cited = "\n".join(requirements)
+    assert "(demo/image_demo.py:19)" in cited, requirements  # detect the objects
+    assert not any(f"demo/image_demo.py:{n}" in cited for n in range(24, 28)), requirements
