@@ -408,6 +408,13 @@ class TaskRuns:
                     called = python_entry(pick.path, p.entries) or ""
                     with_parameters(run, arm, p.entries.get(called))
                     self.add(run)
+            elif (project := self._arm_project(arm)) is not None:
+                # the arm's own project in the repository (`Formers/FEDformer/` beside the
+                # authors' code) runs it with its own launch script, once per data set
+                for data in datasets:
+                    run = p.scripts.run(project, self.q, [arm], data)
+                    run.data = self.label.get(data, "")
+                    self.add(run)
             elif setting is not None:
                 self.by_flag.append((arm, setting))
             else:
@@ -423,6 +430,29 @@ class TaskRuns:
                     self.other_kinds[id(arm)] = (
                         f"{best.path} names it but runs no {kinds} experiment"
                     )
+
+    def _arm_project(self, arm: Arm) -> EntryPoint | None:
+        """The launch script of the arm's own project: a folder named as the arm is
+        (`Formers/FEDformer/` for FEDformer) holding a script that runs a program of that
+        folder; of several, the one fitting the task's data, then its question's words, best
+        (`scripts/LongForecasting.sh` for a long-term forecasting table)."""
+        wanted = fold(arm.value)
+        if len(wanted) < 3:
+            return None
+        own: list[EntryPoint] = []
+        for e in self.p.scripts.launchers():
+            folders = e.path.split("/")[:-1]
+            named = [i for i in range(len(folders), 0, -1) if fold(folders[i - 1]) == wanted]
+            root = "/".join(folders[: named[0]]) + "/" if named else ""
+            if root and any(c.startswith(root) for c in e.calls):
+                own.append(e)
+        asked = {stem(t) for t in terms(self.task.question)}
+
+        def fit(e: EntryPoint) -> tuple[float | int | str, ...]:
+            data_hit, setting = self.fit(e, None, self.datasets[0])[1:3]
+            return data_hit, len(_path_terms(e.path) & asked), setting, e.path
+
+        return max(own, key=fit, default=None)
 
     def _trains_own(self, pick: EntryPoint, arm: Arm) -> bool:
         """The script trains the module the arm's name selects (`--model

@@ -18,7 +18,7 @@ from collections import Counter
 
 from expcurate.records import CliFlag, EntryPoint, RepoIndex
 from extractors.repo import RepoSearch, terms
-from extractors.repo.commands import check_command
+from extractors.repo.commands import check_command, run_folder
 from extractors.repo.pysource import callee_name
 
 from .arm_options import (
@@ -309,7 +309,10 @@ class EntryArgs:
         known = {f.path for f in self.index.files}
         bad: list[str] = []
         for command in [invocation, *(b.filled() for b in blocks_of(self.search.lines(script)))]:
-            for cwd in dict.fromkeys(["", folder]):
+            # from where the script's program is found, as mining resolves it
+            program = next((w for w in command.split() if w.endswith(".py")), "")
+            found = run_folder(script, program, known) if program else None
+            for cwd in dict.fromkeys([*([found] if found is not None else []), "", folder]):
                 line = f"cd {shlex.quote(cwd)} && {command}" if cwd else command
                 missing, unknown = check_command(line, known, self.entries)
                 if not missing:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from expcurate.records import ConfigFile, EntryPoint, RepoIndex
 from extractors.repo import RepoSearch, terms
-from extractors.repo.commands import run_from
+from extractors.repo.commands import run_folder, run_from
 
 from .arms import Arm
 from .entry_args import EntryArgs
@@ -146,7 +146,8 @@ class LaunchScripts:
             command = run_from(documented[0], self.known)
         elif (folder := self._folder(e.path, lines, invocation)) is not None:
             # its program is named from the script's folder: run it from there
-            command = f"cd {shlex.quote(folder)} && bash {shlex.quote(posixpath.basename(e.path))}"
+            script = posixpath.relpath(e.path, folder)
+            command = f"cd {shlex.quote(folder)} && bash {shlex.quote(script)}"
             invocation = f"cd {shlex.quote(folder)} && {invocation}"
         return Run(
             invocation=invocation,
@@ -167,9 +168,11 @@ class LaunchScripts:
         )
 
     def _folder(self, script: str, lines: list[str], invocation: str) -> str | None:
-        """The folder a launch script must be run from: its own, when the program it runs is
-        named from there (`python finetuning.py` in `alpaca_finetuning_v1/finetuning.sh`) and
-        not from the repository's top, and the script moves to no folder itself."""
+        """The folder a launch script must be run from: its own, or the nearest above it,
+        when the program it runs is named from there (`python finetuning.py` in
+        `alpaca_finetuning_v1/finetuning.sh`, `python run.py` in a sub-project's
+        `FEDformer/scripts/LongForecasting.sh`), as mining resolves it (`run_folder`), and the
+        script moves to no folder itself."""
         folder = posixpath.dirname(script)
         if not folder or any(re.match(r"\s*(?:cd|pushd)\s", x) for x in lines):
             return None
@@ -178,7 +181,4 @@ class LaunchScripts:
         except ValueError:
             return None
         program = next((w for w in words if w.endswith(".py") and "$" not in w), None)
-        if program is None or posixpath.normpath(program) in self.known:
-            return None
-        inside = posixpath.normpath(posixpath.join(folder, program))
-        return folder if inside in self.known else None
+        return (run_folder(script, program, self.known) or None) if program else None

@@ -197,6 +197,7 @@ class Ranker:
         self.projects = _projects(self.kinds)
         self._configs: list[tuple[str, list[_ConfigEntry]]] | None = None
         self.setup_checks = self._setup_checks()
+        self.vendored = _vendored(index)
 
     def rank(self, q: TaskQuery, text_scores: dict[str, float]) -> list[Candidate]:
         cands = {p: Candidate(p, k) for p, k in self.kinds.items()}
@@ -223,6 +224,11 @@ class Ranker:
         named = self._named_projects(q, cands)
         for c in cands.values():
             if named and c.kind in RUNS and c.path.split("/", 1)[0] not in named:
+                c.score *= OUTSIDE_NAMED
+        # another work's code the authors copied in (`Formers/FEDformer/` with its own
+        # LICENSE) runs that work, a baseline at most: below the repository's own
+        for c in cands.values():
+            if any(c.path.startswith(v + "/") for v in self.vendored):
                 c.score *= OUTSIDE_NAMED
         self._propagate(cands)
         return sorted(cands.values(), key=lambda c: (-c.score, c.path))
@@ -466,6 +472,20 @@ class Ranker:
 
 # a config entry as the ranking reads it: its value as a number, its value's words, its key's
 _ConfigEntry = tuple[str | None, frozenset[str], frozenset[str]]
+
+
+_LICENSE = re.compile(r"(?:LICEN[CS]E|COPYING)(?:\.\w+)?", re.IGNORECASE)
+
+
+def _vendored(index: RepoIndex) -> list[str]:
+    """Folders below the top holding a license of their own: another work's code."""
+    return sorted(
+        {
+            posixpath.dirname(f.path)
+            for f in index.files
+            if "/" in f.path and _LICENSE.fullmatch(f.path.rsplit("/", 1)[1])
+        }
+    )
 
 
 def _projects(kinds: dict[str, str]) -> dict[str, frozenset[str]]:

@@ -11,13 +11,13 @@ from __future__ import annotations
 import posixpath
 import re
 import shlex
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import islice
 
-from expcurate.records import RepoIndex, TaskDraft
+from expcurate.records import EntryPoint, RepoIndex, TaskDraft
 from extractors.repo import RepoPathError, RepoSearch, terms
-from extractors.repo.commands import run_from
+from extractors.repo.commands import python_entry, run_from
 
 from .analysis import AnalysisPrograms
 from .arm_options import (
@@ -82,9 +82,10 @@ class Command:
     then: str = ""  # the evaluation of what the command trained
     again: tuple[str, str] | None = None  # that evaluation for one more measure
     then_after: list[str] = field(default_factory=list)  # what writes its input, first
+    program: str = ""  # the Python program its launch script runs, when it has one
 
     @classmethod
-    def of(cls, run: Run) -> Command:
+    def of(cls, run: Run, entries: Mapping[str, EntryPoint]) -> Command:
         return cls(
             run.command,
             run_label(run),
@@ -94,6 +95,7 @@ class Command:
             run.then,
             run.again,
             run.then_after,
+            (python_entry(run.script, entries) or "") if run.script else "",
         )
 
 
@@ -134,7 +136,7 @@ class UsageWriter:
         steps: list[Step],
     ) -> str:
         """Numbered instructions: prerequisites, one command per arm in order, what to compare."""
-        commands = [Command.of(r) for r in plan.runs if not r.missing]
+        commands = [Command.of(r, self.entries) for r in plan.runs if not r.missing]
         missing = [(a, r.edits, r.warning) for r in plan.runs if r.missing for a in r.arms]
         if not commands:
             for cand in chosen:
@@ -200,8 +202,8 @@ class UsageWriter:
                 c.settings in c.command or set(c.settings.split()) <= set(c.command.split())
             )
             ran = (
-                f" (it runs {entry} with {c.settings})"
-                if c.settings and entry and not shown
+                f" (it runs {c.program or entry} with {c.settings})"
+                if c.settings and (c.program or entry) and not shown
                 else ""
             )
             ran += f" ({c.warning})" if c.warning else ""

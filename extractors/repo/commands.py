@@ -167,7 +167,7 @@ def parse_command(
         if not seg:
             continue
         head, rest = seg[0], seg[1:]
-        bases = [b for b in (cwd, base, "") if b is not None]
+        bases = [b for b in (cwd, base, *_ancestors(base), "") if b is not None]
         if head == "cd":
             where = rest[0] if rest else ""
             if where and not where.startswith(("$", "~", "/")):
@@ -192,6 +192,27 @@ def parse_command(
                         out.mentions.append(ref)
     out.cwd = cwd or ""
     return out
+
+
+def _ancestors(folder: str) -> list[str]:
+    """The folders above `folder`, nearest first, the root left out: a sub-project's launch
+    script (`Formers/FEDformer/scripts/LongForecasting.sh`) runs from the project's folder
+    (`python -u run.py` is `Formers/FEDformer/run.py`), as its README has the user `cd`."""
+    out: list[str] = []
+    while "/" in folder:
+        folder = folder.rsplit("/", 1)[0]
+        out.append(folder)
+    return out
+
+
+def run_folder(script: str, program: str, known: set[str]) -> str | None:
+    """The folder a launch script's `program` is found from, in the order mining reads it:
+    the script's own, the nearest above it, else the top (""); None when it is nowhere."""
+    folder = posixpath.dirname(script)
+    for base in dict.fromkeys([folder, *_ancestors(folder), ""]):
+        if posixpath.normpath(posixpath.join(base, program.removeprefix("./"))) in known:
+            return base
+    return None
 
 
 def _target(head: str, rest: list[str]) -> tuple[tuple[str, str] | None, list[str]]:

@@ -706,3 +706,22 @@ def test_a_shell_brace_expansion_or_variable_is_no_list_of_choices() -> None:
     )
     assert documented_choices("python x.py --out ${A,B} --seeds 1 2") == {}
     assert documented_choices("python x.py --data {a,b}") == {"--data": ["a", "b"]}
+
+
+def test_a_sub_projects_launch_script_runs_the_program_of_its_project(tmp_path: Path) -> None:
+    """`Formers/FEDformer/scripts/run_long.sh` says `python -u run.py`: the project's own
+    `run.py` above the script, not the repository's top-level `run.py`; a top-level script
+    still runs the top-level program."""
+    program = "import argparse\np = argparse.ArgumentParser()\np.add_argument('--seq_len')\n"
+    index = committed_index(
+        tmp_path,
+        {
+            "run.py": program,
+            "scripts/top.sh": "python -u run.py --seq_len 96\n",
+            "Formers/FEDformer/run.py": program,
+            "Formers/FEDformer/scripts/run_long.sh": "# cd FEDformer\npython -u run.py --seq_len 96\n",
+        },
+    )
+    calls = {e.path: e.calls for e in index.entry_points}
+    assert calls["Formers/FEDformer/scripts/run_long.sh"] == ["Formers/FEDformer/run.py"]
+    assert calls["scripts/top.sh"] == ["run.py"]

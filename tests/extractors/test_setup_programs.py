@@ -2121,3 +2121,61 @@ def test_a_program_the_readme_offers_as_a_check_of_the_set_up_does_not_lead(
     offered = _agent_bench_files("to run the agents on every task")
     usage = recovered_setup(tmp_path / "run", offered, task).usage_instructions
     assert "src.agent_test" in usage, usage
+
+
+def _project_script(data: str, seq_len: int) -> str:
+    return (
+        "# cd FEDformer\nfor preLen in 96 192\ndo\n"
+        f"python -u run.py --data_path {data}.csv --data {data} --model FEDformer "
+        f"--seq_len {seq_len} --pred_len $preLen\ndone\n"
+    )
+
+
+def test_a_baseline_with_its_own_project_folder_runs_its_launch_script_from_there(
+    tmp_path: Path,
+) -> None:
+    """FEDformer is no model the authors' program knows; `Formers/FEDformer/`, another
+    work's code with its own license, runs it with `scripts/LongForecasting.sh`, whose
+    `python -u run.py` is the project's own `run.py`: run from the project's folder, the
+    script that fits a long-term forecasting table. The project's files rank below the
+    authors' program, which still runs the authors' method."""
+    project_run = (
+        '"""FEDformer: long-term forecasting on ETTh1, its mse."""\nimport argparse\n\n'
+        "parser = argparse.ArgumentParser()\n"
+        'parser.add_argument("--data_path", default="ETTh1.csv")\n'
+        'parser.add_argument("--data", default="ETTh1")\n'
+        'parser.add_argument("--model", default="FEDformer")\n'
+        'parser.add_argument("--seq_len", type=int, default=96)\n'
+        'parser.add_argument("--pred_len", type=int, default=96)\n'
+        "args = parser.parse_args()\nprint('mse', args.model)\n"
+    )
+    files = {
+        "run.py": REGISTRY,
+        "models/__init__.py": "",
+        "models/CycleNet.py": _model("Cycles", "        return x - x.mean()"),
+        "models/Linear.py": _model("Linear", "        return x * 2"),
+        "models/CycleiTransformer.py": _model("Cycles on iTransformer", "        return x"),
+        "scripts/CycleNet/etth1.sh": (
+            "python -u run.py --data_path ETTh1.csv --data ETTh1 --model CycleNet\n"
+        ),
+        "Formers/FEDformer/LICENSE": "MIT License\n",
+        "Formers/FEDformer/run.py": project_run,
+        "Formers/FEDformer/scripts/LongForecasting.sh": _project_script("ETTh1", 96),
+        "Formers/FEDformer/scripts/LookBackWindow.sh": _project_script("ETTh1", 336),
+    }
+    task = _task(
+        "Does CycleNet beat FEDformer on long-term forecasting on ETTh1 in mse?",
+        {"method": ["CycleNet", "FEDformer"]},
+        {"dataset": "ETTh1", "look-back window": "96"},
+    )
+    setup = recovered_setup(tmp_path / "fed", files, task)
+    usage = setup.usage_instructions
+    assert "Run CycleNet on ETTh1: `bash scripts/CycleNet/etth1.sh`" in usage, usage
+    assert (
+        "Run FEDformer on ETTh1: `cd Formers/FEDformer && bash scripts/LongForecasting.sh` "
+        "(it runs Formers/FEDformer/run.py with" in usage
+    ), usage
+    # another work's code is the baseline's run, nothing the task's agent rebuilds
+    assert setup.source[0] == "run.py", setup.source
+    assert "Formers/FEDformer/scripts/LookBackWindow.sh" not in setup.source, setup.source
+    assert "Formers/FEDformer/run.py" not in setup.masked_source, setup.masked_source
