@@ -313,11 +313,12 @@ _INFRA = re.compile(
 
 
 # What a block does that no experiment is about: making folders, dumping what was computed,
-# reading API keys, a framework's entry (`fire.Fire(train)`), a library's containers
+# reading API keys, waiting before a retry, a framework's entry (`fire.Fire(train)`), a
+# library's containers
 _CHORE = re.compile(
     r"mkdir|makedirs|mmcv\.dump|json\.dumps?\b|pickle\.dump|get_world_size|get world size|"
     r"get_dist_info|init_dist|os\.environ|api_?keys?|git hash|Write the results to a file|"
-    r"\bf\.write\b|work_?dir|checkpoint meta|"
+    r"\bf\.write\b|work_?dir|checkpoint meta|\btime\.sleep\b|"
     r"\bIf True:|Create the (?:Compose|Fire|OrderedDict|ArgumentParser|SummaryWriter|Logger)\b|"
     r"Create the \w*(?:Error|Exception|Warning)\b",
     re.I,

@@ -228,6 +228,8 @@ class StepPlanner:
         chained = [
             o for o in also if any(o == w or o.endswith("/" + w.lstrip("./")) for w in evaluated)
         ]
+        # a program comparing the runs' results (`analysis.py`) reads what they wrote: after
+        chained += [o for o in also if o not in chained and compares(o)]
         # the test the paper reports is printed there, not by the training's validation logs
         # the lines of the entry point no run reaches (`if args.only_id:`, a switch no run
         # passes, and the function only it calls) are no step, nor where the report is
@@ -643,6 +645,15 @@ class StepPlanner:
                 *run.lines,
             )
         return Step(f"{what} ({posixpath.basename(run.script)}){settings}", run.script, *run.lines)
+
+
+_COMPARE_STAGE = re.compile(r"(?:eval|valid|plot|analy)", re.I)
+
+
+def compares(program: str) -> bool:
+    """The program is the comparing stage of an experiment: an evaluation, validation,
+    plotting or analysis program (`analysis.py`, `eval_ood.py`)."""
+    return bool(_COMPARE_STAGE.match(posixpath.basename(program)))
 
 
 def _code_steps(runs: list[Run]) -> list[Step]:

@@ -43,7 +43,7 @@ from .arms import (
     task_datasets,
 )
 from .methods import MethodModules
-from .plan import Plan, StepPlanner
+from .plan import Plan, StepPlanner, compares
 from .query import TaskQuery, asks_to_build, build_query
 from .rank import Candidate, Ranker, preparing
 from .runs import RunPlanner
@@ -58,11 +58,10 @@ RELEVANCE = 1.05  # share of task names found in the repo + share of task words 
 WORDS_ONLY_RELEVANCE = 0.85  # share of task words, for a task that names nothing
 _NUMERIC = re.compile(r"[\d.,%]+")
 _NUMBER_NAME = re.compile(r"\d[\d.]*(?:e_?\d*)?$")  # 1e_5, 3.5
-HEURISTIC_VERSION = "setup-heuristic-157"  # bump when the policy's output changes
+HEURISTIC_VERSION = "setup-heuristic-158"  # bump when the policy's output changes
+
+
 # a program that compares what the runs produced: eval_results.py, validate.py, plot_x.py
-_COMPARE_STAGE = re.compile(r"(?:eval|valid|plot|analy)", re.I)
-
-
 class _OutOfSteps(Exception):
     pass
 
@@ -267,7 +266,7 @@ class SetupAgent:
             or (folder and posixpath.dirname(p) == folder)
             or (entry and posixpath.basename(p) == posixpath.basename(entry))
             or any(w and w <= set(terms(posixpath.basename(p))) for w in arms)
-            or _COMPARE_STAGE.match(posixpath.basename(p))
+            or compares(p)
         )[: len(also)]
         # the entry point's whole path under another folder (gorilla/alpaca_finetuning_v1/
         # finetuning.py beside alpaca_finetuning_v1/finetuning.py) is a copy no run runs
@@ -699,7 +698,8 @@ def _copy_of(path: str, entry: str | None) -> bool:
 def _in_trace_order(steps: list[Step], extra: list[Step], traced: list[Step]) -> list[Step]:
     """`steps` with the traced `extra` ones added where the trace runs them: each before the
     first of `steps` the trace reaches after it (the pipeline's constructor before its
-    `run`), else at the end."""
+    `run`), else before the evaluation or the measure, which read what the run did, else at
+    the end."""
     at = {(s.path, s.start, s.end): i for i, s in enumerate(traced)}
     out = list(steps)
     for step in extra:
@@ -707,5 +707,11 @@ def _in_trace_order(steps: list[Step], extra: list[Step], traced: list[Step]) ->
         later = next(
             (i for i, s in enumerate(out) if at.get((s.path, s.start, s.end), -1) > mine), None
         )
+        if later is None:
+            later = next((i for i, s in enumerate(out) if _MEASURING.search(s.action)), None)
         out.insert(len(out) if later is None else later, step)
     return out
+
+
+# the plan's evaluation and measure steps ("Evaluate (test)", "Compute mse as measured")
+_MEASURING = re.compile(r"^Evaluate\b|\bas measured$")

@@ -232,8 +232,13 @@ class StepTracer:
                             for t in sub.targets:
                                 if isinstance(t, ast.Name):
                                     instances[t.id] = names[fn.id]
-                    if not isinstance(sub, ast.Call):
-                        continue
+                # the calls in the order they run: one's arguments, and the object a method
+                # is called on (`Assigner(config).start()`), before it
+                calls = sorted(
+                    (sub for sub in ast.walk(node) if isinstance(sub, ast.Call)),
+                    key=lambda c: (c.end_lineno or c.lineno, c.end_col_offset or 0),
+                )
+                for sub in calls:
                     hit = self._resolve_call(sub.func, names, instances)
                     if hit is None or hit in seen:
                         continue
@@ -261,6 +266,15 @@ class StepTracer:
             owner = instances.get(func.value.id)
             if owner is not None:
                 return owner[0], f"{owner[1]}.{func.attr}"
+        # a method called on the object just made (`Assigner(config).start()`)
+        if (
+            isinstance(func, ast.Attribute)
+            and isinstance(func.value, ast.Call)
+            and isinstance(func.value.func, ast.Name)
+            and func.value.func.id in names
+        ):
+            path, qual = names[func.value.func.id]
+            return path, f"{qual}.{func.attr}"
         return None
 
     def def_node(self, path: str, qual: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:

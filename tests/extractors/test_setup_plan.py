@@ -804,8 +804,8 @@ def test_logging_plotting_and_containers_are_no_steps() -> None:
 
 def test_main_block_steps_are_named_by_what_they_do_not_by_a_helper_they_call() -> None:
     """A loop by what it iterates and does, a branch by what it chooses, a print by what it
-    prints: never "Call tqdm", "Call l.strip" or "Call np.mean". Results written in a loop
-    are a chore."""
+    prints: never "Call tqdm", "Call l.strip" or "Call np.mean". Results written in a loop,
+    and waiting, are chores."""
     import ast
 
     from extractors.agent.inline import inline_blocks
@@ -829,6 +829,8 @@ def test_main_block_steps_are_named_by_what_they_do_not_by_a_helper_they_call() 
         "    for key, value in vars(args).items():\n"
         "        with open('record.txt', 'a') as f:\n"
         "            f.write(key + str(value))\n"
+        "\n"
+        "    time.sleep(args.wait)\n"
         "\n"
         "    for epoch in range(args.epochs):\n"
         "        loss = fit(net, testfile)\n"
@@ -1221,3 +1223,96 @@ def test_a_main_block_picking_between_two_mains_is_read_in_the_main_the_runs_tak
     cited = "\n".join(requirements)
     assert "(demo/image_demo.py:19)" in cited, requirements  # detect the objects
     assert not any(f"demo/image_demo.py:{n}" in cited for n in range(24, 28)), requirements
+
+
+ASSIGNER = '''"""Assign the benchmark's tasks to the agents and record their success."""
+import argparse
+import time
+
+
+class Assigner:
+    def __init__(self, config, retry):
+        self.config = config
+        self.retry = retry
+        self.agents = config["agents"]
+        self.tasks = config["tasks"]
+
+    def start(self):
+        for agent in self.agents:
+            for task in self.tasks:
+                success = self.run_task(agent, task)
+                self.record(agent, task, success)
+
+    def run_task(self, agent, task):
+        for attempt in range(3):
+            reply = agent + task
+            if reply:
+                return 1.0
+            time.sleep(attempt)
+        return 0.0
+
+    def record(self, agent, task, success):
+        print(agent, task, "success rate", success)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--config", default="configs/assignment.yaml")
+    args = parser.parse_args()
+    config = {"agents": ["gpt-4", "llama-2"], "tasks": ["os", "db"]}
+    Assigner(config, False).start()
+'''
+
+ANALYSIS = '''"""Summarise the success rates of every agent on every task."""
+import argparse
+import json
+
+
+def analyze_output(folder):
+    rates = {}
+    for agent in ("gpt-4", "llama-2"):
+        with open(f"{folder}/{agent}.json") as f:
+            rates[agent] = json.load(f)["success rate"]
+    return rates
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--output", default="outputs")
+    args = parser.parse_args()
+    rates = analyze_output(args.output)
+    print("success rate per agent", rates)
+'''
+
+
+def test_the_object_a_method_runs_on_is_made_first_and_the_analysis_comes_last(
+    tmp_path: Path,
+) -> None:
+    """`Assigner(config, False).start()`: the constructor's step, then `start`'s, then the
+    analysis program that reads what the runs wrote; nothing of a retry's `time.sleep`."""
+    files = {
+        "src/__init__.py": "",
+        "src/assigner.py": ASSIGNER,
+        "src/analysis.py": ANALYSIS,
+        "README.md": (
+            "# Agent benchmark\n\nRun every agent on every task and record its success rate:"
+            "\n\n```bash\npython -m src.assigner\n```\n"
+        ),
+    }
+    task = TaskDraft(
+        key="agents",
+        question="Do API-based agents reach a higher success rate than open agents on the tasks?",
+        method="Run each agent on every task of the benchmark and analyze the success rates.",
+        expected_outcome="API-based agents do.",
+        design_complexity=DesignComplexity(
+            independent_variables={"agent": ["API-based agents", "open agents"]},
+            dependent_variables={"metric": ["success rate"]},
+        ),
+    )
+    requirements = recovered_setup(tmp_path / "a", files, task).requirements
+    cited = [r.rsplit("(", 1)[-1] for r in requirements]
+    made = next(i for i, c in enumerate(cited) if c.startswith("src/assigner.py:7-"))
+    started = next(i for i, c in enumerate(cited) if c.startswith("src/assigner.py:13-"))
+    analysed = next(i for i, c in enumerate(cited) if c.startswith("src/analysis.py"))
+    assert made < started < analysed, requirements
+    assert not any("sleep" in r for r in requirements), requirements
