@@ -298,9 +298,12 @@ def content_words(text: str) -> list[str]:
 
 
 def task_metrics(task: TaskDraft, q: TaskQuery) -> list[str]:
-    """The measured quantities by name: the dependent variables' values, else known metrics."""
+    """The measured quantities by name: the dependent variables' values, else known metrics.
+    What a table is "measured on" (its columns' data sets: USAir, NS, PB) is no quantity."""
     found: list[str] = []
     for name, value in task.design_complexity.dependent_variables.items():
+        if str(name).strip().lower().endswith("measured on"):
+            continue
         for v in listed(value):
             text = str(v).strip()
             if text and len(text.split()) <= MAX_VALUE_WORDS and text not in found:

@@ -98,3 +98,23 @@ def test_a_measure_is_named_in_code_by_its_spellings() -> None:
     assert measure_words("perplexity") == measure_words("PPL")
     assert measure_words("FPR95") == (frozenset({"fpr"}), False)
     assert measure_words("inference time") == (frozenset({"inference", "time"}), False)
+
+
+def test_the_data_sets_a_table_is_measured_on_are_no_measure(tmp_path: Path) -> None:
+    """A table whose columns are data sets is drafted with them "measured on": the runs
+    cover them, and the comparison is of the measured metric, never "of USAir, NS"."""
+    task = TaskDraft(
+        key="t",
+        question="How does the clustering network trained with the pair loss cluster USAir and NS?",
+        method="Train the clustering network with the pair loss and report its clustering.",
+        expected_outcome="It clusters both well.",
+        design_complexity=DesignComplexity(
+            independent_variables={"loss": ["pair loss", "w/o pair loss"]},
+            dependent_variables={"measured on": ["USAir", "NS"]},
+        ),
+    )
+    files = {**FILES, "README.md": README + "\nIt clusters the USAir and NS networks.\n"}
+    setup = recovered_setup(tmp_path / "m", files, task)
+    usage = setup.usage_instructions
+    assert "Compare the measured metrics of pair loss, w/o pair loss across the runs" in usage
+    assert not any("USAir" in r for r in setup.requirements), setup.requirements
