@@ -201,8 +201,9 @@ def apart(
         names = [run_slug(r) for r, _ in sharing]
         if len(sharing) < 2 or len(set(names)) < len(names):
             continue  # one run, or runs this cannot tell apart
-        for (run, given), name in zip(sharing, names, strict=True):
-            own = f"{value}{name}/" if value.endswith("/") else f"{value}_{name}"
+        data = [run_data(r) for r, _ in sharing]
+        for (run, given), name, its in zip(sharing, names, data, strict=True):
+            own = own_output(value, name, its, data)
             pattern = re.compile(
                 "(" + re.escape(option) + r"(?:=|\s+))" + re.escape(value) + r"(?=\s|$)"
             )
@@ -212,6 +213,27 @@ def apart(
                 run.command = with_setting(run.command, [option, own])
             if run.then and option in takes(run.then):
                 run.then = with_setting(run.then, [option, own])
+
+
+def own_output(value: str, slug: str, data: str, all_data: list[str]) -> str:
+    """A run's own place to write where runs share `value`: the value with the run's slug
+    after it (`./checkpoint/layers_10/`), or, when the value names one run's data set as a
+    word (`save/CIFAR-10`) and the runs are told apart by their data sets alone, the value
+    naming the run's own (`save/CIFAR-100`)."""
+    word = next((d for d in all_data if d and re.search(_word(d), value)), None)
+    if word is not None and all(all_data) and len(set(all_data)) == len(all_data):
+        return re.sub(_word(word), lambda _: data, value)
+    return f"{value}{slug}/" if value.endswith("/") else f"{value}_{slug}"
+
+
+def run_data(run: Run) -> str:
+    """The data set a run runs on: its own, else the arm it runs of a data variable."""
+    return run.data or next((a.value for a in run.arms if about_data(a.variable)), "")
+
+
+def _word(text: str) -> str:
+    """A pattern of the text as a word of its own: CIFAR-10, not the one inside CIFAR-100."""
+    return rf"(?<![\w]){re.escape(text)}(?![\w])"
 
 
 def run_slug(run: Run) -> str:

@@ -22,7 +22,7 @@ from .entry_args import EntryArgs
 from .launch import with_held, with_setting
 from .prerequisites import producers
 from .run import Run
-from .run_notes import run_slug
+from .run_notes import own_output, run_data, run_slug
 
 _TRAINS = re.compile(r"train|finetun|fine_tun|pretrain|stage_?\d", re.I)  # a training program
 _EVALUATION = re.compile(r"^(?:test|eval(?:uate)?|validate|inference)(?:[_.-]|$)", re.I)
@@ -164,7 +164,8 @@ class Stages:
                     for option, value in unset(training).items():
                         if not value or "$" in value or option not in self.options_of(entry):
                             continue
-                        own = f"{value}{slug}/" if value.endswith("/") else f"{value}_{slug}"
+                        data = [run_data(r) for r in mine_runs]
+                        own = own_output(value, slug, run_data(run), data)
                         trainings[k] = with_setting(trainings[k], [option, own])
                         run.command = with_setting(run.command, [option, own])
             first_run = ", then ".join(f"`{c}`" for c in [*trainings, *made])

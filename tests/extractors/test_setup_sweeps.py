@@ -503,3 +503,17 @@ def test_a_runs_notes_are_joined_in_the_order_they_are_said() -> None:
     assert run.warning == (
         "the script trains the authors' model; copy the data first; repeat each run 3 times"
     )
+
+
+def test_a_shared_place_named_after_one_runs_data_is_named_after_each_runs_own() -> None:
+    """`--model_path save/CIFAR-10` shared by runs on CIFAR-10 and CIFAR-100: each writes to
+    the place named after its own data set; a value naming no data set, or runs a data set
+    does not tell apart, take the run's slug after it."""
+    from extractors.agent.run_notes import own_output
+
+    data = ["CIFAR-10", "CIFAR-100"]
+    assert own_output("save/CIFAR-10", "cifar_100", "CIFAR-100", data) == "save/CIFAR-100"
+    assert own_output("save/CIFAR-10", "cifar_10", "CIFAR-10", data) == "save/CIFAR-10"
+    assert own_output("./checkpoint/", "cifar_100", "CIFAR-100", data) == "./checkpoint/cifar_100/"
+    same = ["CIFAR-10", "CIFAR-10"]
+    assert own_output("save/CIFAR-10", "ich_cch", "CIFAR-10", same) == "save/CIFAR-10_ich_cch"
