@@ -373,15 +373,20 @@ class UsageWriter:
                 f" ({said}: no string or report statement of the programs the runs run, or "
                 f"of the modules they import, names {it}: write the code that measures {it})"
             )
-        if runs > 1 or named or over:
+        # a task asking how to do something compares nothing: its design's values are the
+        # inputs of what it builds ("Compare ... of input image path, color palette
+        # selection, tiny"); nor has one run of one arm anything to be compared with
+        alone_arm = len(named) <= 1 and not over and runs <= 1
+        if not (asks_how(task.question) or alone_arm) and (runs > 1 or named or over):
             return (
                 f"Compare {metrics}{compared} across the runs"
                 + (f" (for each {over})" if over else "")
                 + again
                 + f" to answer: {question}"
             )
-        if plan.metrics or known_metrics(q):  # one run: nothing to compare it with
-            return f"Report {metrics} of the run{again} to answer: {question}"
+        if plan.metrics or known_metrics(q):  # nothing to compare with
+            run = "each run" if runs > 1 else "the run"
+            return f"Report {metrics} of {run}{again} to answer: {question}"
         return f"Check that the output answers: {question}"
 
     def _reads(self, entry: str, option: str) -> bool:

@@ -118,3 +118,19 @@ def test_the_data_sets_a_table_is_measured_on_are_no_measure(tmp_path: Path) -> 
     usage = setup.usage_instructions
     assert "Compare the measured metrics of pair loss, w/o pair loss across the runs" in usage
     assert not any("USAir" in r for r in setup.requirements), setup.requirements
+
+
+def test_one_run_of_one_arm_is_checked_not_compared(tmp_path: Path) -> None:
+    """A task asking how to do something, with one run of the one value its design names,
+    has nothing to compare that run with: the usage ends by checking the output."""
+    task = TaskDraft(
+        key="t",
+        question="How can you train the clustering network with the pair loss?",
+        method="Train the clustering network with the pair loss.",
+        expected_outcome="A trained network.",
+        design_complexity=DesignComplexity(independent_variables={"loss": ["pair loss"]}),
+    )
+    usage = recovered_setup(tmp_path / "h", FILES, task).usage_instructions
+    last = usage.strip().splitlines()[-1]
+    assert "Check that the output answers: How can you train" in last, usage
+    assert "across the runs" not in usage, usage
