@@ -93,7 +93,12 @@ class TaskQuery:
 
 # "How can you ...?": EXP-Bench's usage and implementation tasks want the plan, in steps
 _HOW = r"^\W*how\s+(?:would|could|can|do|should|might)\s+(?:you|we|one|i)\b"
-_HOW_TO = re.compile(_HOW, re.I)
+# ... and "How can MogaNet be used for object detection?": a usage task about a thing
+_HOW_TO = re.compile(
+    _HOW + r"|^\W*how\s+(?:would|could|can|should|might|does|do)\s+[^?.]{1,60}?\s+be\s+"
+    r"(?:used|applied|run|adapted|deployed|integrated|extended)\b",
+    re.I,
+)
 # "How can you implement / create ...": the code that does it is the answer, not only what
 # runs it
 _BUILD = re.compile(

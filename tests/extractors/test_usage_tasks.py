@@ -115,3 +115,22 @@ def test_usage_tasks_command_writes_expbench_file(tmp_path: Path, settings: obje
     q = body["questions"][0]
     assert q["mode"] == "A" and q["question"].startswith("How can you")
     assert q["source"][0] == "score_pairs.py" and len(body["repository"]["commit"]) == 40
+
+
+def test_a_question_how_a_thing_can_be_used_asks_how_and_asks_to_build_nothing() -> None:
+    """ "How can MogaNet be used for object detection?" is a usage task as "How can you
+    ...?" is; one asking how a thing performs is not, nor does using something build it."""
+    from extractors.agent.query import asks_how, asks_to_build
+
+    for used in (
+        "How can MogaNet be used for object detection on images containing multiple objects?",
+        "How can MogaNet be applied to human pose estimation for detecting body keypoints?",
+        "How can you download samples from the dataset by their metadata?",
+    ):
+        assert asks_how(used), used
+    assert not asks_to_build("How can MogaNet be used for object detection?")
+    for asked in (
+        "How does the model perform when applied to ETTh1?",
+        "How well can the method be used on long sequences?",
+    ):
+        assert not asks_how(asked), asked
