@@ -307,7 +307,7 @@ class EntryArgs:
             return ""
         folder = posixpath.dirname(script)
         known = {f.path for f in self.index.files}
-        bad: list[str] = []
+        bad: list[tuple[str, str]] = []  # each flag, and the program that lacks it
         for command in [invocation, *(b.filled() for b in blocks_of(self.search.lines(script)))]:
             # from where the script's program is found, as mining resolves it
             program = next((w for w in command.split() if w.endswith(".py")), "")
@@ -317,15 +317,45 @@ class EntryArgs:
                 missing, unknown = check_command(line, known, self.entries)
                 if not missing:
                     break
-            bad += [u.split(" is not a flag", 1)[0] for u in unknown]
+            for u in unknown:
+                flag, _, rest = u.partition(" is not a flag of ")
+                bad.append((flag, rest.split(" (", 1)[0]))
         bad = list(dict.fromkeys(bad))
         if not bad:
             return ""
-        flags = ", ".join(bad[:6]) + (", …" if len(bad) > 6 else "")
-        them = "them" if len(bad) > 1 else "it"
-        return f"the script passes {flags}, which its program does not define: drop {them}"
+        # a flag the program reads all the same (`args.factor`) is missing from its parser:
+        # dropping it would stop the run where it is read
+        read = [f for f, program in bad if self._reads(program, f)]
+        dropped = [f for f, _ in bad if f not in read]
+        said: list[str] = []
+        if dropped:
+            them = "them" if len(dropped) > 1 else "it"
+            said.append(
+                f"the script passes {_few(dropped)}, which its program does not define: drop {them}"
+            )
+        if read:
+            them = "them" if len(read) > 1 else "it"
+            said.append(
+                f"the script passes {_few(read)}, which its program reads but its parser does "
+                f"not define: add {them} to the parser"
+            )
+        return "; ".join(said)
+
+    def _reads(self, program: str, flag: str) -> bool:
+        """The program reads the option's value (`args.factor` for `--factor`)."""
+        dest = flag.lstrip("-").replace("-", "_")
+        try:
+            text = self.search.text(program)
+        except (OSError, ValueError):
+            return False
+        return bool(re.search(rf"\.{re.escape(dest)}\b(?!\s*=[^=])", text))
 
 
 def positional(e: EntryPoint | None) -> list[str]:
     """Placeholders for the entry point's positional arguments: `<CONFIG>`."""
     return [f"<{f.name.upper()}>" for f in (e.flags if e else []) if not f.name.startswith("-")]
+
+
+def _few(flags: list[str]) -> str:
+    """Up to six flags, the rest elided."""
+    return ", ".join(flags[:6]) + (", …" if len(flags) > 6 else "")

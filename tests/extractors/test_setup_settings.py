@@ -1259,3 +1259,27 @@ def test_a_notebooks_cells_come_first_and_the_launch_scripts_steps_last(tmp_path
     assert "acf_plot.ipynb" in steps[0], steps
     assert any("models/cyclenet.py" in s for s in steps), steps
     assert steps[-1].endswith("(scripts/etth1.sh:1)"), steps
+
+
+def test_a_flag_the_program_reads_but_its_parser_lacks_is_to_add_not_to_drop(
+    tmp_path: Path,
+) -> None:
+    """The script passes --ratio and --persevere, neither in the parser; the program reads
+    `args.ratio` all the same, so dropping it would stop the run there: it is to be added
+    to the parser, and --persevere dropped."""
+    program = CONV_RUN.replace(
+        "    score = forecast(args)\n", "    score = forecast(args) * args.ratio\n"
+    )
+    assert program != CONV_RUN
+    files = {"run.py": program, "scripts/etth1.sh": CONV_SCRIPT}
+    task = _task(
+        "Does the parallel convolution beat the serial one and none at all on ETTh1?",
+        {"convolution": ["Par Conv", "Seq Conv", "w/o Conv"]},
+        metric="segmentation accuracy",
+    )
+    usage = recovered_setup(tmp_path / "reads", files, task).usage_instructions
+    assert "the script passes --persevere, which its program does not define: drop it" in usage
+    assert (
+        "the script passes --ratio, which its program reads but its parser does not define: "
+        "add it to the parser"
+    ) in usage, usage
