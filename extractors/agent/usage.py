@@ -532,13 +532,23 @@ class UsageWriter:
         # the start of a module's name ("FED" of models/FEDformer.py)
         if any(len(w) >= 3 and any(s.startswith(w.lower()) for s in self._stems) for w in words):
             return False
-        return not self._named(value) and not any(
-            self.search.document_frequency(w.lower()) > 0 for w in words
+        # named only in prose (a README's table of the paper's results, a comment) is named
+        # by no code of this repository
+        return not self._named(value, code=True) and not any(
+            self.search.in_code(w.lower()) for w in words
         )
 
-    def _named(self, name: str) -> bool:
+    def _named(self, name: str, code: bool = False) -> bool:
+        """The repository holds the name, anywhere; with `code`, in its code proper."""
         assert self.search is not None
         key = name.lower().replace("-", "_")
+        if code:
+            parts = [p for p in re.split(r"[_\-\s]+", key) if p]
+            return (
+                self.search.in_code(fold(name))
+                or self.search.in_code(key)
+                or (len(parts) >= 2 and bool(self.search.where_written(key, True, code=True)))
+            )
         return (
             self.search.document_frequency(fold(name)) > 0
             or self.search.document_frequency(key) > 0

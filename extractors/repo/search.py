@@ -8,9 +8,11 @@ absolute paths or symlinks alike.
 from __future__ import annotations
 
 import functools
+import io
 import math
 import re
 import time
+import tokenize
 from collections import Counter
 from pathlib import Path, PurePosixPath
 
@@ -102,6 +104,7 @@ class RepoSearch:
         self._lines: dict[str, list[str]] = {}
         self._texts: dict[str, str] = {}  # by the path asked for: the repository stays put
         self._cached_chars = 0
+        self._code_terms: dict[str, frozenset[str]] = {}
 
     # ------------------------------------------------------------ confinement
 
@@ -256,9 +259,10 @@ class RepoSearch:
         parts = [p for p in re.split(r"[_\-\s]+", name.lower()) if p]
         return len(parts) >= 2 and bool(self.where_written(name, first=True))
 
-    def where_written(self, name: str, first: bool = False) -> list[str]:
+    def where_written(self, name: str, first: bool = False, code: bool = False) -> list[str]:
         """The files where `name` occurs as one word, its parts joined by any separator or
-        none (`ScienceQA`, `imagenet_10` as `ImageNet-10`); with `first`, the first only."""
+        none (`ScienceQA`, `imagenet_10` as `ImageNet-10`); with `first`, the first only;
+        with `code`, in code proper only (`code_text`)."""
         parts = [p for p in re.split(r"[_\-\s]+", name.lower()) if p]
         if not parts:
             return []
@@ -278,13 +282,30 @@ class RepoSearch:
         out: list[str] = []
         for path in sorted(paths):
             try:
-                if rx.search(self.text(path)[:MAX_INDEXED_CHARS]):
+                text = self.text(path)[:MAX_INDEXED_CHARS]
+                if rx.search(code_text(path, text) if code else text):
                     out.append(path)
                     if first:
                         break
             except (OSError, RepoPathError):
                 continue
         return out
+
+    def in_code(self, term: str) -> bool:
+        """The word occurs in code proper: a name or a string of a Python file, a shell
+        command, a config value. Not only in documentation or comments (a README's table of
+        the paper's results, "# as BAN does")."""
+        key = stem(term)
+        return any(key in self._terms_of_code(path) for path, _ in self._build().get(key, ()))
+
+    def _terms_of_code(self, path: str) -> frozenset[str]:
+        if path not in self._code_terms:
+            try:
+                text = self.text(path)[:MAX_INDEXED_CHARS]
+            except (OSError, RepoPathError):
+                text = ""
+            self._code_terms[path] = frozenset(terms(code_text(path, text)))
+        return self._code_terms[path]
 
     # ------------------------------------------------------------ index
 
@@ -313,6 +334,26 @@ class RepoSearch:
         self._post = post
         self._avg = (sum(self._len.values()) / len(self._len)) if self._len else 1.0
         return post
+
+
+_PROSE = (".md", ".rst", ".txt", ".tex", ".html", ".htm", ".bib", ".cff")
+_HASH_COMMENT = re.compile(r"(?m)(?:^|\s)#(?![!{]).*$")
+
+
+def code_text(path: str, text: str) -> str:
+    """What of a file is code: nothing of documentation; a Python file's names and strings
+    (its docstrings describe the repository's own things), not its comments; another file
+    less its `#` comments."""
+    name = path.rsplit("/", 1)[-1].lower()
+    if name.endswith(_PROSE) or name.startswith(("readme", "license", "licence", "changelog")):
+        return ""
+    if not name.endswith(".py"):
+        return _HASH_COMMENT.sub(" ", text)
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return _HASH_COMMENT.sub(" ", text)
+    return " ".join(t.string for t in tokens if t.type in (tokenize.NAME, tokenize.STRING))
 
 
 def _md_outline(text: str) -> list[tuple[str, str, int, int]]:

@@ -1462,6 +1462,48 @@ def test_a_method_the_repository_names_nowhere_is_said_to_be_another_works(
         assert "another work's" not in line, line
 
 
+def test_a_method_named_only_in_prose_is_another_works_one_a_string_of_code_holds_is_not(
+    tmp_path: Path,
+) -> None:
+    """Zephyr is in the README's results table and a comment ("as Zephyr does"), Breeze in a
+    string the code uses (a table of names): Zephyr is another work's, whose code the
+    release lacks; Breeze is the repository's to run."""
+    run = KINDS_RUN + (
+        "\n\ndef split(samples):\n    return samples[:10]  # as Zephyr does\n\n\n"
+        'NAMES = {"breeze": "Breeze"}\n'
+    )
+    files = {
+        "run.py": run,
+        "scripts/imputation/Gate.sh": "python run.py --task_name imputation --model Gate\n",
+        "README.md": "# Gate\n\n| method | MSE |\n|---|---|\n| Gate | 0.1 |\n| Zephyr | 0.2 |\n",
+    }
+    task = _imputation_task(["Gate", "Zephyr", "Breeze"])
+    lines = recovered_setup(tmp_path / "p", files, task).usage_instructions.splitlines()
+    zephyr = next(x for x in lines if "Run Zephyr" in x)
+    assert "the repository names it nowhere, so it is another work's method" in zephyr, zephyr
+    breeze = next(x for x in lines if "Breeze" in x and x[:1].isdigit() and "Run" in x)
+    assert "another work's" not in breeze, breeze
+
+
+def test_code_is_names_and_strings_never_documentation_or_comments() -> None:
+    from extractors.repo.search import code_text
+
+    source = (
+        '"""Module docstring: Gate."""\nimport os\n\n\ndef f(x):\n'
+        "    y = {'ace': 1}  # GEPA's table\n    return y\n"
+    )
+    code = code_text("utils/helpers.py", source)
+    assert "ace" in code and "def" in code and "Gate" in code
+    assert "GEPA" not in code
+    assert code_text("README.md", "GEPA beats ACE") == ""
+    assert code_text("run.sh", "python run.py --method ace  # not gepa\n").split() == [
+        "python",
+        "run.py",
+        "--method",
+        "ace",
+    ]
+
+
 def test_a_model_the_repository_has_a_module_of_runs_through_the_model_option(
     tmp_path: Path,
 ) -> None:
