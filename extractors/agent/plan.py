@@ -376,10 +376,7 @@ class StepPlanner:
         before = [b for b in blocks if b not in printed]
         plotted = [c for c in called if _PRINTS.match(c.action)]  # `Plot` after `Train`
         calls = [c for c in called if c not in plotted]
-        # a launch that sets the run's options is its configuration, read first; one that
-        # only starts the program (`python inference_demo.py --demo_config x`) runs it last
-        setting = [s for s, r in zip(launches, launched, strict=True) if r.settings.strip()]
-        starting = [s for s in launches if s not in setting]
+        setting, starting = _launch_order(launches, launched)
         # an evaluation chained after its training takes its branches after that training
         ahead, behind = ([], branches) if stages else (branches, [])
         order = [
@@ -654,6 +651,17 @@ def compares(program: str) -> bool:
     """The program is the comparing stage of an experiment: an evaluation, validation,
     plotting or analysis program (`analysis.py`, `eval_ood.py`)."""
     return bool(_COMPARE_STAGE.match(posixpath.basename(program)))
+
+
+def _launch_order(launches: list[Step], launched: list[Run]) -> tuple[list[Step], list[Step]]:
+    """The launches read first and those read last. A launch that sets the run's options is
+    its configuration, read first; one that only starts the program (`python
+    inference_demo.py --demo_config x`) runs it, last. Beside launches that set options,
+    another launch script of the runs is read with them (PDF's ETTh1 script, whose run
+    sets the arm's own settings on its command), not after the training."""
+    setting = [s for s, r in zip(launches, launched, strict=True) if r.settings.strip()]
+    setting = [s for s in launches if s in setting or (setting and s.path.endswith(".sh"))]
+    return setting, [s for s in launches if s not in setting]
 
 
 def _code_steps(runs: list[Run]) -> list[Step]:

@@ -646,6 +646,25 @@ def test_when_steps_are_too_many_an_arms_only_branch_stays_and_repeated_runs_go(
     assert _repeated_runs(runs, steps) == [steps[1], steps[3]]
 
 
+def test_launch_scripts_go_with_the_launches_setting_options_a_bare_program_last() -> None:
+    from extractors.agent.plan import _launch_order
+    from extractors.agent.run import Run
+    from extractors.agent.steps import Step
+
+    traffic = Step("Run PDF on Traffic (traffic.sh)", "scripts/traffic.sh", 20, 46)
+    etth1 = Step("Run PDF on ETTh1 (etth1.sh)", "scripts/etth1.sh", 20, 44)
+    demo = Step("Run the demo (demo.py)", "demo.py", 10, 12)
+    runs = [
+        Run("bash scripts/traffic.sh", script="scripts/traffic.sh", settings="--period 8"),
+        Run("python -u run.py --period 24", script="scripts/etth1.sh"),
+        Run("python demo.py --demo_config x.json"),
+    ]
+    assert _launch_order([traffic, etth1, demo], runs) == ([traffic, etth1], [demo])
+    # no launch sets options: every launch only starts its program, after the code
+    bare = [Run("bash scripts/etth1.sh", script="scripts/etth1.sh"), runs[2]]
+    assert _launch_order([etth1, demo], bare) == ([], [etth1, demo])
+
+
 def test_an_ablation_on_two_data_sets_says_its_command_stands_for_both(repo) -> None:
     root, index = repo
     task = _task(
