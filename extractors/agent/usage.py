@@ -138,6 +138,11 @@ class UsageWriter:
         """Numbered instructions: prerequisites, one command per arm in order, what to compare."""
         commands = [Command.of(r, self.entries) for r in plan.runs if not r.missing]
         missing = [(a, r.edits, r.warning) for r in plan.runs if r.missing for a in r.arms]
+        if asks_how(task.question):
+            # a task asking how to do something has no arms to run one by one: its design's
+            # values are what it takes and gives ("input language = Spanish", "greeting
+            # choice = Hola"), not runs to write commands for
+            missing = []
         if not commands:
             for cand in chosen:
                 if cand.kind not in RUNNABLE:

@@ -122,7 +122,8 @@ def test_the_data_sets_a_table_is_measured_on_are_no_measure(tmp_path: Path) -> 
 
 def test_one_run_of_one_arm_is_checked_not_compared(tmp_path: Path) -> None:
     """A task asking how to do something, with one run of the one value its design names,
-    has nothing to compare that run with: the usage ends by checking the output."""
+    has nothing to compare that run with: the usage ends by checking the output, and the
+    value is no arm to write a command for."""
     task = TaskDraft(
         key="t",
         question="How can you train the clustering network with the pair loss?",
@@ -134,3 +135,5 @@ def test_one_run_of_one_arm_is_checked_not_compared(tmp_path: Path) -> None:
     last = usage.strip().splitlines()[-1]
     assert "Check that the output answers: How can you train" in last, usage
     assert "across the runs" not in usage, usage
+    assert "write the command" not in usage and "Run pair loss" not in usage, usage
+    assert "Run the default configuration: `python train.py --epochs 10`" in usage, usage
