@@ -112,8 +112,8 @@ def names_cost(text: str) -> bool:
 # experiment and ranks as a preparation does, unless the task asks about checking or asks to
 # build something (what one builds is tried with it).
 _CHECKS_SETUP = re.compile(
-    r"\b(?:check|verify|test|make sure|ensure|confirm)\b[^.:]{0,60}?\b(?:is|are|was|has been|have been)?\s*"
-    r"(?:configured|installed|set up|setup|working|works|correctly|properly|ready)\b",
+    r"\bto\s+(?:check|verify|test|make sure|ensure|confirm)\b[^.:;]{0,60}?"
+    r"\b(?:configured|installed|installation|set up|setup|environment|works|working)\b",
     re.IGNORECASE,
 )
 _ASKS_CHECKING = frozenset(terms("check checking verify verification sanity installation"))

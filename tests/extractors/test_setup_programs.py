@@ -2221,3 +2221,17 @@ def test_a_baseline_with_its_own_project_folder_runs_its_launch_script_from_ther
     assert setup.source[0] == "run.py", setup.source
     assert "Formers/FEDformer/scripts/LookBackWindow.sh" not in setup.source, setup.source
     assert "Formers/FEDformer/run.py" not in setup.masked_source, setup.masked_source
+
+
+def test_a_check_of_the_set_up_is_a_purpose_the_readme_gives_a_command() -> None:
+    from extractors.agent.rank import checks_setup
+
+    assert checks_setup(
+        "Try `python -m agent_test` to check if your agent is configured correctly."
+    )
+    assert checks_setup("Run `python demo.py` to verify the installation.")
+    assert checks_setup("To test your environment, run `python env_check.py`.")
+    assert not checks_setup(
+        "Run `python eval.py` to evaluate it; make sure the checkpoint is ready."
+    )
+    assert not checks_setup("`python train.py` trains the model and checks the loss works.")
