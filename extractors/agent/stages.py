@@ -17,6 +17,7 @@ from expcurate.records import CliFlag, DocCommand, RepoIndex
 from extractors.repo import RepoSearch
 from extractors.repo.commands import python_entry, run_from
 
+from .arms import value_forms
 from .checkpoints import last_epoch, saved_by_number
 from .entry_args import EntryArgs
 from .launch import with_held, with_setting
@@ -147,6 +148,11 @@ class Stages:
         last = last_epoch(commands[-1], trainer.flags) if numbered and trainer else None
         made = [run_from(c, self.known) for c in inputs]
         mine_runs = [r for r in runs if not r.missing and entry in self.programs(r.command)]
+        values: dict[str, list[str]] = {}  # each variable's values, of every run of the task
+        for a in (a for r in runs for a in r.arms):
+            values.setdefault(a.variable, [])
+            if a.value not in values[a.variable]:
+                values[a.variable].append(a.value)
         varying = _varying([r.settings for r in mine_runs])
         slugs = [run_slug(r) for r in mine_runs]
         apart = unset is not None and len(set(slugs)) == len(slugs) > 1 and bool(varying)
@@ -171,6 +177,8 @@ class Stages:
             first_run = ", then ".join(f"`{c}`" for c in [*trainings, *made])
             note = ("train first" if trainings else "first") + f" as documented: {first_run}"
             run.say_first(note)
+            if mismatch := _trained_for_another(run, [*trainings, *made], values):
+                run.say(mismatch)
             run.trained_by = list(by_program)
             if numbered and last is not None and f"--{numbered[2]}" in self.options_of(entry):
                 run.command = with_setting(run.command, [f"--{numbered[2]}", last])
@@ -249,3 +257,30 @@ class Stages:
                     then = with_setting(then, [f"--{numbered[2]}", last])
             run.then = then
             run.then_after = list(made)
+
+
+def _trained_for_another(run: Run, first: list[str], values: dict[str, list[str]]) -> str:
+    """What to say when the documented training names another arm of the run's variable and
+    not the run's own (`--base_model ../PLMs/vicuna-7b`, then `--lora_weights vicuna-lora/...`
+    in the Alpaca run's evaluation): as written, the run evaluates that arm's model; "" when
+    the training names the run's own, or no arm."""
+    trained = " ".join(first).lower()
+    text = " ".join([*first, run.command]).lower()
+    for arm in run.arms:
+        own = [f.lower() for f in value_forms(arm.value)]
+        if any(_names(trained, f) for f in own):
+            continue
+        others = [v for v in values.get(arm.variable, []) if v != arm.value]
+        named = [v for v in others if any(_names(text, f.lower()) for f in value_forms(v))]
+        if named:
+            return (
+                f"the documented training and this command are {named[0]}'s, not "
+                f"{arm.value}'s: train {arm.value}'s own, with what names {named[0]} in them "
+                "changed"
+            )
+    return ""
+
+
+def _names(text: str, word: str) -> bool:
+    """The text holds the word whole (`vicuna` in `../PLMs/vicuna-7b`)."""
+    return len(word) >= 3 and bool(re.search(rf"(?<![a-z0-9]){re.escape(word)}(?![a-z0-9])", text))

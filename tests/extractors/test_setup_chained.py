@@ -1131,3 +1131,45 @@ def test_an_evaluation_chained_after_its_training_takes_its_branches_after_it(
     printed = next(k for name, k in at.items() if name.startswith("Print the results"))
     assert printed > max(k for name, k in at.items() if "inference" in name), steps
     assert steps[-1].startswith("Final Step: Report NMI, ACC"), steps
+
+
+def test_a_run_whose_documented_training_is_another_arms_says_so(tmp_path: Path) -> None:
+    """The README trains Vicuna (`--base_model PLMs/vicuna-7b`) before evaluating it: the
+    Alpaca run's evaluation, as written, reads Vicuna's training, and says so; the Vicuna
+    run does not."""
+    train = TRAIN.replace(
+        "    p.add_argument('--epochs'",
+        "    p.add_argument('--base_model', default='PLMs/llama-7b')\n    p.add_argument('--epochs'",
+    )
+    cluster = CLUSTER.replace(
+        "    p.add_argument('--start_epoch'",
+        "    p.add_argument('--model', default='llama')\n    p.add_argument('--start_epoch'",
+    ).replace(
+        "    print('clustering NMI",
+        "    if args.model == 'alpaca':\n        print('alpaca prompt')\n"
+        "    elif args.model == 'vicuna':\n        print('vicuna prompt')\n"
+        "    print('clustering NMI",
+    )
+    readme = (
+        "# Tool learning\n\nTrain the model:\n\n```\n"
+        "python train.py --base_model PLMs/vicuna-7b --model_path save/vicuna\n```\n\n"
+        "To test the trained model, run\n\n```\n"
+        "python cluster.py --model vicuna --model_path save/vicuna\n```\n"
+    )
+    files = {"train.py": train, "cluster.py": cluster, "README.md": readme}
+    task = TaskDraft(
+        key="table-3:factor",
+        question="What clustering NMI does cluster.py report for the Alpaca and Vicuna models?",
+        method="Train with each backbone and compare NMI.",
+        expected_outcome="Vicuna is best.",
+        design_complexity=DesignComplexity(
+            independent_variables={"model": ["Alpaca", "Vicuna"]},
+            dependent_variables={"metric": ["NMI"]},
+        ),
+    )
+    lines = recovered_setup(tmp_path / "v", files, task).usage_instructions.splitlines()
+    alpaca = next(x for x in lines if "Run Alpaca" in x)
+    vicuna = next(x for x in lines if "Run Vicuna" in x)
+    said = "the documented training and this command are Vicuna's, not Alpaca's"
+    assert said in alpaca, alpaca
+    assert "documented training and this command are" not in vicuna, vicuna
