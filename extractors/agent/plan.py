@@ -644,6 +644,7 @@ class StepPlanner:
         return Step(f"{what} ({posixpath.basename(run.script)}){settings}", run.script, *run.lines)
 
 
+# a program that compares what the runs produced: eval_results.py, validate.py, plot_x.py
 _COMPARE_STAGE = re.compile(r"(?:eval|valid|plot|analy)", re.I)
 
 

@@ -61,7 +61,6 @@ _NUMBER_NAME = re.compile(r"\d[\d.]*(?:e_?\d*)?$")  # 1e_5, 3.5
 HEURISTIC_VERSION = "setup-heuristic-167"  # bump when the policy's output changes
 
 
-# a program that compares what the runs produced: eval_results.py, validate.py, plot_x.py
 class _OutOfSteps(Exception):
     pass
 

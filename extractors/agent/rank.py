@@ -197,7 +197,12 @@ class Ranker:
         self.projects = _projects(self.kinds)
         self._configs: list[tuple[str, list[_ConfigEntry]]] | None = None
         self.setup_checks = self._setup_checks()
-        self.vendored = _vendored(index)
+        # another work's code the authors copied in (`Formers/FEDformer/` with its own
+        # LICENSE) runs that work, a baseline at most: below the repository's own
+        vendored = _vendored(index)
+        self.vendored = frozenset(
+            p for p in self.kinds if any(p.startswith(v + "/") for v in vendored)
+        )
 
     def rank(self, q: TaskQuery, text_scores: dict[str, float]) -> list[Candidate]:
         cands = {p: Candidate(p, k) for p, k in self.kinds.items()}
@@ -225,10 +230,8 @@ class Ranker:
         for c in cands.values():
             if named and c.kind in RUNS and c.path.split("/", 1)[0] not in named:
                 c.score *= OUTSIDE_NAMED
-        # another work's code the authors copied in (`Formers/FEDformer/` with its own
-        # LICENSE) runs that work, a baseline at most: below the repository's own
         for c in cands.values():
-            if any(c.path.startswith(v + "/") for v in self.vendored):
+            if c.path in self.vendored:
                 c.score *= OUTSIDE_NAMED
         self._propagate(cands)
         return sorted(cands.values(), key=lambda c: (-c.score, c.path))

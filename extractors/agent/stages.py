@@ -155,6 +155,7 @@ class Stages:
                 values[a.variable].append(a.value)
         varying = _varying([r.settings for r in mine_runs])
         slugs = [run_slug(r) for r in mine_runs]
+        data = [run_data(r) for r in mine_runs]  # what tells the runs' output places apart
         apart = unset is not None and len(set(slugs)) == len(slugs) > 1 and bool(varying)
         for run, slug in zip(mine_runs, slugs, strict=True):
             # each run's training on what tells the runs apart that the training takes
@@ -170,7 +171,6 @@ class Stages:
                     for option, value in unset(training).items():
                         if not value or "$" in value or option not in self.options_of(entry):
                             continue
-                        data = [run_data(r) for r in mine_runs]
                         own = own_output(value, slug, run_data(run), data)
                         trainings[k] = with_setting(trainings[k], [option, own])
                         run.command = with_setting(run.command, [option, own])

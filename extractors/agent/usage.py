@@ -545,20 +545,11 @@ class UsageWriter:
 
     def _named(self, name: str, code: bool = False) -> bool:
         """The repository holds the name, anywhere; with `code`, in its code proper."""
-        assert self.search is not None
+        search = self.search
+        assert search is not None
         key = name.lower().replace("-", "_")
-        if code:
-            parts = [p for p in re.split(r"[_\-\s]+", key) if p]
-            return (
-                self.search.in_code(fold(name))
-                or self.search.in_code(key)
-                or (len(parts) >= 2 and bool(self.search.where_written(key, True, code=True)))
-            )
-        return (
-            self.search.document_frequency(fold(name)) > 0
-            or self.search.document_frequency(key) > 0
-            or self.search.written(key)
-        )
+        held = search.in_code if code else (lambda t: search.document_frequency(t) > 0)
+        return held(fold(name)) or held(key) or search.written(key, code=code)
 
     def data_option(self, entry: str | None, runs: list[Run]) -> str:
         """Where the entry point reads its data, as an instruction with a placeholder."""

@@ -666,17 +666,17 @@ def run_from(cmd: DocCommand, known: set[str]) -> str:
     that moves itself first (`cd demo && python image_demo.py`) is given the `cd` its script
     needs in place of its own when its script is found, never a second one."""
     own_cd = _OWN_CD.match(cmd.text)
-    if own_cd and cmd.runs:
-        moved = cmd.model_copy(update={"text": cmd.text[own_cd.end() :]})
-        found = _found_from(moved, known)
-        if found is not None:  # else its scripts were not found: its own `cd` stays
-            return f"cd {shlex.quote(found[0])} && {found[1]}" if found[0] else found[1]
-    found = _found_from(cmd, known)
-    if found is None:
-        text = _plain(cmd.text)
-        folder = "" if cmd.doc.endswith(".ipynb") else posixpath.dirname(cmd.doc)
-        found = (folder, text)
-    return f"cd {shlex.quote(found[0])} && {found[1]}" if found[0] else found[1]
+    found = None
+    if own_cd and cmd.runs:  # its scripts found without its own `cd`, else the `cd` stays
+        found = _found_from(cmd.model_copy(update={"text": cmd.text[own_cd.end() :]}), known)
+    folder, text = found or _found_from(cmd, known) or (_home(cmd), _plain(cmd.text))
+    return f"cd {shlex.quote(folder)} && {text}" if folder else text
+
+
+def _home(cmd: DocCommand) -> str:
+    """Where a documented command runs when its scripts are found nowhere: the document's
+    folder; a notebook's commands are written from the root."""
+    return "" if cmd.doc.endswith(".ipynb") else posixpath.dirname(cmd.doc)
 
 
 def _plain(text: str) -> str:

@@ -105,6 +105,7 @@ class RepoSearch:
         self._texts: dict[str, str] = {}  # by the path asked for: the repository stays put
         self._cached_chars = 0
         self._code_terms: dict[str, frozenset[str]] = {}
+        self._code_texts: dict[str, str] = {}
 
     # ------------------------------------------------------------ confinement
 
@@ -252,12 +253,13 @@ class RepoSearch:
     def document_frequency(self, term: str) -> int:
         return len(self._build().get(stem(term), ()))
 
-    def written(self, name: str) -> bool:
+    def written(self, name: str, code: bool = False) -> bool:
         """A name of several parts (`imagenet_10`) occurs as one word with any separator or
         none between its parts (`ImageNet-10`, `imagenet10`, `IMAGENET_10`): the index holds
-        its parts apart, so only the files holding every word part are read."""
+        its parts apart, so only the files holding every word part are read. With `code`, in
+        code proper only (`code_text`)."""
         parts = [p for p in re.split(r"[_\-\s]+", name.lower()) if p]
-        return len(parts) >= 2 and bool(self.where_written(name, first=True))
+        return len(parts) >= 2 and bool(self.where_written(name, first=True, code=code))
 
     def where_written(self, name: str, first: bool = False, code: bool = False) -> list[str]:
         """The files where `name` occurs as one word, its parts joined by any separator or
@@ -282,8 +284,8 @@ class RepoSearch:
         out: list[str] = []
         for path in sorted(paths):
             try:
-                text = self.text(path)[:MAX_INDEXED_CHARS]
-                if rx.search(code_text(path, text) if code else text):
+                text = self._code_text(path) if code else self.text(path)[:MAX_INDEXED_CHARS]
+                if rx.search(text):
                     out.append(path)
                     if first:
                         break
@@ -301,11 +303,17 @@ class RepoSearch:
     def _terms_of_code(self, path: str) -> frozenset[str]:
         if path not in self._code_terms:
             try:
-                text = self.text(path)[:MAX_INDEXED_CHARS]
+                text = self._code_text(path)
             except (OSError, RepoPathError):
                 text = ""
-            self._code_terms[path] = frozenset(terms(code_text(path, text)))
+            self._code_terms[path] = frozenset(terms(text))
         return self._code_terms[path]
+
+    def _code_text(self, path: str) -> str:
+        """The file's code proper (`code_text`), read once for all the tasks."""
+        if path not in self._code_texts:
+            self._code_texts[path] = code_text(path, self.text(path)[:MAX_INDEXED_CHARS])
+        return self._code_texts[path]
 
     # ------------------------------------------------------------ index
 
