@@ -46,7 +46,7 @@ from expcurate.store.rows import Paper, StageRun
 M = TypeVar("M", bound=BaseModel)
 
 PARSER_VERSION = "paper-1"
-MINER_VERSION = "repo-15"  # repo-2: option aliases (--ds for --dataset); repo-3: switches;
+MINER_VERSION = "repo-16"  # repo-2: option aliases (--ds for --dataset); repo-3: switches;
 # repo-4: the values code tests an option for (`args.algo == "trace"`); repo-5: a program
 # takes the options of the parser-only module it imports (`EntryPoint.parser`); repo-6: a
 # documented command after a shell prompt such as `~$ ` or `user@host:~/src$ `; repo-7: the
@@ -60,7 +60,8 @@ MINER_VERSION = "repo-15"  # repo-2: option aliases (--ds for --dataset); repo-3
 # (`EntryPoint.opens`); repo-14: a README is one shell session across its code blocks (`cd
 # evaluate` in one, `python evaluate.py` in the next); repo-15: a sub-project's launch script runs
 # the program of the folders above it (`Formers/FEDformer/scripts/x.sh`: `python run.py` is
-# `Formers/FEDformer/run.py`)
+# `Formers/FEDformer/run.py`); repo-16: a documented command is kept whole past 600
+# characters (a thirty-option `torchrun` training)
 
 
 class StageBlocked(RuntimeError):

@@ -813,6 +813,8 @@ def as_script_runs(base: Run, setting: list[str], datasets: list[str]) -> str:
     again = f", once per value it sweeps ({', '.join(swept)})" if swept else ""
     given = len(setting) == 2 and re.search(rf"(?<!\S){re.escape(setting[0])}[= ]", base.invocation)
     done = f"{setting[0]} set to {setting[1]}" if given else f"{' '.join(setting)} added"
+    if len(setting) == 1 and setting[0] in base.invocation.split():
+        done = f"{setting[0]}, which it gives itself"
     note = f"{base.script}{BUILT_ON} {done}{again}"
     others = [d for d in datasets if d and d != base.data]
     if others:

@@ -278,10 +278,13 @@ def placeholders(lines: list[str]) -> str:
 def with_setting(command: str, setting: list[str], off: Collection[str] = ()) -> str:
     """The command with an arm's setting: a config override (`algorithm=iql`) replaces the
     one the command already gives for that key (a sweep over several included), and so does
-    an option with a value (`--model x`); any other option is added at the end. The switches
-    in `off` (those of the arm's siblings) are dropped first."""
+    an option with a value (`--model x`); any other option is added at the end, unless the
+    command gives it already. The switches in `off` (those of the arm's siblings) are dropped
+    first."""
     if off:
         command = " ".join(w for w in command.split() if w not in off)
+    if len(setting) == 1 and setting[0].startswith("-") and setting[0] in command.split():
+        return command  # a switch the command gives already (`--lora` in a LoRA script)
     key = setting[0].split("=", 1)[0] + "=" if "=" in setting[0] else ""
     if len(setting) == 2 and setting[0].startswith("-"):  # `--model x` where it already has one
         words = command.split()

@@ -110,11 +110,13 @@ class Stages:
             named = [posixpath.basename(p) for p in (program, *c.runs) if p]
             if program and any(_TRAINS.search(n) for n in named):
                 by_program.setdefault(program, []).append(c)
-        # a twin named after other data (train_STL10.py beside train.py) is no stage
+        # a twin named after other data (train_STL10.py beside train.py) is no stage; one in
+        # another folder (toolbench/train/train_lora.py, toolbench/retrieval/train.py) is no twin
         said = {re.sub(r"[^a-z0-9]+", "", v.lower()) for _, v in held}  # cifar10, imagenet10
         stems = {p: posixpath.basename(p).rsplit(".", 1)[0].lower() for p in by_program}
         for p, name in stems.items():
-            twin = next((q for q, n in stems.items() if q != p and name.startswith(n + "_")), None)
+            beside = [q for q in stems if posixpath.dirname(q) == posixpath.dirname(p)]
+            twin = next((q for q in beside if q != p and name.startswith(stems[q] + "_")), None)
             suffix = re.sub(r"[^a-z0-9]+", "", name[len(stems[twin]) :]) if twin else ""
             if twin is not None and suffix not in said:
                 by_program.pop(p)

@@ -416,13 +416,25 @@ def doc_commands(
             if parsed.runs and cwd:
                 carried = cwd  # a folder some command ran from
             if parsed.runs or _PY_CMD.match(cmd):
-                flat = " ".join(cmd.split())[:600]
+                flat = _kept(cmd)
                 if loop and re.search(rf"\$\{{?{loop[0]}\b", flat):  # it runs once per value
                     flat = looped(*loop, flat)
                 out.append(DocCommand(text=flat, doc=doc, line=no, runs=parsed.runs))
                 for target in parsed.runs:
                     refs.setdefault(target, []).extend(parsed.mentions)
     return out
+
+
+# a documented command is kept whole: a training command with thirty options runs past 600
+# characters (ToolBench's `torchrun ... train_mem.py`), and one cut inside a word or a quoted
+# value no longer runs. Only a runaway (a whole script on one line) is cut, between words.
+MAX_COMMAND_CHARS = 4000
+
+
+def _kept(cmd: str) -> str:
+    """The command on one line, whole unless it runs past `MAX_COMMAND_CHARS`."""
+    flat = " ".join(cmd.split())
+    return flat if len(flat) <= MAX_COMMAND_CHARS else flat[:MAX_COMMAND_CHARS].rsplit(" ", 1)[0]
 
 
 def notebook_commands(
@@ -439,9 +451,7 @@ def notebook_commands(
             continue
         parsed = parse_command(cmd, resolver, base)
         if parsed.runs:
-            out.append(
-                DocCommand(text=" ".join(cmd.split())[:600], doc=path, line=no, runs=parsed.runs)
-            )
+            out.append(DocCommand(text=_kept(cmd), doc=path, line=no, runs=parsed.runs))
             for target in parsed.runs:
                 refs.setdefault(target, []).extend(parsed.mentions)
     return out

@@ -20,7 +20,7 @@ import regex
 
 from expcurate.records import RepoIndex
 
-from .files import inside, looks_like_data, notebook_text
+from .files import inside, looks_like_data, notebook_lines, notebook_text
 from .pysource import outline as py_outline
 from .pysource import parse
 
@@ -213,7 +213,14 @@ class RepoSearch:
                 continue
             if not found(text):
                 continue
-            for no, line in enumerate(text.splitlines(), start=1):
+            # a notebook's cells only, at their lines in the file: its outputs (plots as
+            # base64, tables of numbers) would match any short pattern
+            numbered = (
+                notebook_lines(text)
+                if path.endswith(".ipynb")
+                else enumerate(text.splitlines(), start=1)
+            )
+            for no, line in numbered:
                 if found(line):
                     hits.append((path, no, line.strip()[:240]))
                     if len(hits) >= max_hits:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from extractors.agent.launch import flag_groups
+from extractors.agent.arm_runs import as_script_runs
+from extractors.agent.launch import flag_groups, with_setting
+from extractors.agent.run import Run
 
 SCRIPT = """seq_len=720
 for pred_len in 96 192
@@ -58,3 +60,16 @@ def test_a_loop_split_over_runs_tuned_apart_is_swept_not_what_is_tuned() -> None
     _, _, settings, _ = invocation_of(lines, build_query(task), [])
     assert "--pred_len {96,192,336,720}" in settings, settings
     assert "--keep" not in settings, settings
+
+
+def test_a_switch_the_command_gives_already_is_not_given_twice() -> None:
+    # the LoRA arm's run on a script that already loads LoRA weights: its command as it is
+    script = "python infer.py --model_path llama-7b --lora --lora_path weights --method dfs"
+    assert with_setting(script, ["--lora"]) == script
+    # a sibling's switch is dropped first, then this arm's is added
+    assert with_setting(script, ["--full"], off={"--lora"}).split()[-1] == "--full"
+    assert "--lora " not in with_setting(script, ["--full"], off={"--lora"})
+    base = Run(script, script="scripts/infer_lora.sh", invocation=script)
+    assert as_script_runs(base, ["--lora"], []) == (
+        "scripts/infer_lora.sh's command with --lora, which it gives itself"
+    )

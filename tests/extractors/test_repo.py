@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import time
 from pathlib import Path
@@ -277,6 +278,21 @@ def test_a_pattern_that_backtracks_without_end_fails_instead_of_hanging(tmp_path
     # The patterns that hung Python's re on this kind of line now simply find nothing.
     assert search.grep(r"(\w+\s?)*$!") == [] and search.grep(r"(.*.*)*zzz") == []
     assert search.grep(r"x\s*=\s*\d") == [("train.py", 1, "x = 1")]
+
+
+def test_grep_reads_a_notebooks_cells_not_its_outputs(tmp_path: Path) -> None:
+    """A plot's base64 output holds any short pattern by chance; grep finds the cell's line,
+    at its line in the .ipynb file, and nothing in the outputs."""
+    cells = [
+        {"cell_type": "code", "source": ["lbf_results = load('LBF')\n"],
+         "outputs": [{"data": {"image/png": "iVBORw0KGgoLBFxyzLBF", "text/plain": ["LBF 3"]}}]},
+    ]  # fmt: skip
+    (tmp_path / "analysis.ipynb").write_text(json.dumps({"cells": cells}, indent=1))
+    search = RepoSearch(tmp_path, mine_repo(tmp_path))
+    hits = search.grep("LBF")
+    assert [(p, line) for p, _, line in hits] == [("analysis.ipynb", "lbf_results = load('LBF')")]
+    number = hits[0][1]
+    assert "lbf_results" in (tmp_path / "analysis.ipynb").read_text().splitlines()[number - 1]
 
 
 def test_tools_refuse_unreadable_files_with_the_reason(tools: RepoSearch) -> None:
@@ -725,3 +741,20 @@ def test_a_sub_projects_launch_script_runs_the_program_of_its_project(tmp_path: 
     calls = {e.path: e.calls for e in index.entry_points}
     assert calls["Formers/FEDformer/scripts/run_long.sh"] == ["Formers/FEDformer/run.py"]
     assert calls["scripts/top.sh"] == ["run.py"]
+
+
+def test_a_long_documented_command_is_kept_whole(tmp_path: Path) -> None:
+    # a training command with forty options runs far past 600 characters; cut, its last
+    # options would be lost or a quoted value broken
+    options = " \\\n    ".join(f"--option_{k} {k}" for k in range(40))
+    readme = f"# Train\n\n```bash\ntorchrun --nproc_per_node=2 train.py \\\n    {options} \\\n    --fsdp 'full_shard auto_wrap'\n```\n"
+    index = committed_index(
+        tmp_path,
+        {
+            "README.md": readme,
+            "train.py": "import argparse\nif __name__ == '__main__':\n    print(1)\n",
+        },
+    )
+    (found,) = [c for c in index.commands if c.doc == "README.md"]
+    assert len(found.text) > 600
+    assert found.text.endswith("--option_39 39 --fsdp 'full_shard auto_wrap'"), found.text

@@ -633,3 +633,51 @@ def test_a_data_set_only_the_documents_name_is_said_to_be_missing(tmp_path: Path
     task.question = task.question.replace("ScienceQA's test set", "CIFAR10-LT")
     usage = recovered_setup(tmp_path / "c", files, task).usage_instructions
     assert "which only README.md names" not in usage, usage
+
+
+EVALUATION = (
+    "import argparse\n"
+    "\n"
+    "\n"
+    "def evaluate(args):\n"
+    "    print('accuracy', len(args.backbone))\n"
+    "\n"
+    "\n"
+    "if __name__ == '__main__':\n"
+    "    parser = argparse.ArgumentParser()\n"
+    "    parser.add_argument('--backbone', default='ResNet18', choices=['ResNet18', 'ResNet34'])\n"
+    "    evaluate(parser.parse_args())\n"
+)
+
+
+def test_a_training_in_another_folder_is_no_twin_of_the_main_one(tmp_path: Path) -> None:
+    # retrieval/train_index.py shares train.py's stem but not its folder: another stage the
+    # document gives before the evaluation, not train.py renamed for other data as
+    # train_STL10.py is
+    trains = "import argparse\nif __name__ == '__main__':\n    print('trained')\n"
+    readme = (
+        "# Retrieval\n\nFirst train the retrieval index:\n\n> python retrieval/train_index.py\n\n"
+        "Then train the reader:\n\n> python train.py\n\n"
+        "On STL-10, train with\n\n> python train_STL10.py\n\n"
+        "To evaluate the trained reader, run\n\n> python eval.py --backbone ResNet18\n"
+    )
+    files = {
+        "train.py": trains,
+        "train_STL10.py": trains,
+        "retrieval/train_index.py": trains,
+        "eval.py": EVALUATION,
+        "README.md": readme,
+    }
+    task = TaskDraft(
+        key="table-2:compare",
+        question="How does the evaluated accuracy of the reader compare across backbones?",
+        method="Evaluate the trained reader with each backbone and compare accuracy.",
+        expected_outcome="ResNet34 is better.",
+        design_complexity=DesignComplexity(
+            independent_variables={"backbone": ["ResNet18", "ResNet34"]},
+            dependent_variables={"metrics": ["accuracy"]},
+        ),
+    )
+    usage = recovered_setup(tmp_path / "t", files, task).usage_instructions
+    assert "`python retrieval/train_index.py`, then `python train.py`" in usage, usage
+    assert "train_STL10.py" not in usage, usage

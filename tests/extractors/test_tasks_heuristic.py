@@ -588,3 +588,28 @@ def test_a_table_of_measure_rows_asks_which_column_is_best() -> None:
     arms = next(iter(task.design_complexity.independent_variables.values()))
     assert arms == ["Enc Others", "Enc Units", "Base Others", "Base Units"], task
     assert task.question.startswith("Which of Enc Others, Enc Units"), task.question
+
+
+def test_rows_marked_as_replacements_of_one_row_are_its_ablation() -> None:
+    # "→X": the model with X in place of its own part; the one unmarked row is the full model,
+    # though no row says "full" or names the method as the abstract does
+    table = Table(
+        label="Table 5",
+        caption="Table 5: Additional analyses: each variant against the default Solver.",
+        page=7,
+        rows=[["Model", "Pass", "Win"], ["Solver", "68.0", "-"], ["→Retriever", "62.0", "54.0"],
+              ["→Greedy", "19.0", "21.0"], ["→LoRA", "51.0", "34.0"]],
+    )  # fmt: skip
+    paper = ParsedPaper(
+        title="Planning with tools",
+        abstract="We propose ToolPlan, a planner for tool use.",
+        sections=[Section(number="4", title="Analysis", text="Table 5 holds more.", page=7)],
+        tables=[table],
+    )
+    tasks = draft(paper).tasks
+    assert [t.key for t in tasks] == ["table-5:ablation"], [t.question for t in tasks]
+    task = tasks[0]
+    assert "compare with the full Solver" in task.question, task.question
+    assert task.design_complexity.independent_variables["component"] == [
+        "Solver", "→Retriever", "→Greedy", "→LoRA",
+    ]  # fmt: skip
