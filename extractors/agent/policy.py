@@ -47,6 +47,7 @@ from .plan import Plan, StepPlanner, compares
 from .query import TaskQuery, asks_to_build, build_query
 from .rank import Candidate, Ranker, preparing
 from .runs import RunPlanner
+from .stages import experiment_beside
 from .steps import Step, StepTracer
 from .usage import RUNNABLE, UsageWriter, measured
 
@@ -58,7 +59,7 @@ RELEVANCE = 1.05  # share of task names found in the repo + share of task words 
 WORDS_ONLY_RELEVANCE = 0.85  # share of task words, for a task that names nothing
 _NUMERIC = re.compile(r"[\d.,%]+")
 _NUMBER_NAME = re.compile(r"\d[\d.]*(?:e_?\d*)?$")  # 1e_5, 3.5
-HEURISTIC_VERSION = "setup-heuristic-168"  # bump when the policy's output changes
+HEURISTIC_VERSION = "setup-heuristic-169"  # bump when the policy's output changes
 
 
 class _OutOfSteps(Exception):
@@ -211,6 +212,9 @@ class SetupAgent:
         scripts += list(dict.fromkeys(r.config for r in plan.runs if r.config))[:2]
         build = asks_to_build(task.question) and chosen[0].kind == "module"
         order = [*setup.source[:build], *([entry] if entry else []), *scripts, *setup.source]
+        # the experiment whose results an analysis the task leads with reads runs before it
+        if not plan.runs and (experiment := experiment_beside(order[0], self.index.entry_points)):
+            order.insert(1, experiment)
         setup.source = list(dict.fromkeys(order))[:MAX_SOURCE]
         setup.candidates = [
             c.path for c in ranked[: MAX_SOURCE + MAX_CANDIDATES] if c.path not in setup.source

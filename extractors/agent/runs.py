@@ -177,6 +177,7 @@ class RunPlanner:
         # "ADE20K mIoU (MS)", "Cityscapes mIoU (MS)": the measure, once ("mIoU (MS)")
         multi_scale(chosen, measures_per_set(task) or task_metrics(task, q), self._flags_of)
         self.stages.trained_first(chosen, entry, held, self._unset_outputs)
+        self.stages.analysed_first(chosen, entry)
         unopened(chosen[:MAX_RUNS], self.entries, self.programs, self.known)
         misplaced(chosen[:MAX_RUNS], self.programs, self.args.tracer.tree, self.known, self._opened)
         uncompiled(chosen[:MAX_RUNS], self.programs, self._compile_error)

@@ -13,7 +13,7 @@ import posixpath
 import re
 from collections.abc import Callable
 
-from expcurate.records import CliFlag, DocCommand, RepoIndex
+from expcurate.records import CliFlag, DocCommand, EntryPoint, RepoIndex
 from extractors.repo import RepoSearch
 from extractors.repo.commands import python_entry, run_from
 
@@ -34,6 +34,12 @@ _CHECKPOINT = re.compile(
 )
 # how a document introduces the evaluation of what was trained
 _EVALUATES_PROSE = re.compile(r"\b(?:test|evaluat\w*|inference|validat\w*)\b", re.I)
+# a program or notebook reading what runs wrote (`pe_analysis.ipynb`, `plot_results.py`)
+_ANALYSES = re.compile(
+    r"(?:^|[_-])(?:analy[sz]\w*|plot\w*|visuali[sz]\w*|figures?|results?)(?:[_.-]|$)", re.I
+)
+# what runs an experiment, by its name, beside such an analysis (`klr_experiment.py`)
+_EXPERIMENT = re.compile(r"(?:^|[_-])(?:experiments?|exp|run|main|train)(?:[_.-]|$)", re.I)
 
 
 def _varying(settings: list[str]) -> set[str]:
@@ -77,6 +83,22 @@ class Stages:
     def options_of(self, program: str) -> set[str]:
         e = self.entries.get(program)
         return {f.name for f in e.flags} if e else set()
+
+    def analysed_first(self, runs: list[Run], entry: str | None) -> None:
+        """An analysis's runs (`plot_results.py`, which plots the results its folder holds),
+        preceded by the experiment beside it that writes those results (`run_experiment.py`):
+        running the analysis alone redraws the authors' numbers, it does not reproduce them."""
+        experiment = experiment_beside(entry, self.index.entry_points)
+        if experiment is None:
+            return
+        for run in runs:
+            if run.missing or experiment in self.programs(run.command):
+                continue
+            run.say_first(
+                f"it reads what {experiment} writes: to reproduce the results rather than "
+                f"redraw the stored ones, run `python {experiment}` first"
+            )
+            run.trained_by = [*run.trained_by, experiment]
 
     def trained_first(
         self,
@@ -259,6 +281,28 @@ class Stages:
                     then = with_setting(then, [f"--{numbered[2]}", last])
             run.then = then
             run.then_after = list(made)
+
+
+def experiment_beside(analysis: str | None, entries: list[EntryPoint]) -> str | None:
+    """The experiment whose results an analysis reads (`klr_experiment.py` beside
+    `pe_analysis.ipynb`): the one runnable program in the analysis's folder named as an
+    experiment (not a test, not another analysis); None for a program that is no analysis,
+    or when the folder holds none or several."""
+    if analysis is None or not _ANALYSES.search(posixpath.basename(analysis).rsplit(".", 1)[0]):
+        return None
+    folder = posixpath.dirname(analysis)
+    beside = [
+        e.path
+        for e in entries
+        if e.runnable
+        and e.path.endswith(".py")
+        and posixpath.dirname(e.path) == folder
+        and (name := posixpath.basename(e.path)[:-3])
+        and _EXPERIMENT.search(name)
+        and not _ANALYSES.search(name)
+        and not name.startswith("test")
+    ]
+    return beside[0] if len(beside) == 1 else None
 
 
 def _trained_for_another(run: Run, first: list[str], values: dict[str, list[str]]) -> str:

@@ -49,6 +49,7 @@ from .plan import Plan
 from .query import TaskQuery, asks_how
 from .rank import Candidate, asks_cost, counts_cost, names_cost
 from .run import Run, run_label
+from .stages import experiment_beside
 from .steps import Step, reached, usage_for
 from .suite_config import preparations
 
@@ -137,6 +138,7 @@ class UsageWriter:
     ) -> str:
         """Numbered instructions: prerequisites, one command per arm in order, what to compare."""
         commands = [Command.of(r, self.entries) for r in plan.runs if not r.missing]
+        chained = 0  # commands that run before another as part of one run
         missing = [(a, r.edits, r.warning) for r in plan.runs if r.missing for a in r.arms]
         if asks_how(task.question):
             # a task asking how to do something has no arms to run one by one: its design's
@@ -152,6 +154,15 @@ class UsageWriter:
                     commands.append(Command(cmd))
                 if len(commands) >= 3 or (commands and chosen[0].kind == "notebook"):
                     break  # a notebook the task is about is the whole program
+            # an analysis reads what the experiment beside it writes: that runs first, and
+            # the two are one run
+            top = chosen[0].path if chosen else None
+            experiment = experiment_beside(top, self.index.entry_points)
+            if commands and experiment is not None:
+                run = usage_for(experiment, "entry", self.entries.get(experiment), self.index, q)
+                commands[0].label = f"Then run the analysis that reads its results ({top})"
+                commands.insert(0, Command(run, label=f"Run the experiment ({experiment})"))
+                chained = 1
         if not commands and entry is not None:
             commands.append(
                 Command(usage_for(entry, "entry", self.entries.get(entry), self.index, q))
@@ -231,7 +242,7 @@ class UsageWriter:
         if server := self._test_server(task, commands):
             lines.append(server)
         lines += again_on(task, plan, self.known, self._script_text)
-        lines.append(self._compare(task, q, plan, len(commands) + len(missing)))
+        lines.append(self._compare(task, q, plan, len(commands) - chained + len(missing)))
         return "\n".join(f"{i}. {line}" for i, line in enumerate(lines, start=1))
 
     def _script_text(self, path: str) -> str:

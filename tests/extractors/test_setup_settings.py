@@ -1283,3 +1283,102 @@ def test_a_flag_the_program_reads_but_its_parser_lacks_is_to_add_not_to_drop(
         "the script passes --ratio, which its program reads but its parser does not define: "
         "add it to the parser"
     ) in usage, usage
+
+
+EXPERIMENT = '''"""Run the planner against each co-player, for every number of simulations."""
+import argparse
+
+NUM_SIMS = [10, 50, 100]
+
+
+def main(args):
+    for sims in NUM_SIMS:
+        print("return", sims, args.seed)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seed", type=int, default=0)
+    main(parser.parse_args())
+'''
+
+
+def test_an_analysis_notebook_runs_after_the_experiment_beside_it(tmp_path: Path) -> None:
+    # the notebook plots the results its folder holds; the program beside it writes them:
+    # to reproduce the figure, not redraw it, the experiment runs first, as part of one run
+    cells = [
+        ("markdown", "# Pursuit evasion: planner return by number of simulations\n"),
+        ("code", "import pandas as pd\nresults = pd.read_csv('results/planner_results.csv')\n"),
+        ("code", "mean_return = results.groupby('num_sims')['return'].mean()\nmean_return.plot()\n"),
+    ]  # fmt: skip
+    files = {
+        "experiments/pursuit/planner_analysis.ipynb": _notebook(cells),
+        "experiments/pursuit/planner_experiment.py": EXPERIMENT,
+        "experiments/pursuit/results/planner_results.csv": "num_sims,return\n10,0.1\n",
+        "experiments/pursuit/test_env.py": EXPERIMENT.replace("Run the planner", "Check"),
+        "README.md": "# Planner\n\nThe planner's mean return in pursuit evasion, plotted for "
+        "each number of simulations: the change as the simulations grow.\n",
+    }
+    task = TaskDraft(
+        key="figure-2:sweep",
+        question="In Figure 2 (mean planner return in pursuit evasion), how does the return "
+        "change with the number of simulations?",
+        method="Plot the planner's mean return for each number of simulations.",
+        expected_outcome="The return grows with the number of simulations.",
+        design_complexity=DesignComplexity(
+            independent_variables={"number of simulations": "the values plotted in Figure 2"},
+            dependent_variables={"return": "as plotted in Figure 2"},
+        ),
+    )
+    setup = recovered_setup(tmp_path / "an", files, task)
+    usage = setup.usage_instructions
+    assert setup.source[:2] == [
+        "experiments/pursuit/planner_analysis.ipynb",
+        "experiments/pursuit/planner_experiment.py",
+    ], setup.source
+    assert (
+        "1. Run the experiment (experiments/pursuit/planner_experiment.py): "
+        "`python experiments/pursuit/planner_experiment.py`.\n"
+        "2. Then run the analysis that reads its results "
+        "(experiments/pursuit/planner_analysis.ipynb): `jupyter nbconvert --to notebook "
+        "--execute experiments/pursuit/planner_analysis.ipynb`.\n"
+        "3. Report return of the run"
+    ) in usage, usage
+
+
+def test_an_analysis_program_is_preceded_by_the_experiment_beside_it(tmp_path: Path) -> None:
+    plot = (
+        '"""Plot the planner return by number of simulations, from the results."""\n'
+        "import argparse\n\nimport pandas as pd\n\n\n"
+        "def main(args):\n"
+        "    results = pd.read_csv(args.results)\n"
+        "    print('mean return', results.groupby('num_sims')['return'].mean())\n\n\n"
+        "if __name__ == '__main__':\n"
+        "    parser = argparse.ArgumentParser()\n"
+        "    parser.add_argument('--results', default='results/planner_results.csv')\n"
+        "    main(parser.parse_args())\n"
+    )
+    files = {
+        "experiments/pursuit/plot_results.py": plot,
+        "experiments/pursuit/planner_experiment.py": EXPERIMENT,
+        "README.md": "# Planner\n\nThe planner's mean return in pursuit evasion, plotted for "
+        "each number of simulations: the change as the simulations grow.\n\n"
+        "    python experiments/pursuit/plot_results.py\n",
+    }
+    task = TaskDraft(
+        key="figure-2:sweep",
+        question="In Figure 2 (mean planner return in pursuit evasion), how does the return "
+        "change with the number of simulations?",
+        method="Plot the planner's mean return for each number of simulations.",
+        expected_outcome="The return grows with the number of simulations.",
+        design_complexity=DesignComplexity(
+            independent_variables={"number of simulations": "the values plotted in Figure 2"},
+            dependent_variables={"return": "as plotted in Figure 2"},
+        ),
+    )
+    setup = recovered_setup(tmp_path / "ap", files, task)
+    assert (
+        "it reads what experiments/pursuit/planner_experiment.py writes: to reproduce the "
+        "results rather than redraw the stored ones, run "
+        "`python experiments/pursuit/planner_experiment.py` first"
+    ) in setup.usage_instructions, setup.usage_instructions
