@@ -46,7 +46,7 @@ from expcurate.store.rows import Paper, StageRun
 M = TypeVar("M", bound=BaseModel)
 
 PARSER_VERSION = "paper-1"
-MINER_VERSION = "repo-16"  # repo-2: option aliases (--ds for --dataset); repo-3: switches;
+MINER_VERSION = "repo-17"  # repo-2: option aliases (--ds for --dataset); repo-3: switches;
 # repo-4: the values code tests an option for (`args.algo == "trace"`); repo-5: a program
 # takes the options of the parser-only module it imports (`EntryPoint.parser`); repo-6: a
 # documented command after a shell prompt such as `~$ ` or `user@host:~/src$ `; repo-7: the
@@ -61,7 +61,8 @@ MINER_VERSION = "repo-16"  # repo-2: option aliases (--ds for --dataset); repo-3
 # evaluate` in one, `python evaluate.py` in the next); repo-15: a sub-project's launch script runs
 # the program of the folders above it (`Formers/FEDformer/scripts/x.sh`: `python run.py` is
 # `Formers/FEDformer/run.py`); repo-16: a documented command is kept whole past 600
-# characters (a thirty-option `torchrun` training)
+# characters (a thirty-option `torchrun` training); repo-17: a module attaching handlers to its
+# logger at import time (`handler.setFormatter`, `logger.addHandler`) is no script
 
 
 class StageBlocked(RuntimeError):

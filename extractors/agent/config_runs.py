@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from expcurate.records import ConfigFile, DocCommand, EntryPoint, RepoIndex
 from extractors.repo import RepoPathError, RepoSearch, terms
-from extractors.repo.commands import run_from
+from extractors.repo.commands import doc_order, run_from
 
 from .arms import Arm
 from .run import Run
@@ -188,7 +188,7 @@ class ConfigFiles:
         """Every documented program that trains from a config, the top-level README's first
         (`detection/train.py`, `segmentation/train.py` of one repository)."""
         out: list[str] = []
-        for c in sorted(self.index.commands, key=_doc_order):
+        for c in sorted(self.index.commands, key=doc_order):
             for run in c.runs:
                 program = self._reader(run)
                 if program and "train" in posixpath.basename(program) and program not in out:
@@ -323,7 +323,7 @@ class ConfigFiles:
         found = [c for c in self.index.commands if set(c.runs) & runners and _config_place(c.text)]
         if not found:
             return None
-        return min(found, key=_doc_order)
+        return min(found, key=doc_order)
 
     def evaluator(self, program: str) -> str | None:
         """The program beside a training program that evaluates the same config."""
@@ -502,11 +502,6 @@ def _experiment_config(path: str) -> bool:
     return any(p in _CONFIG_DIRS for p in parts[:-1]) and not any(
         p.lower() in _PARTIAL for p in parts[:-1]
     )
-
-
-def _doc_order(c: DocCommand) -> tuple[int, bool, str, int]:
-    """Documented commands in reading order: the top-level README first, then by folder."""
-    return c.doc.count("/"), c.doc != "README.md", c.doc, c.line
 
 
 def _own_words(config: str) -> list[str]:

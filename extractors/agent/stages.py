@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from expcurate.records import CliFlag, DocCommand, EntryPoint, RepoIndex
 from extractors.repo import RepoSearch
-from extractors.repo.commands import python_entry, run_from
+from extractors.repo.commands import doc_order, python_entry, run_from
 
 from .arms import value_forms
 from .checkpoints import last_epoch, saved_by_number
@@ -76,9 +76,10 @@ class Stages:
         self.entries = {e.path: e for e in index.entry_points}
 
     def first_documented(self, program: str) -> DocCommand | None:
-        """The first command a document gives for the program, in its document's order."""
+        """The first command the documents give for the program, in reading order: the
+        top-level README's before a translation's (`README_ZH.md`) or a sub-folder's."""
         own = [c for c in self.index.commands if program in c.runs]
-        return min(own, key=lambda c: c.line) if own else None
+        return min(own, key=doc_order) if own else None
 
     def options_of(self, program: str) -> set[str]:
         e = self.entries.get(program)
@@ -246,6 +247,15 @@ class Stages:
             prose = " ".join(lines[previous : c.line - 1])
             programs = [r for r in c.runs if r.endswith(".py")]
             named = bool(programs) and bool(_EVALUATION.match(posixpath.basename(programs[0])))
+            if (
+                programs
+                and _TRAINS.search(posixpath.basename(programs[0]))
+                and posixpath.dirname(programs[0]) != posixpath.dirname(entry)
+            ):
+                # another project's training (ToolBench's model training after its
+                # retriever's): what follows evaluates that one. A training beside this one
+                # (`train_STL10.py`, `train_stage2.py`) is of the same pipeline
+                break
             if (
                 (_EVALUATES_PROSE.search(prose) or named)  # or the program is `eval.py`
                 and programs

@@ -31,6 +31,7 @@ from expcurate.records import (
 from extractors.repo import RepoPathError, RepoSearch, path_tokens, stem, terms
 from extractors.repo.commands import (
     PathResolver,
+    doc_order,
     parse_command,
     python_entry,
     run_from,
@@ -87,7 +88,7 @@ def usage_tasks(index: RepoIndex, root: Path, *, limit: int = 10) -> list[tuple[
     seen: set[tuple[str, frozenset[str]]] = set()
     later: list[tuple[DocCommand, list[tuple[str, str]]]] = []
     targets: set[str] = set()
-    for cmd in sorted(_documented(index), key=_doc_order):
+    for cmd in sorted(_documented(index), key=doc_order):
         flags = parse_command(cmd.text, resolver, posixpath.dirname(cmd.doc)).flags
         key = (cmd.runs[0], frozenset(n for n, _ in flags))
         if key in seen:
@@ -96,7 +97,7 @@ def usage_tasks(index: RepoIndex, root: Path, *, limit: int = 10) -> list[tuple[
         (later if cmd.runs[0] in targets else picked).append((cmd, flags))
         targets.add(cmd.runs[0])
     chosen = (picked + later)[: max(limit, 0)]
-    chosen.sort(key=lambda cf: _doc_order(cf[0]))
+    chosen.sort(key=lambda cf: doc_order(cf[0]))
     out: list[tuple[TaskDraft, Setup]] = []
     for cmd, flags in chosen:
         drafted = _draft(cmd, flags, index, search, tracer, entries)
@@ -115,11 +116,6 @@ def _documented(index: RepoIndex) -> list[DocCommand]:
             continue
         out.append(c)
     return out
-
-
-def _doc_order(c: DocCommand) -> tuple[int, int, str, int]:
-    top_readme = "/" not in c.doc and c.doc.lower().startswith("readme")
-    return (0 if top_readme else 1, c.doc.count("/"), c.doc, c.line)
 
 
 # ---------------------------------------------------------------- doc context

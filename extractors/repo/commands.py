@@ -667,6 +667,13 @@ def named_placeholders(text: str) -> str:
 _OWN_CD = re.compile(r"cd\s+[^\s;&|$`]+\s*&&\s*")
 
 
+def doc_order(c: DocCommand) -> tuple[int, int, str, int]:
+    """Documented commands in reading order: a top-level README first (`README.md` before a
+    translation, `README_ZH.md`), then the documents by folder depth and name, each by line."""
+    top_readme = "/" not in c.doc and c.doc.lower().startswith("readme")
+    return (0 if top_readme else 1, c.doc.count("/"), c.doc, c.line)
+
+
 def run_from(cmd: DocCommand, known: set[str]) -> str:
     """A documented command with the `cd` it needs: to the document's folder when its scripts
     are there, to none when they are at the root (a `docs/` page written from the root), else

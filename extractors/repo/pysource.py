@@ -41,6 +41,8 @@ _SETUP_CALLS = {
     "NewType",
     "register",
     "setLevel",
+    "setFormatter",  # a logger's handlers, made and attached at import time
+    "addHandler",
     "append",
     "insert",
     "use",

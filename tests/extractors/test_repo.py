@@ -758,3 +758,21 @@ def test_a_long_documented_command_is_kept_whole(tmp_path: Path) -> None:
     (found,) = [c for c in index.commands if c.doc == "README.md"]
     assert len(found.text) > 600
     assert found.text.endswith("--option_39 39 --fsdp 'full_shard auto_wrap'"), found.text
+
+
+def test_a_module_setting_up_its_logger_at_import_is_no_script(tmp_path: Path) -> None:
+    # handlers made and attached at import time are a library's set-up, not a run
+    evaluator = (
+        "import logging\n\nlogger = logging.getLogger(__name__)\n"
+        "handler = logging.FileHandler('log.txt')\n"
+        "handler.setFormatter(logging.Formatter('%(message)s'))\n"
+        "logger.addHandler(handler)\nlogger.addHandler(logging.StreamHandler())\n\n\n"
+        "class Evaluator:\n    def __call__(self, scores):\n        return sum(scores)\n"
+    )
+    script = (
+        "import logging\nlogging.basicConfig()\nrows = load('x')\nfor r in rows:\n    print(r)\n"
+    )
+    index = committed_index(tmp_path, {"api_evaluator.py": evaluator, "make_table.py": script})
+    kinds = {e.path: e.kind for e in index.entry_points}
+    assert "api_evaluator.py" not in kinds, kinds
+    assert kinds["make_table.py"] == "script", kinds

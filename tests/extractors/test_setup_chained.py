@@ -1173,3 +1173,34 @@ def test_a_run_whose_documented_training_is_another_arms_says_so(tmp_path: Path)
     said = "the documented training and this command are Vicuna's, not Alpaca's"
     assert said in alpaca, alpaca
     assert "documented training and this command are" not in vicuna, vicuna
+
+
+def test_a_translated_readme_and_another_projects_training_give_no_evaluation(
+    tmp_path: Path,
+) -> None:
+    # the English README is read first, though its translation gives the command on an
+    # earlier line; the evaluation it introduces after another folder's training evaluates
+    # that training, not this one
+    other = "import argparse\nif __name__ == '__main__':\n    print('generator trained')\n"
+    readme = (
+        "# Contrastive clustering\n\nTrain the model:\n\n```\npython train.py\n```\n\n"
+        "## The generator\n\nTrain the generator:\n\n```\npython generator/train_gen.py\n```\n\n"
+        "To test the trained generator, run\n\n```\npython cluster.py\n```\n"
+    )
+    translated = (
+        "# 对比聚类\n\n```\npython train.py\n```\n\n测试：\n\n```\npython cluster.py\n```\n"
+    )
+    files = {
+        "train.py": TRAIN,
+        "cluster.py": CLUSTER,
+        "generator/train_gen.py": other,
+        "README.md": "\n\n\n" + readme,
+        "README_ZH.md": translated,
+    }
+    usage = recovered_setup(tmp_path / "z", files, _task()).usage_instructions
+    assert "Run ResNet18: `python train.py --resnet ResNet18" in usage, usage
+    assert "then evaluate it" not in usage, usage
+    # beside the training, the evaluation is found as before
+    files["README.md"] = "\n\n\n" + README
+    usage = recovered_setup(tmp_path / "e", files, _task()).usage_instructions
+    assert "then evaluate it: `python cluster.py --resnet ResNet18" in usage, usage

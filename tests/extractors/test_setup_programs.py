@@ -2235,3 +2235,57 @@ def test_a_check_of_the_set_up_is_a_purpose_the_readme_gives_a_command() -> None
         "Run `python eval.py` to evaluate it; make sure the checkpoint is ready."
     )
     assert not checks_setup("`python train.py` trains the model and checks the loss works.")
+
+
+SINGLE = '''"""Train the attention classifier on CIFAR-10 on a single GPU and report accuracy."""
+import argparse
+
+
+def fit(data, lr):
+    return sum(data) * lr
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--lr", type=float, default=0.1)
+    args = parser.parse_args()
+    data = list(range(10))  # the CIFAR-10 batches, on the single GPU
+    print("accuracy", fit(data, args.lr))
+'''
+
+INDEX = '''"""Build the retrieval index of the documents."""
+import json
+
+
+def embed(doc):
+    return [len(word) for word in doc.split()]
+
+
+if __name__ == "__main__":
+    corpus = json.load(open("corpus.json"))
+    print(json.dumps({name: embed(doc) for name, doc in corpus.items()}))
+'''
+
+
+def test_twin_programs_run_the_arms_their_words_name_and_namesakes_do_not(
+    tmp_path: Path,
+) -> None:
+    task = _task(
+        "Does training the attention classifier on CIFAR-10 on a single GPU or on several "
+        "workers change its accuracy?",
+        {"hardware": ["single GPU", "several workers"]},
+    )
+    # the same program written twice, once for several workers: each arm runs its own
+    twins = {
+        "exp/train.py": SINGLE,
+        "exp/distributed/train.py": SINGLE.replace("a single GPU", "several workers").replace(
+            "on the single GPU", "split across the workers"
+        ),
+    }
+    usage = recovered_setup(tmp_path / "tw", twins, task).usage_instructions
+    assert "Run single GPU: `python exp/train.py`" in usage, usage
+    assert "Run several workers: `python exp/distributed/train.py`" in usage, usage
+    # a program that only shares the file name (an index builder) runs no arm
+    namesakes = {"exp/train.py": SINGLE, "retrieval/train.py": INDEX}
+    usage = recovered_setup(tmp_path / "ns", namesakes, task).usage_instructions
+    assert "retrieval/train.py" not in usage, usage
