@@ -360,16 +360,24 @@ _BOOKKEEPING = frozenset(
 _SHAPES = frozenset(
     ("seq_len", "label_len", "pred_len", "enc_in", "dec_in", "c_out", "input_len", "output_len")
 )
+
+
+def _names(text: str) -> frozenset[str]:
+    """A group's names: a word by its stem (`epochs`: epoch), a compound name whole
+    (`d_model`, not its parts: `reference_model` sets no architecture)."""
+    return frozenset(w if "_" in w else terms(w)[0] for w in text.split())
+
+
 _FLAG_GROUPS = (
-    ("the regularization", frozenset(terms("dropout drop decay wd reg l2 clip"))),
-    ("the training schedule", frozenset(terms(
-        "epochs epoch patience lr learning rate batch optimizer lradj warmup itr steps "
-        "pct_start scheduler iters iterations momentum accumulate"))),
-    ("the data and horizons", frozenset(terms(
-        "data dataset root path features target freq horizon split"))),
-    ("the model's architecture", frozenset(terms(
+    ("the regularization", _names("dropout drop decay wd reg l2 clip")),
+    ("the training schedule", _names(
+        "epochs epoch patience lr learning batch optimizer lradj warmup itr steps "
+        "pct_start scheduler iters iterations momentum accumulate")),
+    ("the data and horizons", _names(
+        "data dataset root path features target freq horizon split")),
+    ("the model's architecture", _names(
         "layers layer heads head d_model d_ff dim hidden embed kernel period patch stride depth "
-        "width channels blocks factor moving_avg top_k individual size activation"))),
+        "width channels blocks factor moving_avg top_k individual size activation")),
 )  # fmt: skip
 # the groups in the order a reader meets them
 _READING = (
@@ -395,8 +403,9 @@ def flag_groups(lines: list[str], start: int, end: int) -> list[tuple[str, list[
         for flag in re.findall(r"(?<![\w-])--?([A-Za-z][\w-]*)", lines[no - 1]):
             if flag.replace("-", "_") in _BOOKKEEPING:
                 continue  # run names, seeds, devices, and the arm itself (`--model`)
-            words = set(terms(flag.replace("-", "_").replace("_", " ")))
-            if flag.replace("-", "_") in _SHAPES:
+            whole = flag.replace("-", "_").lower()
+            words = {whole, *terms(whole.replace("_", " "))}
+            if whole in _SHAPES:
                 group: str | None = "the data and horizons"
             else:
                 group = next((g for g, ws in _FLAG_GROUPS if words & ws), None)

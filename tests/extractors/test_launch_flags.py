@@ -40,6 +40,25 @@ def test_a_flag_a_line_invocation_is_cut_into_what_it_sets() -> None:
     ]  # fmt: skip
 
 
+def test_a_flag_is_grouped_by_its_own_words_not_by_parts_of_another_name() -> None:
+    # `pass_rate_result_path` is where results go, not a learning rate; `reference_model` is
+    # which model's answers are compared, not `d_model`; `mask_rate` is no schedule
+    lines = [
+        "python eval_preference.py \\",
+        "    --converted_answer_path answers/ \\",
+        "    --reference_model chatgpt_cot \\",
+        "    --output_model gpt-4 \\",
+        "    --save_path preference_results \\",
+        "    --pass_rate_result_path pass_rate_results \\",
+        "    --mask_rate 0.125 \\",
+        "    --use_pass_rate true",
+    ]
+    assert flag_groups(lines, 1, 8) == [
+        ("the data and horizons", ["converted_answer_path", "save_path",
+                                   "pass_rate_result_path"], 2, 6),
+    ]  # fmt: skip
+
+
 def test_an_invocation_on_a_few_lines_is_not_cut() -> None:
     lines = ["python run.py --e_layers 3 --n_heads 4 --dropout 0.1 --fc_dropout 0.2 \\", "  --lr 1"]
     assert flag_groups(lines, 1, 2) == []
