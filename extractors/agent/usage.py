@@ -114,6 +114,22 @@ _CREDENTIAL = re.compile(
 )
 
 
+MAX_ASKED = 300  # characters of the question the last line repeats
+
+
+def _asked(question: str) -> str:
+    """The question as the compare line repeats it: whole when short, else its first
+    question ("Do API-based LLMs outperform ...?" before "Specifically, ..."), else cut at a
+    word with an ellipsis, never inside a word."""
+    text = " ".join(question.split())
+    if len(text) <= MAX_ASKED:
+        return text
+    first = re.match(r".{20,}?\?(?=\s|$)", text)
+    if first and len(first.group(0)) <= MAX_ASKED * 4 // 3:
+        return first.group(0)
+    return text[:MAX_ASKED].rsplit(" ", 1)[0].rstrip(",;:") + " …"
+
+
 class UsageWriter:
     def __init__(
         self, index: RepoIndex, search: RepoSearch | None = None, data: DataSteps | None = None
@@ -368,7 +384,7 @@ class UsageWriter:
         over = "; ".join(f"{k} {', '.join(v)}" for k, v in swept.items())
         if where := next(iter(dict.fromkeys(covered.values())), ""):
             over += f"; one run goes through them all, as listed by {where}"
-        question = " ".join(task.question.split())[:300]
+        question = _asked(task.question)
         # the runs on one of the data sets the measures are taken on: the others likewise
         ran_on = {r.data for r in plan.runs if r.data and not r.missing}
         taken_on = [] if task_datasets(task) else measured_on(task)

@@ -134,3 +134,16 @@ def test_a_question_how_a_thing_can_be_used_asks_how_and_asks_to_build_nothing()
         "How well can the method be used on long sequences?",
     ):
         assert not asks_how(asked), asked
+
+
+def test_the_compare_line_repeats_a_long_question_without_cutting_a_word() -> None:
+    from extractors.agent.usage import MAX_ASKED, _asked
+
+    first = "Do API-based LLMs outperform open-sourced LLMs across the benchmark's tasks?"
+    more = " Specifically, " + "does the trend of Table 3 hold in Table 4 as well, " * 8
+    assert _asked(first + more) == first
+    assert _asked(first) == first
+    long = "How does each variant compare with the full model " + "on dataset X and Y " * 30
+    said = _asked(long)
+    assert said.endswith(" …") and len(said) <= MAX_ASKED + 2
+    assert long.startswith(said[:-2]) and long[len(said) - 2] == " "
