@@ -57,6 +57,7 @@ from .launch_scripts import LaunchScripts
 from .methods import MethodModules
 from .multirun import hydra_sweep
 from .query import TaskQuery
+from .registries import Listing, Registries, entry_note, missing_note, selecting
 from .run import Run
 from .run_notes import config_item, trains, variant_warning
 
@@ -71,7 +72,10 @@ class Planner(Protocol):
     methods: MethodModules
     search: RepoSearch
 
+    @property
+    def registries(self) -> Registries: ...
     def configs(self, command: str) -> list[ConfigFile]: ...
+    def configs_read(self, command: str) -> list[ConfigFile]: ...
     def arm_setting(
         self, arm: Arm, options: list[CliFlag], entry: str | None
     ) -> list[str] | None: ...
@@ -182,7 +186,9 @@ class TaskRuns:
         self.taken: set[str] = set()  # the path parts of the scripts chosen so far
         self._trained: dict[str, list[Arm]] = {}  # the arms each launch script trains
         self.by_flag: list[tuple[Arm, list[str]]] = []  # the arm and what sets it on the command
-        self.other_kinds: dict[int, str] = {}  # arms only another kind's script names, with it
+        # what an arm no run runs needs said: another kind's script names it, or a registry
+        # would define it beside its siblings
+        self.other_kinds: dict[int, str] = {}
         self.plain: list[Arm] = []  # arms no run has yet
         self.sweeps: list[Arm] = []  # swept values an option sets, each run on its own
         self.per_value: list[tuple[str, str, list[str]]] = []  # variable, option, values
@@ -751,6 +757,41 @@ class TaskRuns:
             edit = f"set {key} in {path} to [{item}] first"
             self.add(Run(run.command, arms=[arm], data=run.data, warning=edit))
             self.plain.remove(arm)
+        self._registry_entries()
+
+    def _registry_entries(self) -> None:
+        """Arms a registry folder defines, which a run's config selects by listing their
+        entries (`agent: [gpt-3.5-turbo-0613]` in configs/assignments/default.yaml, each
+        agent a top-level entry of configs/agents/*.yaml): the run with the list set to the
+        arm's entry. An arm of the same variable the folder does not define runs so once its
+        entry is added, as a sibling's is written. The run that only served as their base
+        (the default list) is no run of the task."""
+        registries = self.p.registries
+        found = {id(a): registries.listing(a, self.chosen, self.p.configs_read) for a in self.plain}
+        siblings: dict[str, Listing] = {}  # by variable, a listing that found its arm's entry
+        for arm in self.plain:
+            if (listing := found[id(arm)]) is not None and listing.entry is not None:
+                siblings.setdefault(arm.variable, listing)
+        bases: list[Run] = []
+        for arm in list(self.plain):
+            listing = found[id(arm)]
+            if listing is None or arm.variable not in siblings:
+                continue
+            run = listing.run
+            if listing.entry is None:
+                note = missing_note(listing, arm, siblings[arm.variable].entry or listing.like)
+                selected = Run(run.command, arms=[arm], data=run.data, warning=note)
+            else:
+                selected = Run(run.command, arms=[arm], data=run.data, warning=entry_note(listing))
+                selected.selects = selecting(listing)
+            self.add(selected)
+            self.plain.remove(arm)
+            bases.append(run)
+        self.chosen = [
+            r
+            for r in self.chosen
+            if r.arms or r.covers or r.missing or all(r is not b for b in bases)
+        ]
 
     def _missing(self) -> None:
         """Arms nothing selects (at most `MAX_MISSING`): a line each for the reviewer, with

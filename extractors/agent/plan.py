@@ -384,6 +384,7 @@ class StepPlanner:
             data,
             *benchmarks,
             *composed,
+            *_selection_steps(runs),
             options_step,
             *_suite_steps(runs),
             coded[0] if coded else None,
@@ -692,6 +693,16 @@ def _code_steps(runs: list[Run]) -> list[Step]:
     names = ", ".join(c.target for c in settings if start <= c.line <= end)
     chosen = ", ".join(a.value for r in coded for a in r.arms)[:80]
     return [Step(f"Set the in-code switches that select {chosen}: {names}", path, start, end)]
+
+
+def _selection_steps(runs: list[Run]) -> list[Step]:
+    """The config lines selecting the runs' arms (a registry's entry, the list naming it),
+    each once."""
+    out: dict[tuple[str, int, int], Step] = {}
+    for r in runs:
+        for action, path, start, end in r.selects:
+            out.setdefault((path, start, end), Step(action, path, start, end))
+    return list(out.values())
 
 
 def _suite_steps(runs: list[Run]) -> list[Step]:

@@ -54,6 +54,9 @@ class Run:
     again: tuple[str, str] | None = None
     # the training programs documented before an evaluation run, run first (`stage1.py`)
     trained_by: list[str] = field(default_factory=list)
+    # the config lines that select its arm, as steps (action, path, first and last line):
+    # the registry entry it lists and the list (`vicuna-13b:` in configs/agents/fs_agent.yaml)
+    selects: list[tuple[str, str, int, int]] = field(default_factory=list)
 
     def say(self, note: str) -> None:
         """Add `note` to what a reader must know about the run, after what it says."""

@@ -60,6 +60,7 @@ from .launch import (
 from .launch_scripts import LaunchScripts
 from .methods import MethodModules
 from .query import TaskQuery
+from .registries import Registries
 from .run import MAX_RUNS, Run
 from .run_notes import (
     MODEL_OPTION,
@@ -123,6 +124,29 @@ class RunPlanner:
         read from the folder a `cd` of the command moves to)."""
         known = self._configs_by_path
         return [known[p] for p in self._parsed(command).mentions if p in known]
+
+    def configs_read(self, command: str) -> list[ConfigFile]:
+        """The config files a command passes, and those its programs read by default through
+        an option it leaves unset (`--config` defaulting to configs/assignments/default.yaml
+        for `python -m src.assigner`)."""
+        known = self._configs_by_path
+        out = self.configs(command)
+        words = command.split()
+        for program in self.programs(command):
+            e = self.entries.get(program)
+            for f in e.flags if e else []:
+                default = f.default.strip("'\"")
+                if f.switch or not f.name.startswith("-") or f.name in words:
+                    continue
+                beside = posixpath.normpath(posixpath.join(posixpath.dirname(program), default))
+                path = default if default in known else beside if beside in known else ""
+                if path and all(c.path != path for c in out):
+                    out.append(known[path])
+        return out
+
+    @functools.cached_property
+    def registries(self) -> Registries:
+        return Registries(self.search, self.index.configs)
 
     @functools.cached_property
     def _configs_by_path(self) -> dict[str, ConfigFile]:

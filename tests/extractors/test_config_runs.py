@@ -583,3 +583,88 @@ def test_a_config_programs_training_is_the_frameworks_function_it_hands_the_run_
     setup = recovered_setup(tmp_path, files, _task(["FooNet-T", "FooNet-S"], ["mIoU"]))
     steps = "\n".join(setup.requirements)
     assert "Train (train_segmentor): Launch segmentor training (fooseg/apis/train.py:46)" in steps
+
+
+RUNNER = '''"""Run every solver the assignment lists on every task it lists."""
+import argparse
+
+import yaml
+
+
+def run(config):
+    for assignment in config["assignments"]:
+        for solver in assignment["solver"]:
+            print("success rate of", solver)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--config", default="configs/runs/default.yaml")
+    args = parser.parse_args()
+    run(yaml.safe_load(open(args.config)))
+'''
+
+ASSIGNMENT = """import: definition.yaml
+concurrency:
+  solver:
+    base-7b: 2
+assignments:
+  - solver:
+      - base-7b
+    task:
+      - maze
+"""
+
+SOLVERS = """default:
+  module: solvers.Chat
+base-7b:
+  parameters:
+    size: 7
+tuned-13b:
+  parameters:
+    size: 13
+"""
+
+
+def test_an_arm_a_registry_defines_runs_with_the_config_list_set_to_its_entry(
+    tmp_path: Path,
+) -> None:
+    files = {
+        "src/runner.py": RUNNER,
+        "configs/runs/default.yaml": ASSIGNMENT,
+        "configs/runs/definition.yaml": "solver:\n  import: ../solvers/chat.yaml\n",
+        "configs/solvers/chat.yaml": SOLVERS,
+        "configs/tasks/maze.yaml": "maze:\n  module: tasks.Maze\n",
+        "README.md": "# Solvers\n\nRun the assigned solvers on the maze tasks and report the "
+        "success rate:\n\n    python src/runner.py\n",
+    }
+    task = TaskDraft(
+        key="table-3:compare",
+        question="Does the tuned-13b solver reach a higher success rate on the maze tasks "
+        "than huge-70b?",
+        method="Run each solver on the maze tasks and compare the success rate.",
+        expected_outcome="tuned-13b is better.",
+        design_complexity=DesignComplexity(
+            independent_variables={"solver": ["tuned-13b", "huge-70b"]},
+            dependent_variables={"metrics": ["success rate"]},
+        ),
+    )
+    setup = recovered_setup(tmp_path / "reg", files, task)
+    usage = setup.usage_instructions
+    assert (
+        "Run tuned-13b: `python src/runner.py` (set assignments.0.solver in "
+        "configs/runs/default.yaml to [tuned-13b] first (its entry: "
+        "configs/solvers/chat.yaml:6-8))"
+    ) in usage, usage
+    # a solver of the same kind the folder does not define: added as its sibling is
+    assert (
+        "Run huge-70b: `python src/runner.py` (configs/solvers/ defines no huge-70b: add its "
+        "entry to configs/solvers/chat.yaml, written as tuned-13b's is (lines 6-8), then set "
+        "assignments.0.solver in configs/runs/default.yaml to [huge-70b] first)"
+    ) in usage, usage
+    # the default list's run served only as their base
+    assert "Run the default configuration" not in usage, usage
+    steps = "\n".join(setup.requirements)
+    assert "Define the tuned-13b entry (configs/solvers/chat.yaml:6-8)" in steps, steps
+    # the list under `assignments`, not the same name under `concurrency`
+    assert "List the solver entries to run (configs/runs/default.yaml:6-7)" in steps, steps
