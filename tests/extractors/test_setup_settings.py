@@ -1303,6 +1303,20 @@ if __name__ == "__main__":
 '''
 
 
+def _returns_task() -> TaskDraft:
+    return TaskDraft(
+        key="figure-2:sweep",
+        question="In Figure 2 (mean planner return in pursuit evasion), how does the return "
+        "change with the number of simulations?",
+        method="Plot the planner's mean return for each number of simulations.",
+        expected_outcome="The return grows with the number of simulations.",
+        design_complexity=DesignComplexity(
+            independent_variables={"number of simulations": "the values plotted in Figure 2"},
+            dependent_variables={"return": "as plotted in Figure 2"},
+        ),
+    )
+
+
 def test_an_analysis_notebook_runs_after_the_experiment_beside_it(tmp_path: Path) -> None:
     # the notebook plots the results its folder holds; the program beside it writes them:
     # to reproduce the figure, not redraw it, the experiment runs first, as part of one run
@@ -1319,17 +1333,7 @@ def test_an_analysis_notebook_runs_after_the_experiment_beside_it(tmp_path: Path
         "README.md": "# Planner\n\nThe planner's mean return in pursuit evasion, plotted for "
         "each number of simulations: the change as the simulations grow.\n",
     }
-    task = TaskDraft(
-        key="figure-2:sweep",
-        question="In Figure 2 (mean planner return in pursuit evasion), how does the return "
-        "change with the number of simulations?",
-        method="Plot the planner's mean return for each number of simulations.",
-        expected_outcome="The return grows with the number of simulations.",
-        design_complexity=DesignComplexity(
-            independent_variables={"number of simulations": "the values plotted in Figure 2"},
-            dependent_variables={"return": "as plotted in Figure 2"},
-        ),
-    )
+    task = _returns_task()
     setup = recovered_setup(tmp_path / "an", files, task)
     usage = setup.usage_instructions
     assert setup.source[:2] == [
@@ -1365,17 +1369,7 @@ def test_an_analysis_program_is_preceded_by_the_experiment_beside_it(tmp_path: P
         "each number of simulations: the change as the simulations grow.\n\n"
         "    python experiments/pursuit/plot_results.py\n",
     }
-    task = TaskDraft(
-        key="figure-2:sweep",
-        question="In Figure 2 (mean planner return in pursuit evasion), how does the return "
-        "change with the number of simulations?",
-        method="Plot the planner's mean return for each number of simulations.",
-        expected_outcome="The return grows with the number of simulations.",
-        design_complexity=DesignComplexity(
-            independent_variables={"number of simulations": "the values plotted in Figure 2"},
-            dependent_variables={"return": "as plotted in Figure 2"},
-        ),
-    )
+    task = _returns_task()
     setup = recovered_setup(tmp_path / "ap", files, task)
     assert (
         "it reads what experiments/pursuit/planner_experiment.py writes: to reproduce the "
