@@ -46,7 +46,7 @@ from expcurate.store.rows import Paper, StageRun
 M = TypeVar("M", bound=BaseModel)
 
 PARSER_VERSION = "paper-1"
-MINER_VERSION = "repo-17"  # repo-2: option aliases (--ds for --dataset); repo-3: switches;
+MINER_VERSION = "repo-18"  # repo-2: option aliases (--ds for --dataset); repo-3: switches;
 # repo-4: the values code tests an option for (`args.algo == "trace"`); repo-5: a program
 # takes the options of the parser-only module it imports (`EntryPoint.parser`); repo-6: a
 # documented command after a shell prompt such as `~$ ` or `user@host:~/src$ `; repo-7: the
@@ -62,7 +62,9 @@ MINER_VERSION = "repo-17"  # repo-2: option aliases (--ds for --dataset); repo-3
 # the program of the folders above it (`Formers/FEDformer/scripts/x.sh`: `python run.py` is
 # `Formers/FEDformer/run.py`); repo-16: a documented command is kept whole past 600
 # characters (a thirty-option `torchrun` training); repo-17: a module attaching handlers to its
-# logger at import time (`handler.setFormatter`, `logger.addHandler`) is no script
+# logger at import time (`handler.setFormatter`, `logger.addHandler`) is no script; repo-18: a
+# documented command's bare script name the repository holds once (`python eval_pass_rate.py`)
+# is that file, unless the name is a common one (train.py, setup.py)
 
 
 class StageBlocked(RuntimeError):

@@ -76,10 +76,20 @@ class Stages:
         self.entries = {e.path: e for e in index.entry_points}
 
     def first_documented(self, program: str) -> DocCommand | None:
-        """The first command the documents give for the program, in reading order: the
-        top-level README's before a translation's (`README_ZH.md`) or a sub-folder's."""
+        """The first command the documents give for the program, the nearest document first:
+        one in the program's folder (toolbench/tooleval/README.md for its `eval_pass_rate.py`),
+        then in each folder above it, then any other; among equals in reading order, the
+        README before its translation (`README_ZH.md`)."""
         own = [c for c in self.index.commands if program in c.runs]
-        return min(own, key=doc_order) if own else None
+        folder = posixpath.dirname(program)
+
+        def nearness(c: DocCommand) -> int:
+            home = posixpath.dirname(c.doc)
+            if home and folder != home and not folder.startswith(home + "/"):
+                return 10_000  # a document beside, not above
+            return folder.count("/") + 1 - (home.count("/") + 1 if home else 0)
+
+        return min(own, key=lambda c: (nearness(c), doc_order(c))) if own else None
 
     def options_of(self, program: str) -> set[str]:
         e = self.entries.get(program)

@@ -63,6 +63,36 @@ _PY_CMD = re.compile(r"^(?:\S+=\S*\s+)*(?:python|torchrun|deepspeed|accelerate)"
 _DOC_TRIGGER = re.compile(r"python|torchrun|deepspeed|accelerate|bash|\bsh\b|\.sh\b|\.py\b")
 
 
+_SCRIPT_EXTS = (".py", ".sh")
+# file names so common that a bare one in a document may name another project's file
+_COMMON_NAMES = frozenset(
+    f"{stem}.py"
+    for stem in [
+        "setup",
+        "main",
+        "train",
+        "test",
+        "run",
+        "eval",
+        "evaluate",
+        "demo",
+        "app",
+        "inference",
+        "predict",
+        "utils",
+        "util",
+        "config",
+        "configs",
+        "__init__",
+        "__main__",
+        "manage",
+        "server",
+        "client",
+        "download",
+    ]
+) | frozenset({"install.sh", "run.sh", "train.sh", "test.sh", "setup.sh", "download.sh"})
+
+
 class PathResolver:
     """Maps a path or module as written in a command to a file of the repository."""
 
@@ -93,7 +123,10 @@ class PathResolver:
                 return cand
         # Fall back on a unique file whose path ends like the token (docs often omit a prefix).
         clean = posixpath.normpath(token).lstrip("./")
-        if "/" in clean:  # a bare name (setup.py) is too ambiguous to look up elsewhere
+        if "/" in clean or (clean.endswith(_SCRIPT_EXTS) and clean not in _COMMON_NAMES):
+            # a bare name the repository holds once (`python eval_pass_rate.py` in a README
+            # section written from toolbench/tooleval/); a common one (setup.py, train.py)
+            # may be another project's
             hits = [p for p in self._by_name.get(clean.rsplit("/", 1)[-1], []) if p.endswith(clean)]
             if len(hits) == 1:
                 return hits[0]

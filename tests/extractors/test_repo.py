@@ -776,3 +776,22 @@ def test_a_module_setting_up_its_logger_at_import_is_no_script(tmp_path: Path) -
     kinds = {e.path: e.kind for e in index.entry_points}
     assert "api_evaluator.py" not in kinds, kinds
     assert kinds["make_table.py"] == "script", kinds
+
+
+def test_a_bare_script_name_the_repository_holds_once_is_that_file(tmp_path: Path) -> None:
+    # a README section written from toolbench/tooleval/ says `python eval_pass_rate.py`; a
+    # common name (train.py) may be another project's and stays unresolved
+    readme = (
+        "# Tools\n\n```bash\npython eval_pass_rate.py --save_path results\n"
+        "python train.py --epochs 1\n```\n"
+    )
+    main = "import argparse\nif __name__ == '__main__':\n    print(1)\n"
+    index = committed_index(
+        tmp_path,
+        {"README.md": readme, "tools/eval/eval_pass_rate.py": main, "src/train.py": main},
+    )
+    found = {c.text: c.runs for c in index.commands if c.doc == "README.md"}
+    assert found == {
+        "python eval_pass_rate.py --save_path results": ["tools/eval/eval_pass_rate.py"],
+        "python train.py --epochs 1": [],
+    }, found

@@ -1204,3 +1204,43 @@ def test_a_translated_readme_and_another_projects_training_give_no_evaluation(
     files["README.md"] = "\n\n\n" + README
     usage = recovered_setup(tmp_path / "e", files, _task()).usage_instructions
     assert "then evaluate it: `python cluster.py --resnet ResNet18" in usage, usage
+
+
+def test_an_evaluation_is_read_in_the_document_of_its_own_folder(tmp_path: Path) -> None:
+    # the top README gives the trainings, then (in a section written from tools/eval/) the
+    # pass-rate evaluation; the evaluation's own folder documents it on its own: that
+    # document, where no training comes before it, says how it runs
+    trains = "import argparse\nif __name__ == '__main__':\n    print('trained')\n"
+    evaluation = (
+        "import argparse\n\n\ndef pass_rate(answers):\n    return sum(answers) / len(answers)\n\n\n"
+        "if __name__ == '__main__':\n"
+        "    p = argparse.ArgumentParser()\n"
+        "    p.add_argument('--answers', default='answers.json')\n"
+        "    args = p.parse_args()\n"
+        "    print('pass rate', pass_rate([1, 0]))\n"
+    )
+    readme = (
+        "# Tool agents\n\nTrain the retriever:\n\n```\npython retrieval/train_index.py\n```\n\n"
+        "Train the agent:\n\n```\npython agent/train_agent.py\n```\n\n"
+        "## Evaluation\n\nTo evaluate the answers' pass rate, run\n\n"
+        "```\npython eval_pass_rate.py --answers answers.json\n```\n"
+    )
+    files = {
+        "retrieval/train_index.py": trains,
+        "agent/train_agent.py": trains,
+        "tools/eval/eval_pass_rate.py": evaluation,
+        "tools/eval/README.md": "# The pass rate the tool agent's answers reach\n\n"
+        "```\npython eval_pass_rate.py\n```\n",
+        "README.md": readme,
+    }
+    task = TaskDraft(
+        key="table-4:compare",
+        question="What pass rate do the tool agent's answers reach?",
+        method="Evaluate the agent's answers and report the pass rate.",
+        expected_outcome="The pass rate reached is high.",
+        design_complexity=DesignComplexity(dependent_variables={"metric": ["pass rate"]}),
+    )
+    setup = recovered_setup(tmp_path / "pr", files, task)
+    usage = setup.usage_instructions
+    assert "cd tools/eval && python eval_pass_rate.py" in usage, usage
+    assert "train first" not in usage and "train once" not in usage, usage
