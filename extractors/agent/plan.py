@@ -435,7 +435,7 @@ class StepPlanner:
         while len(steps) > MAX_STEPS - 1 and cut:
             drop = cut.pop(0)
             steps = [s for s in steps if s is not drop]  # a step listed twice goes once
-        plan.steps = steps[: MAX_STEPS - 1]
+        plan.steps = _apart_from_settings(steps[: MAX_STEPS - 1], settings)
         if e is not None:  # a method handing over by a setting: the branch the runs take
             given = given_values(e, [r for r in runs if not r.missing])
             plan.steps = [self.filters.dispatched(s, given) for s in plan.steps]
@@ -703,6 +703,25 @@ def _selection_steps(runs: list[Run]) -> list[Step]:
         for action, path, start, end in r.selects:
             out.setdefault((path, start, end), Step(action, path, start, end))
     return list(out.values())
+
+
+def _apart_from_settings(steps: list[Step], settings: list[Step]) -> list[Step]:
+    """A launch's step cites the lines of its invocation its settings' steps do not (the
+    program and what comes before the first group of flags): cited whole as well, the same
+    lines would be cited twice, which a reader takes for padding. A launch whose settings
+    were all cut keeps its whole range."""
+    kept = [s for s in steps if any(s is x for x in settings)]
+    out: list[Step] = []
+    for s in steps:
+        inner = [
+            x.start
+            for x in kept
+            if x is not s and x.path == s.path and s.start < x.start and x.end <= s.end
+        ]
+        if inner and not any(s is x for x in settings):
+            s = Step(s.action, s.path, s.start, min(inner) - 1)
+        out.append(s)
+    return out
 
 
 def _suite_steps(runs: list[Run]) -> list[Step]:

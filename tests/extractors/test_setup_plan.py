@@ -263,9 +263,14 @@ def test_steps_are_this_experiments_actions_citing_narrow_ranges(repo, setups) -
     # where the code takes each arm's path
     assert "Take the MLP path (backbone) where self.model_type == 'mlp'" in text
     assert "Train (Exp.train): Train with early stopping on the validation loss (exp.py:" in text
-    # each run cites the invocation inside its script, not the whole file
+    # each run cites the invocation inside its script, not the whole file; the first run's
+    # settings are a step of their own, and the run's step leaves their lines to it (cited
+    # twice, the same lines read as padding), while a run without such a step cites it whole
     assert "Run MLP on ETTh1 (etth1.sh) with --model_type mlp --data ETTh1" in text
-    assert "(scripts/MLP/etth1.sh:7-12)" in text
+    assert "(scripts/MLP/etth1.sh:7-8)" in text
+    assert "Set the data and horizons for MLP on ETTh1: data, seq_len, pred_len " in text
+    assert "(scripts/MLP/etth1.sh:9-11)" in text
+    assert "(scripts/Linear/etth1.sh:7-12)" in text
     assert "Compute MAE, MSE as measured (utils/metrics.py:1-6)" in text
     assert steps[-1].startswith(
         "Final Step: Report MSE, MAE of each run, then compare MLP and Linear across them (exp.py:"
