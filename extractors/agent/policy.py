@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -59,7 +60,7 @@ RELEVANCE = 1.05  # share of task names found in the repo + share of task words 
 WORDS_ONLY_RELEVANCE = 0.85  # share of task words, for a task that names nothing
 _NUMERIC = re.compile(r"[\d.,%]+")
 _NUMBER_NAME = re.compile(r"\d[\d.]*(?:e_?\d*)?$")  # 1e_5, 3.5
-HEURISTIC_VERSION = "setup-heuristic-175"  # bump when the policy's output changes
+HEURISTIC_VERSION = "setup-heuristic-176"  # bump when the policy's output changes
 
 
 class _OutOfSteps(Exception):
@@ -205,6 +206,7 @@ class SetupAgent:
         setup.requirements = _render(steps)
         setup.usage_instructions = self.usage_writer.write(chosen, entry, q, planned, plan, steps)
         setup.masked_source = self._masked(chosen, entry, ranked, plan, also)
+        setup.masked_source += own_modules(steps, setup.masked_source, self.ranker.vendored)
         # the files of the experiment are what its runs run: the program, then the scripts
         # that run it (or the configs it is given), lead the sources; the best matches
         # follow. A task asking how to build something leads with the module that does it.
@@ -556,6 +558,34 @@ class SetupAgent:
 
 
 MAX_STAGES = 3  # other programs of the experiment whose code is cited and masked
+MAX_OWN_MODULES = 2  # modules of the method's own code the steps cite, masked beside the entry
+# what a repository's support code is called: data loading, helpers, measures, logging,
+# configs, plots, tools and tests (`tasks/gpqa/data_worker.py`, `utils/metrics.py`), and the
+# drivers every compared method shares: training loops, engines, experiment runners
+# (`exp/exp_main.py`, `benchmarl/experiment/experiment.py`, `engine_finetuning.py`)
+_SUPPORT = re.compile(
+    r"(?:^|[/_])(?:data|datasets?|loaders?|data_worker|dataloader|utils?|helpers?|common|"
+    r"metrics?|eval\w*|logs?|logger|logging|configs?|visuali[sz]\w*|plot\w*|"
+    r"io|download\w*|tools?|scripts?|tests?|examples?|docs?|"
+    r"train\w*|engines?|experiments?|exp|apis?|runners?|base)(?:[/_.]|$)",
+    re.I,
+)
+
+
+def own_modules(steps: list[Step], masked: list[str], vendored: frozenset[str]) -> list[str]:
+    """The method's own modules the steps cite, to mask beside the entry point: Python files
+    two steps or more cite (the losses of modules/contrastive_loss.py, EEVEE's
+    evolve/pipeline.py), most cited first, never a support module, another work's vendored
+    code or a runnable script already masked."""
+    counts = Counter(
+        s.path
+        for s in steps
+        if s.path.endswith(".py")
+        and s.path not in masked
+        and s.path not in vendored
+        and not _SUPPORT.search(s.path.rsplit(".", 1)[0])
+    )
+    return [p for p, n in counts.most_common() if n >= 2][:MAX_OWN_MODULES]
 
 
 def recover_setup(task: TaskDraft, index: RepoIndex, root: Path, *, max_steps: int = 40) -> Setup:

@@ -148,3 +148,28 @@ def test_nothing_to_mask_gives_empty_patches(repo: tuple[Path, str]) -> None:
     root, pinned = repo
     patches = mask_patches(root, pinned, [])
     assert patches.files == [] and patches.mask == patches.restore == ""
+
+
+def test_the_method_modules_two_steps_cite_are_masked_and_support_code_is_not() -> None:
+    from extractors.agent.policy import own_modules
+    from extractors.agent.steps import Step
+
+    steps = [
+        Step("Compute the loss (InstanceLoss.forward)", "modules/contrastive_loss.py", 26, 42),
+        Step("Compute the loss (ClusterLoss.forward)", "modules/contrastive_loss.py", 66, 92),
+        Step("Build the heads (Network.__init__)", "modules/network.py", 7, 22),
+        Step("Load the data", "data/loader.py", 1, 9),
+        Step("Split it", "data/loader.py", 10, 19),
+        Step("Train an epoch", "exp/exp_main.py", 20, 40),
+        Step("Test", "exp/exp_main.py", 41, 60),
+        Step("Compute NMI", "utils/metrics.py", 1, 6),
+        Step("Compute ACC", "utils/metrics.py", 7, 12),
+        Step("Run the epochs", "train.py", 119, 125),
+        Step("Save", "train.py", 11, 27),
+        Step("Attend", "vendored/attention.py", 1, 5),
+        Step("Attend again", "vendored/attention.py", 6, 9),
+    ]
+    masked = own_modules(steps, ["train.py"], frozenset({"vendored/attention.py"}))
+    # cited once (network.py) is a neighbour; the driver, the data, the measures, the entry
+    # point already masked and another work's code stay visible
+    assert masked == ["modules/contrastive_loss.py"]
