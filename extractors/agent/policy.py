@@ -60,7 +60,7 @@ RELEVANCE = 1.05  # share of task names found in the repo + share of task words 
 WORDS_ONLY_RELEVANCE = 0.85  # share of task words, for a task that names nothing
 _NUMERIC = re.compile(r"[\d.,%]+")
 _NUMBER_NAME = re.compile(r"\d[\d.]*(?:e_?\d*)?$")  # 1e_5, 3.5
-HEURISTIC_VERSION = "setup-heuristic-176"  # bump when the policy's output changes
+HEURISTIC_VERSION = "setup-heuristic-177"  # bump when the policy's output changes
 
 
 class _OutOfSteps(Exception):
@@ -538,6 +538,9 @@ class SetupAgent:
                 + plan.method_modules
             )
         ) or [c.path for c in chosen]
+        # a baseline's own classes are not the method's: hidden, the agent would rebuild the
+        # baseline too
+        masked = [p for p in masked if p not in self._rivals_only(plan)]
         scores = {c.path: c.score for c in ranked}
         best = top.score
         for path in list(masked):
@@ -555,6 +558,22 @@ class SetupAgent:
                 if ref not in masked and (len(refs) == 1 or scores.get(ref, 0) >= 0.5 * best):
                     masked.append(ref)
         return masked
+
+    def _rivals_only(self, plan: Plan) -> set[str]:
+        """The code only the baselines' configs build (SegFormer's `mit.py` beside SegNeXt's
+        `mscan.py`), when the repository's own method is among the arms, run or not (SegNeXt-L
+        on Pascal VOC has no config; DANet's head is still no part of it). Their scripts and
+        configs stay masked, as a run's entry does: the agent writes every run, but rebuilds
+        only the method."""
+        planner = self.run_planner
+        if not any(planner.own_arm(a) for r in plan.runs for a in r.arms):
+            return set()
+        runs = [r for r in plan.runs if not r.missing and r.arms and r.config]
+        own = [r for r in runs if any(planner.own_arm(a) for a in r.arms)]
+        files = self.step_planner.config_files
+        kept = {s.path for r in own for s in files.class_steps(r.config)}
+        theirs = {s.path for r in runs if r not in own for s in files.class_steps(r.config)}
+        return {p for p in theirs - kept if p.endswith(".py") and p not in {r.config for r in runs}}
 
 
 MAX_STAGES = 3  # other programs of the experiment whose code is cited and masked

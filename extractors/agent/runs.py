@@ -335,6 +335,14 @@ class RunPlanner:
                     break
         return bool(self._title) and any(fold(f) == self._title for f in value_forms(arm.value))
 
+    def own_arm(self, arm: Arm) -> bool:
+        """The arm is the repository's own method: marked as the authors' ("CC (Ours)"), or
+        named after the top-level README's title ("SegNeXt-L" under `# SegNeXt: ...`)."""
+        if re.search(r"\bours\b", arm.value, re.I) or self.titled(arm):
+            return True
+        title = self._title or ""
+        return len(title) >= 3 and any(fold(f).startswith(title) for f in value_forms(arm.value))
+
     def _flags_of(self, command: str) -> list[CliFlag]:
         """The options of the repository's programs a command runs."""
         return [

@@ -668,3 +668,26 @@ def test_an_arm_a_registry_defines_runs_with_the_config_list_set_to_its_entry(
     assert "Define the tuned-13b entry (configs/solvers/chat.yaml:6-8)" in steps, steps
     # the list under `assignments`, not the same name under `concurrency`
     assert "List the solver entries to run (configs/runs/default.yaml:6-7)" in steps, steps
+
+
+def test_a_baselines_own_classes_are_not_masked_beside_the_methods(tmp_path: Path) -> None:
+    # the README is titled after the method (FooNet); DANet's config, which the question
+    # names first, builds a head of its own: the baseline's code, not the method's, visible
+    # while the configs stay masked
+    da_head = HEAD.replace("BarHead", "DAHead").replace("matrix decomposition", "dual attention")
+    danet = "configs/danet/danet_r101-d8_512x512_20k_ade.py"
+    files = {
+        **FILES,
+        "README.md": README.replace("# FooSeg", "# FooNet: attention for segmentation"),
+        "fooseg/models/heads/da_head.py": da_head,
+        "configs/_base_/models/danet.py": BASE_MODEL.replace("BarHead", "DAHead"),
+        danet: _config("r101", "ade20k", "()").replace("models/foonet.py", "models/danet.py"),
+    }
+    task = _task(["DANet", "FooNet-T"], ["mIoU"])
+    task.question = "How does DANet compare with FooNet-T on mIoU for semantic segmentation?"
+    setup = recovered_setup(tmp_path, files, task)
+    usage = setup.usage_instructions
+    assert f"Run DANet: `./tools/dist_train.sh {danet} 8`" in usage, usage
+    assert "fooseg/models/backbones/foonet.py" in setup.masked_source, setup.masked_source
+    assert danet in setup.masked_source, setup.masked_source
+    assert "fooseg/models/heads/da_head.py" not in setup.masked_source, setup.masked_source
