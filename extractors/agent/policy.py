@@ -60,7 +60,7 @@ RELEVANCE = 1.05  # share of task names found in the repo + share of task words 
 WORDS_ONLY_RELEVANCE = 0.85  # share of task words, for a task that names nothing
 _NUMERIC = re.compile(r"[\d.,%]+")
 _NUMBER_NAME = re.compile(r"\d[\d.]*(?:e_?\d*)?$")  # 1e_5, 3.5
-HEURISTIC_VERSION = "setup-heuristic-177"  # bump when the policy's output changes
+HEURISTIC_VERSION = "setup-heuristic-178"  # bump when the policy's output changes
 
 
 class _OutOfSteps(Exception):
@@ -479,6 +479,12 @@ class SetupAgent:
             # notebook is run by itself, not through them
             steps = sorted(steps, key=lambda s: s.path.endswith(".sh"))
             steps = (cells + steps)[:15] if cells else steps
+        # a task asking how to build what a module holds: what its main class does, in the
+        # order it runs, leads (AgentBench's OS task: the prompt, the actions, the judging)
+        if asks_to_build(q.text) and chosen[0].kind == "module" and chosen[0].path != entry:
+            walk = [s for s in self.tracer.class_walk(chosen[0].path) if self._valid(s)]
+            have = {(s.path, s.start, s.end) for s in walk}
+            steps = (walk + [s for s in steps if (s.path, s.start, s.end) not in have])[:15]
         if len(steps) < 4:
             traced = self.step_planner.reached(self._traced(chosen, entry, q), entry, plan)
             have = {(s.path, s.start, s.end) for s in steps}

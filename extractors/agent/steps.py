@@ -354,6 +354,55 @@ class StepTracer:
         n = max(len(self.search.readable), 1)
         return math.log(1 + n / (self.search.document_frequency(term) + 1))
 
+    def class_walk(self, path: str, limit: int = 10) -> list[Step]:
+        """What a module's main class does, in the order it runs: from its longest public
+        method (the one the framework calls: `start_sample`) through the methods it calls on
+        `self`, each once, depth first (`_inject_initial_messages`, `_handle_agent_action`,
+        `_extract_action`, `_judge`). Empty for a module whose largest class has fewer than
+        three methods: its definitions say more."""
+        items = self.outline(path)
+        classes = [i for i in items if i.kind == "class" and "." not in i.name]
+        if not classes:
+            return []
+        cls = max(classes, key=lambda c: c.end - c.start)
+        methods = {
+            i.name.rsplit(".", 1)[-1]: i
+            for i in items
+            if i.kind == "method" and i.name.count(".") == 1 and i.name.startswith(cls.name + ".")
+        }
+        public = [m for n, m in methods.items() if not n.startswith("_")]
+        if len(methods) < 3 or not public:
+            return []
+        start = max(public, key=lambda m: m.end - m.start)
+        out: list[Step] = []
+        seen: set[str] = set()
+
+        def visit(item: OutlineItem) -> None:
+            name = item.name.rsplit(".", 1)[-1]
+            if name in seen or len(out) >= limit:
+                return
+            seen.add(name)
+            out.append(Step(_action(item), path, item.start, item.end))
+            node = self.def_node(path, item.name)
+            if node is None:
+                return
+            calls = sorted(
+                (c for c in ast.walk(node) if isinstance(c, ast.Call)),
+                key=lambda c: (c.lineno, c.col_offset),
+            )
+            for call in calls:
+                fn = call.func
+                if (
+                    isinstance(fn, ast.Attribute)
+                    and isinstance(fn.value, ast.Name)
+                    and fn.value.id == "self"
+                    and fn.attr in methods
+                ):
+                    visit(methods[fn.attr])
+
+        visit(start)
+        return out if len(out) >= 3 else []
+
     def definition_steps(self, path: str, limit: int = 6) -> list[Step]:
         """The file's own definitions in order, a long class by its methods: the steps of a
         module that nothing else explains (no main block, no call graph)."""

@@ -5,6 +5,7 @@ built with git in tmp_path and mined for real."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from repo_fixture import recovered_setup
@@ -2289,3 +2290,68 @@ def test_twin_programs_run_the_arms_their_words_name_and_namesakes_do_not(
     namesakes = {"exp/train.py": SINGLE, "retrieval/train.py": INDEX}
     usage = recovered_setup(tmp_path / "ns", namesakes, task).usage_instructions
     assert "retrieval/train.py" not in usage, usage
+
+
+SERVER = '''"""The shell task an agent is run on."""
+
+
+class ShellTask:
+    def __init__(self, root):
+        self.root = root
+        self.turns = 8
+
+    def get_indices(self):
+        return list(range(10))
+
+    async def start_sample(self, index, session):
+        """Run one sample: set the shell up, prompt the agent, judge its answer."""
+        shell = self._setup(index)
+        self._prompt(session)
+        answer = self._loop(session, shell)
+        return self._judge(answer, index)
+
+    def _setup(self, index):
+        return {"index": index}
+
+    def _prompt(self, session):
+        session.inject("Answer with act: bash or act: answer")
+
+    def _loop(self, session, shell):
+        for _ in range(self.turns):
+            action = self._parse(session.reply())
+            if action[0] == "answer":
+                return action[1]
+            shell[action[1]] = True
+        return None
+
+    def _parse(self, text):
+        kind, _, body = text.partition(":")
+        return kind.strip(), body.strip()
+
+    def _judge(self, answer, index):
+        return answer == str(index)
+'''
+
+
+def test_a_task_asking_how_to_build_walks_the_modules_main_class_in_run_order(
+    tmp_path: Path,
+) -> None:
+    files = {
+        "tasks/shell/task.py": SERVER,
+        "client/chat.py": "import sys\nif __name__ == '__main__':\n    print(sys.stdin.read())\n",
+        "README.md": "# Shell agents\n\nImplement an agent: it acts in the shell task with "
+        "bash commands and answers it, following the task's prompt; the answer is judged "
+        "right or wrong.\n",
+    }
+    task = TaskDraft(
+        key="t",
+        question="How can you implement an agent that acts in the shell task with bash "
+        "commands and answers it?",
+        method="Implement an agent following the shell task's prompt, acting with bash.",
+        expected_outcome="The agent's answer is judged right.",
+    )
+    steps = recovered_setup(tmp_path / "walk", files, task).requirements
+    starts = [int(m) for s in steps for m in re.findall(r"tasks/shell/task\.py:(\d+)", s)]
+    # from the method the framework calls (start_sample, line 12), through what it calls on
+    # `self` in that order: _setup, _prompt, _loop, the _parse _loop calls, _judge
+    assert starts == [12, 19, 22, 25, 33, 37], steps
