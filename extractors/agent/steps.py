@@ -26,6 +26,7 @@ from extractors.repo.pysource import OutlineItem, outline, parse
 from .inline import (
     INCIDENTAL,
     doc_wording,
+    function_blocks,
     has_main,
     humanize,
     inline_blocks,
@@ -359,7 +360,8 @@ class StepTracer:
         method (the one the framework calls: `start_sample`) through the methods it calls on
         `self`, each once, depth first (`_inject_initial_messages`, `_handle_agent_action`,
         `_extract_action`, `_judge`). Empty for a module whose largest class has fewer than
-        three methods: its definitions say more."""
+        three methods: its definitions say more. A walk of one long method gives that
+        method's blocks."""
         items = self.outline(path)
         classes = [i for i in items if i.kind == "class" and "." not in i.name]
         if not classes:
@@ -401,6 +403,13 @@ class StepTracer:
                     visit(methods[fn.attr])
 
         visit(start)
+        if len(out) < 3 and (tree := self.tree(path)) is not None:
+            # the class does its work in one long method (`start_sample`, 175 lines): its
+            # blocks in its place
+            lines = self.search.lines(path)
+            parts = function_blocks(tree, lines, start.start, start.end, limit)
+            if len(parts) >= 2:
+                out[:1] = [Step(action, path, a, b) for action, a, b in parts]
         return out if len(out) >= 3 else []
 
     def definition_steps(self, path: str, limit: int = 6) -> list[Step]:

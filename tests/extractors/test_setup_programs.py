@@ -2355,3 +2355,41 @@ def test_a_task_asking_how_to_build_walks_the_modules_main_class_in_run_order(
     # from the method the framework calls (start_sample, line 12), through what it calls on
     # `self` in that order: _setup, _prompt, _loop, the _parse _loop calls, _judge
     assert starts == [12, 19, 22, 25, 33, 37], steps
+
+
+def test_a_class_doing_its_work_in_one_long_method_is_walked_by_that_methods_blocks(
+    tmp_path: Path,
+) -> None:
+    body = "".join(
+        f"        reply{k} = session.ask('turn {k}: answer with a SQL query')\n"
+        f"        if reply{k}.startswith('answer'):\n"
+        f"            return self._check(reply{k}, index)\n"
+        f"        session.inject(self._run(reply{k}))\n\n"
+        for k in range(16)
+    )
+    server = (
+        '"""The SQL task an agent is run on."""\n\n\nclass SqlTask:\n'
+        "    def __init__(self, db):\n        self.db = db\n\n"
+        "    def get_indices(self):\n        return list(range(10))\n\n"
+        "    def start_sample(self, index, session):\n"
+        "        session.inject('You answer questions with SQL queries on the table.')\n\n"
+        + body
+        + "        return None\n\n"
+        "    def _run(self, sql):\n        return self.db.execute(sql)\n\n"
+        "    def _check(self, reply, index):\n        return reply == str(index)\n"
+    )
+    files = {
+        "tasks/sql/task.py": server,
+        "README.md": "# SQL agents\n\nImplement an agent: it answers the SQL task's questions "
+        "with SQL queries on the table, and its answer is checked.\n",
+    }
+    task = TaskDraft(
+        key="t",
+        question="How can you implement an agent that answers the SQL task's questions with "
+        "SQL queries?",
+        method="Implement an agent answering with SQL queries.",
+        expected_outcome="The agent's answer is checked right.",
+    )
+    steps = recovered_setup(tmp_path / "long", files, task).requirements
+    inside = [s for s in steps if "(in start_sample) (tasks/sql/task.py:" in s]
+    assert len(inside) >= 2, steps
