@@ -8,9 +8,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from repo_fixture import recovered_setup
+from repo_fixture import committed_index, recovered_setup
 
 from expcurate.records import DesignComplexity, TaskDraft
+from extractors.agent.steps import StepTracer
+from extractors.repo import RepoSearch
 
 RUN = '''"""Long-term forecasting with a linear backbone."""
 import argparse
@@ -2363,7 +2365,7 @@ def test_a_class_doing_its_work_in_one_long_method_is_walked_by_that_methods_blo
     body = "".join(
         f"        reply{k} = session.ask('turn {k}: answer with a SQL query')\n"
         f"        if reply{k}.startswith('answer'):\n"
-        f"            return self._check(reply{k}, index)\n"
+        f"            return reply{k} == str(index)\n"
         f"        session.inject(self._run(reply{k}))\n\n"
         for k in range(16)
     )
@@ -2375,8 +2377,7 @@ def test_a_class_doing_its_work_in_one_long_method_is_walked_by_that_methods_blo
         "        session.inject('You answer questions with SQL queries on the table.')\n\n"
         + body
         + "        return None\n\n"
-        "    def _run(self, sql):\n        return self.db.execute(sql)\n\n"
-        "    def _check(self, reply, index):\n        return reply == str(index)\n"
+        "    def _run(self, sql):\n        return self.db.execute(sql)\n"
     )
     files = {
         "tasks/sql/task.py": server,
@@ -2393,3 +2394,8 @@ def test_a_class_doing_its_work_in_one_long_method_is_walked_by_that_methods_blo
     steps = recovered_setup(tmp_path / "long", files, task).requirements
     inside = [s for s in steps if "(in start_sample) (tasks/sql/task.py:" in s]
     assert len(inside) >= 2, steps
+    # the walk itself gives the blocks, whatever else the plan finds to cite
+    index = committed_index(tmp_path / "walk", files)
+    tracer = StepTracer(index, RepoSearch(tmp_path / "walk", index))
+    walk = tracer.class_walk("tasks/sql/task.py")
+    assert sum("(in start_sample)" in s.action for s in walk) >= 2, walk
