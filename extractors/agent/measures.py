@@ -132,6 +132,43 @@ class MeasureSteps:
         said = ", ".join(re.sub(r"\s*\([↑↓]\)", "", m) for m in metrics[:3])
         return Step(f"Compute {said} ({item.name})", path, item.start, item.end)
 
+    def keyed_metric(self, metrics: list[str], files: list[str]) -> Step | None:
+        """A table of the measures keyed by their names (`VALIDATION_MAP_FUNC = {"Invalid
+        Format": lambda x: ..., "Invalid Action": ...}`), when no definition is named after
+        them: a dict literal two of whose string keys are measures of the task, word for word
+        or by two words or more of one ("Invalid Action" of "Invalid Action (IA) errors"); of
+        several, the one naming the most."""
+        wanted = [
+            frozenset(stem(w) for w in content_words(re.sub(r"\([^)]*\)", " ", m))) - _SHOWN
+            for m in metrics
+        ]
+        wanted = [w for w in wanted if w]
+        best: tuple[int, str, ast.Dict, list[str]] | None = None
+        for path in dict.fromkeys(files):
+            tree = self.tracer.tree(path) if path.endswith(".py") else None
+            for node in ast.walk(tree) if tree is not None else []:
+                if not isinstance(node, ast.Dict):
+                    continue
+                keys = [k.value for k in node.keys if isinstance(k, ast.Constant)]
+                named = [
+                    k
+                    for k in keys
+                    if isinstance(k, str)
+                    and (words := frozenset(stem(w) for w in content_words(k)))
+                    and any(words == w or (len(words) >= 2 and words < w) for w in wanted)
+                ]
+                if len(named) >= 2 and (best is None or len(named) > best[0]):
+                    best = (len(named), path, node, named)
+        if best is None:
+            return None
+        _, path, node, named = best
+        return Step(
+            f"Count {', '.join(named[:4])} by name",
+            path,
+            node.lineno,
+            node.end_lineno or node.lineno,
+        )
+
     def printed_metric(self, report: Step, modules: list[str]) -> Step | None:
         """The function that computes the value the report statement prints, when no
         definition is named after the metric: `zoom_out_dice = dice_score(...)` before

@@ -255,6 +255,10 @@ class StepPlanner:
             metric = self.measures.computed_metric(
                 measures, [*([entry] if entry else []), *modules]
             )
+        if metric is None:  # a table of the measures by name, in a program the runs chain
+            metric = self.measures.keyed_metric(
+                measures, [*([entry] if entry else []), *also, *modules]
+            )
         if metric is None and report is not None:
             metric = self.measures.printed_metric(report, modules)
         called: list[Step] = []

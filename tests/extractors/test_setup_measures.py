@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from repo_fixture import recovered_setup
+from repo_fixture import committed_index, recovered_setup
 
 from expcurate.records import DesignComplexity, TaskDraft
 from extractors.agent.measures import measure_words
@@ -137,3 +137,68 @@ def test_one_run_of_one_arm_is_checked_not_compared(tmp_path: Path) -> None:
     assert "across the runs" not in usage, usage
     assert "write the command" not in usage and "Run pair loss" not in usage, usage
     assert "Run the default configuration: `python train.py --epochs 10`" in usage, usage
+
+
+def test_measures_counted_by_a_table_keyed_by_their_names_are_a_step(tmp_path: Path) -> None:
+    from extractors.agent.measures import MeasureSteps
+    from extractors.agent.steps import StepTracer
+    from extractors.repo import RepoSearch
+
+    analysis = (
+        "OUTCOMES = {\n"
+        '    "Completed": lambda x: x["COMPLETED"],\n'
+        '    "Invalid Format": lambda x: x["FORMAT"],\n'
+        '    "Invalid Action": lambda x: x["ACTION"],\n'
+        "}\n\n\n"
+        "SIZES = {'small': 1, 'large': 2}\n"
+    )
+    index = committed_index(tmp_path / "r", {"analysis.py": analysis})
+    search = RepoSearch(tmp_path / "r", index)
+    measures = MeasureSteps(search, StepTracer(index, search))
+    metrics = ["Success Rate (SR)", "Invalid Action (IA) errors", "Invalid Format (IF) errors"]
+    step = measures.keyed_metric(metrics, ["analysis.py"])
+    assert step is not None
+    assert (step.action, step.path, step.start, step.end) == (
+        "Count Invalid Format, Invalid Action by name", "analysis.py", 1, 5,
+    )  # fmt: skip
+    # one measure a table names is no table of the measures
+    assert measures.keyed_metric(["Invalid Format (IF) errors"], ["analysis.py"]) is None
+
+
+def test_a_runs_table_of_measures_is_cited_among_its_steps(tmp_path: Path) -> None:
+    analysis = (
+        "OUTCOMES = {\n"
+        '    "Invalid Format": lambda x: x["FORMAT"],\n'
+        '    "Invalid Action": lambda x: x["ACTION"],\n'
+        "}\n\n\n"
+        "def tally(results):\n"
+        "    return {name: sum(f(r) for r in results) for name, f in OUTCOMES.items()}\n"
+    )
+    run = (
+        '"""Run an agent on the shell tasks and tally how its turns ended."""\n'
+        "import argparse\n\nfrom analysis import tally\n\n\n"
+        "def main(args):\n"
+        "    results = [{'FORMAT': 0, 'ACTION': 1} for _ in range(args.episodes)]\n"
+        "    print('outcomes', tally(results))\n\n\n"
+        "if __name__ == '__main__':\n"
+        "    parser = argparse.ArgumentParser()\n"
+        "    parser.add_argument('--agent', default='small-7b')\n"
+        "    parser.add_argument('--episodes', type=int, default=5)\n"
+        "    main(parser.parse_args())\n"
+    )
+    files = {"run.py": run, "analysis.py": analysis}
+    task = TaskDraft(
+        key="t",
+        question="Does the agent small-7b make fewer invalid format and invalid action errors "
+        "than large-13b on the shell tasks?",
+        method="Run each agent on the shell tasks and tally the invalid actions and formats.",
+        expected_outcome="large-13b makes fewer.",
+        design_complexity=DesignComplexity(
+            independent_variables={"agent": ["small-7b", "large-13b"]},
+            dependent_variables={
+                "metrics": ["Invalid Action (IA) errors", "Invalid Format (IF) errors"]
+            },
+        ),
+    )
+    steps = "\n".join(recovered_setup(tmp_path / "t", files, task).requirements)
+    assert "Count Invalid Format, Invalid Action by name (analysis.py:1-4)" in steps, steps
