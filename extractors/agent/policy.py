@@ -60,7 +60,7 @@ RELEVANCE = 1.05  # share of task names found in the repo + share of task words 
 WORDS_ONLY_RELEVANCE = 0.85  # share of task words, for a task that names nothing
 _NUMERIC = re.compile(r"[\d.,%]+")
 _NUMBER_NAME = re.compile(r"\d[\d.]*(?:e_?\d*)?$")  # 1e_5, 3.5
-HEURISTIC_VERSION = "setup-heuristic-180"  # bump when the policy's output changes
+HEURISTIC_VERSION = "setup-heuristic-181"  # bump when the policy's output changes
 
 
 class _OutOfSteps(Exception):
@@ -269,7 +269,7 @@ class SetupAgent:
             for p in others
             if p in ran
             or (folder and posixpath.dirname(p) == folder)
-            or (entry and posixpath.basename(p) == posixpath.basename(entry))
+            or (entry and self.run_planner.twins(p, entry))
             or any(w and w <= set(terms(posixpath.basename(p))) for w in arms)
             or compares(p)
         )[: len(also)]

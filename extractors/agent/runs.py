@@ -503,6 +503,16 @@ class RunPlanner:
                 return path
         return None
 
+    def twins(self, a: str, b: str) -> bool:
+        """Two programs of one file name are the same program written twice (a sequential
+        script and its distributed version): most of their words are each other's. Two that
+        share a common name (`train.py`) and little else are not: ToolBench's retriever
+        training and its model training share an eighth of theirs."""
+        if a == b or posixpath.basename(a) != posixpath.basename(b):
+            return False
+        mine, theirs = self.scripts.words_of(a), self.scripts.words_of(b)
+        return len(mine & theirs) >= TWIN_LIKENESS * len(mine | theirs)
+
     def twin_arms(self, plain: list[Arm], entry: str | None) -> list[tuple[Arm, str]]:
         """The entry point and its one twin (the same file name in another folder: a
         sequential script and its distributed version), and a variable of two arms nothing
@@ -517,14 +527,9 @@ class RunPlanner:
             for e in self.index.entry_points
             if e.path != entry and posixpath.basename(e.path) == name and e.runnable
         ]
-        if len(twins) != 1:
+        if len(twins) != 1 or not self.twins(entry, twins[0]):
             return []
         mine, theirs = self.scripts.words_of(entry), self.scripts.words_of(twins[0])
-        # a twin is the same program written twice: most of its words are the other's.
-        # Two programs a common name (`train.py`) is all they share do not tell arms apart:
-        # ToolBench's retriever training and its model training share an eighth of theirs
-        if len(mine & theirs) < TWIN_LIKENESS * len(mine | theirs):
-            return []
         out: list[tuple[Arm, str]] = []
         for variable in dict.fromkeys(a.variable for a in plain):
             pair = [a for a in plain if a.variable == variable]

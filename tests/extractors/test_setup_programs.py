@@ -2399,3 +2399,26 @@ def test_a_class_doing_its_work_in_one_long_method_is_walked_by_that_methods_blo
     tracer = StepTracer(index, RepoSearch(tmp_path / "walk", index))
     walk = tracer.class_walk("tasks/sql/task.py")
     assert sum("(in start_sample)" in s.action for s in walk) >= 2, walk
+
+
+def test_programs_of_one_file_name_are_twins_only_when_their_code_is_alike(tmp_path: Path) -> None:
+    from extractors.agent import SetupAgent
+
+    index_builder = (
+        '"""Build the retrieval index of the documents."""\nimport json\n\n\n'
+        "def embed(doc):\n    return [len(word) for word in doc.split()]\n\n\n"
+        "if __name__ == '__main__':\n"
+        "    corpus = json.load(open('corpus.json'))\n"
+        "    print(json.dumps({name: embed(doc) for name, doc in corpus.items()}))\n"
+    )
+    files = {
+        "exp/train.py": GATED,
+        "exp/distributed/train.py": WORKERS,
+        "retrieval/train.py": index_builder,
+    }
+    root = tmp_path / "tw"
+    planner = SetupAgent(committed_index(root, files), root).run_planner
+    # the distributed version shares most of its words; the index builder only the name
+    assert planner.twins("exp/train.py", "exp/distributed/train.py")
+    assert not planner.twins("exp/train.py", "retrieval/train.py")
+    assert not planner.twins("exp/train.py", "exp/train.py")
