@@ -546,7 +546,8 @@ class SetupAgent:
         ) or [c.path for c in chosen]
         # a baseline's own classes are not the method's: hidden, the agent would rebuild the
         # baseline too
-        masked = [p for p in masked if p not in self._rivals_only(plan)]
+        theirs = self._rivals_only(plan)
+        masked = [p for p in masked if p not in theirs]
         scores = {c.path: c.score for c in ranked}
         best = top.score
         for path in list(masked):

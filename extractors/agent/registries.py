@@ -9,6 +9,7 @@ entry; an arm of the same variable no entry defines is added to the folder as it
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 from collections.abc import Callable
@@ -87,9 +88,18 @@ class Registries:
             self._entries[path] = found
         return self._entries[path]
 
+    @functools.cached_property
+    def _by_key(self) -> dict[str, list[Entry]]:
+        """Every YAML file's top-level entries by key, read once for all the tasks."""
+        out: dict[str, list[Entry]] = {}
+        for p in self.yaml:
+            for e in self.entries(p):
+                out.setdefault(e.key, []).append(e)
+        return out
+
     def defining(self, key: str, besides: str) -> list[Entry]:
         """The entries named `key` in YAML files other than `besides`."""
-        return [e for p in self.yaml if p != besides for e in self.entries(p) if e.key == key]
+        return [e for e in self._by_key.get(key, []) if e.path != besides]
 
     def in_folder(self, folder: str) -> list[Entry]:
         return [e for p in self.yaml if posixpath.dirname(p) == folder for e in self.entries(p)]
