@@ -174,7 +174,7 @@ class UsageWriter:
             # the two are one run
             top = chosen[0].path if chosen else None
             experiment = experiment_beside(top, self.index.entry_points)
-            if commands and experiment is not None:
+            if commands and experiment is not None and top and top in commands[0].command:
                 run = usage_for(experiment, "entry", self.entries.get(experiment), self.index, q)
                 commands[0].label = f"Then run the analysis that reads its results ({top})"
                 commands.insert(0, Command(run, label=f"Run the experiment ({experiment})"))
