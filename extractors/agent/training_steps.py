@@ -395,7 +395,9 @@ def _handed_to_runner(node: ast.AST) -> tuple[int, int] | None:
     """The statement a training function ends by handing the run to (`runner.run(loaders,
     cfg.workflow)`, `trainer.fit(model)`): where a framework's training starts."""
     body = getattr(node, "body", [])
-    for stmt in reversed(body):
+    # a `model.train()` opening a training step switches the model's mode: it hands nothing
+    # over (2-WL's `def train(mod, ...)`: `mod.train()`, then the step itself)
+    for stmt in reversed(body[1:]):
         if _handover(stmt, ("run", "fit", "train")) is not None:
             return stmt.lineno, stmt.end_lineno or stmt.lineno
     return None

@@ -1244,3 +1244,38 @@ def test_an_evaluation_is_read_in_the_document_of_its_own_folder(tmp_path: Path)
     usage = setup.usage_instructions
     assert "cd tools/eval && python eval_pass_rate.py" in usage, usage
     assert "train first" not in usage and "train once" not in usage, usage
+
+
+def test_a_training_step_opening_with_the_models_mode_switch_is_cited_whole(
+    tmp_path: Path,
+) -> None:
+    # `mod.train()` first switches the model to training; it hands nothing over to a
+    # trainer, so the step is the function (longer than a step, with no loop of its own)
+    body = "".join(f"    h{k} = h{k - 1} * 2 + batch_size\n" for k in range(1, 45))
+    main = (
+        "import argparse\n\n\n"
+        "def train(mod, opt, batch_size):\n"
+        "    mod.train()\n"
+        "    h0 = batch_size\n"
+        + body
+        + "    loss = mod(h44)\n    loss.backward()\n    opt.step()\n    return loss\n\n\n"
+        "if __name__ == '__main__':\n"
+        "    p = argparse.ArgumentParser()\n"
+        "    p.add_argument('--epochs', type=int, default=10)\n"
+        "    args = p.parse_args()\n"
+        "    for epoch in range(args.epochs):\n"
+        "        print('epoch', epoch, 'auc', train(None, None, 8))\n"
+    )
+    files = {
+        "main.py": main,
+        "README.md": "# LinkNet\n\nTrain LinkNet and report its AUC:\n\n```\npython main.py\n```\n",
+    }
+    task = TaskDraft(
+        key="table-1:auc",
+        question="What AUC does LinkNet reach after training for 10 epochs?",
+        method="Train LinkNet for 10 epochs and report its AUC.",
+        expected_outcome="An AUC of 0.9.",
+        design_complexity=DesignComplexity(dependent_variables={"metric": ["AUC"]}),
+    )
+    steps = "\n".join(recovered_setup(tmp_path / "w", files, task).requirements)
+    assert "Train (train) (main.py:4-54)" in steps, steps
