@@ -274,6 +274,10 @@ class MeasureSteps:
                 if any(p == path and a <= begin <= b for p, a, b in avoid):
                     continue
                 if any(w <= said_terms for w in wanted):
+                    if not metrics and (hit := next(w for w in wanted if w <= said_terms)):
+                        # the task names no measure: the common one the line prints ("AUC")
+                        word = min(hit & _COMMON_METRICS - _VAGUE_METRICS, default="")
+                        named = (word.upper() if len(word) <= 4 else word) or named
                     # the line reports each run's numbers; the comparison is across runs
                     action = f"Report {named} of each run, then compare {compared} across them"
                     if compared == "the runs":

@@ -202,3 +202,35 @@ def test_a_runs_table_of_measures_is_cited_among_its_steps(tmp_path: Path) -> No
     )
     steps = "\n".join(recovered_setup(tmp_path / "t", files, task).requirements)
     assert "Count Invalid Format, Invalid Action by name (analysis.py:1-4)" in steps, steps
+
+
+def test_a_task_naming_no_measure_reports_the_one_its_program_prints(tmp_path: Path) -> None:
+    main = (
+        '"""Link prediction with a graph network on one network."""\n'
+        "import argparse\n\n\n"
+        "def evaluate(model, graph):\n    return 0.9\n\n\n"
+        "if __name__ == '__main__':\n"
+        "    p = argparse.ArgumentParser()\n"
+        "    p.add_argument('--pattern', default='2wl', choices=['2wl', '2fwl'])\n"
+        "    args = p.parse_args()\n"
+        "    auc = evaluate(args.pattern, None)\n"
+        "    print('Final Test: AUC', auc)\n"
+    )
+    files = {
+        "linktest.py": main,
+        "README.md": "# Link prediction\n\n```\npython linktest.py --pattern 2wl\n```\n",
+    }
+    task = TaskDraft(
+        key="table-3:best",
+        question="How do 2WL and 2FWL compare on link prediction in Table 3?",
+        method="Run each pattern and compare.",
+        expected_outcome="2FWL is best.",
+        design_complexity=DesignComplexity(independent_variables={"method": ["2WL", "2FWL"]}),
+    )
+    setup = recovered_setup(tmp_path / "auc", files, task)
+    assert setup.requirements[-1].startswith("Final Step: Report AUC of each run"), (
+        setup.requirements
+    )
+    assert "Compare AUC of 2WL, 2FWL across the runs" in setup.usage_instructions, (
+        setup.usage_instructions
+    )
