@@ -37,6 +37,7 @@ from .query import TaskQuery
 
 MAX_STEPS = 8
 FOCUS_WEIGHT = 3.0
+LONG_INIT = 15  # lines of a constructor that sets up more than its arguments
 
 
 DATA_NAMES = {"data", "dataset", "datasets", "dataloader", "loader"}
@@ -378,6 +379,12 @@ class StepTracer:
         start = max(public, key=lambda m: m.end - m.start)
         out: list[Step] = []
         seen: set[str] = set()
+        # a constructor that does more than keep its arguments (the task's prompt and its
+        # one-shot example, its configs) is where what the methods use is set up: first
+        init = methods.get("__init__")
+        if init is not None and init.end - init.start >= LONG_INIT:
+            out.append(Step(_action(init), path, init.start, init.end))
+            seen.add("__init__")
 
         def visit(item: OutlineItem) -> None:
             name = item.name.rsplit(".", 1)[-1]
@@ -403,13 +410,15 @@ class StepTracer:
                     visit(methods[fn.attr])
 
         visit(start)
-        if len(out) < 3 and (tree := self.tree(path)) is not None:
+        walked = len(out) - ("__init__" in seen)  # the methods the walk went through
+        if walked < 3 and (tree := self.tree(path)) is not None:
             # the class does its work in one long method (`start_sample`, 175 lines): its
             # blocks in its place
             lines = self.search.lines(path)
             parts = function_blocks(tree, lines, start.start, start.end, limit)
-            if len(parts) >= 2:
-                out[:1] = [Step(action, path, a, b) for action, a, b in parts]
+            at = next((k for k, s in enumerate(out) if s.start == start.start), None)
+            if len(parts) >= 2 and at is not None:
+                out[at : at + 1] = [Step(action, path, a, b) for action, a, b in parts]
         return out if len(out) >= 3 else []
 
     def definition_steps(self, path: str, limit: int = 6) -> list[Step]:

@@ -2422,3 +2422,22 @@ def test_programs_of_one_file_name_are_twins_only_when_their_code_is_alike(tmp_p
     assert planner.twins("exp/train.py", "exp/distributed/train.py")
     assert not planner.twins("exp/train.py", "retrieval/train.py")
     assert not planner.twins("exp/train.py", "exp/train.py")
+
+
+def test_a_long_constructor_leads_the_class_walk(tmp_path: Path) -> None:
+    # the task's prompt and its one-shot example are set up in `__init__`: the methods use
+    # them, so the walk starts there; a short constructor only keeps its arguments
+    prompt = "".join(f"            'example turn {k}: act with bash',\n" for k in range(14))
+    server = SERVER.replace(
+        "    def __init__(self, root):\n        self.root = root\n        self.turns = 8\n",
+        "    def __init__(self, root):\n        self.root = root\n        self.turns = 8\n"
+        "        self.one_shot = [\n" + prompt + "        ]\n",
+    )
+    index = committed_index(tmp_path / "init", {"tasks/shell/task.py": server})
+    tracer = StepTracer(index, RepoSearch(tmp_path / "init", index))
+    walk = tracer.class_walk("tasks/shell/task.py")
+    assert "ShellTask.__init__" in walk[0].action and walk[0].start == 5, walk
+    assert "start_sample" in walk[1].action or walk[1].start > walk[0].end, walk
+    index = committed_index(tmp_path / "short", {"tasks/shell/task.py": SERVER})
+    tracer = StepTracer(index, RepoSearch(tmp_path / "short", index))
+    assert all("__init__" not in s.action for s in tracer.class_walk("tasks/shell/task.py"))
