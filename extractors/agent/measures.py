@@ -212,14 +212,15 @@ class MeasureSteps:
         also: Sequence[str] = (),
         first: Sequence[str] = (),
         avoid: Sequence[tuple[str, int, int]] = (),
-    ) -> Step | None:
+    ) -> tuple[Step, str] | None:
         """The line that prints or writes the metric, where the arms are compared: in the
         evaluation, the entry point, or the other programs the experiment runs (the
         evaluation chained after a training, which prints the NMI the training does not).
         The programs `first` (the evaluation every training run is followed by) are read
         before the entry point: their test numbers are the paper's, not the training's
         validation logs. No line within `avoid` (a path, its first and last line: code no
-        run reaches) is the report."""
+        run reaches) is the report. With the step, the common measure the line prints when
+        the task names none ("AUC"), else ""."""
         # the evaluation (and what it logs just past a cited range), its file, the entry point
         places = [(evaluate.path, evaluate.start, evaluate.end + 20)] if evaluate else []
         places += [(evaluate.path, evaluate.start, 10**9)] if evaluate else []  # after it
@@ -274,15 +275,17 @@ class MeasureSteps:
                 if any(p == path and a <= begin <= b for p, a, b in avoid):
                     continue
                 if any(w <= said_terms for w in wanted):
+                    shown = ""
                     if not metrics and (hit := next(w for w in wanted if w <= said_terms)):
                         # the task names no measure: the common one the line prints ("AUC")
                         word = min(hit & _COMMON_METRICS - _VAGUE_METRICS, default="")
-                        named = (word.upper() if len(word) <= 4 else word) or named
+                        shown = word.upper() if len(word) <= 4 else word
+                    said = shown or named
                     # the line reports each run's numbers; the comparison is across runs
-                    action = f"Report {named} of each run, then compare {compared} across them"
+                    action = f"Report {said} of each run, then compare {compared} across them"
                     if compared == "the runs":
-                        action = f"Report {named} of each run, then compare the runs"
-                    return Step(action, path, begin, last)
+                        action = f"Report {said} of each run, then compare the runs"
+                    return Step(action, path, begin, last), shown
         return None
 
 

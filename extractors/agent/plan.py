@@ -79,6 +79,8 @@ class Plan:
     steps: list[Step] = field(default_factory=list)
     method_modules: list[str] = field(default_factory=list)
     metrics: list[str] = field(default_factory=list)
+    # the common measure the report line prints, when the task names none ("AUC")
+    printed: str = ""
     # measures nothing the runs run prints or writes by name: their code is to write
     unreported: list[str] = field(default_factory=list)
     # the entry point's lines no run reaches (its path, first and last line)
@@ -236,9 +238,10 @@ class StepPlanner:
         untaken = self.filters.untaken(entry, runs)
         unreached = [(entry or "", a, b) for a, b in untaken]
         plan.unreached = unreached
-        report = self.measures.report_step(
+        reported = self.measures.report_step(
             measures, compared, evaluate, judge or entry, also=also, first=chained, avoid=unreached
         )
+        report, plan.printed = reported or (None, "")
         if plan.metrics and entry is not None:
             programs = [entry, *also, *trainers, *([judge] if judge else [])]
             programs += [w for r in runs for w in re.findall(r"[\w./-]+\.py\b", r.then)]

@@ -115,8 +115,6 @@ _CREDENTIAL = re.compile(
 
 
 MAX_ASKED = 300  # characters of the question the last line repeats
-# the report step, naming what it reports: "Report AUC of each run, then compare ..."
-_REPORTED = re.compile(r"Report (?!the metric )(.+?) of each run")
 
 
 def _asked(question: str) -> str:
@@ -260,10 +258,7 @@ class UsageWriter:
         if server := self._test_server(task, commands):
             lines.append(server)
         lines += again_on(task, plan, self.known, self._script_text)
-        # the task names no measure: the one its report step found the programs printing
-        reported = _REPORTED.match(steps[-1].action) if steps else None
-        printed = reported.group(1) if reported else ""
-        lines.append(self._compare(task, q, plan, len(commands) - chained + len(missing), printed))
+        lines.append(self._compare(task, q, plan, len(commands) - chained + len(missing)))
         return "\n".join(f"{i}. {line}" for i, line in enumerate(lines, start=1))
 
     def _script_text(self, path: str) -> str:
@@ -353,10 +348,11 @@ class UsageWriter:
         return ""
 
     @staticmethod
-    def _compare(task: TaskDraft, q: TaskQuery, plan: Plan, runs: int, printed: str = "") -> str:
-        """The last line: what to compare across the runs, over what, to answer what;
-        `printed` is the measure the runs print, for a task that names none."""
-        metrics = ", ".join(plan.metrics) or ", ".join(known_metrics(q)) or printed or measured(q)
+    def _compare(task: TaskDraft, q: TaskQuery, plan: Plan, runs: int) -> str:
+        """The last line: what to compare across the runs, over what, to answer what (for a
+        task naming no measure, the one its report line prints: `plan.printed`)."""
+        metrics = ", ".join(plan.metrics) or ", ".join(known_metrics(q)) or plan.printed
+        metrics = metrics or measured(q)
         # short values, and every arm a run runs ("Multi-GPU with RPC coordination")
         ran = [a for r in plan.runs if not r.missing for a in r.arms]
         # a number with a run of its own, not one a multirun sweeps with the others
