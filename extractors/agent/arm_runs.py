@@ -767,7 +767,10 @@ class TaskRuns:
         entry is added, as a sibling's is written. The run that only served as their base
         (the default list) is no run of the task."""
         registries = self.p.registries
-        found = {id(a): registries.listing(a, self.chosen, self.p.configs_read) for a in self.plain}
+        listed = registries.listed(self.chosen, self.p.configs_read)
+        if listed is None:
+            return
+        found = {id(a): registries.listing(a, listed) for a in self.plain}
         siblings: dict[str, Listing] = {}  # by variable, a listing that found its arm's entry
         for arm in self.plain:
             if (listing := found[id(arm)]) is not None and listing.entry is not None:

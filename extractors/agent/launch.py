@@ -362,20 +362,20 @@ _SHAPES = frozenset(
 )
 
 
-def _names(text: str) -> frozenset[str]:
+def _group_names(text: str) -> frozenset[str]:
     """A group's names: a word by its stem (`epochs`: epoch), a compound name whole
     (`d_model`, not its parts: `reference_model` sets no architecture)."""
     return frozenset(w if "_" in w else terms(w)[0] for w in text.split())
 
 
 _FLAG_GROUPS = (
-    ("the regularization", _names("dropout drop decay wd reg l2 clip")),
-    ("the training schedule", _names(
+    ("the regularization", _group_names("dropout drop decay wd reg l2 clip")),
+    ("the training schedule", _group_names(
         "epochs epoch patience lr learning batch optimizer lradj warmup itr steps "
         "pct_start scheduler iters iterations momentum accumulate")),
-    ("the data and horizons", _names(
+    ("the data and horizons", _group_names(
         "data dataset root path features target freq horizon split")),
-    ("the model's architecture", _names(
+    ("the model's architecture", _group_names(
         "layers layer heads head d_model d_ff dim hidden embed kernel period patch stride depth "
         "width channels blocks factor moving_avg top_k individual size activation")),
 )  # fmt: skip

@@ -13,7 +13,7 @@ import functools
 import posixpath
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from expcurate.records import ConfigFile
 from extractors.repo import RepoSearch
@@ -104,28 +104,32 @@ class Registries:
     def in_folder(self, folder: str) -> list[Entry]:
         return [e for p in self.yaml if posixpath.dirname(p) == folder for e in self.entries(p)]
 
-    def listing(
-        self, arm: Arm, runs: list[Run], configs_of: Callable[[str], list[ConfigFile]]
+    def listed(
+        self, runs: list[Run], configs_of: Callable[[str], list[ConfigFile]]
     ) -> Listing | None:
-        """Where a run's config lists entries of the registry folder that defines the arm
-        (or, with `entry` None, where it lists entries of a folder that does not)."""
-        if numeric(arm.value.split()[0]) or about_data(arm.variable):
+        """The first list a run's config holds whose items one registry folder defines
+        (the plainest run first), with no arm's entry yet: read once per task."""
+        if not self.yaml:
             return None
-        forms = {_folded(f) for f in value_forms(arm.value)} - {""}
-        for run in sorted(runs, key=lambda r: len(r.settings)):  # the plainest run first
+        for run in sorted(runs, key=lambda r: len(r.settings)):
             if run.missing or not run.command:
                 continue
             for config in configs_of(run.invocation or run.command):
                 for key, items in _lists(config).items():
                     folder, like = self._folder_of(items, config.path)
-                    if like is None:
-                        continue
-                    entry = next(
-                        (e for e in self.in_folder(folder) if _folded(e.key) in forms), None
-                    )
-                    lines = self._list_lines(config.path, key, items)
-                    return Listing(run, config.path, key, lines, folder, like, entry)
+                    if like is not None:
+                        lines = self._list_lines(config.path, key, items)
+                        return Listing(run, config.path, key, lines, folder, like, None)
         return None
+
+    def listing(self, arm: Arm, listed: Listing) -> Listing | None:
+        """Where the list selects the arm: with the arm's entry in the registry folder, or
+        with None when the folder defines none; None for a number or a data set."""
+        if numeric(arm.value.split()[0]) or about_data(arm.variable):
+            return None
+        forms = {_folded(f) for f in value_forms(arm.value)} - {""}
+        entry = next((e for e in self.in_folder(listed.folder) if _folded(e.key) in forms), None)
+        return replace(listed, entry=entry)
 
     def _folder_of(self, items: list[str], config: str) -> tuple[str, Entry | None]:
         """The one folder whose YAML files define the listed items, and the first one's
