@@ -80,9 +80,7 @@ from extractors.tasks.spine import (
 )
 from extractors.tasks.transfer import transfer_tasks
 
-ABLATION_ROW = re.compile(
-    r"^\s*(w/o|w\.o\.|without|\+|-\s|–|→|->|⇒|no\s|remove|replace|only)", re.I
-)
+ABLATION_ROW = re.compile(r"^\s*(w/o|w\.o\.|without|\+|-\s|–|no\s|remove|replace|only)", re.I)
 
 
 SUMMARY_ROW = re.compile(r"\b(avg|average|mean|median|count|total|sum)\b", re.I)
@@ -285,13 +283,6 @@ def ablation_tasks(ctx: Context, table: Table, grid: Grid) -> list[TaskDraft]:
         ),
         None,
     )
-    if full is None:  # the one row every other row marks as its variant ("→LoRA", "w/o X")
-        plain = [
-            i
-            for i, lab in enumerate(grid.labels)
-            if lab.strip() and not ABLATION_ROW.search(lab) and not SUMMARY_ROW.search(lab)
-        ]
-        full = plain[0] if len(plain) == 1 and len(grid.labels) - 1 >= 2 else None
     variants = [i for i, lab in enumerate(grid.labels) if ABLATION_ROW.search(lab) and i != full]
     if full is None or not variants:
         return []
