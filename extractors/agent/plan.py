@@ -48,6 +48,7 @@ from .branches import ArmBranches
 from .config_runs import ConfigFiles
 from .data_steps import DataSteps
 from .entry_args import EntryArgs
+from .execution import ExecutionOrder
 from .inline import function_blocks
 from .launch import flag_groups
 from .measures import MAX_READ, MeasureSteps, ReportedWords
@@ -120,6 +121,7 @@ class StepPlanner:
         self.data = data or DataSteps(index, tracer)
         self.stages = TrainingSteps(tracer, methods, self.entries)
         self.filters = StepFilters(search, tracer, self.entries)
+        self.execution = ExecutionOrder(tracer)
 
     def steps(
         self,
@@ -446,6 +448,8 @@ class StepPlanner:
         if e is not None:  # a method handing over by a setting: the branch the runs take
             given = given_values(e, [r for r in runs if not r.missing])
             plan.steps = [self.filters.dispatched(s, given) for s in plan.steps]
+        # the entry point's steps, and what it calls, in the order the run reaches them
+        plan.steps = self.execution.ordered(plan.steps, entry)
         plan.method_modules += [
             s.path for s in plan.steps if any(s is c for c in code) and self.arm_code.of_a_class(s)
         ]

@@ -1,0 +1,143 @@
+"""The steps in the order a run executes them.
+
+A plan gathers its steps by kind (the switches, the model, the arms' code paths, the data,
+the training), which is not the order the program runs them in: SegVol's `inference_demo.py`
+builds the model, loads the checkpoint and the config, prepares the CT and sets the prompt
+switches before the inference whose zoom-in path the arms differ by. A step's place in the
+run is the chain of call sites leading to its lines from the entry point's top level: a line
+of `main` is at (the `main()` call, the line); a line of a function `main` calls at line 214
+is at (the `main()` call, 214, the line); a definition of another module is where the entry
+point calls it (a class where it is made). The steps whose place is known are put in that
+order among their own slots; the others (a launch script's lines, a config's keys, code no
+call of the entry point reaches) keep theirs.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from extractors.repo.pysource import OutlineItem
+
+from .steps import Step, StepTracer
+
+Place = tuple[int, ...]
+# methods every framework calls by these names on its own objects (`model.train()`,
+# `optimizer.step()`): a call by the name alone says nothing of which class's it is
+_COMMON = frozenset(
+    {"forward", "train", "eval", "step", "run", "update", "call", "fit", "predict", "load"}
+)
+
+
+class ExecutionOrder:
+    """Where an entry point's execution reaches each step, read once per entry point."""
+
+    def __init__(self, tracer: StepTracer) -> None:
+        self.tracer = tracer
+        self._sites: dict[str, dict[str, list[int]]] = {}  # entry -> called name -> lines
+        self._places: dict[tuple[str, str], Place | None] = {}
+        self._loops: dict[str, frozenset[int]] = {}
+
+    def ordered(self, steps: list[Step], entry: str | None) -> list[Step]:
+        """The steps with a known place sorted by it, each into one of their own slots."""
+        if not entry or not entry.endswith(".py") or self.tracer.tree(entry) is None:
+            return steps
+        places = [self.place(s, entry) for s in steps]
+        slots = [i for i, p in enumerate(places) if p is not None]
+        if len(slots) < 2:
+            return steps
+        ranked = sorted(slots, key=lambda i: (places[i], i))
+        out = list(steps)
+        for slot, i in zip(slots, ranked, strict=True):
+            out[slot] = steps[i]
+        return out
+
+    def place(self, step: Step, entry: str) -> Place | None:
+        """Where the run reaches the step's first line; None when no call of the entry point
+        leads there."""
+        if step.path == entry:
+            return self._line(entry, step.start)
+        item = _innermost(self.tracer.outline(step.path), step.start)
+        if item is None:
+            return None
+        tree = self.tracer.tree(entry)
+        if tree is None:
+            return None
+        names = self.tracer.local_names(entry, tree)
+        cls, _, method = item.name.partition(".")
+        if names.get(cls) != (step.path, cls):
+            return None  # not a name the entry point takes from that module
+        lines = self._main_sites(entry, _called_as(cls, method))
+        found = [p for line in lines if (p := self._line(entry, line)) is not None]
+        return (*min(found), step.start) if found else None
+
+    def _line(self, entry: str, line: int) -> Place | None:
+        """Where the run reaches a line of the entry point: at the top level, the line; in a
+        definition, past the first place that calls it."""
+        item = _innermost(self.tracer.outline(entry), line)
+        if item is None:
+            return (line,)
+        at = self._definition(entry, item)
+        return (*at, line) if at is not None else None
+
+    def _definition(self, entry: str, item: OutlineItem) -> Place | None:
+        key = (entry, item.name)
+        if key in self._places:
+            return self._places[key]
+        self._places[key] = None  # a definition reached only from itself is not reached
+        cls, _, method = item.name.partition(".")
+        lines = self._main_sites(entry, _called_as(cls, method), (item.start, item.end))
+        found = [p for x in lines if (p := self._line(entry, x)) is not None]
+        self._places[key] = min(found) if found else None
+        return self._places[key]
+
+    def _main_sites(self, entry: str, key: str, outside: tuple[int, int] = (0, 0)) -> list[int]:
+        """The lines reaching a definition, outside its own lines: those in a loop when there
+        are (a program testing once before its epochs is training when `test` runs in the
+        loop after `train`), else all."""
+        lines = [x for x in self.sites(entry).get(key, []) if not outside[0] <= x <= outside[1]]
+        looped = self._looped(entry)
+        return [x for x in lines if x in looped] or lines
+
+    def _looped(self, entry: str) -> frozenset[int]:
+        """The lines of the entry point inside a `for` or `while` loop."""
+        if entry not in self._loops:
+            tree = self.tracer.tree(entry)
+            self._loops[entry] = frozenset(
+                line
+                for node in (ast.walk(tree) if tree is not None else [])
+                if isinstance(node, ast.For | ast.While | ast.AsyncFor)
+                for stmt in node.body
+                for line in range(stmt.lineno, (stmt.end_lineno or stmt.lineno) + 1)
+            )
+        return self._loops[entry]
+
+    def sites(self, entry: str) -> dict[str, list[int]]:
+        """The lines of the entry point calling each of its names (`f(...)`, `Model(...)`),
+        and, under ".name", each method called on an object (`x.f(...)`) or bound to be
+        called later (`self.encoder = self._forward_exp_encoder`)."""
+        if entry not in self._sites:
+            out: dict[str, list[int]] = {}
+            tree = self.tracer.tree(entry)
+            for node in ast.walk(tree) if tree is not None else []:
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                    out.setdefault(node.func.id, []).append(node.lineno)
+                elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
+                    out.setdefault("." + node.attr, []).append(node.lineno)
+            self._sites[entry] = {k: sorted(v) for k, v in out.items()}
+        return self._sites[entry]
+
+
+def _innermost(items: list[OutlineItem], line: int) -> OutlineItem | None:
+    """The narrowest definition holding the line."""
+    holding = [i for i in items if i.start <= line <= i.end]
+    return min(holding, key=lambda i: i.end - i.start, default=None)
+
+
+def _called_as(name: str, method: str) -> str:
+    """The key of `sites` a definition is reached by: a function or class by its name; a
+    method by its calls on any object (".step"); a constructor, or a method framework
+    objects share the name of (`forward`, called as `model(x)`), where its class is made."""
+    short = method.rsplit(".", 1)[-1]
+    if not method or short in _COMMON or short.startswith("__"):
+        return name
+    return "." + short

@@ -1,0 +1,163 @@
+"""Steps in the order the run reaches them: a program's main building its model and data
+before the inference whose branches the arms differ by, a class where it is made, a launch
+script's lines and unreached code left where the plan put them. Built with git in tmp_path."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from repo_fixture import committed_index, recovered_setup
+
+from expcurate.records import DesignComplexity, TaskDraft
+from extractors.agent.execution import ExecutionOrder
+from extractors.agent.steps import Step, StepTracer
+from extractors.repo import RepoSearch
+
+DEMO = '''"""Segment a CT volume with or without the zoom-in pass."""
+import argparse
+
+from net.model import VolNet
+from prep import load_case
+
+
+def dice(pred, gold):
+    """Dice overlap of two masks."""
+    inter = sum(p * g for p, g in zip(pred, gold))
+    return 2 * inter / (sum(pred) + sum(gold))
+
+
+def segment(model, case, zoom_in):
+    """Zoom out, then refine the region of interest when zoom_in is set."""
+    pred = model.coarse(case)
+    if zoom_in:
+        roi = [p for p in pred if p]
+        pred = model.refine(roi)
+    return dice(pred, case)
+
+
+def run_case(model, case, args):
+    """Segment one case and print its dice score."""
+    score = segment(model, case, args.zoom_in)
+    print("dice", score)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--ckpt", default="ckpt.pth")
+    parser.add_argument("--case", default="case.npy")
+    args = parser.parse_args()
+    model = VolNet(args.ckpt)
+    model.load(args.ckpt)
+    case = load_case(args.case)
+    args.zoom_in = True
+    run_case(model, case, args)
+
+
+if __name__ == "__main__":
+    main()
+'''
+
+MODEL = '''"""The volumetric network."""
+
+
+class VolNet:
+    def __init__(self, ckpt):
+        self.ckpt = ckpt
+        self.layers = [1, 2, 3]
+
+    def coarse(self, case):
+        return [1 for _ in case]
+
+    def refine(self, roi):
+        return [1 for _ in roi]
+
+    def never_called(self):
+        return None
+'''
+
+PREP = '''def load_case(path):
+    """Load and normalise one CT case."""
+    values = [1, 0, 1]
+    return [v / max(values) for v in values]
+'''
+
+
+def _tracer(tmp_path: Path) -> StepTracer:
+    root = tmp_path / "vol"
+    files = {
+        "demo.py": DEMO,
+        "net/__init__.py": "",
+        "net/model.py": MODEL,
+        "prep.py": PREP,
+        "run.sh": "python demo.py --ckpt ckpt.pth\n",
+    }
+    index = committed_index(root, files)
+    return StepTracer(index, RepoSearch(root, index))
+
+
+def test_steps_follow_the_run_from_main_into_what_it_calls(tmp_path: Path) -> None:
+    tracer = _tracer(tmp_path)
+    # as a plan gathers them: the arm's branch, then the model, then main's own lines
+    gathered = [
+        Step("Take the zoom-in path", "demo.py", 17, 19),
+        Step("Implement dice", "demo.py", 8, 11),
+        Step("Build the parts of VolNet", "net/model.py", 5, 7),
+        Step("Load the case", "prep.py", 1, 4),
+        Step("Build the model", "demo.py", 34, 35),
+        Step("Set the zoom-in switch", "demo.py", 37, 37),
+        Step("Segment one case", "demo.py", 23, 26),
+    ]
+    ordered = ExecutionOrder(tracer).ordered(gathered, "demo.py")
+    assert [s.action for s in ordered] == [
+        "Build the model",  # main: line 34
+        "Build the parts of VolNet",  # made at line 34
+        "Load the case",  # called at line 36
+        "Set the zoom-in switch",  # line 37
+        "Segment one case",  # run_case, called at line 38
+        "Take the zoom-in path",  # segment, called inside run_case
+        "Implement dice",  # called at segment's end
+    ]
+
+
+def test_steps_no_call_reaches_keep_their_slots(tmp_path: Path) -> None:
+    tracer = _tracer(tmp_path)
+    launch = Step("Run demo.py (run.sh)", "run.sh", 1, 1)
+    unused = Step("Implement never_called", "net/model.py", 15, 16)
+    gathered = [
+        launch,
+        Step("Segment one case", "demo.py", 23, 26),
+        unused,
+        Step("Build the model", "demo.py", 34, 35),
+    ]
+    order = ExecutionOrder(tracer)
+    assert order.place(unused, "demo.py") is None  # a method no line of demo.py calls
+    ordered = order.ordered(gathered, "demo.py")
+    assert ordered[0] is launch and ordered[2] is unused
+    assert [s.action for s in ordered[1::2]] == ["Build the model", "Segment one case"]
+    # an entry point that is no Python program leaves the steps as they are
+    assert order.ordered(list(reversed(gathered)), "run.sh") == list(reversed(gathered))
+
+
+def test_a_setup_cites_the_model_and_data_before_the_arms_inference(tmp_path: Path) -> None:
+    root = tmp_path / "vol"
+    files = {
+        "README.md": "# VolNet\n\n```bash\nbash run.sh\n```\n",
+        "demo.py": DEMO,
+        "net/__init__.py": "",
+        "net/model.py": MODEL,
+        "prep.py": PREP,
+        "run.sh": "python demo.py --ckpt ckpt.pth --case case.npy\n",
+    }
+    task = TaskDraft(
+        question="Does the zoom-in pass improve the dice score over zooming out only?",
+        method="Segment the CT case with zoom_in set to True and to False; compare dice.",
+        design_complexity=DesignComplexity(
+            independent_variables={"zoom in": ["True", "False"]},
+            dependent_variables={"dice": "dice score"},
+        ),
+    )
+    setup = recovered_setup(root, files, task)
+    cited = [r.rsplit("(", 1)[-1].rstrip(")") for r in setup.requirements]
+    built = cited.index("demo.py:30-38")  # main making the model, ahead of the arm's run
+    assert cited[built + 1] == "net/model.py:5-7"  # the class, where it is made
+    assert built < cited.index("demo.py:37") < cited.index("demo.py:17-19")
