@@ -36,6 +36,7 @@ class ExecutionOrder:
         self._sites: dict[str, dict[str, list[int]]] = {}  # entry -> called name -> lines
         self._places: dict[tuple[str, str], Place | None] = {}
         self._loops: dict[str, frozenset[int]] = {}
+        self._names: dict[str, dict[str, tuple[str, str]]] = {}  # entry -> its names' origins
 
     def ordered(self, steps: list[Step], entry: str | None) -> list[Step]:
         """The steps with a known place sorted by it, each into one of their own slots."""
@@ -59,10 +60,10 @@ class ExecutionOrder:
         item = _innermost(self.tracer.outline(step.path), step.start)
         if item is None:
             return None
-        tree = self.tracer.tree(entry)
-        if tree is None:
-            return None
-        names = self.tracer.local_names(entry, tree)
+        if entry not in self._names:
+            tree = self.tracer.tree(entry)
+            self._names[entry] = self.tracer.local_names(entry, tree) if tree else {}
+        names = self._names[entry]
         cls, _, method = item.name.partition(".")
         if names.get(cls) != (step.path, cls):
             return None  # not a name the entry point takes from that module
