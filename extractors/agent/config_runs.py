@@ -309,11 +309,11 @@ class ConfigFiles:
         if documented is None:
             command = f"python {shlex.quote(program)} {shlex.quote(config)}"
         else:
-            command = _with_config(run_from(documented, self.known), config)
+            command = with_config(run_from(documented, self.known), config)
         evaluation = ""
         judge = self.evaluator(program)
         if judge is not None and (doc := self._documented(judge)) is not None:
-            evaluation = _with_config(run_from(doc, self.known), config)
+            evaluation = with_config(run_from(doc, self.known), config)
         return ConfigRun(config, command, evaluation)
 
     def _documented(self, program: str) -> DocCommand | None:
@@ -541,7 +541,7 @@ def _is_place(word: str) -> bool:
     return word.endswith(_CONFIG_EXTS) or (bool(_SLOT.search(word)) and "=" not in word)
 
 
-def _with_config(command: str, config: str) -> str:
+def with_config(command: str, config: str) -> str:
     """The command with `config` in the config's place (its first config-like argument),
     relative to the folder the command changes into."""
     cd = re.match(r"cd (\S+) && ", command)

@@ -43,6 +43,7 @@ from .arms import (
     task_arms,
     task_datasets,
 )
+from .config_runs import with_config
 from .data_steps import DataSteps
 from .installs import Installs
 from .plan import Plan
@@ -54,6 +55,7 @@ from .steps import Step, reached, usage_for
 from .suite_config import preparations
 
 RUNNABLE = {"script", "entry", "notebook", "test"}
+MAX_COUNTED = 4  # the runs' configs a cost counter's command is written out for
 _DATA_OPTION = re.compile(r"--?(?:data|dataset|data_?name|dataset_?name|ds|benchmark)$")
 # a data set's proper name: capitals or digits after its first letter (ScienceQA, ADE20K,
 # CIFAR10-LT), never a plain word ("Zero-shot")
@@ -245,7 +247,7 @@ class UsageWriter:
             then += f", and for {c.again[0]}: `{c.again[1]}`" if c.then and c.again else ""
             lines.append(f"{what}: {first}`{c.command}`{then}{ran}.")
         lines += self._unrun_lines(missing, steps)
-        if cost := self._cost_counter(q, plan.metrics, commands):
+        if cost := self._cost_counter(q, plan, commands):
             lines.append(cost)  # what it counts is measured
             plan.unreported = [m for m in plan.unreported if not names_cost(m)]
         if self.analyses is not None:  # the measures a program of the repository computes
@@ -331,19 +333,35 @@ class UsageWriter:
             )
         return lines
 
-    def _cost_counter(self, q: TaskQuery, metrics: list[str], commands: list[Command]) -> str:
+    def _cost_counter(self, q: TaskQuery, plan: Plan, commands: list[Command]) -> str:
         """The task measures parameters or FLOPs (asked, or among its measures) and the
         repository documents a counter (`python tools/get_flops.py /path/to/config --shape
-        512 512`) no run runs: it too."""
-        if not asks_cost(q) and not any(names_cost(m) for m in metrics):
+        512 512`) no run runs: it too, given each run's config in the config's place."""
+        if not asks_cost(q) and not any(names_cost(m) for m in plan.metrics):
             return ""
         for doc in sorted(self.index.commands, key=lambda c: (c.doc != "README.md", c.line)):
             counter = next((r for r in doc.runs if counts_cost(r)), None)
             if counter is None or any(counter in f"{c.command} {c.then}" for c in commands):
                 continue
+            command = run_from(doc, self.known)
+            configs = list(dict.fromkeys(r.config for r in plan.runs if r.config))
+            each = list(dict.fromkeys(with_config(command, c) for c in configs))
+            if not configs or each == [command]:
+                return (
+                    "Count the cost the task reports with the repository's counter, for each "
+                    f"run's config or model: `{command}`."
+                )
+            listed = ", ".join(f"`{c}`" for c in each[:MAX_COUNTED])
+            more = len(each) - MAX_COUNTED
+            rest = f", and so for the other {more} configs" if more > 0 else ""
+            written = (
+                " (and on the config of each run you write)"
+                if any(r.missing for r in plan.runs)
+                else ""
+            )
             return (
-                "Count the cost the task reports with the repository's counter, for each "
-                f"run's config or model: `{run_from(doc, self.known)}`."
+                "Count the cost the task reports with the repository's counter, on each "
+                f"run's config{written}: {listed}{rest}."
             )
         return ""
 

@@ -421,13 +421,23 @@ def test_the_input_size_a_caption_gives_chooses_among_the_data_sets_configs(
 
 def test_a_table_reporting_flops_beside_its_scores_says_to_count_them(tmp_path: Path) -> None:
     """mIoU beside GFLOPs and Params: the runs train and evaluate, and the repository's
-    documented FLOPs counter, which no run runs, counts the rest."""
+    documented FLOPs counter, which no run runs, counts the rest, on each run's config in
+    the place its documented command leaves open (`/path/to/config`)."""
     task = _task(["FooNet-T", "FooNet-S"], ["mIoU", "GFLOPs", "Params (M)"])
     usage = recovered_setup(tmp_path / "c", FILES, task).usage_instructions
     assert "Run FooNet-T: `./tools/dist_train.sh" in usage, usage
     assert (
-        "Count the cost the task reports with the repository's counter, for each run's config "
-        "or model: `python tools/get_flops.py /path/to/config --shape 512 512`."
+        "Count the cost the task reports with the repository's counter, on each run's config: "
+        "`python tools/get_flops.py configs/foonet/foonet.tiny.512x512.ade.160k.py --shape 512 "
+        "512`, `python tools/get_flops.py configs/foonet/foonet.small.512x512.ade.160k.py "
+        "--shape 512 512`."
+    ) in usage, usage
+    # no run with a config of its own: the documented command, its place left to fill
+    task = _task(["w/ Gate", "w/o Gate"], ["mIoU", "GFLOPs"])
+    usage = recovered_setup(tmp_path / "g", FILES, task).usage_instructions
+    assert (
+        "for each run's config or model: `python tools/get_flops.py /path/to/config --shape 512 "
+        "512`."
     ) in usage, usage
     usage = recovered_setup(tmp_path / "s", FILES, _task(["FooNet-T"], ["mIoU"])).usage_instructions
     assert "get_flops" not in usage, usage
