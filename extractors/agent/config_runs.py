@@ -63,6 +63,8 @@ MAX_TYPES = 3  # the model parts a config names that become steps
 THIN = 10  # a class this short that extends one beside it is cited by that one
 NARROW = 40  # a class longer than this is cited by its forward pass
 RARE = 0.5  # a config word held by at most this share of the configs tells them apart
+# an arm adding a part to a model ("SegNeXt-B w/ Ham", "ResNet-50 + EAT"): the model's name
+_ADDED = re.compile(r"(\S.*?)\s+(?:w/|with|\+)\s*(?!o\b)\S")
 _PARTS = ("backbone", "neck", "decode_head", "head", "encoder", "decoder", "bbox_head")
 
 
@@ -301,6 +303,62 @@ class ConfigFiles:
             for (_, c), idx in groups.items()
             if len(idx) >= 2 and len({tuple(arm_words(arms[i].value)) for i in idx}) == 1
         }
+
+    def headed_configs(
+        self, program: str, arms: list[Arm], prefer: list[str], loose: Sequence[str] = ()
+    ) -> dict[str, list[int]]:
+        """The config of a model that arms of one variable add parts to ("SegNeXt-B w/ CC",
+        "SegNeXt-B w/ EMA", "SegNeXt-B w/ Ham": `segnext.base...py`), with those arms'
+        indexes, for arms no config names whole: the repository's starting point for each."""
+        groups: dict[tuple[str, str], list[int]] = {}
+        for i, a in enumerate(arms):
+            m = _ADDED.match(a.value)
+            if m and self.config_for(program, a, prefer, (), loose) is None:
+                groups.setdefault((a.variable, m.group(1).strip()), []).append(i)
+        out: dict[str, list[int]] = {}
+        for (variable, head), idx in groups.items():
+            if len(idx) < 2:
+                continue
+            model = Arm(variable, head, frozenset(terms(head)))
+            if config := self.config_for(program, model, prefer, (), loose):
+                out.setdefault(config, []).extend(idx)
+        return out
+
+    def built(self, config: str) -> list[tuple[str, str]]:
+        """The parts the config file builds by registered type, as it sets them itself
+        (`model.decode_head.type`, `LightHamHead`), not its bases."""
+        own = next((c for c in self.index.configs if c.path == config), None)
+        if own is None:
+            return []
+        return [
+            (k.removesuffix(".type"), v)
+            for k, v in own.values.items()
+            if k == "type" or k.endswith(".type")
+        ]
+
+    def part_class(self, word: str, kind: str) -> tuple[str, str, int, int] | None:
+        """The class of the same kind as `kind` an arm's own word names (`CCHead` for "CC"
+        beside `LightHamHead`): its name, path and the lines doing its work (its forward
+        pass, else the class); None when the repository defines none or several."""
+        suffix = re.search(r"[A-Z][a-z]+$", kind)
+        if not suffix or not word.isalnum():
+            return None
+        name = rf"{re.escape(word)}_?{suffix.group(0)}"
+        try:
+            hits = self.search.grep(rf"(?mi)^class ({name})\b", max_hits=3)
+        except RepoPathError:
+            return None
+        found = {
+            m.group(1)
+            for path, _, text in hits
+            if path.endswith(".py") and (m := re.match(rf"(?i)class ({name})\b", text.strip()))
+        }
+        where = self._class(found.pop()) if len(found) == 1 else None
+        if where is None:
+            return None
+        path, node = where
+        core = _core(node) or node
+        return node.name, path, core.lineno, core.end_lineno or core.lineno
 
     def run(self, program: str, config: str) -> ConfigRun:
         """The documented command for the program (or a launch script running it) with this

@@ -425,6 +425,17 @@ class RunPlanner:
             run.then = made.evaluation
             add(run)
             configs.update({i: config for i in idx})
+        # arms adding parts to one model ("SegNeXt-B w/ CC", "... w/ Ham"): its config, once,
+        # as where each starts from; the one whose part it builds by name is the config as is
+        for config, idx in files.headed_configs(program, runnable, prefer, q.words).items():
+            if any(i in configs for i in idx):
+                continue
+            made = files.run(program, config)
+            group = [runnable[i] for i in idx]
+            run = Run(made.command, arms=group, config=config, then=made.evaluation)
+            _headed(run, files.built(config), posixpath.basename(config), files.part_class)
+            add(run)
+            configs.update({i: config for i in idx})
         done = [runnable[i] for i in configs]
         if not done:
             return plain, entry
@@ -692,3 +703,49 @@ def _test_module(path: str) -> bool:
     """A Python test module by its name (`tests/TestPC.py`, `test_pc.py`, `pc_test.py`)."""
     name = posixpath.basename(path)
     return name.endswith(".py") and (name.startswith(("test", "Test")) or name.endswith("_test.py"))
+
+
+def _headed(
+    run: Run,
+    built: list[tuple[str, str]],
+    name: str,
+    part_class: Callable[[str, str], tuple[str, str, int, int] | None],
+) -> None:
+    """What a reader must know about one model's config run for arms adding parts to it:
+    which arm it is as it stands (the part it builds is named by that arm's own words:
+    `LightHamHead` for "w/ Ham"), and that the others start from it, each with the class of
+    that kind its own word names (`CCHead` for "w/ CC") where the repository has one, whose
+    work is then a step of the run."""
+    group = run.arms
+    shared = frozenset.intersection(*(a.words for a in group))
+    same = [
+        (a, key, kind)
+        for a in group
+        for key, kind in built
+        if (own := a.words - shared) and own <= set(terms(kind))
+    ]
+    if len({id(a) for a, _, _ in same}) != 1:
+        names = ", ".join(a.value for a in group)
+        run.warning = (
+            f"the repository has this one config for {names}: start each from it and set "
+            "what tells them apart"
+        )
+        return
+    arm, key, kind = same[0]
+    part = key.rsplit(".", 1)[-1]
+    others: list[str] = []
+    for a in group:
+        if a is arm:
+            continue
+        words = sorted(a.words - shared)
+        found = part_class(words[0], kind) if len(words) == 1 else None
+        if found is None:
+            others.append(f"{a.value} by the {part} it names")
+            continue
+        cls, path, first, last = found
+        others.append(f"{a.value} by {cls} ({path})")
+        run.selects.append((f"Implement {a.value}'s {part} ({cls})", path, first, last))
+    run.warning = (
+        f"{name} builds {kind} as its {part}: that is {arm.value}; start the others from it "
+        f"with its {part} replaced: {'; '.join(others)}"
+    )

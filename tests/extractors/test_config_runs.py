@@ -525,6 +525,67 @@ def test_the_arm_every_runs_config_builds_by_name_is_what_the_runs_run(tmp_path:
     assert "Run w/ Bar: no launch script" in usage and "builds" not in usage, usage
 
 
+QUX_HEAD = '''import torch.nn as nn
+
+
+class QuxHead(nn.Module):
+    """A non-local decoder."""
+
+    def __init__(self, channels=256):
+        super().__init__()
+        self.conv = nn.Conv2d(channels, channels, 3)
+
+    def forward(self, inputs):
+        x = inputs[-1]
+        y = self.conv(x)
+        return y + x
+'''
+
+
+def test_arms_adding_parts_to_one_model_start_from_its_config(tmp_path: Path) -> None:
+    """ "FooNet-T w/ Bar", "FooNet-T w/ Qux" and "FooNet-T w/ Zed": no config path names an
+    arm whole, but each adds a part to FooNet-T, whose ADE20K config is every run's start. The
+    config builds BarHead as its decode head, so it is "w/ Bar" as it stands; "w/ Qux" starts
+    from it with the repository's QuxHead in that place, which is a step; "w/ Zed" names no
+    class the repository has."""
+    files = dict(FILES)
+    for path in list(files):
+        if path.startswith("configs/foonet/"):
+            files[path] = files[path].replace(
+                "decode_head=dict(channels=256)", "decode_head=dict(type='BarHead', channels=256)"
+            )
+    files["fooseg/models/heads/qux_head.py"] = QUX_HEAD
+    task = TaskDraft(
+        key="table-5:best",
+        question="Which decoder head is best on ADE20K (mIoU)?",
+        design_complexity=DesignComplexity(
+            constant_variables={"setting": "ADE20K"},
+            independent_variables={
+                "setting": ["FooNet-T w/ Qux", "FooNet-T w/ Zed", "FooNet-T w/ Bar"]
+            },
+            dependent_variables={"metrics": ["mIoU"]},
+        ),
+    )
+    setup = recovered_setup(tmp_path / "h", files, task)
+    usage = setup.usage_instructions
+    assert (
+        "Run FooNet-T w/ Qux, FooNet-T w/ Zed, FooNet-T w/ Bar: `./tools/dist_train.sh "
+        "configs/foonet/foonet.tiny.512x512.ade.160k.py 8`"
+    ) in usage, usage
+    assert (
+        "foonet.tiny.512x512.ade.160k.py builds BarHead as its decode_head: that is FooNet-T w/ "
+        "Bar; start the others from it with its decode_head replaced: FooNet-T w/ Qux by QuxHead "
+        "(fooseg/models/heads/qux_head.py); FooNet-T w/ Zed by the decode_head it names"
+    ) in usage, usage
+    assert "no launch script" not in usage, usage
+    assert any(
+        r.startswith("Step")
+        and "FooNet-T w/ Qux's decode_head (QuxHead)" in r
+        and r.endswith("(fooseg/models/heads/qux_head.py:11-14)")
+        for r in setup.requirements
+    ), setup.requirements
+
+
 def test_an_evaluation_block_no_run_takes_is_read_from_the_runs_options(tmp_path: Path) -> None:
     """`if args.format_only or on_format:` where `on_format = (args.eval is not None and
     'cityscapes' in args.eval)`: runs passing `--eval mIoU` take it for none of them; a run
