@@ -42,7 +42,10 @@ class ExecutionOrder:
         """The steps with a known place sorted by it, each into one of their own slots."""
         if not entry or not entry.endswith(".py") or self.tracer.tree(entry) is None:
             return steps
-        places = [self.place(s, entry) for s in steps]
+        try:
+            places = [self.place(s, entry) for s in steps]
+        except RecursionError:  # a call chain deeper than Python follows: as gathered
+            return steps
         slots = [i for i, p in enumerate(places) if p is not None]
         if len(slots) < 2:
             return steps

@@ -161,3 +161,15 @@ def test_a_setup_cites_the_model_and_data_before_the_arms_inference(tmp_path: Pa
     built = cited.index("demo.py:30-38")  # main making the model, ahead of the arm's run
     assert cited[built + 1] == "net/model.py:5-7"  # the class, where it is made
     assert built < cited.index("demo.py:37") < cited.index("demo.py:17-19")
+
+
+def test_a_call_chain_too_deep_to_follow_leaves_the_steps_as_gathered(tmp_path: Path) -> None:
+    """A generated program whose 3000 functions call each other in a chain: its steps keep
+    the plan's order rather than failing the setup."""
+    chain = "".join(f"def f{i}():\n    return f{i + 1}()\n\n\n" for i in range(3000))
+    program = chain + "def f3000():\n    return 0\n\n\nif __name__ == '__main__':\n    f0()\n"
+    root = tmp_path / "deep"
+    index = committed_index(root, {"deep.py": program})
+    tracer = StepTracer(index, RepoSearch(root, index))
+    gathered = [Step("The last", "deep.py", 12001, 12002), Step("The first", "deep.py", 1, 2)]
+    assert ExecutionOrder(tracer).ordered(gathered, "deep.py") == gathered
