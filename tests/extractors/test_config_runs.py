@@ -494,16 +494,22 @@ def test_the_method_the_question_asks_about_leads_and_the_framework_builds_are_n
     assert "(tools/test.py:" in setup.requirements[-1], steps
 
 
-def test_the_arm_every_runs_config_builds_by_name_is_what_the_runs_run(tmp_path: Path) -> None:
-    """ "w/ Bar" beside "w/ Qux", which no option, script or config path selects: every size's
-    config builds `decode_head=dict(type='BarHead')`, so the runs are "w/ Bar" and only
-    "w/ Qux" is left to write. Where the configs build neither, both are left."""
+def _building_bar() -> dict[str, str]:
+    """The repository with each size's config building its decode head by type itself."""
     files = dict(FILES)
     for path in list(files):
         if path.startswith("configs/foonet/"):
             files[path] = files[path].replace(
                 "decode_head=dict(channels=256)", "decode_head=dict(type='BarHead', channels=256)"
             )
+    return files
+
+
+def test_the_arm_every_runs_config_builds_by_name_is_what_the_runs_run(tmp_path: Path) -> None:
+    """ "w/ Bar" beside "w/ Qux", which no option, script or config path selects: every size's
+    config builds `decode_head=dict(type='BarHead')`, so the runs are "w/ Bar" and only
+    "w/ Qux" is left to write. Where the configs build neither, both are left."""
+    files = _building_bar()
     task = TaskDraft(
         key="table-2:factor",
         question="How does w/ Bar compare with w/ Qux on mIoU within FooNet-T and FooNet-S on ADE20K?",
@@ -548,12 +554,7 @@ def test_arms_adding_parts_to_one_model_start_from_its_config(tmp_path: Path) ->
     config builds BarHead as its decode head, so it is "w/ Bar" as it stands; "w/ Qux" starts
     from it with the repository's QuxHead in that place, which is a step; "w/ Zed" names no
     class the repository has."""
-    files = dict(FILES)
-    for path in list(files):
-        if path.startswith("configs/foonet/"):
-            files[path] = files[path].replace(
-                "decode_head=dict(channels=256)", "decode_head=dict(type='BarHead', channels=256)"
-            )
+    files = _building_bar()
     files["fooseg/models/heads/qux_head.py"] = QUX_HEAD
     task = TaskDraft(
         key="table-5:best",
