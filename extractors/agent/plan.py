@@ -212,7 +212,7 @@ class StepPlanner:
             if loop is not None:
                 stages.append(replace(loop, action=f"Train first with {name}: {loop.action}"))
         launched = [r for r in runs if r.script and r.lines[0]]
-        launches = [self._run_step(r) for r in launched]
+        launches = _shared_launches([self._run_step(r) for r in launched], launched)
         repeats = _repeated_runs(launched, launches)
         # what the first script run sets, group by group, at its own lines (the data and
         # horizons, the architecture, the regularization, the schedule): this experiment's
@@ -664,6 +664,26 @@ def compares(program: str) -> bool:
     """The program is the comparing stage of an experiment: an evaluation, validation,
     plotting or analysis program (`analysis.py`, `eval_ood.py`)."""
     return bool(_COMPARE_STAGE.match(posixpath.basename(program)))
+
+
+def _shared_launches(launches: list[Step], launched: list[Run]) -> list[Step]:
+    """One script line every arm runs, each after its own in-code switches (SegVol's
+    `inference_demo.sh` for text, box and point): its step names them all, where it named
+    the first run's arm alone."""
+    out: list[Step] = []
+    for step, run in zip(launches, launched, strict=True):
+        same = [
+            r
+            for s, r in zip(launches, launched, strict=True)
+            if (s.path, s.start, s.end) == (step.path, step.start, step.end) and r.edits
+        ]
+        if len(same) >= 2 and run.edits:
+            arms = [arm_name(a) for r in same for a in r.arms]
+            what = ", ".join(arms[:-1]) + f" and {arms[-1]}"
+            script = posixpath.basename(step.path)
+            step = replace(step, action=f"Run {what} ({script}), each after setting its switches")
+        out.append(step)
+    return out
 
 
 def _launch_order(launches: list[Step], launched: list[Run]) -> tuple[list[Step], list[Step]]:
