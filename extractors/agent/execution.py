@@ -15,6 +15,7 @@ call of the entry point reaches) keep theirs.
 from __future__ import annotations
 
 import ast
+from collections.abc import Sequence
 
 from extractors.repo.pysource import OutlineItem
 
@@ -38,8 +39,12 @@ class ExecutionOrder:
         self._loops: dict[str, frozenset[int]] = {}
         self._names: dict[str, dict[str, tuple[str, str]]] = {}  # entry -> its names' origins
 
-    def ordered(self, steps: list[Step], entry: str | None) -> list[Step]:
-        """The steps with a known place sorted by it, each into one of their own slots."""
+    def ordered(
+        self, steps: list[Step], entry: str | None, starts: Sequence[Step] = ()
+    ) -> list[Step]:
+        """The steps with a known place sorted by it, each into one of their own slots;
+        `starts`, the lines that only start the program (`bash script/inference_demo.sh`),
+        just after the last of them: they run what is written first."""
         if not entry or not entry.endswith(".py") or self.tracer.tree(entry) is None:
             return steps
         try:
@@ -53,6 +58,11 @@ class ExecutionOrder:
         out = list(steps)
         for slot, i in zip(slots, ranked, strict=True):
             out[slot] = steps[i]
+        launching = [s for s in out if any(s is x for x in starts)]
+        if launching:
+            rest = [s for s in out if all(s is not x for x in launching)]
+            at = next(i for i, s in enumerate(rest) if s is steps[ranked[-1]]) + 1
+            out = [*rest[:at], *launching, *rest[at:]]
         return out
 
     def place(self, step: Step, entry: str) -> Place | None:

@@ -82,8 +82,11 @@ class MeasureSteps:
                 item
                 for item in self.tracer.outline(module)
                 if item.kind != "method"
-                and (own := set(terms(item.name)))
-                and own & wanted
+                # a name's parts (`dice_score`: dice, score), not the compound itself
+                and (own := {t for t in terms(item.name) if "_" not in t})
+                # named after the measure, not only after the stage it is taken in (`train`
+                # for "training time")
+                and own & wanted - _STAGE_WORDS
                 and own <= wanted | helpers
             ]
             if not found:
@@ -384,6 +387,12 @@ def measure_words(metric: str) -> tuple[frozenset[str], bool]:
     long = {w for w in words if len(w) >= 3} or words
     # "FPR95" is named where `fpr` is: the shorter word it begins with
     return frozenset(w for w in long if not any(w != o and w.startswith(o) for o in long)), False
+
+
+# the stage a measure is taken in ("training time", "test accuracy"): no measure by itself
+_STAGE_WORDS = frozenset(
+    stem(w) for w in ("train", "training", "test", "testing", "val", "validation", "eval")
+)
 
 
 class ReportedWords:

@@ -223,7 +223,9 @@ class StepPlanner:
         # measures named with their data set ("Wiki-Convert PPL", "Numeracy600K Hit@1") are
         # looked for by the measure: the code computes `ppl`, never "Wiki-Convert"
         measures = measures_per_set(task) or plan.metrics
-        metric = self.measures.metric_step(measures, modules)
+        # the definitions of the measures, in the modules the entry point imports, then in
+        # the entry point itself (SegVol's `dice_score` in inference_demo.py)
+        metric = self.measures.metric_step(measures, [*modules, *([entry] if entry else [])])
         # what one run goes through (SegVol's organs) is compared only when nothing else is
         covered = [a for a in arms if any(a in r.covers for r in runs)]
         compared = [a for a in arms if a not in covered] or arms
@@ -449,7 +451,7 @@ class StepPlanner:
             given = given_values(e, [r for r in runs if not r.missing])
             plan.steps = [self.filters.dispatched(s, given) for s in plan.steps]
         # the entry point's steps, and what it calls, in the order the run reaches them
-        plan.steps = self.execution.ordered(plan.steps, entry)
+        plan.steps = self.execution.ordered(plan.steps, entry, starting)
         plan.method_modules += [
             s.path for s in plan.steps if any(s is c for c in code) and self.arm_code.of_a_class(s)
         ]

@@ -161,7 +161,9 @@ def test_a_setup_cites_the_model_and_data_before_the_arms_inference(tmp_path: Pa
     built = cited.index("demo.py:30-38")  # main making the model, ahead of the arm's run
     assert cited[built + 1] == "net/model.py:5-7"  # the class, where it is made
     assert built < cited.index("demo.py:37") < cited.index("demo.py:17-19")
-    # one script line both arms run, each after its switch: its step names both
+    # one script line both arms run, each after its switch: its step names both, and it
+    # runs what the steps before it wrote, after the last of them
+    assert cited.index("run.sh:1") == cited.index("demo.py:8-11") + 1
     launch = setup.requirements[cited.index("run.sh:1")]
     assert "Run zoom in = True and zoom in = False (run.sh), each after setting its switches" in (
         launch

@@ -234,3 +234,28 @@ def test_a_task_naming_no_measure_reports_the_one_its_program_prints(tmp_path: P
     assert "Compare AUC of 2WL, 2FWL across the runs" in setup.usage_instructions, (
         setup.usage_instructions
     )
+
+
+def test_a_measure_defined_by_a_compound_name_is_its_step_not_a_stage(tmp_path: Path) -> None:
+    """`def dice_score` is the definition of "Dice score" (by its name's parts, not the
+    compound), wherever the program keeps it; `def train` is no definition of "training
+    time", which names the stage the time is taken in."""
+    from extractors.agent.measures import MeasureSteps
+    from extractors.agent.steps import StepTracer
+    from extractors.repo import RepoSearch
+
+    program = (
+        "def dice_score(pred, gold):\n"
+        "    inter = (pred * gold).sum()\n"
+        "    return 2 * inter / (pred.sum() + gold.sum())\n\n\n"
+        "def train(model, data):\n"
+        "    for batch in data:\n"
+        "        model.step(batch)\n"
+    )
+    index = committed_index(tmp_path / "r", {"demo.py": program})
+    search = RepoSearch(tmp_path / "r", index)
+    measures = MeasureSteps(search, StepTracer(index, search))
+    step = measures.metric_step(["Dice score"], ["demo.py"])
+    assert step is not None
+    assert (step.action, step.start, step.end) == ("Compute dice_score as measured", 1, 3)
+    assert measures.metric_step(["training time"], ["demo.py"]) is None

@@ -355,7 +355,8 @@ def test_another_programs_code_is_a_step_only_when_it_is_part_of_the_run(tmp_pat
     twin_setup = recovered_setup(tmp_path / "tw", twin, task)
     assert "exp/distributed/train.py" in twin_setup.masked_source
     steps = "\n".join(twin_setup.requirements)
-    assert "combine" in steps and "(exp/distributed/train.py:5-6)" in steps
+    assert "Compute model with combine (exp/distributed/train.py:13-14)" in steps
+    assert "Compute accuracy as measured (exp/train.py:9-10)" in steps  # the measure's own
     assert "TODO" not in steps and "adapted" not in steps
 
     # the whole path under another folder (a fork vendored beside it) is a copy no run runs:
