@@ -22,6 +22,7 @@ candidate steps belong to this experiment is `StepFilters`' call (step_filters.p
 
 from __future__ import annotations
 
+import ast
 import posixpath
 import re
 from dataclasses import dataclass, field, replace
@@ -249,12 +250,15 @@ class StepPlanner:
         if plan.metrics and entry is not None:
             programs = [entry, *also, *trainers, *([judge] if judge else [])]
             programs += [w for r in runs for w in re.findall(r"[\w./-]+\.py\b", r.then)]
+            # not what the entry point imports only on lines no run reaches (run.py's
+            # `from exp.exp_anomaly_detection import ...` under another `--task_name`)
+            aside = self._imported_aside(entry, untaken)
             read = list(
                 dict.fromkeys(
                     m
                     for p in dict.fromkeys(posixpath.normpath(x) for x in programs)
                     if p in self.known
-                    for m in imported(self.index, p, MAX_READ)
+                    for m in imported(self.index, p, MAX_READ, aside if p == entry else frozenset())
                 )
             )
             plan.unreported = self.reported.unreported(measures, read, self.path_words)
@@ -526,6 +530,33 @@ class StepPlanner:
                     seen.add((step.path, step.start))
                     out.append(step)
         return out
+
+    def _imported_aside(self, entry: str, untaken: list[tuple[int, int]]) -> frozenset[str]:
+        """The repository modules the entry point imports only on lines no run reaches."""
+        tree = self.tracer.tree(entry)
+        if tree is None or not untaken:
+            return frozenset()
+        direct = self.index.imports.get(entry, [])
+        aside: set[str] = set()
+        taken: set[str] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                names = [node.module]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            else:
+                continue
+            where = [
+                p
+                for name in names
+                for p in direct
+                if p.endswith(
+                    (name.replace(".", "/") + ".py", name.replace(".", "/") + "/__init__.py")
+                )
+            ]
+            off = any(a <= node.lineno <= b for a, b in untaken)
+            (aside if off else taken).update(where)
+        return frozenset(aside - taken)
 
     def _closure(self, entry: str) -> list[str]:
         """The repository modules the entry point reaches through its imports."""

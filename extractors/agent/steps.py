@@ -491,17 +491,25 @@ class StepTracer:
         return [Step("Set the configuration values", path, 1, max(n, 1))]
 
 
-def imported(index: RepoIndex, start: str, limit: int = 80) -> list[str]:
+def imported(
+    index: RepoIndex, start: str, limit: int = 80, skip: frozenset[str] = frozenset()
+) -> list[str]:
     """`start`, then the repository modules it reaches through its imports, breadth first,
-    at most `limit` in all."""
-    return list(islice(reached(index, [start]), limit))
+    at most `limit` in all, never through those in `skip`."""
+    return list(islice(reached(index, [start], skip=skip), limit))
 
 
-def reached(index: RepoIndex, starts: list[str], depth_first: bool = False) -> Iterator[str]:
+def reached(
+    index: RepoIndex,
+    starts: list[str],
+    depth_first: bool = False,
+    skip: frozenset[str] = frozenset(),
+) -> Iterator[str]:
     """The `starts`, then the repository modules they reach through their imports, each
     once, found as they are read (a caller may stop at the first it needs): breadth first,
-    or depth first, the last import first (to reach the modules doing the work soonest)."""
-    seen: set[str] = set()
+    or depth first, the last import first (to reach the modules doing the work soonest);
+    never the modules in `skip`."""
+    seen: set[str] = set(skip)
     todo = deque(starts)
     while todo:
         path = todo.pop() if depth_first else todo.popleft()

@@ -259,3 +259,48 @@ def test_a_measure_defined_by_a_compound_name_is_its_step_not_a_stage(tmp_path: 
     assert step is not None
     assert (step.action, step.start, step.end) == ("Compute dice_score as measured", 1, 3)
     assert measures.metric_step(["training time"], ["demo.py"]) is None
+
+
+DISPATCH = '''"""Run one kind of experiment, chosen by --task_name."""
+import argparse
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--task_name", default="forecast")
+    args = parser.parse_args()
+    if args.task_name == "anomaly":
+        from exp.exp_anomaly import Exp
+    elif args.task_name == "classification":
+        from exp.exp_classification import Exp
+    Exp(args).run()
+'''
+
+
+def test_a_measure_only_a_module_no_run_imports_prints_is_to_write(tmp_path: Path) -> None:
+    """The program imports its experiment by `--task_name`: the runs give `classification`,
+    whose module prints accuracy; the F1-score the anomaly module prints, under a task name
+    no run gives, is no report of these runs."""
+    files = {
+        "run.py": DISPATCH,
+        "exp/__init__.py": "",
+        "exp/exp_anomaly.py": (
+            "class Exp:\n    def __init__(self, args):\n        self.args = args\n\n"
+            "    def run(self):\n        print('F1-score', 0.9)\n"
+        ),
+        "exp/exp_classification.py": (
+            "class Exp:\n    def __init__(self, args):\n        self.args = args\n\n"
+            "    def run(self):\n        print('accuracy', 0.8)\n"
+        ),
+        "scripts/classification/series.sh": "python run.py --task_name classification\n",
+        "README.md": (
+            "# Series\n\nClassification:\n\n```\nbash scripts/classification/series.sh\n```\n"
+        ),
+    }
+    question = "Which {} does the series classification run reach on the classification data?"
+    task = _task(question.format("F1-score"), ["F1-score"])
+    usage = recovered_setup(tmp_path / "d", files, task).usage_instructions
+    assert "bash scripts/classification/series.sh" in usage, usage
+    assert "F1-score: no string or report statement" in usage, usage
+    task = _task(question.format("accuracy"), ["accuracy"])
+    usage = recovered_setup(tmp_path / "a", files, task).usage_instructions
+    assert "no string or report statement" not in usage, usage
