@@ -371,7 +371,8 @@ class StepPlanner:
         keys = [options_step] if composed else []
         # where the options selecting the arms or sweeping a number take effect, past their
         # `if`s (`self.layers[-1 * self.adapter_layer:]` for `--adapter_layer`)
-        uses = self._option_uses(entry, modules, runs)
+        used = self._option_uses(entry, modules, runs)
+        uses = [u for u, _ in used]
         optional = [
             *baselines,
             *called,
@@ -427,6 +428,11 @@ class StepPlanner:
         ]
         # narrow, task-specific steps win over the definitions around them
         steps = _distinct(order, first=[*branches, *launches, metric, evaluate, train, data, *keys])
+        # a definition cited as the method's part where an arm's option takes effect says
+        # so ("Compute Transformer's forward pass, where --adapter_layer takes effect"); an
+        # arm's own path keeps its wording ("On the Value path: ...")
+        pathed = [*branches, *extra, *code]
+        steps = [s if any(s is p for p in pathed) else _where_used(s, used) for s in steps]
         steps = self.reached(steps, entry, plan)
         for group in by_run:  # inside a run's lines: after its step, not covered by it
             at = next(
@@ -562,19 +568,21 @@ class StepPlanner:
         """The repository modules the entry point reaches through its imports."""
         return [m for m in imported(self.index, entry, 81) if m.endswith(".py") and m != entry][:80]
 
-    def _option_uses(self, entry: str | None, modules: list[str], runs: list[Run]) -> list[Step]:
+    def _option_uses(
+        self, entry: str | None, modules: list[str], runs: list[Run]
+    ) -> list[tuple[Step, str]]:
         """The definitions reading the value of each option a run sets to select its arm
-        (`OptionUses`), the options in the runs' order."""
+        (`OptionUses`), each with its option, the options in the runs' order."""
         if entry is None or not entry.endswith(".py"):
             return []
         options = dict.fromkeys(
             r.switch for r in runs if r.switch.startswith("--") and r.arms and not r.missing
         )
-        found: list[Step] = []
+        found: list[tuple[Step, str]] = []
         for option in options:
             for step in self.option_uses.steps(option, [entry, *modules], entry):
-                if all((step.path, step.start) != (f.path, f.start) for f in found):
-                    found.append(step)
+                if all((step.path, step.start) != (f.path, f.start) for f, _ in found):
+                    found.append((step, option))
         return found
 
     def _options_step(
@@ -697,6 +705,15 @@ def compares(program: str) -> bool:
     """The program is the comparing stage of an experiment: an evaluation, validation,
     plotting or analysis program (`analysis.py`, `eval_ood.py`)."""
     return bool(_COMPARE_STAGE.match(posixpath.basename(program)))
+
+
+def _where_used(step: Step, used: list[tuple[Step, str]]) -> Step:
+    """The step, saying which option takes effect in its lines when a use of one cites the
+    same lines."""
+    for use, option in used:
+        if (use.path, use.start, use.end) == (step.path, step.start, step.end) and use is not step:
+            return replace(step, action=f"{step.action}, where {option} takes effect")
+    return step
 
 
 def _shared_launches(launches: list[Step], launched: list[Run]) -> list[Step]:

@@ -607,3 +607,20 @@ def test_a_common_measure_no_code_names_is_said_to_be_written(tmp_path: Path) ->
     files = {"train.py": hidden, "eval/scorer.py": "class Scorer:\n    accuracy = 0.0\n"}
     usage = recovered_setup(tmp_path / "hidden", files, task).usage_instructions
     assert "no string or report statement" not in usage, usage
+
+
+def test_a_method_step_where_an_arms_option_takes_effect_says_so() -> None:
+    """The forward pass cited as the method's part is where `--adapter_layer` takes effect:
+    it says so; an arm's own path keeps its wording, and other lines are left alone."""
+    from extractors.agent.plan import _where_used
+    from extractors.agent.steps import Step
+
+    forward = Step("Compute Transformer's forward pass", "llama/model.py", 195, 222)
+    use = Step("Read adapter_layer where --adapter_layer takes effect", "llama/model.py", 195, 222)
+    other = Step("Build the parts of Transformer", "llama/model.py", 173, 193)
+    used = [(use, "--adapter_layer")]
+    assert _where_used(forward, used).action == (
+        "Compute Transformer's forward pass, where --adapter_layer takes effect"
+    )
+    assert _where_used(other, used) is other
+    assert _where_used(use, used) is use  # the use itself, as it is
