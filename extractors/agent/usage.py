@@ -56,6 +56,8 @@ from .suite_config import preparations
 
 RUNNABLE = {"script", "entry", "notebook", "test"}
 MAX_COUNTED = 4  # the runs' configs a cost counter's command is written out for
+# what a data file of a data set is saved as
+_DATA_EXT = r"(?:pkl|pickle|json|jsonl|csv|tsv|txt|npy|npz|pt|h5|hdf5|parquet)"
 _DATA_OPTION = re.compile(r"--?(?:data|dataset|data_?name|dataset_?name|ds|benchmark)$")
 # a data set's proper name: capitals or digits after its first letter (ScienceQA, ADE20K,
 # CIFAR10-LT), never a plain word ("Zero-shot")
@@ -513,11 +515,32 @@ class UsageWriter:
                     said = ", ".join(values) + (f" (default {default})" if default else "")
                     return (
                         f"The task runs on {name}, which the repository names nowhere: its "
-                        f"code gives {f.name} {said}. Find which value or file holds {name}, "
-                        f"or add its data, before the runs; else they run on "
-                        f"{default or values[0]}."
+                        f"code gives {f.name} {said}{self._listed_beside(values)}. Find which "
+                        f"value or file holds {name}, or add its data, before the runs; else "
+                        f"they run on {default or values[0]}."
                     )
         return self.documented_data(task)
+
+    def _listed_beside(self, values: list[str]) -> str:
+        """The other data files a listing of the option's values' files holds (a data
+        folder's README listing `ls14.pkl`, `ls21.pkl` and `genesis.pkl`), said after the
+        values: the one the task names may be among them under another name."""
+        if self.search is None or not values:
+            return ""
+        names = "|".join(re.escape(v) for v in values)
+        try:
+            hits = self.search.grep(rf"(?<![\w-])(?:{names})\.{_DATA_EXT}\b", max_hits=10)
+        except RepoPathError:
+            return ""
+        for path, line, _ in hits:
+            lines = self.search.lines(path)
+            near = "\n".join(lines[max(0, line - 6) : line + 5])
+            files = dict.fromkeys(re.findall(rf"(?<![\w./-])([\w-]+)\.({_DATA_EXT})\b", near))
+            others = [f"{stem}.{ext}" for stem, ext in files if stem not in values]
+            if others and len(files) - len(others) >= 2:
+                known = ", ".join(f"{stem}.{ext}" for stem, ext in files if stem in values)
+                return f", and {path} lists {', '.join(others[:3])} beside {known}"
+        return ""
 
     def documented_data(self, task: TaskDraft) -> str:
         """The data set the task holds fixed ("on ScienceQA's test set"), when the repository

@@ -422,6 +422,15 @@ def test_a_data_set_the_repository_names_nowhere_is_said_before_the_runs(
         "ls14, ls21 (default ls21). Find which value or file holds LS07, or add its data, "
         "before the runs; else they run on ls21."
     ) in usage, setup.no_answer
+    # a data folder's README listing another data file beside those of the option's values
+    listing = "# Data\n\n```\ndata\n├── ls14.pkl\n├── ls21.pkl\n└── genesis.pkl\n```\n"
+    usage = recovered_setup(
+        tmp_path / "g", {**files, "res/data/README.md": listing}, task("LS07")
+    ).usage_instructions
+    assert (
+        "its code gives --data ls14, ls21 (default ls21), and res/data/README.md lists "
+        "genesis.pkl beside ls14.pkl, ls21.pkl. Find which value or file holds LS07"
+    ) in usage, usage
     usage = recovered_setup(tmp_path / "k", files, task("LS14")).usage_instructions
     assert "names nowhere" not in usage, usage
     both = task("LS14")
