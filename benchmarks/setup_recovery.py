@@ -30,7 +30,12 @@ sys.path.insert(0, str(REPO))
 
 from expcurate.records import DesignComplexity, Setup, TaskDraft  # noqa: E402
 from extractors.agent import SetupAgent, leaked_names, validate_references  # noqa: E402
-from extractors.agent.figures import SetupRow, agreement, setup_figures  # noqa: E402
+from extractors.agent.figures import (  # noqa: E402
+    SetupRow,
+    agreement,
+    order_agreement,
+    setup_figures,
+)
 from extractors.repo import mine_repo  # noqa: E402
 
 
@@ -98,6 +103,7 @@ def main() -> int:
     timings: dict[str, float] = {}
     rows: list[SetupRow] = []
     gold_rows: list[SetupRow] = []  # EXP-Bench's own setups, the reference for the figures
+    ordered = [0, 0]  # pairs of our steps matched to curated ones: in their order, against
     agreements: list[tuple[float, float]] = []  # per task: the curated ranges ours cite, ...
     dump = args.dump.open("w") if args.dump else None
     source_only = args.out.with_name(args.out.stem + ".source" + args.out.suffix)
@@ -174,6 +180,11 @@ def main() -> int:
                 agreed := agreement(setup.requirements, [str(x) for x in gold_steps])
             ):
                 agreements.append(agreed)
+                in_order, against = order_agreement(
+                    setup.requirements, [str(x) for x in gold_steps]
+                )
+                ordered[0] += in_order
+                ordered[1] += against
             problems = validate_references(setup, agent.root)
             bad_refs += bool(problems)
             leaks += bool(leaked_names(setup.agent_instructions, setup.masked_source))
@@ -207,6 +218,11 @@ def main() -> int:
             f"steps against the curated setup's: {found:.3f} of its cited ranges are half inside "
             f"one of ours, {kept:.3f} of ours half inside one of its (mean over "
             f"{len(agreements)} tasks)"
+        )
+        pairs = sum(ordered)
+        print(
+            f"order against the curated steps: {ordered[0]} of {pairs} pairs of our steps "
+            f"matched to theirs come in their order ({ordered[0] / max(1, pairs):.3f})"
         )
     print("mine+index seconds: " + ", ".join(f"{k}={v:.1f}" for k, v in sorted(timings.items())))
     if not args.no_cross:

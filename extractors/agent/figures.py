@@ -218,6 +218,31 @@ def agreement(ours: Sequence[str], gold: Sequence[str]) -> tuple[float, float] |
     return found, kept
 
 
+def order_agreement(ours: Sequence[str], gold: Sequence[str]) -> tuple[int, int]:
+    """How far the steps come in the curated steps' order: each of ours matched to the first
+    curated step citing lines of its own (same file, overlapping lines), the pairs of matched
+    steps in the curated order and those against it."""
+
+    def cited(steps: Sequence[str]) -> list[tuple[str, int, int]]:
+        return [(p.removeprefix("/workspace/").lstrip("/"), a, b) for p, a, b in citations(steps)]
+
+    theirs = cited(gold)
+    at = [
+        next(
+            (
+                j
+                for j, (path, first, last) in enumerate(theirs)
+                if path == p and min(b, last) >= max(a, first)
+            ),
+            None,
+        )
+        for p, a, b in cited(ours)
+    ]
+    matched = [j for j in at if j is not None]
+    pairs = [(x, y) for k, x in enumerate(matched) for y in matched[k + 1 :] if x != y]
+    return sum(x < y for x, y in pairs), sum(x > y for x, y in pairs)
+
+
 def _inside_half(cited: tuple[str, int, int], other: tuple[str, int, int]) -> bool:
     path, first, last = cited
     common = min(last, other[2]) - max(first, other[1]) + 1

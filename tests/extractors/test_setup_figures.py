@@ -132,3 +132,23 @@ def test_agreement_is_how_far_the_steps_cite_what_the_curated_steps_cite() -> No
     assert found == 2 / 3  # data.py and run.py
     assert kept == 3 / 4  # data.py:11-20, model.py:5-9 (inside 5-30), run.py:90
     assert agreement(ours, ["Step 1: no citation"]) is None
+
+
+def test_order_agreement_counts_pairs_of_matched_steps_in_the_curated_order() -> None:
+    from extractors.agent.figures import order_agreement
+
+    gold = [
+        "Step 1: Load the data (/workspace/data.py:10-20)",
+        "Step 2: Build the model (/workspace/model.py:5-30)",
+        "Step 3: Train (/workspace/train.py:40-60)",
+    ]
+    ours = [
+        "Step 1: Build the encoder (model.py:5-9)",  # the curated step 2
+        "Step 2: Load (data.py:11-20)",  # step 1: before the model in their order
+        "Step 3: Train (train.py:45-50)",  # step 3
+        "Step 4: Something else (other.py:1-3)",  # matches nothing, counts nothing
+        "Step 5: Train more (train.py:55-58)",  # step 3 again: no pair with its twin
+    ]
+    # pairs (2,1) against; (2,3), (1,3), (2,3), (1,3) in order; (3,3) not a pair
+    assert order_agreement(ours, gold) == (4, 1)
+    assert order_agreement(ours, []) == (0, 0)
