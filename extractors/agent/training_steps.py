@@ -23,6 +23,7 @@ from .steps import Step, StepTracer
 
 MAX_LOSSES = 3  # the repository's own loss definitions cited; more are a framework's
 _LOSS = re.compile(r"loss$|^loss|Loss", re.I)
+_LOSS_HOOK = "compute_loss"  # the method a trainer framework calls for the training loss
 # the steps a Lightning module takes when the framework trains, validates, tests and predicts
 _HOOKS = (
     ("training_step", "Compute the training loss"),
@@ -232,8 +233,12 @@ class TrainingSteps:
         used = self._used_names([p for p in training if p])
         found: list[Step] = []
         for path in dict.fromkeys(p for p in files if p):
-            for item in self.tracer.outline(path):
+            items = self.tracer.outline(path)
+            for item in items:
                 if "." in item.name or item.name not in used or item.end - item.start < 3:
+                    continue
+                if item.kind == "class" and not _LOSS.search(item.name):
+                    found += _overridden_loss(path, item, items)
                     continue
                 if not _LOSS.search(item.name):
                     continue
@@ -414,3 +419,25 @@ def _handover(stmt: ast.stmt, methods: tuple[str, ...]) -> ast.Attribute | None:
     ):
         return call.func
     return None
+
+
+def _overridden_loss(path: str, cls: OutlineItem, items: list[OutlineItem]) -> list[Step]:
+    """A trainer class of the repository's own that overrides the framework's loss hook
+    (`RRHFTrainer.compute_loss`, as Hugging Face's `Trainer` subclasses do): the hook, after
+    the loss methods of the class beside it (`rrhf_loss`, `sft_loss`), which it calls."""
+    hook = next(
+        (i for i in items if i.kind == "method" and i.name == f"{cls.name}.{_LOSS_HOOK}"), None
+    )
+    if hook is None:
+        return []
+    own = [
+        i
+        for i in items
+        if i.kind == "method"
+        and i.name.startswith(cls.name + ".")
+        and i is not hook
+        and _LOSS.search(i.name.rsplit(".", 1)[-1])
+        and i.end - i.start >= 3
+    ]
+    steps = [Step(f"Compute the loss ({i.name})", path, i.start, i.end) for i in own]
+    return [*steps, Step(f"Compute the training loss ({hook.name})", path, hook.start, hook.end)]

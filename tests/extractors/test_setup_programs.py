@@ -2442,3 +2442,58 @@ def test_a_long_constructor_leads_the_class_walk(tmp_path: Path) -> None:
     index = committed_index(tmp_path / "short", {"tasks/shell/task.py": SERVER})
     tracer = StepTracer(index, RepoSearch(tmp_path / "short", index))
     assert all("__init__" not in s.action for s in tracer.class_walk("tasks/shell/task.py"))
+
+
+RANKED = '''"""Stage 2: fine-tune on ranked responses."""
+import argparse
+
+import torch
+from transformers import Trainer
+
+
+class RankTrainer(Trainer):
+    def score(self, logits):
+        return logits.mean(-1)
+
+    def rank_loss(self, scores, rewards):
+        diff = scores.unsqueeze(1) - scores.unsqueeze(-1)
+        better = rewards.unsqueeze(1) - rewards.unsqueeze(-1)
+        return -diff[(better > 0) & (diff < 0)].sum()
+
+    def compute_loss(self, model, inputs, return_outputs=False):
+        logits = model(input_ids=inputs["input_ids"])[0]
+        scores = self.score(logits)
+        loss = self.rank_loss(scores, inputs["scores"])
+        return (loss, scores) if return_outputs else loss
+
+
+def train():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--data_path", default="data/ranked.json")
+    args = parser.parse_args()
+    trainer = RankTrainer(model=torch.nn.Linear(2, 2), args=None)
+    trainer.train()
+
+
+if __name__ == "__main__":
+    train()
+'''
+
+
+def test_a_trainers_own_loss_hook_is_the_methods_objective(tmp_path: Path) -> None:
+    """A Trainer subclass of the program's own overriding `compute_loss` (as Hugging Face
+    research code does): the hook and the loss method it calls are the training's loss."""
+    from extractors.agent.methods import MethodModules
+    from extractors.agent.steps import StepTracer
+    from extractors.agent.training_steps import TrainingSteps
+    from extractors.repo import RepoSearch
+
+    root = tmp_path / "rank"
+    index = committed_index(root, {"train_stage2.py": RANKED})
+    tracer = StepTracer(index, RepoSearch(root, index))
+    stages = TrainingSteps(tracer, MethodModules(index, tracer), {})
+    losses = stages.losses(["train_stage2.py"], ["train_stage2.py"])
+    assert [(s.action, s.start, s.end) for s in losses] == [
+        ("Compute the loss (RankTrainer.rank_loss)", 12, 15),
+        ("Compute the training loss (RankTrainer.compute_loss)", 17, 21),
+    ]
