@@ -196,6 +196,46 @@ class MethodModules:
                 out.append(Step(f"Implement the {what} ({item.name})", module, first, last))
         return out
 
+    def input_steps(self, arms: list[Arm], modules: list[str]) -> list[Step]:
+        """Where the arms enter the method's own model: the method of its classes whose
+        parameters two arms or more name (SegVol's `forward_decoder(..., text, boxes,
+        points)` for the text, box and point prompts) and which uses them, not one that only
+        hands them on to another method of its class (`forward` calling
+        `self.forward_decoder(..., text, boxes, points)`). At most one, the first found."""
+        named = [
+            {w.lower() for w in re.findall(r"[A-Za-z]{3,}", a.value)}
+            for a in arms
+            if not numeric(a.value.split()[0]) and not about_data(a.variable)
+        ]
+        if len(named) < 2:
+            return []
+        for module in dict.fromkeys(modules):
+            tree = self.tracer.tree(module)
+            for cls in (n for n in tree.body if isinstance(n, ast.ClassDef)) if tree else []:
+                methods = {
+                    f.name: f
+                    for f in cls.body
+                    if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef)
+                }
+                for fn in methods.values():
+                    params = [a.arg for a in fn.args.args[1:] + fn.args.kwonlyargs]
+                    taken = {
+                        p for p in params for words in named if any(_plural(w, p) for w in words)
+                    }
+                    hits = sum(any(_plural(w, p) for w in words for p in params) for words in named)
+                    if hits < 2 or _hands_on(fn, taken, set(methods)):
+                        continue
+                    what = ", ".join(sorted(taken))
+                    return [
+                        Step(
+                            f"Take the arms' inputs ({what}) into the model ({cls.name}.{fn.name})",
+                            module,
+                            fn.lineno,
+                            fn.end_lineno or fn.lineno,
+                        )
+                    ]
+        return []
+
     def defined_model(self, name: str, programs: list[str]) -> Step | None:
         """The model a run names by a definition, not a module (`--model Llama7B_adapter`,
         a function of models_llama_adapter.py the program looks up by name): a class of that
@@ -263,6 +303,35 @@ class MethodModules:
             and not m.name.endswith(".__init__")
         ]
         return _core(methods, _CORE_METHODS)
+
+
+def _plural(word: str, name: str) -> bool:
+    """An arm's word and a parameter's name are one thing, one of them maybe plural ("box"
+    and `boxes`, "point" and `points`)."""
+    a, b = sorted((word.lower(), name.lower()), key=len)
+    return b in (a, a + "s", a + "es")
+
+
+def _hands_on(fn: ast.FunctionDef | ast.AsyncFunctionDef, params: set[str], own: set[str]) -> bool:
+    """Every use of the parameters in the function is as an argument of a call to another
+    method of its class (`self.forward_decoder(..., text, boxes, points)`)."""
+    uses = [
+        n
+        for n in ast.walk(fn)
+        if isinstance(n, ast.Name) and n.id in params and isinstance(n.ctx, ast.Load)
+    ]
+    handed = {
+        id(a)
+        for c in ast.walk(fn)
+        if isinstance(c, ast.Call)
+        and isinstance(c.func, ast.Attribute)
+        and isinstance(c.func.value, ast.Name)
+        and c.func.value.id == "self"
+        and c.func.attr in own
+        for a in [*c.args, *(k.value for k in c.keywords)]
+        if isinstance(a, ast.Name)
+    }
+    return bool(uses) and all(id(u) in handed for u in uses)
 
 
 def _spelled_out_head(text: str, acronym: str) -> str:

@@ -183,6 +183,8 @@ class StepPlanner:
         own += self.methods.component_steps(text, task_arms(task), plan.method_modules)
         # what the question studies by a common name ("data augmentations"), as code names it
         own += self.methods.topic_steps(task.question, [*plan.method_modules, *modules])
+        # where the arms' inputs (text, box and point prompts) enter the method's own model
+        own += self.methods.input_steps(arms, plan.method_modules)
         own += [r for r in rivals or [] if all(r.path != o.path for o in own)]
         files: list[str | None] = [entry, *modules] if entry else []
         picked = self.stages.picked(entry, runs)

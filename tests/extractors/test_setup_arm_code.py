@@ -624,3 +624,50 @@ def test_a_method_step_where_an_arms_option_takes_effect_says_so() -> None:
     )
     assert _where_used(other, used) is other
     assert _where_used(use, used) is use  # the use itself, as it is
+
+
+PROMPTED = '''"""A segmenter prompted by text, boxes or points."""
+
+
+class Segmenter:
+    def __init__(self, encoder, decoder):
+        self.encoder = encoder
+        self.decoder = decoder
+
+    def forward(self, image, text=None, boxes=None, points=None):
+        embedding = self.encoder(image)
+        return self.forward_decoder(embedding, text, boxes, points)
+
+    def forward_decoder(self, embedding, text=None, boxes=None, points=None):
+        prompts = self.encoder.prompts(text=text, boxes=boxes, points=points)
+        return self.decoder(embedding, prompts)
+'''
+
+
+def test_where_the_arms_inputs_enter_the_model_is_a_step(tmp_path: Path) -> None:
+    """The text, box and point prompts are parameters of both `forward` and
+    `forward_decoder`; `forward` only hands them on, `forward_decoder` uses them."""
+    from extractors.agent.arms import Arm
+    from extractors.agent.methods import MethodModules
+    from extractors.agent.steps import StepTracer
+    from extractors.repo import RepoSearch
+
+    root = tmp_path / "seg"
+    index = committed_index(root, {"net/model.py": PROMPTED})
+    methods = MethodModules(index, StepTracer(index, RepoSearch(root, index)))
+
+    def arms(*values: str) -> list[Arm]:
+        return [Arm("prompt type", v, frozenset(v.lower().split())) for v in values]
+
+    steps = methods.input_steps(arms("text", "box", "point"), ["net/model.py"])
+    assert [(s.action, s.path, s.start, s.end) for s in steps] == [
+        (
+            "Take the arms' inputs (boxes, points, text) into the model "
+            "(Segmenter.forward_decoder)",
+            "net/model.py",
+            13,
+            15,
+        )
+    ]
+    assert methods.input_steps(arms("text"), ["net/model.py"]) == []  # one arm: no inputs
+    assert methods.input_steps(arms("zoom in", "zoom out"), ["net/model.py"]) == []
