@@ -30,6 +30,7 @@ from .query import TaskQuery
 from .steps import Step, StepTracer, humanize, imported
 
 NARROW = 40  # a definition longer than this is cited by its parts
+_CONFIG_PARTS = frozenset({"configs", "config", "local_configs", "_base_", "conf", "cfgs"})
 # what a task studies by a common name (its stem), and the stems code names it by
 _TOPICS = {
     "augment": frozenset({"augment", "aug", "transform"}),
@@ -168,6 +169,24 @@ class MethodModules:
                             out.append(step)
                         if len(out) >= 2:
                             return out
+        return out
+
+    def named_modules(self, question: str) -> list[str]:
+        """The modules the question names by an acronym their name begins with ("the design
+        of MSCA": mscan.py, whose `MSCAN` is built of it), one module per acronym."""
+        by_stem = self.modules_by_stem()
+        out: list[str] = []
+        for acronym in dict.fromkeys(re.findall(r"\b[A-Z][A-Z0-9]{2,}\b", question)):
+            low = acronym.lower()
+            found = [
+                p
+                for name, paths in by_stem.items()
+                if name.startswith(low) and len(name) - len(low) <= 2
+                for p in paths
+                if not _CONFIG_PARTS & set(p.split("/"))  # a config of that name sets it up
+            ]
+            if len(found) == 1:
+                out.append(found[0])
         return out
 
     def topic_steps(self, question: str, modules: list[str]) -> list[Step]:

@@ -182,7 +182,11 @@ class StepPlanner:
         text = f"{task.question}\n{task.method}"
         own += self.methods.component_steps(text, task_arms(task), plan.method_modules)
         # what the question studies by a common name ("data augmentations"), as code names it
-        own += self.methods.topic_steps(task.question, [*plan.method_modules, *modules])
+        # ... first in the modules the question names ("the design of MSCA": mscan.py)
+        named = self.methods.named_modules(task.question)
+        own += self.methods.topic_steps(task.question, named) or self.methods.topic_steps(
+            task.question, [*plan.method_modules, *modules]
+        )
         # where the arms' inputs (text, box and point prompts) enter the method's own model
         own += self.methods.input_steps(arms, plan.method_modules)
         own += [r for r in rivals or [] if all(r.path != o.path for o in own)]

@@ -671,3 +671,53 @@ def test_where_the_arms_inputs_enter_the_model_is_a_step(tmp_path: Path) -> None
     ]
     assert methods.input_steps(arms("text"), ["net/model.py"]) == []  # one arm: no inputs
     assert methods.input_steps(arms("zoom in", "zoom out"), ["net/model.py"]) == []
+
+
+MSCAN = '''"""The multi-scale convolutional attention network."""
+
+
+class AttentionModule:
+    def __init__(self, dim):
+        self.dim = dim
+
+    def forward(self, x):
+        branch7 = x * 7
+        branch11 = x * 11
+        return x * (branch7 + branch11)
+
+
+class MSCAN:
+    def __init__(self):
+        self.block = AttentionModule(64)
+'''
+
+OTHER_ATTENTION = "".join(
+    f"class Attention{i}:\n    def forward(self, x):\n        return x\n\n\n" for i in range(5)
+)
+
+
+def test_a_module_the_question_names_by_an_acronym_holds_what_it_studies(tmp_path: Path) -> None:
+    """ "the design of MSCA": `mscan.py` (not the config of that name) is where its attention
+    is; a framework's catalogue of attention blocks elsewhere gives no answer."""
+    from extractors.agent.methods import MethodModules
+    from extractors.agent.steps import StepTracer
+    from extractors.repo import RepoSearch
+
+    root = tmp_path / "ms"
+    files = {
+        "seg/backbones/mscan.py": MSCAN,
+        "configs/_base_/models/mscan.py": "model = dict(type='MSCAN')\n",
+        "seg/heads/attention_zoo.py": OTHER_ATTENTION,
+    }
+    index = committed_index(root, files)
+    methods = MethodModules(index, StepTracer(index, RepoSearch(root, index)))
+    question = (
+        "How does 'w/o Attention' compare with the full model (Ablation on the design of MSCA)?"
+    )
+    named = methods.named_modules(question)
+    assert named == ["seg/backbones/mscan.py"]
+    steps = methods.topic_steps(question, named)
+    assert [(s.action, s.start) for s in steps] == [
+        ("Implement the attention (AttentionModule)", 4)
+    ]
+    assert methods.topic_steps(question, ["seg/heads/attention_zoo.py", *named]) == []
