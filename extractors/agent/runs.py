@@ -404,6 +404,18 @@ class RunPlanner:
             return plain, entry
         prefer = [w for x in [*datasets, *held] for w in arm_words(x)]
         configs = files.configs_for(program, runnable, prefer, q.words)
+        # the repository's own method written with its encoder ("SegNeXt-L / MSCAN-L"), which
+        # no config path names: the config of the method's name ("SegNeXt-L"), when the task
+        # holds a data set its config can be checked against (else a config on any data
+        # would pass for the task's); a baseline's ("PSPNet / ResNet101") only with the
+        # backbone its path names
+        for i, arm in enumerate(runnable):
+            if i in configs or " / " not in arm.value or not prefer or not self.own_arm(arm):
+                continue
+            head = arm.value.split(" / ")[0]
+            model = Arm(arm.variable, head, frozenset(terms(head)))
+            if config := files.config_for(program, model, prefer, (), q.words):
+                configs[i] = config
         for i, config in configs.items():
             made = files.run(program, config)
             run = Run(made.command, arms=[runnable[i]], config=config, then=made.evaluation)

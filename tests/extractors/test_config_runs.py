@@ -763,3 +763,26 @@ def test_a_baselines_own_classes_are_not_masked_beside_the_methods(tmp_path: Pat
     assert "fooseg/models/backbones/foonet.py" in setup.masked_source, setup.masked_source
     assert danet in setup.masked_source, setup.masked_source
     assert "fooseg/models/heads/da_head.py" not in setup.masked_source, setup.masked_source
+
+
+def test_the_own_method_written_with_its_encoder_runs_by_its_name(tmp_path: Path) -> None:
+    """ "FooNet-T / FooBone-T (Ours)": no config path names the encoder, but the method's
+    name finds its config, on other data than the task's VOC (which the run says); with no
+    data set held, a config on any data would pass for the task's, so none is given."""
+    files = {**FILES, "configs/pspnet/pspnet_r101-d8_512x512_20k_voc12aug.py": BASE_MODEL}
+    task = TaskDraft(
+        key="table-10:compare",
+        question="How does FooNet-T / FooBone-T (Ours) compare with PSPNet / ResNet101 on VOC?",
+        design_complexity=DesignComplexity(
+            constant_variables={"setting": "VOC"},
+            independent_variables={"method": ["FooNet-T / FooBone-T (Ours)", "PSPNet / ResNet101"]},
+            dependent_variables={"metrics": ["mIoU"]},
+        ),
+    )
+    usage = recovered_setup(tmp_path / "v", files, task).usage_instructions
+    assert "Run FooNet-T / FooBone-T (Ours): `./tools/dist_train.sh configs/foonet/" in usage, usage
+    assert "its config trains on other data than VOC: adapt its data" in usage, usage
+    assert "Run PSPNet / ResNet101: `./tools/dist_train.sh configs/pspnet/" in usage, usage
+    task.design_complexity.constant_variables = {}
+    usage = recovered_setup(tmp_path / "n", files, task).usage_instructions
+    assert "configs/foonet/" not in usage, usage
