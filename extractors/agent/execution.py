@@ -40,11 +40,17 @@ class ExecutionOrder:
         self._names: dict[str, dict[str, tuple[str, str]]] = {}  # entry -> its names' origins
 
     def ordered(
-        self, steps: list[Step], entry: str | None, starts: Sequence[Step] = ()
+        self,
+        steps: list[Step],
+        entry: str | None,
+        starts: Sequence[Step] = (),
+        before: Sequence[Step] = (),
     ) -> list[Step]:
         """The steps with a known place sorted by it, each into one of their own slots;
-        `starts`, the lines that only start the program (`bash script/inference_demo.sh`),
-        just after the last of them: they run what is written first."""
+        `before`, what runs ahead of the program (the training an evaluation is chained
+        after), just before the first of them; `starts`, the lines that only start the
+        program (`bash script/inference_demo.sh`), just after the last of them: they run
+        what is written first."""
         if not entry or not entry.endswith(".py") or self.tracer.tree(entry) is None:
             return steps
         try:
@@ -58,12 +64,17 @@ class ExecutionOrder:
         out = list(steps)
         for slot, i in zip(slots, ranked, strict=True):
             out[slot] = steps[i]
+        moved = [*starts, *before]
+        placed = [steps[i] for i in ranked if all(steps[i] is not x for x in moved)]
+        if not placed:
+            return out
         launching = [s for s in out if any(s is x for x in starts)]
-        if launching:
-            rest = [s for s in out if all(s is not x for x in launching)]
-            at = next(i for i, s in enumerate(rest) if s is steps[ranked[-1]]) + 1
-            out = [*rest[:at], *launching, *rest[at:]]
-        return out
+        ahead = [s for s in out if any(s is x for x in before) and s not in launching]
+        out = [s for s in out if all(s is not x for x in [*launching, *ahead])]
+        at = next(i for i, s in enumerate(out) if s is placed[-1]) + 1
+        out = [*out[:at], *launching, *out[at:]]
+        at = next(i for i, s in enumerate(out) if s is placed[0])
+        return [*out[:at], *ahead, *out[at:]]
 
     def place(self, step: Step, entry: str) -> Place | None:
         """Where the run reaches the step's first line; None when no call of the entry point
@@ -80,7 +91,7 @@ class ExecutionOrder:
         cls, _, method = item.name.partition(".")
         if names.get(cls) != (step.path, cls):
             return None  # not a name the entry point takes from that module
-        lines = self._main_sites(entry, _called_as(cls, method))
+        lines = self._main_sites(entry, _called_as(cls, method), handed=item.kind == "function")
         found = [p for line in lines if (p := self._line(entry, line)) is not None]
         return (*min(found), step.start) if found else None
 
@@ -99,16 +110,25 @@ class ExecutionOrder:
             return self._places[key]
         self._places[key] = None  # a definition reached only from itself is not reached
         cls, _, method = item.name.partition(".")
-        lines = self._main_sites(entry, _called_as(cls, method), (item.start, item.end))
+        lines = self._main_sites(
+            entry, _called_as(cls, method), (item.start, item.end), item.kind == "function"
+        )
         found = [p for x in lines if (p := self._line(entry, x)) is not None]
         self._places[key] = min(found) if found else None
         return self._places[key]
 
-    def _main_sites(self, entry: str, key: str, outside: tuple[int, int] = (0, 0)) -> list[int]:
+    def _main_sites(
+        self, entry: str, key: str, outside: tuple[int, int] = (0, 0), handed: bool = False
+    ) -> list[int]:
         """The lines reaching a definition, outside its own lines: those in a loop when there
         are (a program testing once before its epochs is training when `test` runs in the
-        loop after `train`), else all."""
-        lines = [x for x in self.sites(entry).get(key, []) if not outside[0] <= x <= outside[1]]
+        loop after `train`), else all. A function (`handed`) no line calls by name is
+        reached where it is handed over (`{'LAMA': lama_evaluate}`); a class so handed is
+        only renamed (`Exp = Exp_Main`), and made later."""
+        sites = self.sites(entry)
+        lines = [x for x in sites.get(key, []) if not outside[0] <= x <= outside[1]]
+        if not lines and handed:
+            lines = [x for x in sites.get("&" + key, []) if not outside[0] <= x <= outside[1]]
         looped = self._looped(entry)
         return [x for x in lines if x in looped] or lines
 
@@ -126,17 +146,29 @@ class ExecutionOrder:
         return self._loops[entry]
 
     def sites(self, entry: str) -> dict[str, list[int]]:
-        """The lines of the entry point calling each of its names (`f(...)`, `Model(...)`),
-        and, under ".name", each method called on an object (`x.f(...)`) or bound to be
-        called later (`self.encoder = self._forward_exp_encoder`)."""
+        """The lines of the entry point calling each of its names (`f(...)`, `Model(...)`);
+        under ".name", each method called on an object (`x.f(...)`) or bound to be called
+        later (`self.encoder = self._forward_exp_encoder`); under "&name", each other use of
+        a name (`{'LAMA': lama_evaluate}`)."""
         if entry not in self._sites:
             out: dict[str, list[int]] = {}
             tree = self.tracer.tree(entry)
+            called: set[int] = set()
             for node in ast.walk(tree) if tree is not None else []:
                 if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
                     out.setdefault(node.func.id, []).append(node.lineno)
+                    called.add(id(node.func))
                 elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
                     out.setdefault("." + node.attr, []).append(node.lineno)
+            # a function handed over by name (`eval_dict = {'LAMA': lama_evaluate}`), where
+            # nothing calls it by name: reached where it is handed over
+            for node in ast.walk(tree) if tree is not None else []:
+                if (
+                    isinstance(node, ast.Name)
+                    and isinstance(node.ctx, ast.Load)
+                    and id(node) not in called
+                ):
+                    out.setdefault("&" + node.id, []).append(node.lineno)
             self._sites[entry] = {k: sorted(v) for k, v in out.items()}
         return self._sites[entry]
 

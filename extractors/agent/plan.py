@@ -467,7 +467,16 @@ class StepPlanner:
             given = given_values(e, [r for r in runs if not r.missing])
             plan.steps = [self.filters.dispatched(s, given) for s in plan.steps]
         # the entry point's steps, and what it calls, in the order the run reaches them
-        plan.steps = self.execution.ordered(plan.steps, entry, starting)
+        # ... after the training they are chained to (its loop, its losses), which runs first
+        trained_first = [*stages, *losses]
+        ahead = [
+            s
+            for s in plan.steps
+            if trainers
+            and s.path != entry
+            and (s.path in trainers or any(s is t for t in trained_first))
+        ]
+        plan.steps = self.execution.ordered(plan.steps, entry, starting, ahead)
         plan.method_modules += [
             s.path for s in plan.steps if any(s is c for c in code) and self.arm_code.of_a_class(s)
         ]

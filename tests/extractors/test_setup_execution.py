@@ -180,3 +180,49 @@ def test_a_call_chain_too_deep_to_follow_leaves_the_steps_as_gathered(tmp_path: 
     tracer = StepTracer(index, RepoSearch(root, index))
     gathered = [Step("The last", "deep.py", 12001, 12002), Step("The first", "deep.py", 1, 2)]
     assert ExecutionOrder(tracer).ordered(gathered, "deep.py") == gathered
+
+
+HANDED = '''"""Evaluate one task, its scorer looked up by name."""
+from models import Model
+
+
+def score_math(answers):
+    return sum(answers) / len(answers)
+
+
+def score_qa(answers):
+    return max(answers)
+
+
+SCORERS = {"math": score_math, "qa": score_qa}
+
+
+def main(task):
+    Exp = Model
+    exp = Exp()
+    answers = exp.predict()
+    print(SCORERS[task](answers))
+
+
+if __name__ == "__main__":
+    main("math")
+'''
+
+
+def test_a_function_handed_over_by_name_runs_where_it_is_handed(tmp_path: Path) -> None:
+    """`score_qa` is called by no name but handed into a table of scorers: it is reached
+    there, when the module is read; a class only renamed (`Exp = Model`) is made later,
+    where `Exp()` is called, so its step keeps its slot. What runs ahead of the program (the
+    training it is chained after) goes before the steps with a place."""
+    root = tmp_path / "handed"
+    model = "class Model:\n    def predict(self):\n        return [1, 0]\n"
+    index = committed_index(root, {"evaluate.py": HANDED, "models.py": model})
+    order = ExecutionOrder(StepTracer(index, RepoSearch(root, index)))
+    scorer = Step("Implement score_qa", "evaluate.py", 9, 10)
+    made = Step("Create the Model", "models.py", 1, 3)
+    predict = Step("Predict", "evaluate.py", 19, 19)
+    assert order.place(scorer, "evaluate.py") == (13, 9)  # the table, made at import
+    assert order.place(made, "evaluate.py") is None  # renamed, never made by its own name
+    trained = Step("Train first with train.py", "train.py", 5, 9)
+    steps = order.ordered([predict, made, scorer, trained], "evaluate.py", before=[trained])
+    assert steps == [trained, scorer, made, predict]
