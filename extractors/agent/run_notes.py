@@ -387,6 +387,69 @@ def uncompiled(
                 run.say(note)
 
 
+def folder_then_file(
+    runs: list[Run],
+    programs_of: Callable[[str], list[str]],
+    tree_of: Callable[[str], ast.Module | None],
+) -> None:
+    """A run's program that makes an option's value a folder and then opens the same value
+    as a file (TRICE's evaluate.py: `os.mkdir(args.target_path)`, then `open(target_path,
+    "w")` with `target_path = os.path.join(args.target_path)`) says so: as written it stops
+    there."""
+    for run in runs:
+        if run.missing or not run.command:
+            continue
+        commands = [c for c in (run.command, run.then, *run.then_after) if c]
+        for program in dict.fromkeys(p for c in commands for p in programs_of(c)):
+            tree = tree_of(program) if program.endswith(".py") else None
+            for option, made, opened in _folder_files(tree) if tree is not None else []:
+                note = (
+                    f"{posixpath.basename(program)} makes args.{option} a folder (line {made}) "
+                    f"and then opens it as a file (line {opened}): mend one of the two first"
+                )
+                if note not in run.warning:
+                    run.say(note)
+
+
+def _folder_files(tree: ast.Module) -> list[tuple[str, int, int]]:
+    """The options a program makes a folder of (`os.mkdir(args.x)`, `os.makedirs(args.x)`)
+    and then opens as a file, directly or through a name bound to it alone (`p =
+    os.path.join(args.x)`), with the two lines."""
+
+    def option(node: ast.expr) -> str | None:
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in ("args", "opt", "cfg")
+        ):
+            return node.attr
+        return None
+
+    bound: dict[str, str] = {}  # a name bound to one option's value alone
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target, value = node.targets[0], node.value
+            if isinstance(value, ast.Call) and ast.unparse(value.func).endswith("path.join"):
+                value = value.args[0] if len(value.args) == 1 else value
+            if isinstance(target, ast.Name) and (got := option(value)):
+                bound[target.id] = got
+    made: dict[str, int] = {}
+    opened: dict[str, int] = {}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or not node.args:
+            continue
+        name = ast.unparse(node.func)
+        first = node.args[0]
+        got = option(first) or (bound.get(first.id) if isinstance(first, ast.Name) else None)
+        if got is None:
+            continue
+        if name.endswith(("mkdir", "makedirs")):
+            made.setdefault(got, node.lineno)
+        elif name == "open":
+            opened.setdefault(got, node.lineno)
+    return [(o, made[o], opened[o]) for o in made if o in opened and made[o] < opened[o]]
+
+
 def _opened_names(program: str, tree_of: Callable[[str], ast.Module | None]) -> list[str]:
     """The relative file names a program reads by a literal (`open('common600_8223.txt')`,
     `pd.read_csv("data/x.csv")`)."""

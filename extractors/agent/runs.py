@@ -68,6 +68,7 @@ from .run_notes import (
     apart,
     comparable,
     config_placeholders,
+    folder_then_file,
     looked_up,
     misplaced,
     model_checks,
@@ -208,6 +209,7 @@ class RunPlanner:
         unopened(chosen[:MAX_RUNS], self.entries, self.programs, self.known)
         misplaced(chosen[:MAX_RUNS], self.programs, self.args.tracer.tree, self.known, self._opened)
         uncompiled(chosen[:MAX_RUNS], self.programs, self._compile_error)
+        folder_then_file(chosen[:MAX_RUNS], self.programs, self.args.tracer.tree)
         unfetched(chosen[:MAX_RUNS], self._config_files, self.search.text, self.known)
         repeated(chosen[:MAX_RUNS], f"{task.question}\n{task.method}", self._flags_of)
         apart(

@@ -2497,3 +2497,37 @@ def test_a_trainers_own_loss_hook_is_the_methods_objective(tmp_path: Path) -> No
         ("Compute the loss (RankTrainer.rank_loss)", 12, 15),
         ("Compute the training loss (RankTrainer.compute_loss)", 17, 21),
     ]
+
+
+def test_a_program_making_an_options_folder_and_opening_it_as_a_file_is_flagged(
+    tmp_path: Path,
+) -> None:
+    """`os.mkdir(args.target_path)` then `open(target_path, "w")` through
+    `target_path = os.path.join(args.target_path)`: as written the run stops there; a
+    folder made for the file's parent (`os.path.dirname(args.out)`) is fine."""
+    program = (
+        '"""Score the responses and write the result."""\n'
+        "import argparse\nimport os\n\n"
+        "parser = argparse.ArgumentParser()\n"
+        "parser.add_argument('--target_path', default='result.json')\n"
+        "parser.add_argument('--out', default='logs/out.txt')\n"
+        "args = parser.parse_args()\n"
+        "os.makedirs(os.path.dirname(args.out), exist_ok=True)\n"
+        "with open(args.out, 'w') as f:\n    f.write('scored')\n"
+        "if not os.path.exists(args.target_path):\n    os.mkdir(args.target_path)\n"
+        "target_path = os.path.join(args.target_path)\n"
+        "with open(target_path, 'w') as f:\n    f.write('accuracy 0.5')\n"
+    )
+    readme = "# Scoring\n\nScore the responses:\n\n    python evaluate.py --target_path r.json\n"
+    task = _task(
+        "What accuracy does scoring the responses give on the math task?",
+        {"scored responses": ["math responses"]},
+    )
+    files = {"evaluate.py": program, "README.md": readme}
+    setup = recovered_setup(tmp_path / "s", files, task)
+    usage = setup.usage_instructions
+    assert (
+        "evaluate.py makes args.target_path a folder (line 13) and then opens it as a file "
+        "(line 15): mend one of the two first"
+    ) in usage, (usage, setup.no_answer)
+    assert "args.out" not in usage, usage
