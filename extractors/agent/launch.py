@@ -415,11 +415,38 @@ def flag_groups(lines: list[str], start: int, end: int) -> list[tuple[str, list[
             if flag not in flags:
                 flags.append(flag)
                 at.append(no)
-    return [
+    groups = [
         (group, flags, min(at), max(at))
         for group, (flags, at) in sorted(found.items(), key=lambda kv: _READING.index(kv[0]))
         if len(flags) >= MIN_GROUP
     ]
+    return _nested_merged(groups)
+
+
+def _nested_merged(
+    groups: list[tuple[str, list[str], int, int]],
+) -> list[tuple[str, list[str], int, int]]:
+    """The groups, one whose lines lie inside another's (the regularization's dropouts amid
+    the architecture's options) merged into it: two steps would cite the same lines."""
+    out: list[tuple[str, list[str], int, int]] = []
+    for group in groups:
+        name, flags, first, last = group
+        outer = next(
+            (
+                k
+                for k, (_, _, a, b) in enumerate(out)
+                if (a <= first and last <= b) or (first <= a and b <= last)
+            ),
+            None,
+        )
+        if outer is None:
+            out.append(group)
+            continue
+        o_name, o_flags, a, b = out[outer]
+        # both groups' first flags lead, for a step naming six of them
+        merged = [*o_flags[:4], *flags[:2], *o_flags[4:], *flags[2:]]
+        out[outer] = (f"{o_name} and {name}", merged, min(a, first), max(b, last))
+    return out
 
 
 def with_held(command: str, held: list[tuple[CliFlag, str]]) -> tuple[str, str]:

@@ -40,6 +40,24 @@ def test_a_flag_a_line_invocation_is_cut_into_what_it_sets() -> None:
     ]  # fmt: skip
 
 
+def test_a_group_amid_another_groups_lines_is_merged_into_it() -> None:
+    """The dropouts written between the architecture's options (PDF's `etth2.sh`): one
+    step for both, where two would cite the same lines."""
+    lines = [*SCRIPT[:13], SCRIPT[14], SCRIPT[15], SCRIPT[13], *SCRIPT[16:]]  # d_model last
+    groups = flag_groups(lines, 4, 19)
+    assert groups[1] == (
+        "the model's architecture and the regularization",
+        ["e_layers", "n_heads", "d_model", "dropout", "fc_dropout"],
+        12,
+        16,
+    )
+    assert [g[0] for g in groups] == [
+        "the data and horizons",
+        "the model's architecture and the regularization",
+        "the training schedule",
+    ]
+
+
 def test_a_flag_is_grouped_by_its_own_words_not_by_parts_of_another_name() -> None:
     # `pass_rate_result_path` is where results go, not a learning rate; `reference_model` is
     # which model's answers are compared, not `d_model`; `mask_rate` is no schedule
