@@ -43,7 +43,7 @@ from .arms import (
     task_arms,
     task_datasets,
 )
-from .config_runs import with_config
+from .config_runs import arm_words, with_config
 from .data_steps import DataSteps
 from .installs import Installs
 from .plan import Plan
@@ -291,7 +291,7 @@ class UsageWriter:
                     if near
                     else "; write the command that runs it"
                 )
-                hint += _taken_away(arm, steps)
+                hint += _taken_away(arm, steps) or self._defined_for(arm)
                 kind = "unselected" if hint == "; write the command that runs it" else hint
             last = groups[-1] if groups else None
             if last and kind == last[0] and kind in _SHARED and last[1][0].variable == arm.variable:
@@ -334,6 +334,35 @@ class UsageWriter:
                 f"selects it{hint} ({what} = {arm.value})."
             )
         return lines
+
+    def _defined_for(self, arm: Arm) -> str:
+        """The one definition of the repository named by the words of an arm no run runs
+        and at most one more ("sliding window": SegVol's `sliding_window_inference`;
+        "MogaNet-S": `moganet_small`), said after "write the command" as what the written
+        run would use; "" when none or several, or one plain word ("Database") is all the
+        arm says."""
+        words = [w for w in arm_words(arm.value) if len(w) >= 3 and w.isalpha()]
+        # one word names a definition when it is a name (TorchViz), not a plain word
+        proper = re.search(r"[a-z][A-Z]", arm.value) is not None
+        if self.search is None or not (len(words) >= 2 or (words and proper)):
+            return ""
+        try:
+            hits = self.search.grep(
+                rf"(?im)^\s*(?:def|class)\s+\w*{re.escape(words[0])}\w*", max_hits=20
+            )
+        except RepoPathError:
+            return ""
+        found = {
+            (path, line, m.group(1))
+            for path, line, text in hits
+            if path.endswith(".py")
+            and (m := re.match(r"\s*(?:def|class)\s+(\w+)", text))
+            and _named_by(m.group(1), words)
+        }
+        if len(found) != 1:
+            return ""
+        ((path, line, name),) = found
+        return f"; the repository defines {name} ({path}:{line}), which that run would use"
 
     def _cost_counter(self, q: TaskQuery, plan: Plan, commands: list[Command]) -> str:
         """The task measures parameters or FLOPs (asked, or among its measures) and the
@@ -653,6 +682,16 @@ class UsageWriter:
 def _names_value(text: str, value: str) -> bool:
     """`text` names `value` as a whole word ("ChatGLM, Alpaca and Vicuna" names "Alpaca")."""
     return re.search(rf"(?<![\w-]){re.escape(value)}(?![\w-])", text) is not None
+
+
+def _named_by(name: str, words: list[str]) -> bool:
+    """A definition's name holds every one of the words and at most one word more
+    (`sliding_window_inference` for sliding, window; not `get_max_batch_size` for batch,
+    size)."""
+    folded = fold(name)
+    parts = [p.lower() for p in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+", name)]
+    extra = [p for p in parts if not any(p in w for w in words)]
+    return all(w in folded for w in words) and len(extra) <= 1
 
 
 def _taken_away(arm: Arm, steps: list[Step]) -> str:

@@ -226,3 +226,38 @@ def test_a_function_handed_over_by_name_runs_where_it_is_handed(tmp_path: Path) 
     trained = Step("Train first with train.py", "train.py", 5, 9)
     steps = order.ordered([predict, made, scorer, trained], "evaluate.py", before=[trained])
     assert steps == [trained, scorer, made, predict]
+
+
+def test_an_arm_no_run_runs_is_told_the_definition_its_words_name(tmp_path: Path) -> None:
+    """ "sliding window" has no switch, but the repository defines
+    `sliding_window_inference`: the line to write its run names it; an arm whose words
+    name nothing ("patch merging") is only to write."""
+    root = tmp_path / "vol"
+    utils = (
+        "def sliding_window_inference(volume, size):\n"
+        '    """Segment a volume window by window."""\n'
+        "    return [volume[i : i + size] for i in range(0, len(volume), size)]\n"
+    )
+    files = {
+        "README.md": "# VolNet\n\n```bash\nbash run.sh\n```\n",
+        "demo.py": DEMO,
+        "net/__init__.py": "",
+        "net/model.py": MODEL,
+        "prep.py": PREP,
+        "utils/windows.py": utils,
+        "run.sh": "python demo.py --ckpt ckpt.pth --case case.npy\n",
+    }
+    task = TaskDraft(
+        question="Does the zoom-in pass beat a sliding window and patch merging on dice score?",
+        method="Segment the CT case with the zoom-in pass, a sliding window and patch merging.",
+        design_complexity=DesignComplexity(
+            independent_variables={"inference": ["zoom in", "sliding window", "patch merging"]},
+            dependent_variables={"dice": "dice score"},
+        ),
+    )
+    usage = recovered_setup(root, files, task).usage_instructions
+    assert (
+        "the repository defines sliding_window_inference (utils/windows.py:1), which that run "
+        "would use"
+    ) in usage, usage
+    assert usage.count("the repository defines") == 1, usage
