@@ -138,9 +138,9 @@ def test_steps_no_call_reaches_keep_their_slots(tmp_path: Path) -> None:
     assert order.ordered(list(reversed(gathered)), "run.sh") == list(reversed(gathered))
 
 
-def test_a_setup_cites_the_model_and_data_before_the_arms_inference(tmp_path: Path) -> None:
-    root = tmp_path / "vol"
-    files = {
+def _documented() -> dict[str, str]:
+    """The volume program with a README running it through its launch script."""
+    return {
         "README.md": "# VolNet\n\n```bash\nbash run.sh\n```\n",
         "demo.py": DEMO,
         "net/__init__.py": "",
@@ -148,6 +148,11 @@ def test_a_setup_cites_the_model_and_data_before_the_arms_inference(tmp_path: Pa
         "prep.py": PREP,
         "run.sh": "python demo.py --ckpt ckpt.pth --case case.npy\n",
     }
+
+
+def test_a_setup_cites_the_model_and_data_before_the_arms_inference(tmp_path: Path) -> None:
+    root = tmp_path / "vol"
+    files = _documented()
     task = TaskDraft(
         question="Does the zoom-in pass improve the dice score over zooming out only?",
         method="Segment the CT case with zoom_in set to True and to False; compare dice.",
@@ -238,15 +243,7 @@ def test_an_arm_no_run_runs_is_told_the_definition_its_words_name(tmp_path: Path
         '    """Segment a volume window by window."""\n'
         "    return [volume[i : i + size] for i in range(0, len(volume), size)]\n"
     )
-    files = {
-        "README.md": "# VolNet\n\n```bash\nbash run.sh\n```\n",
-        "demo.py": DEMO,
-        "net/__init__.py": "",
-        "net/model.py": MODEL,
-        "prep.py": PREP,
-        "utils/windows.py": utils,
-        "run.sh": "python demo.py --ckpt ckpt.pth --case case.npy\n",
-    }
+    files = {**_documented(), "utils/windows.py": utils}
     task = TaskDraft(
         question="Does the zoom-in pass beat a sliding window and patch merging on dice score?",
         method="Segment the CT case with the zoom-in pass, a sliding window and patch merging.",
