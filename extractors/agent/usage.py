@@ -190,7 +190,15 @@ class UsageWriter:
         lines: list[str] = []
         if install := self.installs.line(entry):
             lines.append(install)
-        programs = list(dict.fromkeys([*([entry] if entry else []), chosen[0].path]))
+        # the keys every program the runs run reads (Trace's and DSPy's for one comparison)
+        run_programs = [
+            posixpath.normpath(p)
+            for r in plan.runs
+            if not r.missing
+            for p in re.findall(r"[\w./-]+\.(?:py|ipynb)\b", r.command)
+        ]
+        programs = list(dict.fromkeys([*([entry] if entry else []), chosen[0].path, *run_programs]))
+        programs = [p for p in programs if p in self.known]
         if keys := self.credentials([p for p in programs if p.endswith((".py", ".ipynb"))]):
             lines.append(keys)
         if data := self.data_option(entry, plan.runs):

@@ -164,6 +164,14 @@ def test_an_arm_with_its_own_program_beside_the_entry_point_runs_it(tmp_path: Pa
     assert "Run DSPy's COPRO: `python bbh/run_bbh_dspy.py --copro`" in usage
     assert "Run Trace: `python bbh/run_bbh_trace.py`" in usage
     assert "model type" not in usage and "no launch script" not in usage
+    # a key only one of the programs run reads (through the module it imports) is set first
+    keyed = {
+        **files,
+        "bbh/run_bbh_trace.py": "from llm import client\n" + TRACE,
+        "llm.py": "import os\n\n\ndef client():\n    return os.environ.get('OPENAI_API_KEY')\n",
+    }
+    usage = recovered_setup(tmp_path / "key", keyed, task).usage_instructions
+    assert "Set the keys the code reads from the environment: OPENAI_API_KEY (llm.py:5)" in usage
 
 
 SOLVE = '''"""Solution optimization with TextGrad or Trace."""
