@@ -92,8 +92,8 @@ class ExecutionOrder:
         if names.get(cls) != (step.path, cls):
             return None  # not a name the entry point takes from that module
         lines = self._main_sites(entry, _called_as(cls, method), handed=item.kind == "function")
-        found = [p for line in lines if (p := self._line(entry, line)) is not None]
-        return (*min(found), step.start) if found else None
+        at = self._first(entry, lines)
+        return (*at, step.start) if at is not None else None
 
     def _line(self, entry: str, line: int) -> Place | None:
         """Where the run reaches a line of the entry point: at the top level, the line; in a
@@ -113,9 +113,12 @@ class ExecutionOrder:
         lines = self._main_sites(
             entry, _called_as(cls, method), (item.start, item.end), item.kind == "function"
         )
-        found = [p for x in lines if (p := self._line(entry, x)) is not None]
-        self._places[key] = min(found) if found else None
+        self._places[key] = self._first(entry, lines)
         return self._places[key]
+
+    def _first(self, entry: str, lines: list[int]) -> Place | None:
+        """The earliest place the run reaches of these lines of the entry point."""
+        return min((p for x in lines if (p := self._line(entry, x)) is not None), default=None)
 
     def _main_sites(
         self, entry: str, key: str, outside: tuple[int, int] = (0, 0), handed: bool = False

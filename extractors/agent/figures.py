@@ -207,10 +207,7 @@ def agreement(ours: Sequence[str], gold: Sequence[str]) -> tuple[float, float] |
     None when the curated steps cite nothing. Paths are read as the repository's
     (`/workspace/x.py` is `x.py`)."""
 
-    def cited(steps: Sequence[str]) -> list[tuple[str, int, int]]:
-        return [(p.removeprefix("/workspace/").lstrip("/"), a, b) for p, a, b in citations(steps)]
-
-    mine, theirs = cited(ours), cited(gold)
+    mine, theirs = _cited(ours), _cited(gold)
     if not theirs:
         return None
     found = sum(any(_inside_half(g, m) for m in mine) for g in theirs) / len(theirs)
@@ -223,10 +220,7 @@ def order_agreement(ours: Sequence[str], gold: Sequence[str]) -> tuple[int, int]
     curated step citing lines of its own (same file, overlapping lines), the pairs of matched
     steps in the curated order and those against it."""
 
-    def cited(steps: Sequence[str]) -> list[tuple[str, int, int]]:
-        return [(p.removeprefix("/workspace/").lstrip("/"), a, b) for p, a, b in citations(steps)]
-
-    theirs = cited(gold)
+    theirs = _cited(gold)
     at = [
         next(
             (
@@ -236,11 +230,16 @@ def order_agreement(ours: Sequence[str], gold: Sequence[str]) -> tuple[int, int]
             ),
             None,
         )
-        for p, a, b in cited(ours)
+        for p, a, b in _cited(ours)
     ]
     matched = [j for j in at if j is not None]
     pairs = [(x, y) for k, x in enumerate(matched) for y in matched[k + 1 :] if x != y]
     return sum(x < y for x, y in pairs), sum(x > y for x, y in pairs)
+
+
+def _cited(steps: Sequence[str]) -> list[tuple[str, int, int]]:
+    """The ranges steps cite, paths read as the repository's (`/workspace/x.py` is `x.py`)."""
+    return [(p.removeprefix("/workspace/").lstrip("/"), a, b) for p, a, b in citations(steps)]
 
 
 def _inside_half(cited: tuple[str, int, int], other: tuple[str, int, int]) -> bool:

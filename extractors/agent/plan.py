@@ -40,6 +40,7 @@ from .arms import (
     Arm,
     about_data,
     arm_name,
+    in_prose,
     measures_per_set,
     numeric,
     task_arms,
@@ -743,8 +744,7 @@ def _shared_launches(launches: list[Step], launched: list[Run]) -> list[Step]:
             if (s.path, s.start, s.end) == (step.path, step.start, step.end) and r.edits
         ]
         if len(same) >= 2 and run.edits:
-            arms = [arm_name(a) for r in same for a in r.arms]
-            what = ", ".join(arms[:-1]) + f" and {arms[-1]}"
+            what = in_prose([arm_name(a) for r in same for a in r.arms])
             script = posixpath.basename(step.path)
             step = replace(step, action=f"Run {what} ({script}), each after setting its switches")
         out.append(step)

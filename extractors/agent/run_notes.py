@@ -396,13 +396,16 @@ def folder_then_file(
     as a file (TRICE's evaluate.py: `os.mkdir(args.target_path)`, then `open(target_path,
     "w")` with `target_path = os.path.join(args.target_path)`) says so: as written it stops
     there."""
+    found: dict[str, list[tuple[str, int, int]]] = {}  # per program, read once for the runs
     for run in runs:
         if run.missing or not run.command:
             continue
         commands = [c for c in (run.command, run.then, *run.then_after) if c]
         for program in dict.fromkeys(p for c in commands for p in programs_of(c)):
-            tree = tree_of(program) if program.endswith(".py") else None
-            for option, made, opened in _folder_files(tree) if tree is not None else []:
+            if program not in found:
+                tree = tree_of(program) if program.endswith(".py") else None
+                found[program] = _folder_files(tree) if tree is not None else []
+            for option, made, opened in found[program]:
                 note = (
                     f"{posixpath.basename(program)} makes args.{option} a folder (line {made}) "
                     f"and then opens it as a file (line {opened}): mend one of the two first"

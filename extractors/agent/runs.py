@@ -426,28 +426,24 @@ class RunPlanner:
                 held_data = ", ".join(said[:2]) or ", ".join(other)
                 run.warning = f"its config trains on other data than {held_data}: adapt its data"
             add(run)
-        # arms one config stands for (SegNeXt-T's (a), (b) and (c) decoders): that config,
-        # once, as where each starts from
-        for config, idx in files.shared_configs(program, runnable, prefer, q.words).items():
-            made = files.run(program, config)
-            names = ", ".join(runnable[i].value for i in idx)
-            run = Run(made.command, arms=[runnable[i] for i in idx], config=config)
-            run.warning = (
-                f"the repository has this one config for {names}: start each from it and "
-                "set what tells them apart"
-            )
-            run.then = made.evaluation
-            add(run)
-            configs.update({i: config for i in idx})
-        # arms adding parts to one model ("SegNeXt-B w/ CC", "... w/ Ham"): its config, once,
-        # as where each starts from; the one whose part it builds by name is the config as is
-        for config, idx in files.headed_configs(program, runnable, prefer, q.words).items():
+        # arms one config stands for (SegNeXt-T's (a), (b) and (c) decoders), and arms adding
+        # parts to one model ("SegNeXt-B w/ CC", "... w/ Ham"): that config, once, as where
+        # each starts from; the one whose part it builds by name is the config as it stands
+        shared = files.shared_configs(program, runnable, prefer, q.words)
+        headed = files.headed_configs(program, runnable, prefer, q.words)
+        for config, idx, parts in [
+            *((c, idx, False) for c, idx in shared.items()),
+            *((c, idx, True) for c, idx in headed.items()),
+        ]:
             if any(i in configs for i in idx):
                 continue
             made = files.run(program, config)
             group = [runnable[i] for i in idx]
             run = Run(made.command, arms=group, config=config, then=made.evaluation)
-            _headed(run, files.built(config), posixpath.basename(config), files.part_class)
+            if parts:
+                _headed(run, files.built(config), posixpath.basename(config), files.part_class)
+            else:
+                run.warning = _one_config(group)
             add(run)
             configs.update({i: config for i in idx})
         done = [runnable[i] for i in configs]
@@ -719,6 +715,16 @@ def _test_module(path: str) -> bool:
     return name.endswith(".py") and (name.startswith(("test", "Test")) or name.endswith("_test.py"))
 
 
+def _one_config(group: list[Arm]) -> str:
+    """What a reader must know about one config run for several arms it does not tell
+    apart."""
+    names = ", ".join(a.value for a in group)
+    return (
+        f"the repository has this one config for {names}: start each from it and set what "
+        "tells them apart"
+    )
+
+
 def _headed(
     run: Run,
     built: list[tuple[str, str]],
@@ -739,11 +745,7 @@ def _headed(
         if (own := a.words - shared) and own <= set(terms(kind))
     ]
     if len({id(a) for a, _, _ in same}) != 1:
-        names = ", ".join(a.value for a in group)
-        run.warning = (
-            f"the repository has this one config for {names}: start each from it and set "
-            "what tells them apart"
-        )
+        run.warning = _one_config(group)
         return
     arm, key, kind = same[0]
     part = key.rsplit(".", 1)[-1]
