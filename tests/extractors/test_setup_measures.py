@@ -8,7 +8,9 @@ from pathlib import Path
 from repo_fixture import committed_index, recovered_setup
 
 from expcurate.records import DesignComplexity, TaskDraft
-from extractors.agent.measures import measure_words
+from extractors.agent.measures import MeasureSteps, measure_words
+from extractors.agent.steps import StepTracer
+from extractors.repo import RepoSearch
 
 LOSS = '''"""The contrastive loss: the similarities of positive pairs of two augmented views grow."""
 import math
@@ -139,11 +141,14 @@ def test_one_run_of_one_arm_is_checked_not_compared(tmp_path: Path) -> None:
     assert "Run the default configuration: `python train.py --epochs 10`" in usage, usage
 
 
-def test_measures_counted_by_a_table_keyed_by_their_names_are_a_step(tmp_path: Path) -> None:
-    from extractors.agent.measures import MeasureSteps
-    from extractors.agent.steps import StepTracer
-    from extractors.repo import RepoSearch
+def _measure_steps(root: Path, files: dict[str, str]) -> MeasureSteps:
+    """The measure steps of a repository of these files, committed and mined."""
+    index = committed_index(root, files)
+    search = RepoSearch(root, index)
+    return MeasureSteps(search, StepTracer(index, search))
 
+
+def test_measures_counted_by_a_table_keyed_by_their_names_are_a_step(tmp_path: Path) -> None:
     analysis = (
         "OUTCOMES = {\n"
         '    "Completed": lambda x: x["COMPLETED"],\n'
@@ -152,9 +157,7 @@ def test_measures_counted_by_a_table_keyed_by_their_names_are_a_step(tmp_path: P
         "}\n\n\n"
         "SIZES = {'small': 1, 'large': 2}\n"
     )
-    index = committed_index(tmp_path / "r", {"analysis.py": analysis})
-    search = RepoSearch(tmp_path / "r", index)
-    measures = MeasureSteps(search, StepTracer(index, search))
+    measures = _measure_steps(tmp_path / "r", {"analysis.py": analysis})
     metrics = ["Success Rate (SR)", "Invalid Action (IA) errors", "Invalid Format (IF) errors"]
     step = measures.keyed_metric(metrics, ["analysis.py"])
     assert step is not None
@@ -240,10 +243,6 @@ def test_a_measure_defined_by_a_compound_name_is_its_step_not_a_stage(tmp_path: 
     """`def dice_score` is the definition of "Dice score" (by its name's parts, not the
     compound), wherever the program keeps it; `def train` is no definition of "training
     time", which names the stage the time is taken in."""
-    from extractors.agent.measures import MeasureSteps
-    from extractors.agent.steps import StepTracer
-    from extractors.repo import RepoSearch
-
     program = (
         "def dice_score(pred, gold):\n"
         "    inter = (pred * gold).sum()\n"
@@ -252,9 +251,7 @@ def test_a_measure_defined_by_a_compound_name_is_its_step_not_a_stage(tmp_path: 
         "    for batch in data:\n"
         "        model.step(batch)\n"
     )
-    index = committed_index(tmp_path / "r", {"demo.py": program})
-    search = RepoSearch(tmp_path / "r", index)
-    measures = MeasureSteps(search, StepTracer(index, search))
+    measures = _measure_steps(tmp_path / "r", {"demo.py": program})
     step = measures.metric_step(["Dice score"], ["demo.py"])
     assert step is not None
     assert (step.action, step.start, step.end) == ("Compute dice_score as measured", 1, 3)
