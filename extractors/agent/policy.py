@@ -126,7 +126,9 @@ class SetupAgent:
             self.run_planner.config_files,
             self.run_planner.data,
         )
-        self.usage_writer = UsageWriter(index, self.search, self.run_planner.data)
+        self.usage_writer = UsageWriter(
+            index, self.search, self.run_planner.data, self.run_planner.programs
+        )
         self.entries = {e.path: e for e in index.entry_points}
         self.options = [f for e in index.entry_points for f in e.flags]  # every program's
         self._sole: str | None = None  # the README's one program, "" when it has none or many

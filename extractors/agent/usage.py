@@ -136,9 +136,16 @@ def _asked(question: str) -> str:
 
 class UsageWriter:
     def __init__(
-        self, index: RepoIndex, search: RepoSearch | None = None, data: DataSteps | None = None
+        self,
+        index: RepoIndex,
+        search: RepoSearch | None = None,
+        data: DataSteps | None = None,
+        programs_of: Callable[[str], list[str]] | None = None,
     ) -> None:
         self.index = index
+        # the repository's programs a command runs (`RunPlanner.programs`: from the folder a
+        # `cd` moves to, through the launch scripts it names)
+        self.programs_of = programs_of
         self.search = search  # to read a program's files; without it every option counts read
         self.data = data  # the benchmarks' folders; without it none is prepared
         self.entries = {e.path: e for e in index.entry_points}
@@ -192,10 +199,10 @@ class UsageWriter:
             lines.append(install)
         # the keys every program the runs run reads (Trace's and DSPy's for one comparison)
         run_programs = [
-            posixpath.normpath(p)
+            p
             for r in plan.runs
-            if not r.missing
-            for p in re.findall(r"[\w./-]+\.(?:py|ipynb)\b", r.command)
+            if not r.missing and self.programs_of is not None
+            for p in self.programs_of(r.command)
         ]
         programs = list(dict.fromkeys([*([entry] if entry else []), chosen[0].path, *run_programs]))
         programs = [p for p in programs if p in self.known]
