@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from expcurate.records import EntryPoint, RepoIndex, Setup
 from extractors.repo.commands import check_command, command_lines
 
+from .gist import thin
+
 # Steps that say nothing about this experiment: any script's first or last line.
 BOILERPLATE = (
     "parse command-line arguments",
@@ -54,6 +56,12 @@ def citations(requirements: Sequence[str]) -> list[tuple[str, int, int]]:
     return out
 
 
+def wording(step: str) -> str:
+    """A step less its label and its citation: "Train (Exp.train)" of
+    `Step 3: Train (Exp.train) (exp/exp_main.py:98-123)`."""
+    return re.sub(r"\s*\([^()]*:\d+(?:-\d+)?\)\s*$", "", _LABEL.sub("", step))
+
+
 def boilerplate(step: str) -> bool:
     body = _LABEL.sub("", step, count=1).strip().lower()
     return any(body.startswith(b) for b in BOILERPLATE)
@@ -84,6 +92,8 @@ class Figures:
     widths: list[int] = field(default_factory=list)  # lines per cited range
     boilerplate: int = 0  # steps
     all_steps: int = 0
+    words: list[int] = field(default_factory=list)  # per step, its wording less its citation
+    name_only: int = 0  # steps worded by a name alone ("Train (Exp.train)", "Call f")
     copied: int = 0  # answered tasks whose citations equal another task's of the paper
     copied_same_question: int = 0  # of them, tasks whose question is the other's too
     # answered tasks at least half of whose cited ranges another task of the paper cites too
@@ -114,6 +124,8 @@ class Figures:
             f"cited range width (lines): median {med(widths) if widths else 0:g}, "
             f"at most 20 lines in {share(sum(w <= 20 for w in widths), len(widths))}",
             f"boilerplate steps: {share(self.boilerplate, self.all_steps)}",
+            f"words per step: median {med(self.words) if self.words else 0:g}; "
+            f"worded by a name alone: {share(self.name_only, self.all_steps)}",
             f"tasks whose steps equal another task's of the paper: {share(self.copied, answered)}"
             + (
                 f", {self.copied_same_question} of them asking the same question"
@@ -155,6 +167,9 @@ def setup_figures(rows: Iterable[SetupRow]) -> Figures:
         fig.steps.append(len(s.requirements))
         fig.all_steps += len(s.requirements)
         fig.boilerplate += sum(boilerplate(r) for r in s.requirements)
+        wordings = [wording(r) for r in s.requirements]
+        fig.words += [len(w.split()) for w in wordings]
+        fig.name_only += sum(thin(w) for w in wordings)
         cited = citations(s.requirements)
         fig.widths += [last - first + 1 for _, first, last in cited]
         if cited:

@@ -43,6 +43,7 @@ from .arms import (
     task_arms,
     task_datasets,
 )
+from .gist import Gists
 from .methods import MethodModules
 from .plan import Plan, StepPlanner, compares
 from .query import TaskQuery, asks_to_build, build_query
@@ -60,7 +61,7 @@ RELEVANCE = 1.05  # share of task names found in the repo + share of task words 
 WORDS_ONLY_RELEVANCE = 0.85  # share of task words, for a task that names nothing
 _NUMERIC = re.compile(r"[\d.,%]+")
 _NUMBER_NAME = re.compile(r"\d[\d.]*(?:e_?\d*)?$")  # 1e_5, 3.5
-HEURISTIC_VERSION = "setup-heuristic-201"  # bump when the policy's output changes
+HEURISTIC_VERSION = "setup-heuristic-202"  # bump when the policy's output changes
 
 
 class _OutOfSteps(Exception):
@@ -116,6 +117,7 @@ class SetupAgent:
         self.ranker = Ranker(index, self.search)
         self.tracer = StepTracer(index, self.search)
         self.methods = MethodModules(index, self.tracer)
+        self.gists = Gists(self.tracer)
         self.run_planner = RunPlanner(index, self.search, self.tracer, self.methods)
         self.step_planner = StepPlanner(
             index,
@@ -205,7 +207,7 @@ class SetupAgent:
             plan = Plan()
             tools.note("plan", {}, f"no plan ({type(exc).__name__}: {exc}); steps traced instead")
         steps = self._steps(chosen, entry, q, tools, plan)
-        setup.requirements = _render(steps)
+        setup.requirements = _render(self.gists.worded(steps))
         setup.usage_instructions = self.usage_writer.write(chosen, entry, q, planned, plan, steps)
         setup.masked_source = self._masked(chosen, entry, ranked, plan, also)
         setup.masked_source += own_modules(steps, setup.masked_source, self.ranker.vendored)

@@ -38,6 +38,7 @@ from extractors.repo.commands import (
     sets_up,
 )
 
+from .gist import Gists
 from .policy import scrub
 from .query import build_query
 from .steps import Step, StepTracer
@@ -430,6 +431,7 @@ def _setup(
         trace.append(ToolCall(tool="outline", args={"path": program}))
         steps += tracer.python_steps(program, e, q)
     steps = [s for s in steps if _valid(search, s)][: MAX_STEPS - 1]
+    steps = Gists(tracer).worded(steps)
     requirements = [s.render(f"Step {k}") for k, s in enumerate(steps, start=1)]
     if steps:
         last = next((s for s in steps if s.path == program), steps[0])

@@ -9,6 +9,7 @@ folders, Python 2 syntax).
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import git
@@ -215,6 +216,14 @@ def committed_index(root: Path, files: dict[str, str]) -> RepoIndex:
     g.git.add(A=True)
     g.index.commit("the experiment's code")
     return mine_repo(root)
+
+
+def cites(steps: str | list[str], label: str, ref: str) -> bool:
+    """Some step is worded `label` (and maybe what its lines do, after a colon) and cites
+    `ref` ("model.py:14-17")."""
+    lines = steps.splitlines() if isinstance(steps, str) else steps
+    said = re.compile(rf"{re.escape(label)}(?:: [^\n]*)? \({re.escape(ref)}\)$")
+    return any(said.search(line) for line in lines)
 
 
 def recovered_setup(root: Path, files: dict[str, str], task: TaskDraft) -> Setup:

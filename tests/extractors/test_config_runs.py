@@ -486,7 +486,8 @@ def test_the_method_the_question_asks_about_leads_and_the_framework_builds_are_n
     assert "Segformer-B2: `./tools/dist_train.sh configs/segformer/" in setup.usage_instructions
     ours = steps.index("Compute the backbone FooNet's forward pass")
     theirs = steps.index(
-        "Define the backbone MixVisionTransformer (fooseg/models/backbones/mit.py:"
+        "Define the backbone MixVisionTransformer: a hierarchical transformer backbone "
+        "(fooseg/models/backbones/mit.py:"
     )
     assert ours < theirs, steps
     assert steps.index("Set the model in foonet.tiny") < steps.index("Set the model in segformer")

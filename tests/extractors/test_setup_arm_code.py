@@ -313,7 +313,10 @@ def test_the_experiment_class_the_runs_task_name_picks_trains_and_evaluates(
     setup = recovered_setup(tmp_path / "lib", files, task)
     steps = "\n".join(setup.requirements)
     assert "Train (ExpClassification.train) (exp/exp_classification.py:5-8)" in steps, steps
-    assert "Evaluate (ExpClassification.test) (exp/exp_classification.py:10-13)" in steps, steps
+    assert (
+        "Evaluate (ExpClassification.test): returns score (exp/exp_classification.py:10-13)"
+        in steps
+    ), steps
     assert "exp_forecast.py" not in steps, steps
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from repo_fixture import recovered_setup
+from repo_fixture import cites, recovered_setup
 
 from expcurate.records import DesignComplexity, TaskDraft
 
@@ -279,7 +279,10 @@ def test_the_backbone_a_task_holds_fixed_is_not_the_method(tmp_path: Path) -> No
     compared.design_complexity.independent_variables = {"backbone": ["ResNet18"]}
     compared.question = "What AUROC does ResNet18 reach on CIFAR10-LT?"
     steps = "\n".join(recovered_setup(tmp_path / "c", files, compared).requirements)
-    assert "Implement the ResNet class (models/resnet.py:4-14)" in steps, steps
+    assert (
+        "Implement the ResNet class: holds nn.ModuleList and nn.Linear (models/resnet.py:4-14)"
+        in steps
+    ), steps
 
 
 def test_a_modules_switch_to_training_mode_is_not_the_training(tmp_path: Path) -> None:
@@ -456,13 +459,13 @@ def test_a_lightning_modules_steps_are_the_training_and_the_evaluation(tmp_path:
     )
     setup = recovered_setup(tmp_path / "l", files, task)
     steps = "\n".join(setup.requirements)
-    for step in (
-        "Compute the training loss (Substituter.training_step) (model.py:14-17)",
-        "Validate (Substituter.validation_step) (model.py:19-22)",
-        "Predict (Substituter.predict_step) (model.py:24-27)",
-        "Implement Substituter.generate (model.py:9-12)",
+    for step, ref in (
+        ("Compute the training loss (Substituter.training_step)", "model.py:14-17"),
+        ("Validate (Substituter.validation_step)", "model.py:19-22"),
+        ("Predict (Substituter.predict_step)", "model.py:24-27"),
+        ("Implement Substituter.generate", "model.py:9-12"),
     ):
-        assert step in steps, (step, steps)
+        assert cites(steps, step, ref), (step, steps)
     assert "model.py" in setup.masked_source, setup.masked_source
 
 
@@ -1278,4 +1281,4 @@ def test_a_training_step_opening_with_the_models_mode_switch_is_cited_whole(
         design_complexity=DesignComplexity(dependent_variables={"metric": ["AUC"]}),
     )
     steps = "\n".join(recovered_setup(tmp_path / "w", files, task).requirements)
-    assert "Train (train) (main.py:4-54)" in steps, steps
+    assert "Train (train): backpropagates; steps opt; returns loss (main.py:4-54)" in steps, steps

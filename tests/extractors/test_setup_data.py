@@ -377,9 +377,10 @@ def test_the_function_assigning_the_measures_by_name_is_their_step(tmp_path: Pat
     )
     files = {"test.py": program, "README.md": readme}
     steps = recovered_setup(tmp_path / "m", files, task).requirements
-    assert any(s.endswith("Compute AUROC, AUPR (get_measures) (test.py:12-16)") for s in steps), (
-        steps
-    )
+    assert any(
+        s.endswith("Compute AUROC, AUPR (get_measures): returns auroc and aupr (test.py:12-16)")
+        for s in steps
+    ), steps
     assert not any("fit_step" in s for s in steps), steps
 
 

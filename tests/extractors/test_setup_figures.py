@@ -13,7 +13,9 @@ from extractors.agent.figures import (
     citations,
     mostly_shared,
     setup_figures,
+    wording,
 )
+from extractors.agent.gist import thin
 from extractors.repo import mine_repo
 from extractors.repo.commands import command_lines
 
@@ -28,6 +30,12 @@ def test_citations_read_every_reference_of_a_step_including_lists() -> None:
         ("scripts/b.sh", 4, 4),
         ("train.py", 40, 41),
     ]
+
+
+def test_a_steps_wording_is_it_less_its_label_and_citation() -> None:
+    assert wording("Step 3: Train (Exp.train) (exp/exp_main.py:98-123)") == "Train (Exp.train)"
+    assert wording("Final Step: Report MSE (a.py:3)") == "Report MSE"
+    assert not thin(wording("Step 1: Train (Exp.train): for each epoch: runs self.model (a.py:3)"))
 
 
 def test_boilerplate_steps_are_recognised_whatever_their_label() -> None:
@@ -77,6 +85,9 @@ def test_figures_count_copies_bad_flags_and_masked_recall(tmp_path: Path) -> Non
     assert (fig.tasks, fig.no_answer, fig.empty) == (6, 1, 1)
     assert fig.copied == 2
     assert fig.boilerplate == 3 and fig.all_steps == 7
+    # "Load the data" (3 words, a name alone) four times, the argument parsing (3) thrice
+    assert sorted(fig.words) == [3] * 7 and fig.name_only == 7
+    assert "words per step: median 3; worded by a name alone: 7/7 (100%)" in fig.lines()
     assert (fig.commands, fig.commands_ok) == (5, 3)
     assert any("--bogus is not a flag of train.py" in p for p in fig.problems)
     assert any("runs missing.py" in p for p in fig.problems)

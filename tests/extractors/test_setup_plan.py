@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from repo_fixture import committed_index, recovered_setup
+from repo_fixture import cites, committed_index, recovered_setup
 
 from expcurate.records import REF_RE, STEP_RE, DesignComplexity, RepoIndex, Setup, TaskDraft
 from extractors.agent import SetupAgent, validate_references
@@ -1187,10 +1187,9 @@ def test_what_the_question_studies_by_a_common_name_is_cited_where_code_names_it
     steps = recovered_setup(
         tmp_path / "a", files, task("Do data augmentations help CC?")
     ).requirements
-    assert any(
-        s.endswith("Implement the augmentation (Transforms) (modules/transform.py:4-13)")
-        for s in steps
-    ), steps
+    assert cites(steps, "Implement the augmentation (Transforms)", "modules/transform.py:4-13"), (
+        steps
+    )
     steps = recovered_setup(tmp_path / "b", files, task("Do paired views help CC?")).requirements
     assert not any("Implement the augmentation" in s for s in steps), steps
     many = "".join(

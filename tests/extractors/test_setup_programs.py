@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from repo_fixture import committed_index, recovered_setup
+from repo_fixture import cites, committed_index, recovered_setup
 
 from expcurate.records import DesignComplexity, TaskDraft
 from extractors.agent.steps import StepTracer
@@ -939,7 +939,7 @@ def test_the_evaluation_step_is_the_one_the_run_calls(tmp_path: Path) -> None:
     )
     steps = "\n".join(recovered_setup(tmp_path / "marl", files, task).requirements)
     # `evaluate` is never called by the run, and a config's `validate` evaluates nothing
-    assert "Evaluate (Experiment._evaluation_loop) (experiment.py:25-30)" in steps
+    assert cites(steps, "Evaluate (Experiment._evaluation_loop)", "experiment.py:25-30"), steps
     assert "Experiment.evaluate" not in steps and "ExperimentConfig.validate" not in steps
 
 
@@ -2401,7 +2401,7 @@ def test_a_class_doing_its_work_in_one_long_method_is_walked_by_that_methods_blo
         expected_outcome="The agent's answer is checked right.",
     )
     steps = recovered_setup(tmp_path / "long", files, task).requirements
-    inside = [s for s in steps if "(in start_sample) (tasks/sql/task.py:" in s]
+    inside = [s for s in steps if "(in start_sample)" in s and "(tasks/sql/task.py:" in s]
     assert len(inside) >= 2, steps
     # the walk itself gives the blocks, whatever else the plan finds to cite
     index = committed_index(tmp_path / "walk", files)

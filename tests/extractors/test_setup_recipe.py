@@ -184,8 +184,9 @@ def test_the_benchmarks_a_task_measures_are_loaded_by_their_own_folders(tmp_path
     task.design_complexity.dependent_variables = {"metrics": ["GSM8K", "MATH", "Avg."]}
     setup = recovered_setup(tmp_path, files, task)
     steps = "\n".join(setup.requirements)
-    assert "Load GSM8K (DataProcessor) (tasks/gsm8k/data_worker.py:1-10)" in steps
-    assert "Load MATH (DataProcessor) (tasks/math/data_worker.py:1-10)" in steps
+    for name in ("GSM8K", "MATH"):
+        said = f"Load {name} (DataProcessor): read the {name} questions and answers"
+        assert f"{said} (tasks/{name.lower()}/data_worker.py:1-10)" in steps, steps
     assert setup.source[0] == "main.py"
     assert "tasks/mbpp/" not in steps  # not measured by this task
     # a folder with no like folders beside it is no benchmark's

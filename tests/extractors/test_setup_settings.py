@@ -9,7 +9,7 @@ import itertools
 import json
 from pathlib import Path
 
-from repo_fixture import committed_index, recovered_setup
+from repo_fixture import cites, committed_index, recovered_setup
 
 from expcurate.records import DesignComplexity, TaskDraft
 
@@ -617,8 +617,8 @@ def test_compared_methods_with_their_own_modules_are_the_method_steps(tmp_path: 
     )
     setup = recovered_setup(tmp_path / "marl", files, task)
     steps = "\n".join(setup.requirements)
-    assert "Implement MAPPO (Mappo) (algorithms/mappo.py:1-11)" in steps
-    assert "Implement QMIX (Qmix) (algorithms/qmix.py:1-11)" in steps
+    assert cites(steps, "Implement MAPPO (Mappo)", "algorithms/mappo.py:1-11"), steps
+    assert cites(steps, "Implement QMIX (Qmix)", "algorithms/qmix.py:1-11"), steps
     # the config loader shares the task's words, but it is no part of either method
     assert not any(
         "experiment_loader.py" in s and s.split(": ", 1)[1].startswith("Implement")
@@ -1015,10 +1015,9 @@ def test_the_losses_of_the_chained_training_are_steps_of_its_evaluation(tmp_path
     files = {"test.py": OOD_TEST, "stage1.py": stage, "losses.py": losses, "README.md": readme}
     setup = recovered_setup(tmp_path / "t", files, _ood_task())
     assert "Train first with stage1.py" in "\n".join(setup.requirements), setup.requirements
-    assert any(
-        r.endswith("Compute the loss (MarginLoss.forward) (losses.py:8-10)")
-        for r in setup.requirements
-    ), setup.requirements
+    assert cites(setup.requirements, "Compute the loss (MarginLoss.forward)", "losses.py:8-10"), (
+        setup.requirements
+    )
 
 
 def test_the_arm_the_readme_is_titled_after_is_the_authors_own_run(tmp_path: Path) -> None:
