@@ -318,7 +318,39 @@ def setting_flags(task: TaskDraft, options: list[CliFlag]) -> list[tuple[CliFlag
                     text = flag.default.strip("'\"")  # the parser's spelling: ls21 for LS21
                 found = (flag, text) if flag is not None and not flag.switch else None
             if found is not None:
-                out.append(found)
+                out.append((found[0], reciprocal(found[0], found[1]) or found[1]))
+    return out
+
+
+def reciprocal(flag: CliFlag, value: str) -> str:
+    """The value as an option taking its reciprocal wants it: ρ = 50 is `--imbalance_ratio
+    0.02` where the option's default is 0.01 (the usual ρ = 100 written 1/ρ); "" when the
+    option takes the value as it is. Only a default of 0.1 or less that is one over a whole
+    number, against a value of 10 or more, reads so."""
+    try:
+        default, given = float(flag.default.strip("'\"")), float(value)
+    except ValueError:
+        return ""
+    whole = 1 / default if 0 < default <= 0.1 else 0.0
+    if given < 10 or not whole or abs(whole - round(whole)) > 1e-6:
+        return ""
+    return f"{1 / given:g}"
+
+
+def reciprocal_notes(task: TaskDraft, options: list[CliFlag]) -> list[str]:
+    """What a reviewer must know of each setting the commands give as its reciprocal."""
+    out = []
+    for name, values in task.design_complexity.constant_variables.items():
+        for value in listed(values):
+            text = str(value).strip()
+            flag = flag_for(text, str(name), options) if numeric(text) else None
+            taken = reciprocal(flag, text) if flag is not None else ""
+            default = flag.default.strip("'\"") if flag is not None else ""
+            if flag is not None and taken and float(taken) != float(default):
+                out.append(
+                    f"{name} = {text} is `{flag.name} {taken}` in the commands: the option takes "
+                    f"1/{name} (its default, {default}, is {name} = {round(1 / float(default))})"
+                )
     return out
 
 
@@ -398,11 +430,24 @@ def fold(text: str) -> str:
     return re.sub(r"[^0-9a-z]", "", text.lower())
 
 
+_GREEK = {
+    "α": "alpha", "β": "beta", "γ": "gamma", "δ": "delta", "ε": "epsilon", "ζ": "zeta",
+    "η": "eta", "θ": "theta", "ι": "iota", "κ": "kappa", "λ": "lambda", "μ": "mu", "ν": "nu",
+    "ξ": "xi", "π": "pi", "ρ": "rho", "σ": "sigma", "τ": "tau", "υ": "upsilon", "φ": "phi",
+    "χ": "chi", "ψ": "psi", "ω": "omega",
+}  # fmt: skip
+
+
+def spelled(name: str) -> str:
+    """A symbol's Greek letters spelled out as code names them: "ρ" -> rho, "λ_1" -> lambda_1."""
+    return "".join(_GREEK.get(c.lower(), c) for c in name)
+
+
 def flag_for(value: str, variable: str, options: list[CliFlag]) -> CliFlag | None:
     """The option that sets `value` of `variable`: its default is the value, its help names
     the value, or its name shares a word with the variable's name."""
     low = value.lower()
-    wanted = {stem(w) for w in content_words(variable)} - {
+    wanted = {stem(w) for w in content_words(spelled(variable))} - {
         "model",
         "method",
         "type",
@@ -410,7 +455,7 @@ def flag_for(value: str, variable: str, options: list[CliFlag]) -> CliFlag | Non
         "name",
         "setting",
     }
-    named = [f for f in options if wanted & set(terms(f.name))]
+    named = [f for f in options if wanted & {t for n in (f.name, *f.aliases) for t in terms(n)}]
     if low not in BOOLEANS:  # any switch's default or help says True: only its name tells
         # a number is a default by coincidence as often as not (epochs 8, workers 8): it
         # counts only for an option named like the variable (batch_size 16: --train_batch_size)

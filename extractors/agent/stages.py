@@ -173,10 +173,12 @@ class Stages:
         for program, cands in by_program.items():  # in the document's order
             best = max(cands, key=lambda c: on_setting(c.text, wanted))
             takes = self.options_of(program)
-            mine = [(f, v) for f, v in held if f.name in takes]
-            commands.append(
-                self.args.dashed(with_held(run_from(best, self.known), mine)[0], program)
-            )
+            command = run_from(best, self.known)
+            # an option the documented command gives is one its program takes, read or not
+            # (stage2.py does not compile, and still takes the `--rho` its README gives it)
+            given = set(command.split())
+            mine = [(f, v) for f, v in held if f.name in takes or given & {f.name, *f.aliases}]
+            commands.append(self.args.dashed(with_held(command, mine)[0], program))
         # the checkpoint an option numbers, as the training saves it last
         numbered = saved_by_number(self.search, entry)
         trainer = self.entries.get(next(reversed(by_program))) if by_program else None

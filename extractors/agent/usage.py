@@ -23,6 +23,7 @@ from .analysis import AnalysisPrograms
 from .arm_options import (
     choices_of,
     fold,
+    reciprocal_notes,
 )
 from .arms import (
     ABLATED,
@@ -210,6 +211,8 @@ class UsageWriter:
             lines.append(keys)
         if data := self.data_option(entry, plan.runs):
             lines.append(data)
+        if (e := self.entries.get(entry or "")) is not None:  # "ρ = 50 is `--rho 0.02`"
+            lines += [f"{note}." for note in reciprocal_notes(task, e.flags)]
         if absent := self.absent_data(task, entry):
             lines.append(absent)
         if self.data is not None:  # each benchmark the task measures, its data made first

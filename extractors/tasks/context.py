@@ -381,6 +381,34 @@ def _named_on(pattern: re.Pattern[str], text: str) -> list[str]:
     return out
 
 
+# a setting a caption fixes by a symbol: "(ρ = 50)", "with K = 5", "where λ_1=0.1", "seq_len=336";
+# a Greek letter (with a subscript), a one- or two-letter symbol, or a code name with "_"
+_SYMBOL_VALUE = re.compile(
+    r"(?:\(|\b(?:with|where|when|at|for|and)\s+|[,:;]\s*)"
+    r"((?:[\u0391-\u03a9\u03b1-\u03c9](?:_\w+)?)|[A-Za-z]{1,2}(?:_\w+)?|[a-z]+_[a-z_]+)"
+    r"\s*=\s*(-?\d+(?:\.\d+)?(?:e-?\d+)?)(?!\w|\.\d|\s*,\s*\d)"
+)
+# symbols a caption gives a correlation by ("Pearson R = 0.47"): an outcome, not a setting
+_CORRELATION = {"r", "ρ", "τ", "r2", "R"}
+
+
+def caption_values(caption: str, cells: frozenset[str] = frozenset()) -> dict[str, str]:
+    """Settings a caption's first sentence fixes by a symbol: "Results on CIFAR10-LT (ρ = 50)"
+    holds ρ at 50. A value the table's cells hold, a symbol given twice, or a correlation's
+    fraction is a result, not a setting."""
+    first = SENTENCE_END.split(caption.strip(), maxsplit=1)[0]
+    found: dict[str, set[str]] = {}
+    for symbol, value in _SYMBOL_VALUE.findall(first):
+        found.setdefault(symbol, set()).add(value)
+    out = {}
+    for symbol, values in found.items():
+        value = values.pop() if len(values) == 1 else ""
+        fraction = "." in value and abs(float(value)) <= 1
+        if value and value not in cells and not (fraction and symbol in _CORRELATION):
+            out[symbol] = value
+    return out
+
+
 def caption_constants(caption: str) -> dict[str, str]:
     """Settings a caption fixes for the whole table: "Results on CIFAR10-LT using ResNet18"
     holds the dataset and the backbone constant."""

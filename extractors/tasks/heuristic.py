@@ -34,6 +34,7 @@ from extractors.tasks.context import (
     about_efficiency,
     called,
     caption_constants,
+    caption_values,
     clean_title,
     lower_first,
     method_text,
@@ -625,6 +626,8 @@ def draft(paper: ParsedPaper) -> DraftSet:
                 page=table.page,
             )
         fixed = caption_constants(table.caption) or text_setting(ctx, table.label)
+        cells = frozenset(c.strip() for row in table.rows for c in row)
+        fixed = {**fixed, **caption_values(table.caption, cells)}  # "(ρ = 50)"
         for d in drafts:
             asked_as = _asked_key(d, table.caption)
             if asked_as in asked:  # one task, citing both tables
@@ -642,7 +645,8 @@ def draft(paper: ParsedPaper) -> DraftSet:
                 if asked_as is not None:
                     asked[asked_as] = task
     for figure in paper.figures:
-        fixed = caption_constants(figure.caption)  # "... across the training on ImageNet-10"
+        # "... across the training on ImageNet-10", "(K = 5)"
+        fixed = {**caption_constants(figure.caption), **caption_values(figure.caption)}
         for d in figure_tasks(ctx, figure):
             if d.key not in seen:
                 seen.add(d.key)

@@ -400,3 +400,30 @@ def test_a_conv_layer_is_not_a_question_about_converting_the_data(tmp_path: Path
         ),
     )
     assert setup.source[0] == "train.py", setup.source
+
+
+def test_a_symbol_the_task_holds_sets_the_option_named_after_it(tmp_path: Path) -> None:
+    task = _ood_task()
+    task.design_complexity.constant_variables["ρ"] = "50"
+    setup = recovered_setup(tmp_path / "a", FILES, task)
+    commands = re.findall(r"`(python [^`]*)`", setup.usage_instructions)
+    assert commands and all("--rho 0.02" in c for c in commands), setup.usage_instructions
+    # the option takes 1/ρ: its default 0.01 is no ρ of 0.01, so the value is turned and said
+    note = "ρ = 50 is `--rho 0.02` in the commands: the option takes 1/ρ (its default, 0.01, "
+    assert note + "is ρ = 100)." in setup.usage_instructions, setup.usage_instructions
+    task.design_complexity.constant_variables["ρ"] = "100"
+    usage = recovered_setup(tmp_path / "b", FILES, task).usage_instructions
+    assert "--rho 0.01" in usage and "the option takes 1/ρ" not in usage, usage
+
+
+def test_only_a_small_default_one_over_a_whole_number_takes_the_reciprocal() -> None:
+    from expcurate.records import CliFlag
+    from extractors.agent.arm_options import reciprocal, spelled
+
+    assert reciprocal(CliFlag(name="--rho", default="0.01"), "50") == "0.02"
+    assert reciprocal(CliFlag(name="--imb_factor", default="0.1"), "10") == "0.1"
+    assert reciprocal(CliFlag(name="--k", default="8"), "50") == ""  # taken as it is
+    assert reciprocal(CliFlag(name="--lam", default="0.5"), "2") == ""  # a weight, not 1/2
+    assert reciprocal(CliFlag(name="--tau", default="0.07"), "20") == ""  # 1/0.07 is no whole
+    assert reciprocal(CliFlag(name="--rho", default="0.01"), "5") == ""
+    assert spelled("ρ") == "rho" and spelled("λ_1") == "lambda_1"

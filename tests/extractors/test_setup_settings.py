@@ -993,6 +993,20 @@ def test_an_evaluation_is_preceded_by_the_documented_training(tmp_path: Path) ->
     assert {"test.py", "stage1.py", "stage2.py"} <= set(setup.masked_source), setup.masked_source
 
 
+def test_a_training_that_does_not_compile_still_takes_the_options_its_readme_gives(
+    tmp_path: Path,
+) -> None:
+    readme = (
+        "# Long-tailed OOD detection\n\nTrain:\n\n    python stage2.py --ds cifar10 --odc 3\n\n"
+        + OOD_README.split("\n", 2)[2]
+    )
+    broken = OOD_TEST.replace("    args = p.parse_args()\n", "      args = p.parse_args()\n")
+    files = {"test.py": OOD_TEST, "stage2.py": broken, "README.md": readme}
+    usage = recovered_setup(tmp_path / "b", files, _ood_task()).usage_instructions
+    # its parser cannot be read, but the README gives it `--ds`: the task's data set is set
+    assert "`python stage2.py --ds cifar100 --odc 3`" in usage, usage
+
+
 def test_the_losses_of_the_chained_training_are_steps_of_its_evaluation(tmp_path: Path) -> None:
     """The evaluation imports no loss: the objective is in what its training imports."""
     losses = (

@@ -404,6 +404,36 @@ def test_constants_come_from_what_the_paper_fixes_not_from_schedules_or_definiti
     assert _hyperparameters(text) == {"learning_rate": "1e-4", "batch_size": "64", "epochs": "30"}
 
 
+def test_a_caption_fixes_a_setting_by_a_symbol_not_a_result_by_one() -> None:
+    from extractors.tasks.context import caption_values
+
+    assert caption_values("Table 7: Results on SetA-LT (ρ = 50) using ResNet18.") == {"ρ": "50"}
+    assert caption_values("Table 3: Few-shot results with K = 5 and T = 10.") == {
+        "K": "5",
+        "T": "10",
+    }
+    assert caption_values("Table 2: seq_len=336, pred_len=720 on SetA") == {
+        "seq_len": "336",
+        "pred_len": "720",
+    }
+    # a sweep, a correlation and a value the table's cells hold are no setting
+    assert caption_values("Table 1: Results (ρ = 10, 50, 100).") == {}
+    assert caption_values("Figure 2: Scores agree with people (Pearson R = 0.47).") == {}
+    assert caption_values("Table 4: Results (N = 64).", frozenset({"64", "0.3"})) == {}
+    # only the first sentence: what a later one says is its own remark
+    assert caption_values("Table 5: Results on the val split. Bold is best (at p = 5).") == {}
+    table = Table(
+        label="Table 7",
+        caption="Table 7: Results on SetA-LT (ρ = 50) using ResNet18.",
+        page=6,
+        rows=[["Method", "AUROC", "FPR95"], ["Base", "80.1", "50.2"], ["BlockNet", "85.3", "40.1"]],
+    )  # fmt: skip
+    paper = ParsedPaper(title="Blocks", abstract="We propose BlockNet.", tables=[table])
+    (task,) = draft(paper).tasks
+    assert task.design_complexity.constant_variables["ρ"] == "50"
+    assert task.design_complexity.constant_variables["setting"] == "SetA-LT"
+
+
 def test_an_ablation_row_says_which_way_it_moves_the_scored_columns() -> None:
     table = Table(
         label="Table 5",
