@@ -283,13 +283,58 @@ class MeasureSteps:
                         # the task names no measure: the common one the line prints ("AUC")
                         word = min(hit & _COMMON_METRICS - _VAGUE_METRICS, default="")
                         shown = word.upper() if len(word) <= 4 else word
-                    said = shown or named
+                    # of the task's measures, those the line prints, and says it of the rest
+                    printed = [m for m in metrics[:3] if _prints(m, said_terms)]
+                    missing = [m for m in metrics[:3] if m not in printed]
+                    said = shown or ", ".join(printed) or named
                     # the line reports each run's numbers; the comparison is across runs
                     action = f"Report {said} of each run, then compare {compared} across them"
                     if compared == "the runs":
                         action = f"Report {said} of each run, then compare the runs"
+                    if missing:
+                        text = " ".join(self.search.lines(path)[begin - 1 : last])
+                        # what it prints instead, as the line writes it ("Dice", "Acc")
+                        instead = "" if printed else _measure_names(text)
+                        absent = in_prose(missing).replace(" and ", " or ")
+                        action += (
+                            f"; the line prints {instead}, not {absent}"
+                            if instead
+                            else f"; the line prints no {absent}"
+                        )
                     return Step(action, path, begin, last), shown
         return None
+
+
+# a measure's letter as a table heads it: P, R and F1 for precision, recall and F-score
+_SHORT = {"p": stem("precision"), "r": stem("recall"), "acc": stem("accuracy")}
+# a report line's spellings of a measure: `Acc` for accuracy, `F-score` for F1
+_WRITTEN = [
+    (frozenset({stem("acc")}), stem("accuracy")),
+    (frozenset({"f", stem("score")}), "f1"),
+    (frozenset({"fscore"}), "f1"),
+]
+
+
+def _prints(metric: str, said: frozenset[str]) -> bool:
+    """A report line's words name the measure: one of its measure words ("top1" of "top1
+    accuracy"; `Acc` for accuracy), else all its words ("classification performance")."""
+    words = frozenset(
+        _SHORT.get(w.lower(), stem(w.lower())) for w in re.findall(r"[A-Za-z0-9]+", metric)
+    )
+    said = said | {full for short, full in _WRITTEN if short <= said}
+    common = words & (_COMMON_METRICS - _VAGUE_METRICS)  # "Dice score" by its "dice"
+    return bool(common & said) if common else bool(words) and words <= said
+
+
+def _measure_names(text: str) -> str:
+    """The common measures a report line names, as it writes them ("Dice", "Acc@1")."""
+    wanted = _COMMON_METRICS - _VAGUE_METRICS
+    words = re.findall(r"[A-Za-z][A-Za-z0-9@]*", re.sub(r"\{[^{}]*\}", " ", text))
+    found: dict[str, str] = {}  # each once, whatever its case ("ACC" and "acc")
+    for w in words:
+        if stem(w.split("@")[0].lower()) in wanted:
+            found.setdefault(w.lower(), w)
+    return in_prose(list(found.values())[:3])
 
 
 MAX_REPORTED = 4  # the measures whose report line is looked for one by one

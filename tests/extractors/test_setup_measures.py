@@ -301,3 +301,23 @@ def test_a_measure_only_a_module_no_run_imports_prints_is_to_write(tmp_path: Pat
     task = _task(question.format("accuracy"), ["accuracy"])
     usage = recovered_setup(tmp_path / "a", files, task).usage_instructions
     assert "no string or report statement" not in usage, usage
+
+
+def test_a_report_line_names_a_measure_by_its_letters_and_spellings() -> None:
+    from extractors.agent.measures import _measure_names, _prints
+    from extractors.repo import terms
+
+    line = (
+        'print("Accuracy : {:0.4f}, Precision : {:0.4f}, Recall : {:0.4f}, F-score : {:0.4f}"'
+        ".format(accuracy, precision, recall, f_score))"
+    )
+    said = frozenset(terms(line))
+    # a table's P, R and F1 are the line's Precision, Recall and F-score
+    assert all(_prints(m, said) for m in ("P", "R", "F1", "F1-Score", "top1 accuracy"))
+    assert not _prints("AUROC", said) and not _prints("classification performance", said)
+    dice = 'print(f"{target} result with Dice score {dice_score:.4f}")'
+    # "score" names any value: the Dice line prints no "accuracy score"
+    assert _prints("Dice score", frozenset(terms(dice)))
+    assert not _prints("accuracy score", frozenset(terms(dice)))
+    assert _measure_names(line) == "Accuracy, Precision and Recall"
+    assert _measure_names("print('ACC', acc, 'NMI', nmi)") == "ACC"

@@ -433,10 +433,11 @@ def test_the_arm_no_switch_turns_on_runs_bare_and_a_rejected_flag_is_said(
     # in any of its runs, not only the first
     assert "the script passes --persevere, --ratio, which its program does not define" in usage
     assert "--seed default" not in usage and "no launch script" not in usage
-    # the metric the task names is printed nowhere: the line printing a common one is the end
+    # the metric the task names is printed nowhere: the line printing a common one is the end,
+    # and the step says what it prints instead
     assert setup.requirements[-1] == (
         "Final Step: Report segmentation accuracy of each run, then compare Par Conv, Seq Conv "
-        "and w/o Conv across them (run.py:19)"
+        "and w/o Conv across them; the line prints dice, not segmentation accuracy (run.py:19)"
     )
 
 
