@@ -110,29 +110,60 @@ class Gists:
 
     def _callee_gist(self, step: Step, tree: ast.Module, stmts: list[ast.stmt]) -> str:
         """The gist of the repository's function the range calls and the step names
-        ("Compute results with single_gpu_test": what `single_gpu_test` does)."""
+        ("Compute results with single_gpu_test": what `single_gpu_test` does), a method of
+        an object it makes too (`ExplorationStage(...).run(...)`, `stage = Stage(); stage.run()`:
+        "in ExplorationStage.run, ...")."""
         names = self.tracer.local_names(step.path, tree, packages=True)
+        made = _instances(tree, step.start, names)
         for call in (c for s in stmts for c in ast.walk(s) if isinstance(c, ast.Call)):
-            dotted = _dotted(call.func)
-            if not dotted or not _named(dotted, step.action):
+            found = self._callee(step, tree, call, names, made)
+            if found is None:
                 continue
-            parts = dotted.split(".")
-            if len(parts) == 1 and parts[0] in names:
-                path, qual = names[parts[0]]
-            elif len(parts) == 2 and parts[0] == "self" and (cls := _class_at(tree, step.start)):
-                path, qual = step.path, f"{cls}.{parts[1]}"
-            else:
-                continue
+            path, qual = found
             node = self.tracer.def_node(path, qual)
             home = self.tracer.tree(path)
             if node is None or home is None:
                 continue
             there = replace(step, path=path, start=node.lineno, end=node.end_lineno or node.lineno)
             body = [s for s in node.body if not _is_docstring(s)]
-            said = self._said(there, home, body, [], node)
+            said = _doc(node, step.action) or self._said(there, home, body, [], node)
             # not the cited line's own work: where it is done, said so
-            return _doc(node, step.action) or (f"in its definition, {said}" if said else "")
+            owner = qual.rsplit(".", 1)[0] if "." in qual else ""
+            named = _named(qual, step.action) and (not owner or owner in step.action)
+            where = "its definition" if named else qual  # "in Stage.run"
+            return f"in {where}, {said}" if said else ""
         return ""
+
+    @staticmethod
+    def _callee(
+        step: Step,
+        tree: ast.Module,
+        call: ast.Call,
+        names: dict[str, tuple[str, str]],
+        made: dict[str, tuple[str, str]],
+    ) -> tuple[str, str] | None:
+        """Where the function a call the step names is defined: (file, qualified name)."""
+        func = call.func
+        if isinstance(func, ast.Attribute) and not _named(func.attr, step.action, verb=True):
+            return None
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call):
+            maker = func.value.func  # `Stage(...).run(...)`
+            if isinstance(maker, ast.Name) and maker.id in names:
+                path, cls = names[maker.id]
+                return path, f"{cls}.{func.attr}"
+            return None
+        dotted = _dotted(func)
+        if not dotted or not _named(dotted, step.action, verb=True):
+            return None
+        parts = dotted.split(".")
+        if len(parts) == 1 and parts[0] in names:
+            return names[parts[0]]
+        if len(parts) == 2 and parts[0] == "self" and (cls := _class_at(tree, step.start)):
+            return step.path, f"{cls}.{parts[1]}"
+        if len(parts) == 2 and parts[0] in made:  # `stage = Stage(...)`, then `stage.run()`
+            path, cls = made[parts[0]]
+            return path, f"{cls}.{parts[1]}"
+        return None
 
     def _class_gist(self, step: Step, tree: ast.Module, node: ast.ClassDef) -> str:
         """What a class holds (the objects its `__init__` makes) and what its `forward` (or
@@ -486,13 +517,15 @@ def _dotted(node: ast.expr) -> str:
     return ""
 
 
-def _named(dotted: str, action: str) -> bool:
+def _named(dotted: str, action: str, *, verb: bool = False) -> bool:
     """The step's wording names the call already: as written ("Call analyze_output",
     "Create the IMBALANCECIFAR10"), or word for word ("Load experiment config" for
     `load_experiment_config`). One word counts only as written: "Model's forward pass" names
-    the class, not `self.model`."""
+    the class, not `self.model`. With `verb`, the wording's first word may be the name made a
+    verb ("Run (in run)" of `stage.run()`)."""
     last = _last(dotted)
-    if last in re.findall(r"\w+", action):
+    said = re.findall(r"\w+", action)
+    if last in said or (verb and said and last == said[0].lower()):
         return True
     words = _words(last)
     return len(words) >= 2 and set(words) <= {w.lower() for w in re.findall(r"\w+", action)}
@@ -502,6 +535,33 @@ def _words(name: str) -> list[str]:
     """`cross_entropy` -> cross, entropy; `ClipPPOLoss` -> clip, ppo, loss."""
     parts = re.findall(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+", name)
     return [p.lower() for p in parts]
+
+
+def _instances(
+    tree: ast.Module, line: int, names: dict[str, tuple[str, str]]
+) -> dict[str, tuple[str, str]]:
+    """The names the function holding `line` binds to the repository's classes it makes
+    (`prompt_evolve = PromptEvolve(self)`): name -> the class's (file, qualified name)."""
+    holding = [
+        n
+        for n in ast.walk(tree)
+        if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
+        and n.lineno <= line <= (n.end_lineno or n.lineno)
+    ]
+    out: dict[str, tuple[str, str]] = {}
+    scope = max(holding, key=lambda n: n.lineno) if holding else tree
+    for n in ast.walk(scope):
+        if (
+            isinstance(n, ast.Assign)
+            and len(n.targets) == 1
+            and isinstance(n.targets[0], ast.Name)
+            and isinstance(n.value, ast.Call)
+            and isinstance(n.value.func, ast.Name)
+            and n.value.func.id in names
+            and n.value.func.id[:1].isupper()
+        ):
+            out[n.targets[0].id] = names[n.value.func.id]
+    return out
 
 
 def _class_at(tree: ast.Module, line: int) -> str:

@@ -76,10 +76,25 @@ class Exp:
             history.append(self.model(r))
         return history
 
+    def explore(self, pool):
+        best = Stage(self).run(pool)
+        stage = Stage(self)
+        again = stage.run(best)
+        return again
+
     def test(self, test_loader):
         """Forecast the test split and report MSE and MAE."""
         preds = [self.model(x) for x, _ in test_loader]
         return preds
+
+
+class Stage:
+    def __init__(self, exp):
+        self.exp = exp
+
+    def run(self, pool):
+        """Evolve the prompts over the pool, round by round."""
+        return [self.exp.model(x) for x in pool]
 
 
 class Block(nn.Module):
@@ -213,7 +228,8 @@ def test_a_line_calling_what_the_step_names_says_what_that_does(tmp_path: Path):
     line = next(i for i, x in enumerate(lines, 1) if "= self._split(pool)" in x)
     [step] = gists.worded([Step("Call self._split (in run)", "exp/exp_main.py", line, line)])
     assert step.action == (
-        "Call self._split (in run): split the pool into training and validation samples"
+        "Call self._split (in run): in Exp._split, split the pool into training and validation "
+        "samples"
     )
 
 
@@ -230,7 +246,7 @@ def test_a_called_functions_own_work_is_said_as_done_in_its_definition(tmp_path:
     line = next(i for i, x in enumerate(lines, 1) if x.strip() == "self._prepare()")
     [step] = gists.worded([Step("Call self._prepare (in judge)", "exp/exp_main.py", line, line)])
     assert step.action == (
-        "Call self._prepare (in judge): in its definition, over self.parts: runs self.model"
+        "Call self._prepare (in judge): in Exp._prepare, over self.parts: runs self.model"
     )
 
 
@@ -240,3 +256,12 @@ def test_a_loop_leads_only_where_it_is_most_of_the_lines(tmp_path: Path):
     [step] = gists.worded([Step("Judge (Exp.judge)", "exp/exp_main.py", start, end)])
     # `_prepare` runs once before the rounds: no "for each round" before it
     assert step.action == "Judge (Exp.judge): runs self.model; calls self._prepare; returns history"
+
+
+def test_a_method_of_an_object_the_lines_make_is_said_by_its_class(tmp_path: Path):
+    gists, lines = _gists(tmp_path)
+    said = "Run (in explore): in Stage.run, evolve the prompts over the pool, round by round"
+    for needle in ("best = Stage(self).run(pool)", "again = stage.run(best)"):
+        line = next(i for i, x in enumerate(lines, 1) if needle in x)
+        [step] = gists.worded([Step("Run (in explore)", "exp/exp_main.py", line, line)])
+        assert step.action == said, needle
