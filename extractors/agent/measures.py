@@ -113,7 +113,7 @@ class MeasureSteps:
         }
         if not wanted:
             return None
-        best: tuple[int, str, OutlineItem] | None = None
+        best: tuple[int, str, OutlineItem, set[str]] | None = None
         for path in dict.fromkeys(files):
             tree = self.tracer.tree(path)
             for item in self.tracer.outline(path) if tree is not None else []:
@@ -128,11 +128,18 @@ class MeasureSteps:
                 assigned = {stem(t.id) for n in calls for t in n.targets if isinstance(t, ast.Name)}
                 hits = len(assigned & wanted)
                 if (hits >= 2 or assigned & named) and (best is None or hits > best[0]):
-                    best = (hits, path, item)
+                    best = (hits, path, item, assigned)
         if best is None:
             return None
-        _, path, item = best
-        said = ", ".join(re.sub(r"\s*\([↑↓]\)", "", m) for m in metrics[:3])
+        _, path, item, assigned = best
+
+        def computed(metric: str) -> bool:  # FPR95 by its `fpr`, never ACC by no `acc`
+            words = {stem(w.lower()) for w in re.findall(r"[A-Za-z0-9]+", metric)}
+            return any(w == a or (len(a) >= 3 and w.startswith(a)) for w in words for a in assigned)
+
+        # the measures it computes, not every measure of the task
+        shown = [m for m in metrics if computed(m)][:3] or metrics[:3]
+        said = ", ".join(re.sub(r"\s*\([↑↓]\)", "", m) for m in shown)
         return Step(f"Compute {said} ({item.name})", path, item.start, item.end)
 
     def keyed_metric(self, metrics: list[str], files: list[str]) -> Step | None:

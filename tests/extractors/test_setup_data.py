@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from repo_fixture import committed_index, recovered_setup
+from repo_fixture import cites, committed_index, recovered_setup
 
 from expcurate.records import DesignComplexity, TaskDraft
 
@@ -382,6 +382,10 @@ def test_the_function_assigning_the_measures_by_name_is_their_step(tmp_path: Pat
         for s in steps
     ), steps
     assert not any("fit_step" in s for s in steps), steps
+    # a measure the function does not compute is not said to be: ACC is counted elsewhere
+    task.design_complexity.dependent_variables = {"metrics": ["ACC (↑)", "AUROC (↑)", "AUPR (↑)"]}
+    steps = recovered_setup(tmp_path / "acc", files, task).requirements
+    assert cites(steps, "Compute AUROC, AUPR (get_measures)", "test.py:12-16"), steps
 
 
 def test_a_data_set_the_repository_names_nowhere_is_said_before_the_runs(
