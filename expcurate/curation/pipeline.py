@@ -46,7 +46,7 @@ from expcurate.store.rows import Paper, StageRun
 M = TypeVar("M", bound=BaseModel)
 
 PARSER_VERSION = "paper-1"
-MINER_VERSION = "repo-18"  # repo-2: option aliases (--ds for --dataset); repo-3: switches;
+MINER_VERSION = "repo-19"  # repo-2: option aliases (--ds for --dataset); repo-3: switches;
 # repo-4: the values code tests an option for (`args.algo == "trace"`); repo-5: a program
 # takes the options of the parser-only module it imports (`EntryPoint.parser`); repo-6: a
 # documented command after a shell prompt such as `~$ ` or `user@host:~/src$ `; repo-7: the
@@ -64,7 +64,8 @@ MINER_VERSION = "repo-18"  # repo-2: option aliases (--ds for --dataset); repo-3
 # characters (a thirty-option `torchrun` training); repo-17: a module attaching handlers to its
 # logger at import time (`handler.setFormatter`, `logger.addHandler`) is no script; repo-18: a
 # documented command's bare script name the repository holds once (`python eval_pass_rate.py`)
-# is that file, unless the name is a common one (train.py, setup.py)
+# is that file, unless the name is a common one (train.py, setup.py); repo-19: a notebook's
+# imports are mined (the keys the modules it imports read are its own to set)
 
 
 class StageBlocked(RuntimeError):

@@ -27,6 +27,7 @@ from .pysource import (
     MAX_TESTED,
     ImportRef,
     analyze_python,
+    notebook_imports,
     with_files,
     with_listed,
     with_tested,
@@ -88,6 +89,9 @@ def mine_repo(
             scripts.append((rec.path, sf.text))
         elif rec.language == "notebook":
             notebooks.append((rec.path, notebook_lines(sf.text)))
+            # what its cells import: the keys those modules read are the notebook's to set
+            if imported := notebook_imports([text for _, text in notebooks[-1][1]]):
+                raw_imports[rec.path] = imported
         elif (
             rec.language in DOC_LANGS
             and not is_result_file(rec.path)

@@ -143,6 +143,30 @@ def syntax_error(text: str) -> tuple[int, str] | None:
     return None
 
 
+def import_refs(node: ast.Import | ast.ImportFrom) -> list[ImportRef]:
+    """What an import statement imports: `import a.b` -> a.b; `from .m import f, g` -> m at
+    level 1, names f and g."""
+    if isinstance(node, ast.Import):
+        return [ImportRef(a.name, 0, ()) for a in node.names]
+    names = tuple(a.name for a in node.names if a.name != "*")
+    return [ImportRef(node.module or "", node.level, names)]
+
+
+def notebook_imports(lines: list[str]) -> list[ImportRef]:
+    """The imports of a notebook's cells (`from opto import trace`), each line read on its
+    own: a cell's magics (`%pip install`, `!ls`) or prose cannot hide them."""
+    out: list[ImportRef] = []
+    for line in lines:
+        text = line.strip()
+        if not text.startswith(("import ", "from ")):
+            continue
+        tree = parse(text)
+        for node in tree.body if tree is not None else []:
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                out += import_refs(node)
+    return out
+
+
 def analyze_python(path: str, text: str) -> PyInfo:
     tree = parse(text)
     if tree is None:
@@ -184,11 +208,8 @@ def analyze_python(path: str, text: str) -> PyInfo:
                 if flag:
                     flags.append(flag)
             flags.extend(_typer_params(node))
-        elif isinstance(node, ast.Import):
-            info.imports.extend(ImportRef(a.name, 0, ()) for a in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            names = tuple(a.name for a in node.names if a.name != "*")
-            info.imports.append(ImportRef(node.module or "", node.level, names))
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            info.imports.extend(import_refs(node))
     if main_line:
         kinds.add("main")
     config = None

@@ -795,3 +795,20 @@ def test_a_bare_script_name_the_repository_holds_once_is_that_file(tmp_path: Pat
         "python eval_pass_rate.py --save_path results": ["tools/eval/eval_pass_rate.py"],
         "python train.py --epochs 1": [],
     }, found
+
+
+def test_a_notebooks_imports_are_mined_past_its_magics_and_prose(tmp_path: Path) -> None:
+    cells = [
+        {"cell_type": "markdown", "source": ["from here on, we optimize the agent\n"]},
+        {"cell_type": "code", "source": ["%pip install trace-opt\n", "!ls\n"]},
+        {"cell_type": "code", "source": ["import os\n", "from opto.llm import Client\n"]},
+    ]
+    llm = "import os\n\n\nclass Client:\n    key = os.environ.get('OPENAI_API_KEY')\n"
+    files = {
+        "docs/demo.ipynb": json.dumps({"cells": cells}, indent=1),
+        "opto/__init__.py": "",
+        "opto/llm.py": llm,
+    }
+    index = committed_index(tmp_path, files)
+    # the notebook imports the repository's module, wherever the notebook sits
+    assert index.imports["docs/demo.ipynb"] == ["opto/llm.py"]
