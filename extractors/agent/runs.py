@@ -206,6 +206,7 @@ class RunPlanner:
         multi_scale(chosen, measures_per_set(task) or task_metrics(task, q), self._flags_of)
         self.stages.trained_first(chosen, entry, held, self._unset_outputs)
         self.stages.analysed_first(chosen, entry)
+        self.stages.past_checks(chosen, entry)
         unopened(chosen[:MAX_RUNS], self.entries, self.programs, self.known)
         misplaced(chosen[:MAX_RUNS], self.programs, self.args.tracer.tree, self.known, self._opened)
         uncompiled(chosen[:MAX_RUNS], self.programs, self._compile_error)

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from expcurate.records import CliFlag, DocCommand, EntryPoint, RepoIndex
 from extractors.repo import RepoSearch
-from extractors.repo.commands import doc_order, python_entry, run_from
+from extractors.repo.commands import doc_order, only_checks, python_entry, run_from, sets_up
 
 from .arms import value_forms
 from .checkpoints import last_epoch, saved_by_number
@@ -25,6 +25,7 @@ from .prerequisites import producers
 from .run import Run
 from .run_notes import own_output, run_data, run_slug
 
+MAX_AFTER_CHECK = 3  # the commands a document gives after a check of the set-up, at most
 _TRAINS = re.compile(r"train|finetun|fine_tun|pretrain|stage_?\d", re.I)  # a training program
 _EVALUATION = re.compile(r"^(?:test|eval(?:uate)?|validate|inference)(?:[_.-]|$)", re.I)
 # a checkpoint option given a file of the document's own run (`--ckpt checkpoints/x.ckpt`)
@@ -90,6 +91,36 @@ class Stages:
             return folder.count("/") + 1 - (home.count("/") + 1 if home else 0)
 
         return min(own, key=lambda c: (nearness(c), doc_order(c))) if own else None
+
+    def past_checks(self, runs: list[Run], entry: str | None) -> None:
+        """A run of a program its document offers only as a check of the set-up ("You can
+        try `python -m src.client.agent_test` to check if your agent is configured
+        correctly"): it is said to be one, with the commands the document runs after it
+        (starting the task server, then the assigner), which run the experiment."""
+        if entry is None or (first := self.first_documented(entry)) is None:
+            return
+        lines = self.search.lines(first.doc)
+        if not only_checks(first, lines):
+            return
+        later = [
+            run_from(c, self.known)
+            for c in sorted(self.index.commands, key=lambda c: c.line)
+            if c.doc == first.doc
+            and c.line > first.line
+            and c.runs
+            and entry not in c.runs
+            and not sets_up(c)
+            and not only_checks(c, lines)
+        ][:MAX_AFTER_CHECK]
+        if not later:
+            return
+        after = ", then ".join(f"`{c}`" for c in later)
+        for run in runs:
+            if not run.missing and entry in self.programs(run.command):
+                run.say_first(
+                    f"{first.doc}:{first.line} offers it only as a check of the set-up; "
+                    f"the experiment runs as the document goes on: {after}"
+                )
 
     def options_of(self, program: str) -> set[str]:
         e = self.entries.get(program)

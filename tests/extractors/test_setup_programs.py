@@ -2542,3 +2542,22 @@ def test_a_program_making_an_options_folder_and_opening_it_as_a_file_is_flagged(
         "(line 15): mend one of the two first"
     ) in usage, (usage, setup.no_answer)
     assert "args.out" not in usage, usage
+
+
+def test_a_run_of_a_check_of_the_set_up_is_said_to_be_one_with_the_runs_after_it(
+    tmp_path: Path,
+) -> None:
+    """A task asking how to build an agent leads with the program that chats with one, which
+    the README offers only as a check: its run says so, and what the document runs next."""
+    task = _task(
+        "How can you implement an agent that chats with a user through agent_test?",
+        {},
+        {},
+    )
+    files = _agent_bench_files("to check if your agent is configured correctly")
+    usage = recovered_setup(tmp_path / "a", files, task).usage_instructions
+    assert "`python -m src.agent_test` (README.md:" in usage, usage
+    assert (
+        "offers it only as a check of the set-up; the experiment runs as the document goes on: "
+        "`python -m src.assigner`)"
+    ) in usage, usage
