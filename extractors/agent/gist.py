@@ -16,7 +16,7 @@ import ast
 import re
 from dataclasses import replace
 
-from extractors.repo.pysource import callee_name
+from extractors.repo.pysource import callee_name, dotted_name
 
 from .arm_options import fold
 from .inline import INCIDENTAL, doc_wording
@@ -507,14 +507,11 @@ def _returned(body: list[ast.stmt]) -> list[str]:
 
 
 def _dotted(node: ast.expr) -> str:
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-        return ".".join(reversed(parts))
-    return ""
+    """`a.b.c` of a name's attributes; "" for one that starts from a call or a subscript."""
+    base = node
+    while isinstance(base, ast.Attribute):
+        base = base.value
+    return dotted_name(node) if isinstance(base, ast.Name) else ""
 
 
 def _named(dotted: str, action: str, *, verb: bool = False) -> bool:

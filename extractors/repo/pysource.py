@@ -287,7 +287,7 @@ def _toplevel_code(tree: ast.Module) -> int:
             hit = True
         elif isinstance(value, ast.Call):
             hit = (
-                _dotted(value.func).split(".")[0] not in _SETUP_CALLS
+                dotted_name(value.func).split(".")[0] not in _SETUP_CALLS
                 and callee_name(value.func) not in _SETUP_CALLS
             )
         else:
@@ -318,7 +318,8 @@ def callee_name(func: ast.expr) -> str:
     return ""
 
 
-def _dotted(func: ast.expr) -> str:
+def dotted_name(func: ast.expr) -> str:
+    """The dotted name an expression is written as: `a.b.c`; of `f().g`, what follows the call."""
     parts: list[str] = []
     while isinstance(func, ast.Attribute):
         parts.append(func.attr)
@@ -526,7 +527,7 @@ def _noted(flag: CliFlag, kind: str, values: list[str], unless: str = "") -> Cli
 
 def _call_signal(call: ast.Call) -> tuple[str, CliFlag | None]:
     attr = callee_name(call.func)
-    dotted = _dotted(call.func)
+    dotted = dotted_name(call.func)
     if attr == "add_argument":
         return "", _flag_from_call(call, names_from=list(call.args))
     if attr in ("ArgumentParser", "HfArgumentParser"):
@@ -553,7 +554,7 @@ def _decorator_signals(
     out: list[tuple[str, CliFlag | None]] = []
     for dec in fn.decorator_list:
         call = dec if isinstance(dec, ast.Call) else None
-        dotted = _dotted(call.func if call else dec)
+        dotted = dotted_name(call.func if call else dec)
         if (
             dotted in ("hydra.main", "main")
             and call
@@ -575,7 +576,10 @@ def _typer_params(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> list[CliFlag]:
     flags: list[CliFlag] = []
     args = fn.args.args[len(fn.args.args) - len(fn.args.defaults) :]
     for arg, default in zip(args, fn.args.defaults, strict=False):
-        if isinstance(default, ast.Call) and _dotted(default.func) in ("typer.Option", "Option"):
+        if isinstance(default, ast.Call) and dotted_name(default.func) in (
+            "typer.Option",
+            "Option",
+        ):
             names = [a for a in default.args[1:] if isinstance(a, ast.Constant)]
             flag = _flag_from_call(default, names_from=names) if names else None
             if flag is None:
@@ -669,7 +673,7 @@ def _literal(node: ast.expr, env: dict[str, Any]) -> Any:
                 continue
             out[str(_literal(k, env))] = _literal(v, env)
         return out
-    if isinstance(node, ast.Call) and _dotted(node.func) == "dict" and not node.args:
+    if isinstance(node, ast.Call) and dotted_name(node.func) == "dict" and not node.args:
         result: dict[str, Any] = {}
         for kw in node.keywords:
             if kw.arg is None:
