@@ -290,24 +290,29 @@ class MeasureSteps:
                         # the task names no measure: the common one the line prints ("AUC")
                         word = min(hit & _COMMON_METRICS - _VAGUE_METRICS, default="")
                         shown = word.upper() if len(word) <= 4 else word
-                    # of the task's measures, those the line prints, and says it of the rest
-                    printed = [m for m in metrics[:3] if _prints(m, said_terms)]
-                    missing = [m for m in metrics[:3] if m not in printed]
-                    said = shown or ", ".join(printed) or named
+                    # of the task's measures, those the line prints, and says it of the
+                    # rest; a measure named by no measure word ("Math Reasoning ASDiv", a
+                    # data set's score) is neither
+                    known = [m for m in metrics[:3] if _measure(m)]
+                    printed = [m for m in known if _prints(m, said_terms)]
+                    missing = [m for m in known if m not in printed]
+                    kept = [m for m in metrics[:3] if m not in missing]
+                    said = shown or ", ".join(kept) or named
                     # the line reports each run's numbers; the comparison is across runs
                     action = f"Report {said} of each run, then compare {compared} across them"
                     if compared == "the runs":
                         action = f"Report {said} of each run, then compare the runs"
-                    if missing:
-                        text = " ".join(self.search.lines(path)[begin - 1 : last])
-                        # what it prints instead, as the line writes it ("Dice", "Acc")
-                        instead = "" if printed else _measure_names(text)
-                        absent = in_prose(missing).replace(" and ", " or ")
-                        action += (
-                            f"; the line prints {instead}, not {absent}"
-                            if instead
-                            else f"; the line prints no {absent}"
-                        )
+                    # what it prints, as the line writes it ("Dice", "Acc"), where it prints
+                    # none of the task's measures it can be checked for
+                    text = " ".join(self.search.lines(path)[begin - 1 : last])
+                    instead = "" if printed or not metrics else _measure_names(text)
+                    absent = in_prose(missing).replace(" and ", " or ")
+                    if missing and instead and not kept:
+                        action += f"; the line prints {instead}, not {absent}"
+                    elif missing:
+                        action += f"; the line prints no {absent}"
+                    elif instead:
+                        action += f"; the line prints {instead}"
                     return Step(action, path, begin, last), shown
         return None
 
@@ -322,15 +327,38 @@ _WRITTEN = [
 ]
 
 
+# what names a measure, beyond the common ones the report lines are looked for by
+_MEASURE_WORDS = _COMMON_METRICS | {
+    stem(w)
+    for w in [
+        "auroc", "aupr", "fpr", "tpr", "smape", "mase", "owa", "ppl", "perplexity", "nmi", "ari",
+        "cider", "meteor", "wer", "cer", "hit", "mrr", "ndcg", "spearman", "kendall", "fid",
+        "bpd", "bits", "time", "latency", "throughput", "memory", "params", "parameters",
+        "flops", "success", "rate",
+    ]
+}  # fmt: skip
+
+
+def _measure(metric: str) -> bool:
+    """The measure is named by a measure word a report line can be checked for (AUROC,
+    FPR95, Hit@1, inference time), not only by its data set ("Math Reasoning ASDiv")."""
+    tokens = re.findall(r"[a-z][a-z0-9]*", metric.lower())  # FPR95 by its fpr, F1 whole
+    words = {stem(t) for t in tokens} | {stem(t.rstrip("0123456789")) for t in tokens}
+    # a table's P or R heads precision or recall; "MSVD R" is another work's R (ROUGE)
+    return bool(words & (_MEASURE_WORDS - _VAGUE_METRICS)) or metric.strip() in ("P", "R")
+
+
 def _prints(metric: str, said: frozenset[str]) -> bool:
     """A report line's words name the measure: one of its measure words ("top1" of "top1
     accuracy"; `Acc` for accuracy), else all its words ("classification performance")."""
     words = frozenset(
         _SHORT.get(w.lower(), stem(w.lower())) for w in re.findall(r"[A-Za-z0-9]+", metric)
     )
+    said = said | {t[:-1] for t in said if len(t) > 3 and t.endswith("s")}  # `hits`: Hit@1
     said = said | {full for short, full in _WRITTEN if short <= said}
     common = words & (_COMMON_METRICS - _VAGUE_METRICS)  # "Dice score" by its "dice"
-    return bool(common & said) if common else bool(words) and words <= said
+    named = {w for w in words if not w.isdigit()}  # Hit@1 is in a line printing its `hits`
+    return bool(common & said) if common else bool(named) and named <= said
 
 
 def _measure_names(text: str) -> str:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import ast
 import posixpath
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from expcurate.records import CliFlag, RepoIndex, TaskDraft
@@ -463,7 +464,7 @@ class StepPlanner:
         while len(steps) > MAX_STEPS - 1 and cut:
             drop = cut.pop(0)
             steps = [s for s in steps if s is not drop]  # a step listed twice goes once
-        plan.steps = _apart_from_settings(steps[: MAX_STEPS - 1], settings)
+        plan.steps = _apart_from_settings(steps[: MAX_STEPS - 1], settings, self.search.lines)
         if e is not None:  # a method handing over by a setting: the branch the runs take
             given = given_values(e, [r for r in runs if not r.missing])
             plan.steps = [self.filters.dispatched(s, given) for s in plan.steps]
@@ -801,11 +802,14 @@ def _selection_steps(runs: list[Run]) -> list[Step]:
     return list(out.values())
 
 
-def _apart_from_settings(steps: list[Step], settings: list[Step]) -> list[Step]:
+def _apart_from_settings(
+    steps: list[Step], settings: list[Step], lines_of: Callable[[str], list[str]]
+) -> list[Step]:
     """A launch's step cites the lines of its invocation its settings' steps do not (the
     program and what comes before the first group of flags): cited whole as well, the same
     lines would be cited twice, which a reader takes for padding. A launch whose settings
-    were all cut keeps its whole range."""
+    were all cut keeps its whole range. A cut launch's wording lists no flag: its settings'
+    steps say them."""
     kept = [s for s in steps if any(s is x for x in settings)]
     out: list[Step] = []
     for s in steps:
@@ -815,9 +819,29 @@ def _apart_from_settings(steps: list[Step], settings: list[Step]) -> list[Step]:
             if x is not s and x.path == s.path and s.start < x.start and x.end <= s.end
         ]
         if inner and not any(s is x for x in settings):
-            s = Step(s.action, s.path, s.start, min(inner) - 1)
+            end = min(inner) - 1
+            s = Step(
+                _flags_within(s.action, lines_of(s.path)[s.start - 1 : end]), s.path, s.start, end
+            )
         out.append(s)
     return out
+
+
+def _flags_within(action: str, lines: list[str]) -> str:
+    """A launch's wording for its cut lines: the flags it names that those lines give, the
+    rest said to be the next steps' ("Run MLP (etth1.sh) with --model_type mlp, and the
+    settings the next steps give")."""
+    head, _, flags = action.partition(" with --")
+    if not flags:
+        return action
+    pairs = re.findall(r"(--[\w.-]+)((?:\s+(?!--)\S+)*)", "--" + flags)
+    text = " ".join(lines)
+    kept = [f"{f}{v}" for f, v in pairs if re.search(rf"(?<![\w-]){re.escape(f)}(?![\w-])", text)]
+    if len(kept) == len(pairs):
+        return action
+    if kept:
+        return f"{head} with {' '.join(kept)}, and the settings the next steps give"
+    return f"{head}, with the settings the next steps give"
 
 
 def _suite_steps(runs: list[Run]) -> list[Step]:
