@@ -187,8 +187,74 @@ class Gists:
         around: list[ast.For],
         own: ast.FunctionDef | ast.AsyncFunctionDef | None = None,
     ) -> str:
-        loops = [_loop_words(f) for f in around] + (_loops(body) if _mostly_loop(body) else [])
-        loops = [w for w in loops if w][:2]
+        """What the statements do: their clauses, those of a loop that is most of them said
+        as done in it ("makes X; for each epoch, over train_loader: runs self.model, ...") and
+        those of a range inside loops led by them."""
+        lead = ", ".join([w for w in (_loop_words(f) for f in around) if w][:2])
+        at = _loop_at(body) if _mostly_loop(body) else None
+        before = after = inner = []
+        loops = ""
+        if at is None:
+            before = self._clauses(step, tree, body, own)
+        else:
+            before = self._clauses(step, tree, body[:at], own)
+            inner = self._clauses(step, tree, [body[at]], own)
+            after = self._clauses(step, tree, body[at + 1 :], own)
+            loops = ", ".join([w for w in _loops([body[at]]) if w][:2])
+        used = (
+            []
+            if before or inner or after
+            else self._library_calls(step.path, self._calls(step, body))
+        )
+        if used:
+            before = [f"uses {_listed(used)}"]  # what it does is a library's work
+        returned = _returned(body) if own is not None else []
+        ending = [f"returns {_listed(returned, 'and')}"] if returned else []
+
+        # a clause said before the loop is not said again in it, nor after it
+        inner = [c for c in inner if c not in before]
+        after = [c for c in after if c not in before and c not in inner]
+
+        def text() -> str:
+            looped = f"{loops}: {', '.join(inner)}" if loops and inner else ", ".join(inner)
+            # a loop none of whose lines says anything is said only beside what else is done
+            looped = looped or (f"loops {loops}" if loops and (before or after) else "")
+            parts = [*before, *([looped] if looped else []), *after, *ending]
+            said = "; ".join(parts)
+            return f"{lead}: {said}" if lead and said else said
+
+        # past the words a gist may take: what follows the loop goes first, then the loop's
+        # last clauses (never its first), then what precedes it, then the return
+        while len(text().split()) > MOST_WORDS:
+            for part in (after, inner[1:] and inner, before[1:] and before, ending, before):
+                if part:
+                    part.pop()
+                    break
+            else:
+                break
+        return text()
+
+    @staticmethod
+    def _calls(step: Step, body: list[ast.stmt]) -> list[str]:
+        """The dotted names the statements call, less what the step's wording names ("Call
+        analyze_output") and the classes they make."""
+        calls = [c for s in body for c in ast.walk(s) if isinstance(c, ast.Call)]
+        return [
+            _dotted(c.func)
+            for c in calls
+            if not _named(_dotted(c.func), step.action) and not _class_called(c)
+        ]
+
+    def _clauses(
+        self,
+        step: Step,
+        tree: ast.Module,
+        body: list[ast.stmt],
+        own: ast.FunctionDef | ast.AsyncFunctionDef | None,
+    ) -> list[str]:
+        """The statements' clauses: the class they pick by an option, the objects they make,
+        the model they run, the loss, the backward pass and the optimizer's step, the
+        repository's calls, what they save."""
         calls = [c for s in body for c in ast.walk(s) if isinstance(c, ast.Call)]
         chosen, tests = _picked(body)
         clauses: list[str] = []
@@ -203,12 +269,7 @@ class Gists:
             clauses.append(
                 f"makes {first}{settings if keys else ''}" + (f", {_listed(rest)}" if rest else "")
             )
-        # what the step's wording already names is no news ("Call analyze_output")
-        dotted = [
-            _dotted(c.func)
-            for c in calls
-            if not _named(_dotted(c.func), step.action) and not _class_called(c)
-        ]
+        dotted = self._calls(step, body)
         models = _unique(d for d in dotted if _MODEL.match(d) and not _VERB.match(d))
         if models:
             clauses.append(f"runs {_listed(models)}")
@@ -239,18 +300,7 @@ class Gists:
         saved = _unique(d for d in dotted if _SAVE.match(d))
         if saved:
             clauses.append(f"saves with {_listed(saved)}")
-        if not clauses and (used := self._library_calls(step.path, dotted)):
-            clauses.append(f"uses {_listed(used)}")  # what it does is a library's work
-        if own is not None and (returned := _returned(body)):
-            clauses.append(f"returns {_listed(returned, 'and')}")
-        if not clauses:
-            return ""
-        lead = ", ".join(loops)
-        text = "; ".join(clauses)
-        while len(f"{lead} {text}".split()) > MOST_WORDS and len(clauses) > 1:
-            clauses.pop()
-            text = "; ".join(clauses)
-        return f"{lead}: {text}" if lead else text
+        return clauses
 
     def _library_calls(self, path: str, dotted: list[str]) -> list[str]:
         """The library functions among `dotted` that do work (`torch.fft.rfft`, `torch.topk`),
@@ -271,12 +321,18 @@ class Gists:
         `self`."""
         names = self.tracer.local_names(path, tree)
         methods = {i.name.rsplit(".", 1)[-1] for i in self.tracer.outline(path) if "." in i.name}
+        classes = {  # a name made, not called: `Block(...)`, said by "makes"
+            n
+            for n, (home, qual) in names.items()
+            if any(i.name == qual and i.kind == "class" for i in self.tracer.outline(home))
+            or (n[:1].isupper() and not re.search(r"_[a-z]", n))
+        }
         out: list[str] = []
         for d in dotted:
             parts = d.split(".")
             if INCIDENTAL.search(parts[-1]) or _NOISE_CALL.search(parts[-1]):
                 continue
-            function = len(parts) == 1 and parts[0] in names and not parts[0][:1].isupper()
+            function = len(parts) == 1 and parts[0] in names and parts[0] not in classes
             if function or (len(parts) == 2 and parts[0] == "self" and parts[1] in methods):
                 out.append(d)
         return out
@@ -353,6 +409,14 @@ def _loops(body: list[ast.stmt]) -> list[str]:
             (n for s in found.body for n in _walk_stmts(s) if isinstance(n, ast.For)), None
         )
     return out
+
+
+def _loop_at(body: list[ast.stmt]) -> int | None:
+    """The statement of `body` holding its first `for` loop."""
+    return next(
+        (k for k, s in enumerate(body) if any(isinstance(n, ast.For) for n in _walk_stmts(s))),
+        None,
+    )
 
 
 def _mostly_loop(body: list[ast.stmt]) -> bool:
@@ -471,7 +535,13 @@ def _tested(test: ast.expr) -> list[str]:
 def _class_called(call: ast.Call) -> str:
     """The class a call makes (`ClipPPOLoss(...)`, `nn.CrossEntropyLoss()`), else ""."""
     name = callee_name(call.func)
-    if not name[:1].isupper() or name.isupper() or _AUXILIARY.search(name) or name == "Path":
+    if (
+        not name[:1].isupper()
+        or name.isupper()
+        or re.search(r"_[a-z]", name)  # `FFT_for_Period` is a function's name
+        or _AUXILIARY.search(name)
+        or name == "Path"
+    ):
         return ""
     return _dotted(call.func) or name
 

@@ -154,13 +154,14 @@ def test_a_training_method_is_worded_by_its_loops_model_loss_and_optimizer(tmp_p
     gists, lines = _gists(tmp_path)
     start, end = _span(lines, "def train(", "return self.model")
     [step] = gists.worded([Step("Train (Exp.train)", "exp/exp_main.py", start, end)])
+    # what is made before the epochs, then what each batch does
     assert step.action == (
-        "Train (Exp.train): for each epoch, over train_loader: makes optim.Adam (lr), "
-        "EarlyStopping; runs self.model; computes the loss with criterion; backpropagates; "
-        "steps model_optim"
+        "Train (Exp.train): makes optim.Adam (lr), EarlyStopping; calls self._criterion; for "
+        "each epoch, over train_loader: runs self.model, computes the loss with criterion, "
+        "backpropagates, steps model_optim"
     )
-    # past the words a gist may take, its last clauses go: the calls, the save, the return
-    assert "calls" not in step.action
+    # past the words a gist may take: the save after the loop, then the loop's last calls
+    assert "torch.save" not in step.action and "self.vali" not in step.action
 
 
 def test_a_range_inside_a_loop_says_the_loops_it_runs_in(tmp_path: Path):
@@ -209,7 +210,7 @@ def test_what_the_wording_names_and_generic_returns_are_no_news(tmp_path: Path):
     [step] = gists.worded([Step("Call vali", "exp/exp_main.py", start, end)])
     # a loss by name, the model, no repetition of `vali`, no "returns" of an expression
     assert (
-        step.action == "Call vali: over loader: runs self.model; computes the loss with criterion"
+        step.action == "Call vali: over loader: runs self.model, computes the loss with criterion"
     )
     start, end = _span(lines, "def build(", "return Block(")
     [bare] = gists.worded([Step("Build", "exp/exp_main.py", start, end)])
