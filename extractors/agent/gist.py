@@ -269,6 +269,11 @@ class Gists:
             clauses.append(
                 f"makes {first}{settings if keys else ''}" + (f", {_listed(rest)}" if rest else "")
             )
+        # what the call the wording names is given, when a literal is among it ("Load dataset
+        # into ds: with 'maveriq/bigbenchhard', task_name")
+        given = next((g for c in calls if (g := _given(c, step.action))), "")
+        if given:
+            clauses.append(f"with {given}")
         dotted = self._calls(step, body)
         models = _unique(d for d in dotted if _MODEL.match(d) and not _VERB.match(d))
         if models:
@@ -547,17 +552,57 @@ def _class_called(call: ast.Call) -> str:
 
 
 def _made(body: list[ast.stmt], skip: frozenset[str]) -> list[tuple[str, list[str]]]:
-    """The classes the statements bind to names, each with its keyword settings."""
+    """The classes the statements bind to names or return, each with its keyword settings,
+    else the classes its arguments make (`nn.Sequential(nn.Conv2d(...), ...)`); a method
+    chained on the new object (`SegVol(...).cuda()`) is seen through."""
     out: list[tuple[str, list[str]]] = []
     seen: set[str] = set()
     for s in body:
         for n in _walk_stmts(s):
-            if isinstance(n, ast.Assign | ast.AnnAssign) and isinstance(n.value, ast.Call):
-                cls = _class_called(n.value)
-                if cls and cls not in skip and cls not in seen:
-                    seen.add(cls)
-                    out.append((cls, [k.arg for k in n.value.keywords if k.arg]))
+            value = n.value if isinstance(n, ast.Assign | ast.AnnAssign | ast.Return) else None
+            call = _maker(value) if isinstance(value, ast.Call) else None
+            cls = _class_called(call) if call is not None else ""
+            if call is None or not cls or cls in skip or cls in seen:
+                continue
+            seen.add(cls)
+            keys = [k.arg for k in call.keywords if k.arg]
+            parts = _unique(
+                c for a in call.args if isinstance(a, ast.Call) and (c := _class_called(a))
+            )
+            out.append((cls, keys or parts))
     return out
+
+
+def _given(call: ast.Call, action: str) -> str:
+    """The arguments of a call the step's wording names, when one is a short string: the
+    literals quoted, the names as written, at most three."""
+    name = _dotted(call.func)
+    literal = [a for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+    if not name or not _named(name, action) or not literal:
+        return ""
+    said = [
+        f"'{a.value}'" if isinstance(a, ast.Constant) and isinstance(a.value, str) else _dotted(a)
+        for a in call.args
+    ]
+    said = [x for x in said if x and len(x) <= 60]
+    return ", ".join(said[:MOST_NAMES])
+
+
+def _maker(call: ast.Call) -> ast.Call:
+    """The call that makes the object a chain ends on: `SegVol(...)` of
+    `SegVol(...).cuda()`, `nn.Sequential(...)` of `nn.Sequential(...).to(device)`."""
+    while (
+        not _class_called(call)
+        and isinstance(call.func, ast.Attribute)
+        and call.func.attr in _CHAINED
+        and isinstance(call.func.value, ast.Call)
+    ):
+        call = call.func.value
+    return call
+
+
+# what is chained on a new object to move or switch it, not to use it (`.run()` is a use)
+_CHAINED = {"cuda", "to", "cpu", "eval", "train", "float", "half", "double", "requires_grad_"}
 
 
 def _returned(body: list[ast.stmt]) -> list[str]:

@@ -16,6 +16,7 @@ EXP = '''"""Train and test a forecaster."""
 import torch
 from torch import nn, optim
 
+from datasets import load_dataset
 from utils.tools import EarlyStopping, adjust_learning_rate
 
 
@@ -116,6 +117,17 @@ def build(args):
     return Block(args.d_model, args.heads)
 
 
+def build_net(args):
+    head = nn.Sequential(nn.Linear(4, 4), nn.ReLU()).to(args.device)
+    net = Block(args.d_model, args.heads).cuda()
+    return head, net
+
+
+def load_split(name):
+    rows = load_dataset("org/bench-hard", name)
+    return rows
+
+
 def period(x, k=2):
     xf = torch.fft.rfft(x, dim=1)
     _, top = torch.topk(xf.abs().mean(0), k)
@@ -214,7 +226,7 @@ def test_what_the_wording_names_and_generic_returns_are_no_news(tmp_path: Path):
     )
     start, end = _span(lines, "def build(", "return Block(")
     [bare] = gists.worded([Step("Build", "exp/exp_main.py", start, end)])
-    assert bare.action == "Build"  # it makes a Block only to return it: nothing bound, nothing said
+    assert bare.action == "Build: makes Block"  # the object it returns
 
 
 def test_thin_is_a_name_only_wording():
@@ -266,3 +278,16 @@ def test_a_method_of_an_object_the_lines_make_is_said_by_its_class(tmp_path: Pat
         line = next(i for i, x in enumerate(lines, 1) if needle in x)
         [step] = gists.worded([Step("Run (in explore)", "exp/exp_main.py", line, line)])
         assert step.action == said, needle
+
+
+def test_an_object_made_and_moved_is_made_and_a_named_calls_literal_is_said(tmp_path: Path):
+    gists, lines = _gists(tmp_path)
+    start, end = _span(lines, "def build_net(", "return head, net")
+    [step] = gists.worded([Step("Build net", "exp/exp_main.py", start, end)])
+    # `.to(...)` and `.cuda()` move what the classes make; a Sequential's parts are its settings
+    assert step.action == (
+        "Build net: makes nn.Sequential (nn.Linear, nn.ReLU), Block; returns head and net"
+    )
+    line = next(i for i, x in enumerate(lines, 1) if "rows = load_dataset(" in x)
+    [load] = gists.worded([Step("Load dataset into rows", "exp/exp_main.py", line, line)])
+    assert load.action == "Load dataset into rows: with 'org/bench-hard', name"
