@@ -407,10 +407,10 @@ class TaskRuns:
                     run.elsewhere = bool(data) and not self.fit(pick, arm, data)[1]
                     if run.elsewhere:
                         run.repointed = self._repointed(run, arm, data)
-                    if not self._trains_own(pick, arm) and (
-                        variant := variant_warning(run, arm, p.methods)
-                    ):
-                        run.say_first(variant)
+                    variant, warning = variant_warning(run, arm, p.methods)
+                    if warning and not self._trains_own(pick, arm):
+                        run.say_first(warning)
+                        run.variant = variant
                     called = python_entry(pick.path, p.entries) or ""
                     with_parameters(run, arm, p.entries.get(called))
                     self.add(run)

@@ -711,7 +711,11 @@ class StepPlanner:
                 run.script,
                 *run.lines,
             )
-        return Step(f"{what} ({posixpath.basename(run.script)}){settings}", run.script, *run.lines)
+        # a script training another model in the arm's place says so where it is cited
+        script = posixpath.basename(run.script) + (
+            f"; it trains {run.variant}" if run.variant else ""
+        )
+        return Step(f"{what} ({script}){settings}", run.script, *run.lines)
 
 
 # a program that compares what the runs produced: eval_results.py, validate.py, plot_x.py

@@ -36,6 +36,7 @@ class Run:
     repointed: tuple[str, str] = ("", "")
     sweep: bool = False  # one multirun over every combination of its arms
     warning: str = ""  # what would stop the command as written, for the reader
+    variant: str = ""  # the model its script trains in the arm's place (CycleiTransformer)
     # in-code settings to give before it runs, with their values for this run
     edits: list[tuple[CodeSetting, bool]] = field(default_factory=list)
     # values of a variable the run goes through in one pass (a config's list it passes:

@@ -131,23 +131,25 @@ def comparable(
                     r.command = with_setting(r.command, [f.name, value])
 
 
-def variant_warning(run: Run, arm: Arm, methods: MethodModules) -> str:
-    """A warning when the arm's script trains a model whose name holds the arm's name but
-    is not it (`--model CycleiTransformer` in scripts/iTransformer/ for "iTransformer"): a
-    baseline run as the authors' variant of it, which a reviewer should know."""
+def variant_warning(run: Run, arm: Arm, methods: MethodModules) -> tuple[str, str]:
+    """The model the arm's script trains when its name holds the arm's name but is not it
+    (`--model CycleiTransformer` in scripts/iTransformer/ for "iTransformer"), and the
+    warning a reviewer should read: a baseline run as the authors' variant of it."""
     m = MODEL_OPTION.search(run.invocation)
     if m is None:
-        return ""
+        return "", ""
     model = m.group(1)
     names = [f for f in value_forms(arm.value) if re.fullmatch(r"[\w.-]+", f)]
     if any(model.lower() == n.lower() for n in names):
-        return ""
+        return "", ""
     inside = [n for n in names if len(n) >= 3 and n.lower() in model.lower()]
     if not inside:
-        return ""
+        return "", ""
     own = methods.modules_by_stem().get(inside[0].lower())
     tail = "" if own else f"; the repository has no {inside[0]} model of its own"
-    return f"the script trains --model {model}, a variant of {inside[0]}, not {inside[0]}{tail}"
+    return model, (
+        f"the script trains --model {model}, a variant of {inside[0]}, not {inside[0]}{tail}"
+    )
 
 
 def trains(search: RepoSearch, e: EntryPoint) -> str:

@@ -285,6 +285,8 @@ def test_a_baseline_script_that_trains_a_variant_of_it_says_so(tmp_path: Path) -
     # "CycleNet/Linear" is CycleNet's linear variant, not the Linear baseline's module
     steps = "\n".join(setup.requirements)
     assert "(models/CycleNet.py:" in steps and "(models/Linear.py:" not in steps
+    # the step citing the variant's script says what it trains, as the usage does
+    assert "(traffic.sh; it trains CycleiTransformer)" in steps, steps
 
 
 GATED = '''"""Train the gated attention classifier on CIFAR-10 and report accuracy."""
