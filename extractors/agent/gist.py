@@ -167,17 +167,19 @@ class Gists:
 
     def _class_gist(self, step: Step, tree: ast.Module, node: ast.ClassDef) -> str:
         """What a class holds (the objects its `__init__` makes) and what its `forward` (or
-        `__call__`) does with them."""
+        `__call__`) does with them; of an interface, the methods it leaves to its subclasses
+        (`AgentClient.inference` raising NotImplementedError)."""
         methods = {
             n.name: n for n in node.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
         }
+        abstract = [n for n, f in methods.items() if not n.startswith("_") and _abstract(f)]
+        left = f"declares {_listed(abstract)} for subclasses to implement" if abstract else ""
         made = _made(methods["__init__"].body, frozenset()) if "__init__" in methods else []
         held = f"holds {_listed([m for m, _ in made])}" if made else ""
         call = methods.get("forward") or methods.get("__call__")
-        if call is None:
-            return held
-        does = self._said(step, tree, call.body, [], call)
-        return "; ".join(x for x in (held, f"its {call.name} {does}" if does else "") if x)
+        does = self._said(step, tree, call.body, [], call) if call is not None else ""
+        said = [held, f"its {call.name} {does}" if call is not None and does else "", left]
+        return "; ".join(x for x in said if x)
 
     def _said(
         self,
@@ -414,6 +416,17 @@ def _loops(body: list[ast.stmt]) -> list[str]:
             (n for s in found.body for n in _walk_stmts(s) if isinstance(n, ast.For)), None
         )
     return out
+
+
+def _abstract(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """The method only raises NotImplementedError (after its docstring)."""
+    body = [s for s in node.body if not _is_docstring(s)]
+    return (
+        len(body) == 1
+        and isinstance(body[0], ast.Raise)
+        and body[0].exc is not None
+        and "NotImplementedError" in ast.unparse(body[0].exc)
+    )
 
 
 def _loop_at(body: list[ast.stmt]) -> int | None:

@@ -98,6 +98,21 @@ class Stage:
         return [self.exp.model(x) for x in pool]
 
 
+class Client:
+    def __init__(self, name):
+        self.name = name
+
+    def inference(self, history):
+        """Answer the conversation so far."""
+        raise NotImplementedError()
+
+    async def reset(self):
+        raise NotImplementedError
+
+    def _log(self, text):
+        raise NotImplementedError
+
+
 class Block(nn.Module):
     def __init__(self, d_model, heads):
         super().__init__()
@@ -291,3 +306,13 @@ def test_an_object_made_and_moved_is_made_and_a_named_calls_literal_is_said(tmp_
     line = next(i for i, x in enumerate(lines, 1) if "rows = load_dataset(" in x)
     [load] = gists.worded([Step("Load dataset into rows", "exp/exp_main.py", line, line)])
     assert load.action == "Load dataset into rows: with 'org/bench-hard', name"
+
+
+def test_an_interface_says_what_it_leaves_to_its_subclasses(tmp_path: Path):
+    gists, lines = _gists(tmp_path)
+    start, end = _span(lines, "class Client:", "def _log(")
+    end += 1
+    [step] = gists.worded([Step("Implement the Client class", "exp/exp_main.py", start, end)])
+    assert step.action == (
+        "Implement the Client class: declares inference and reset for subclasses to implement"
+    )
