@@ -144,26 +144,14 @@ class Gists:
     ) -> tuple[str, str] | None:
         """Where the function a call the step names is defined: (file, qualified name)."""
         func = call.func
-        if isinstance(func, ast.Attribute) and not _named(func.attr, step.action, verb=True):
+        name = func.attr if isinstance(func, ast.Attribute) else _dotted(func)
+        if not name or not _named(name, step.action, verb=True):
             return None
-        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call):
-            maker = func.value.func  # `Stage(...).run(...)`
-            if isinstance(maker, ast.Name) and maker.id in names:
-                path, cls = names[maker.id]
-                return path, f"{cls}.{func.attr}"
-            return None
-        dotted = _dotted(func)
-        if not dotted or not _named(dotted, step.action, verb=True):
-            return None
-        parts = dotted.split(".")
-        if len(parts) == 1 and parts[0] in names:
-            return names[parts[0]]
-        if len(parts) == 2 and parts[0] == "self" and (cls := _class_at(tree, step.start)):
-            return step.path, f"{cls}.{parts[1]}"
-        if len(parts) == 2 and parts[0] in made:  # `stage = Stage(...)`, then `stage.run()`
-            path, cls = made[parts[0]]
-            return path, f"{cls}.{parts[1]}"
-        return None
+        if isinstance(func, ast.Attribute) and _dotted(func.value) == "self":
+            cls = _class_at(tree, step.start)
+            return (step.path, f"{cls}.{func.attr}") if cls else None
+        # a name the file has, a method of an object it binds or makes (`Stage(...).run()`)
+        return StepTracer.resolve_call(func, names, made)
 
     def _class_gist(self, step: Step, tree: ast.Module, node: ast.ClassDef) -> str:
         """What a class holds (the objects its `__init__` makes) and what its `forward` (or

@@ -241,7 +241,7 @@ class StepTracer:
                     key=lambda c: (c.end_lineno or c.lineno, c.end_col_offset or 0),
                 )
                 for sub in calls:
-                    hit = self._resolve_call(sub.func, names, instances)
+                    hit = self.resolve_call(sub.func, names, instances)
                     if hit is None or hit in seen:
                         continue
                     seen.add(hit)
@@ -259,9 +259,11 @@ class StepTracer:
         return out
 
     @staticmethod
-    def _resolve_call(
+    def resolve_call(
         func: ast.expr, names: dict[str, tuple[str, str]], instances: dict[str, tuple[str, str]]
     ) -> tuple[str, str] | None:
+        """Where the function a call calls is defined (file, qualified name): a name the file
+        has, a method of an object bound to a name, or of the object just made."""
         if isinstance(func, ast.Name) and func.id in names:
             return names[func.id]
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
