@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from itertools import islice
 
 from expcurate.records import EntryPoint, RepoIndex, TaskDraft
+from extractors.citations import citation_after
 from extractors.repo import RepoPathError, RepoSearch, terms
 from extractors.repo.commands import python_entry, run_from
 
@@ -266,7 +267,7 @@ class UsageWriter:
             then += f", then evaluate it: `{c.then}`" if c.then else ""
             then += f", and for {c.again[0]}: `{c.again[1]}`" if c.then and c.again else ""
             lines.append(f"{what}: {first}`{c.command}`{then}{ran}.")
-        lines += self._unrun_lines(missing, steps)
+        lines += self._unrun_lines(missing, steps, task)
         if cost := self._cost_counter(q, plan, commands):
             lines.append(cost)  # what it counts is measured
             plan.unreported = [m for m in plan.unreported if not names_cost(m)]
@@ -290,7 +291,10 @@ class UsageWriter:
         return "\n".join(self.search.lines(path)[:200])
 
     def _unrun_lines(
-        self, missing: list[tuple[Arm, list[tuple[CodeSetting, bool]], str]], steps: list[Step]
+        self,
+        missing: list[tuple[Arm, list[tuple[CodeSetting, bool]], str]],
+        steps: list[Step],
+        task: TaskDraft,
     ) -> list[str]:
         """A line for each arm no run runs: another work's method to take the numbers of, or
         one to write the command of, with what the code offers near it. More than
@@ -299,7 +303,7 @@ class UsageWriter:
         groups: list[tuple[str, list[Arm]]] = []  # the line's kind, its arms
         lines: list[str] = []
         for arm, near, why in missing:
-            if not why and not near and self._elsewhere(arm):
+            if not why and not near and self._elsewhere(arm, task):
                 kind = "elsewhere"
             else:
                 hint = f" ({why})" if why else ""
@@ -638,15 +642,20 @@ class UsageWriter:
                 )
         return ""
 
-    def _elsewhere(self, arm: Arm) -> bool:
+    def _elsewhere(self, arm: Arm, task: TaskDraft) -> bool:
         """A compared method no word of which the repository holds (NBFNet, LogTrans,
-        RIDE): another work's. Not an ablation or a variant of the authors' method ("w/o
-        MSCA", "RIDE+Ours"), notation ("x + x"), a number, nor a value of what is not a method
-        (a prompt, a path)."""
-        if self.search is None or not _METHOD_VARIABLE.search(arm.variable):
+        RIDE), or which the task cites as prior work ("PASCL (Wang et al. 2022)") and no code
+        of the repository names as its own (`RepoSearch.implements`): another work's. Not an
+        ablation or a variant of the authors' method ("w/o MSCA", "RIDE+Ours"), notation
+        ("x + x"), a number, nor a value of what is not a method (a prompt, a path)."""
+        if self.search is None:
             return False
         value = arm.value
         if ABLATED.match(value) or OURS.search(value) or numeric(value.split()[0]):
+            return False
+        if not about_data(arm.variable) and citation_after(f"{task.question} {task.method}", value):
+            return not self.search.implements(value)
+        if not _METHOD_VARIABLE.search(arm.variable):
             return False
         words = [w for w in re.findall(r"[A-Za-z][A-Za-z0-9]*", value) if len(w) >= 2]
         if not words or notation(value) or value.rstrip().endswith("."):

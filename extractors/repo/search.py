@@ -7,6 +7,7 @@ absolute paths or symlinks alike.
 
 from __future__ import annotations
 
+import ast
 import functools
 import io
 import math
@@ -14,6 +15,7 @@ import re
 import time
 import tokenize
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 
 import regex
@@ -300,6 +302,29 @@ class RepoSearch:
                 continue
         return out
 
+    def implements(self, name: str) -> bool:
+        """The repository's code holds `name` as a name of its own: a file's (pascl.py), a
+        Python name's (`PASCLLoss`, `pos_cg`, `args.oe`), a string its code tests or offers
+        as a choice (`args.method == 'pascl'`, `choices=[...]`, a registry's key), or a word
+        of a shell command or config (`--method pascl`). A name only in messages, paths,
+        docstrings or comments ("it is just the OE baseline") is not implemented here."""
+        wanted = _squash(name)
+        if len(wanted) < 2:
+            return False
+        stems = (PurePosixPath(p).stem for p in self.readable)
+        if any(_names(wanted, s) for s in stems):
+            return True
+        whole = re.compile(rf"(?<![A-Za-z0-9]){_spelled(name)}(?![A-Za-z0-9])", re.I)
+        for path in self.where_written(name):
+            suffix = PurePosixPath(path).suffix.lower()
+            if suffix == ".py":
+                tree = parse(self.text(path)[:MAX_INDEXED_CHARS])
+                if tree is not None and any(_names(wanted, n) for n in _own_names(tree)):
+                    return True
+            elif suffix in _COMMAND_FILES and whole.search(self._code_text(path)):
+                return True
+        return False
+
     def in_code(self, term: str) -> bool:
         """The word occurs in code proper: a name or a string of a Python file, a shell
         command, a config value. Not only in documentation or comments (a README's table of
@@ -353,6 +378,68 @@ class RepoSearch:
 
 _PROSE = (".md", ".rst", ".txt", ".tex", ".html", ".htm", ".bib", ".cff")
 _HASH_COMMENT = re.compile(r"(?m)(?:^|\s)#(?![!{]).*$")
+
+
+_COMMAND_FILES = {".sh", ".bash", ".zsh", ".slurm", ".yaml", ".yml", ".cfg", ".toml", ".ini"}
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", text.lower())
+
+
+def _spelled(name: str) -> str:
+    """A regex for `name` with any separator or none between its parts ("POS-CG", pos_cg)."""
+    parts = [p for p in re.split(r"[^A-Za-z0-9]+", name) if p]
+    return r"[-_ ]?".join(map(re.escape, parts))
+
+
+def _names(wanted: str, name: str) -> bool:
+    """`name` is `wanted` (squashed), or holds it as a run of its snake or camel parts:
+    `PASCLLoss` and `pos_cg_head` hold "pascl" and "poscg"; `does` holds no "oe"."""
+    parts = [p.lower() for chunk in re.split(r"[^A-Za-z0-9]+", name) for p in _CAMEL.findall(chunk)]
+    return any(
+        "".join(parts[i:j]) == wanted
+        for i in range(len(parts))
+        for j in range(i + 1, len(parts) + 1)
+    )
+
+
+def _own_names(tree: ast.Module) -> Iterator[str]:
+    """The names a Python module gives its own things, and the strings its code tests or
+    offers as choices; not its messages, paths or docstrings."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            yield node.id
+        elif isinstance(node, ast.Attribute):
+            yield node.attr
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            yield node.name
+        elif isinstance(node, ast.arg):
+            yield node.arg
+        elif isinstance(node, ast.keyword) and node.arg:
+            yield node.arg
+            if node.arg == "choices":
+                yield from _strings(node.value)
+        elif isinstance(node, ast.alias):
+            yield node.asname or node.name
+        elif isinstance(node, ast.Compare):
+            for side in [node.left, *node.comparators]:
+                yield from _strings(side)
+        elif isinstance(node, ast.Dict):
+            for key in node.keys:
+                if key is not None:
+                    yield from _strings(key)
+        elif isinstance(node, ast.MatchValue):
+            yield from _strings(node.value)
+
+
+def _strings(node: ast.expr) -> Iterator[str]:
+    """The string constants of a value or of a list, tuple or set of them."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        yield node.value
+    elif isinstance(node, ast.List | ast.Tuple | ast.Set):
+        for elt in node.elts:
+            yield from _strings(elt)
 
 
 def code_text(path: str, text: str) -> str:

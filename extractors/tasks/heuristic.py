@@ -24,6 +24,7 @@ from expcurate.records import (
     TaskDraft,
 )
 from expcurate.records.names import squash
+from extractors.citations import cited_sentence, cited_works
 from extractors.numbers import find_numbers, to_float
 from extractors.tasks.claims import (
     Claim,
@@ -655,8 +656,43 @@ def draft(paper: ParsedPaper) -> DraftSet:
                     **d.design_complexity.constant_variables,
                 }
                 result.tasks.append(_with_setting(d, fixed.get("setting", ""), figure.label))
+    cites = _citing_text(paper)
+    result.tasks = [_with_cited(d, cites, ctx.method) for d in result.tasks]
     result.tasks.sort(key=lambda d: priority(d, ctx.headline, discussed))
     return result
+
+
+# what a task's rows are run on or grouped by (data sets, models), not compared methods
+_WHERE_RUN = re.compile(
+    r"\b(?:group|data|dataset|datasets|benchmark|benchmarks|task|tasks)\b", re.I
+)
+# a variant of the authors' method ("w/ Ham", "+ CoT"), whatever work its part comes from
+_VARIANT = re.compile(r"\s*(?:w/o?(?![a-z])|with\b|without\b|no\b|\+|-\s)", re.I)
+
+
+def _citing_text(paper: ParsedPaper) -> str:
+    """Where a paper cites the works it compares with: its text, and its tables' cells as
+    printed ("VAN-Tiny [24]"), one cell per line."""
+    cells = ["\n".join(c for row in t.rows for c in row if c) for t in paper.tables]
+    return "\n".join([*(s.text for s in paper.sections), *cells])
+
+
+def _with_cited(draft: TaskDraft, text: str, method: str) -> TaskDraft:
+    """The draft with what its method says of the compared names the paper cites ("The paper
+    cites OE (Hendrycks, Mazeika, and Dietterich 2019) and PASCL (Wang et al. 2022) as prior
+    work."): which rows are others' methods. Never the paper's own method, a variant of it
+    ("w/ Ham [21]"), nor what the rows are run on (data sets, models of a "group")."""
+    names = [
+        str(v).strip()
+        for variable, values in draft.design_complexity.independent_variables.items()
+        if not _WHERE_RUN.search(variable)
+        for v in (values if isinstance(values, list) else [values])
+        if str(v).strip() and not names_method(str(v), method) and not _VARIANT.match(str(v))
+    ]
+    said = cited_sentence(cited_works(text, names))
+    if not said:
+        return draft
+    return draft.model_copy(update={"method": f"{draft.method} {said}".strip()})
 
 
 _LABEL = re.compile(r"\b(?:Table|Tab\.|Figure|Fig\.)\s*[A-Z]?\d+\b[:.]?")
