@@ -13,6 +13,7 @@ import ast
 import posixpath
 import re
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 
 from extractors.repo import RepoSearch, stem, terms
 from extractors.repo.pysource import OutlineItem
@@ -66,6 +67,17 @@ def _settings_only(said: str) -> bool:
     return bool(values) and all(
         _SETTING_WORDS.search(v.replace(".", " ").replace("_", " ")) for v in values
     )
+
+
+@dataclass(frozen=True)
+class Computed:
+    """Where the code computes a measure: the step citing it, the name the value is bound
+    to or the definition computing it, and the function it is bound in ("" for a
+    definition)."""
+
+    step: Step
+    name: str
+    owner: str
 
 
 class MeasureSteps:
@@ -141,6 +153,53 @@ class MeasureSteps:
         shown = [m for m in metrics if computed(m)][:3] or metrics[:3]
         said = ", ".join(re.sub(r"\s*\([↑↓]\)", "", m) for m in shown)
         return Step(f"Compute {said} ({item.name})", path, item.start, item.end)
+
+    def computed_as(self, metric: str, modules: Sequence[str]) -> list[Computed]:
+        """Where the code computes a measure no line prints under a short name of its own:
+        a definition named by its initials anywhere in the repository (`class SHD` for
+        "structural_hamming_distance"), else, in the modules the runs import, the first value
+        per function assigned under its abbreviation (`sim = torch.matmul(z, z.T) / t` in
+        InstanceLoss.forward and ClusterLoss.forward for "similarities"). What `__init__`
+        makes is a tool, not the value; at most three places."""
+        words = [
+            w.lower()
+            for w in re.findall(r"[A-Za-z]+", metric.replace("_", " "))
+            if w.lower() not in _VAGUE and len(w) >= 2
+        ]
+        if not words:
+            return []
+        if len(words) >= 2:
+            initials = "".join(w[0] for w in words)
+            for path in self.search.readable:
+                if not path.endswith(".py") or self.tracer.tree(path) is None:
+                    continue
+                for item in self.tracer.outline(path):
+                    if item.kind in ("class", "function") and fold(item.name) in (
+                        initials,
+                        f"get{initials}",
+                        f"compute{initials}",
+                    ):
+                        end = min(item.end, item.start + NARROW)
+                        step = Step(f"Compute the {metric} ({item.name})", path, item.start, end)
+                        return [Computed(step, item.name, "")]
+        found: list[Computed] = []
+        for path in modules:
+            tree = self.tracer.tree(path)
+            for item in self.tracer.outline(path) if tree is not None else []:
+                if item.kind not in ("function", "method") or item.name.endswith("__init__"):
+                    continue
+                node = self.tracer.def_node(path, item.name)
+                for n in ast.walk(node) if node is not None else []:
+                    name = _assigned_name(n)
+                    if name and _abbreviates(name, words):
+                        line = getattr(n, "lineno", item.start)
+                        end = statement_end(self.search.lines(path), line)
+                        action = f"Compute the {metric} ({name}, in {item.name})"
+                        found.append(Computed(Step(action, path, line, end), name, item.name))
+                        break
+                if len(found) >= 3:
+                    return found
+        return found
 
     def keyed_metric(self, metrics: list[str], files: list[str]) -> Step | None:
         """A table of the measures keyed by their names (`VALIDATION_MAP_FUNC = {"Invalid
@@ -625,6 +684,33 @@ def statement_end(lines: list[str], first: int, most: int = 8) -> int:
         if depth <= 0:
             return k
     return first
+
+
+def _assigned_name(node: ast.AST) -> str:
+    """The name a plain assignment binds (`sim = ...`, `self.sim = ...`), else ""."""
+    if isinstance(node, ast.Assign) and len(node.targets) == 1:
+        target = node.targets[0]
+    elif isinstance(node, ast.AnnAssign):
+        target = node.target
+    else:
+        return ""
+    if isinstance(target, ast.Name):
+        return target.id
+    return target.attr if isinstance(target, ast.Attribute) else ""
+
+
+def _abbreviates(name: str, words: list[str]) -> bool:
+    """A name's leading parts are the measure's words, each whole or cut to three letters
+    or more (`sim_i_j` for "similarities", `infer_time` for "inference time"); a one-word
+    measure's name may go on with letters or digits (`_i_j`), not with another word."""
+    parts = [p.lower() for p in re.split(r"_+", name) if p]
+    if len(parts) < len(words):
+        return False
+    for part, word in zip(parts, words, strict=False):
+        root = stem(word)
+        if len(part) < 3 or not (root.startswith(part) or part.startswith(root)):
+            return False
+    return all(len(p) <= 1 or p.isdigit() for p in parts[len(words) :])
 
 
 # what else names accuracy in code: the count it is made of

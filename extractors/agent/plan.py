@@ -54,7 +54,7 @@ from .entry_args import EntryArgs
 from .execution import ExecutionOrder
 from .inline import function_blocks
 from .launch import flag_groups
-from .measures import MAX_READ, MeasureSteps, ReportedWords
+from .measures import MAX_READ, Computed, MeasureSteps, ReportedWords
 from .methods import MethodModules
 from .multirun import hydra_config_steps
 from .option_use import OptionUses
@@ -87,6 +87,8 @@ class Plan:
     printed: str = ""
     # measures nothing the runs run prints or writes by name: their code is to write
     unreported: list[str] = field(default_factory=list)
+    # where the code computes one of them under a short name (`sim`, `SHD`), unprinted
+    computed_as: dict[str, list[Computed]] = field(default_factory=dict)
     # the entry point's lines no run reaches (its path, first and last line)
     unreached: list[tuple[str, int, int]] = field(default_factory=list)
 
@@ -270,6 +272,9 @@ class StepPlanner:
                 )
             )
             plan.unreported = self.reported.unreported(measures, read, self.path_words)
+            plan.computed_as = {
+                m: places for m in plan.unreported if (places := self.measures.computed_as(m, read))
+            }
         if metric is None:  # a function assigning the measures by name (`auroc = ...`)
             metric = self.measures.computed_metric(
                 measures, [*([entry] if entry else []), *modules]
@@ -280,6 +285,8 @@ class StepPlanner:
             )
         if metric is None and report is not None:
             metric = self.measures.printed_metric(report, modules)
+        if metric is None and plan.computed_as:  # a measure no line prints, computed unsaid
+            metric = next(iter(plan.computed_as.values()))[0].step
         called: list[Step] = []
         blocks: list[Step] = []
         if entry is not None and entry.endswith(".py"):

@@ -48,6 +48,7 @@ from .arms import (
 from .config_runs import arm_words, with_config
 from .data_steps import DataSteps
 from .installs import Installs
+from .measures import Computed
 from .plan import Plan
 from .query import TaskQuery, asks_how
 from .rank import Candidate, asks_cost, counts_cost, names_cost
@@ -472,12 +473,20 @@ class UsageWriter:
         else:
             again = ""
         if plan.unreported:
-            said = ", ".join(plan.unreported)
-            it = "them" if len(plan.unreported) > 1 else "it"
-            again += (
-                f" ({said}: no string or report statement of the programs the runs run, or "
-                f"of the modules they import, names {it}: write the code that measures {it})"
-            )
+            parts: list[str] = []
+            if unfound := [m for m in plan.unreported if m not in plan.computed_as]:
+                it = "them" if len(unfound) > 1 else "it"
+                parts.append(
+                    f"{', '.join(unfound)}: no string or report statement of the programs the "
+                    f"runs run, or of the modules they import, names {it}: write the code that "
+                    f"measures {it}"
+                )
+            parts += [
+                f"{m}: no line the runs run prints it, but the code computes it "
+                f"{_computed_at(places)}: record it there"
+                for m, places in plan.computed_as.items()
+            ]
+            again += f" ({'; '.join(parts)})"
         # a task asking how to do something compares nothing: its design's values are the
         # inputs of what it builds ("Compare ... of input image path, color palette
         # selection, tiny"); nor has one run of one arm anything to be compared with
@@ -824,6 +833,19 @@ def _data_read(script: str) -> str:
 
 _SHARED = ("elsewhere", "unselected")  # the kinds of unrun arms that share one line
 MAX_OWN_LINES = 3  # unrun arms of one kind and variable that each keep a line of their own
+
+
+def _computed_at(places: list[Computed]) -> str:
+    """Where a measure is computed, as a usage says it: "as sim in InstanceLoss.forward
+    (modules/contrastive_loss.py:30) and in ClusterLoss.forward (...:80)", "by SHD (...)"."""
+    return _listed(
+        [
+            f"as {c.name} in {c.owner} ({c.step.path}:{c.step.start})"
+            if c.owner
+            else f"by {c.name} ({c.step.path}:{c.step.start})"
+            for c in places
+        ]
+    )
 
 
 def _listed(values: list[str]) -> str:

@@ -81,6 +81,58 @@ def test_a_measure_no_program_of_the_runs_reports_is_to_write(tmp_path: Path) ->
     ) in usage, usage
 
 
+def test_a_measure_the_code_computes_unprinted_is_cited_where_it_is(tmp_path: Path) -> None:
+    """The loss binds the pairs' similarity to `sim` and the train run prints NMI only: the
+    usage says where the value is, to record it there, and a step cites that line. What
+    `__init__` makes (`self.sim_fn`) is a tool, and `simple` no short form of it."""
+    loss = LOSS.replace(
+        "        self.temperature = temperature\n",
+        "        self.temperature = temperature\n        self.sim_fn = max\n",
+    ).replace(
+        "        cosine_similarity = sum(x * y for x, y in zip(a, b))\n",
+        "        simple = 1.0\n        sim_a_b = sum(x * y for x, y in zip(a, b)) * simple\n"
+        "        cosine_similarity = sim_a_b\n",
+    )
+    task = _task(
+        "How do the similarities of positive pairs grow as the clustering network trains?",
+        ["similarities"],
+    )
+    setup = recovered_setup(tmp_path / "c", {**FILES, "loss.py": loss}, task)
+    usage = setup.usage_instructions
+    assert (
+        "(similarities: no line the runs run prints it, but the code computes it as sim_a_b in "
+        "PairLoss.forward (loss.py:12): record it there)"
+    ) in usage, usage
+    assert "write the code that measures" not in usage, usage
+    steps = "\n".join(setup.requirements)
+    assert "Compute the similarities (sim_a_b, in PairLoss.forward)" in steps, steps
+    assert "(loss.py:12)" in steps, steps
+
+
+def test_a_measure_a_definition_computes_by_its_initials_is_named(tmp_path: Path) -> None:
+    """ "structural hamming distance" is what `class SHD` computes, wherever it is; a
+    one-word measure has no initials to look for."""
+    files = {
+        "graph/shd.py": (
+            "class SHD:\n    def __init__(self, truth, est):\n"
+            "        self.value = int((truth != est).sum())\n"
+        ),
+        "run.py": "import json\n\nprint(json.dumps({}))\n",
+    }
+    root = tmp_path / "g"
+    index = committed_index(root, files)
+    search = RepoSearch(root, index)
+    measures = MeasureSteps(search, StepTracer(index, search))
+    (found,) = measures.computed_as("structural_hamming_distance", ["run.py"])
+    assert (found.name, found.owner, found.step.path, found.step.start) == (
+        "SHD",
+        "",
+        "graph/shd.py",
+        1,
+    )
+    assert measures.computed_as("distance", ["run.py"]) == []
+
+
 def test_a_measure_the_run_prints_or_a_header_of_data_is_not_said(tmp_path: Path) -> None:
     """The run prints the inference time and the NMI; "convergence behavior" describes, and
     "Heart Series" is a header in capitals (as often a data set): none is said to be written.
