@@ -297,7 +297,7 @@ _QUIET_CALLS = {
     "strftime", "environ", "getenv", "filterwarnings", "seed_everything", "initialize",
     "init", "set_start_method", "use_deterministic_algorithms", "is_initialized", "eval",
     "no_grad", "inference_mode", "enable_grad", "set_grad_enabled", "autocast",
-    "set_description", "set_postfix",
+    "set_description", "set_postfix", "sorted", "reversed", "isinstance", "hasattr", "getattr",
     "Counter", "defaultdict", "OrderedDict", "deque", "ThreadPoolExecutor",
     "ProcessPoolExecutor", "Lock", "Event", "Queue", "tqdm", "trange",
 }  # fmt: skip
@@ -388,11 +388,77 @@ _NOTE = re.compile(
 )
 
 
+def said_code(node: ast.AST, limit: int = 60) -> str:
+    """Code as a wording quotes it: whole when short, else cut where a reader can tell it
+    goes on: "G.graph[i, j] == 0 and G.graph[j, i] == 0 and …" for a long test, never
+    in the middle of a bracket ("... and (: Call sorted")."""
+    text = ast.unparse(node)
+    if len(text) <= limit:
+        return text
+    if isinstance(node, ast.BoolOp):
+        op = " and " if isinstance(node.op, ast.And) else " or "
+        kept: list[str] = []
+        for value in node.values:
+            part = ast.unparse(value)
+            part = f"({part})" if isinstance(value, ast.BoolOp) else part
+            if len(op.join([*kept, part])) > limit:
+                break
+            kept.append(part)
+        if kept:
+            return op.join(kept) + op + "…"
+    cut = text[:limit]
+    comma = cut.rfind(", ")
+    if comma > 0:  # at an argument or item: "f(a, b, …)", its brackets closed
+        head = cut[:comma]
+        return head + ", …" + "".join(_CLOSE[c] for c in reversed(_still_open(head)))
+    while _still_open(cut):
+        cut = cut[:-1]  # back out of every bracket still open
+    cut = cut.rsplit(" ", 1)[0] if " " in cut else cut
+    return f"{cut.rstrip(' ,.=+-*/<>!&|')} …" if cut else text[:limit] + " …"
+
+
+_CLOSE = {"(": ")", "[": "]", "{": "}"}
+
+
+def _still_open(text: str) -> list[str]:
+    """The brackets `text` opens and does not close, outermost first (strings ignored)."""
+    stack: list[str] = []
+    quote = ""
+    for c in text:
+        if quote:
+            quote = "" if c == quote else quote
+        elif c in "'\"":
+            quote = c
+        elif c in _CLOSE:
+            stack.append(c)
+        elif c in ")]}" and stack:
+            stack.pop()
+    return stack
+
+
+def _commented_code(text: str) -> bool:
+    """A comment holding a line of code put aside (`G = np.zeros((N, N)) # the graph`): it
+    says what the code once did, not what the lines below it do."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return False
+    return any(
+        not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Name | ast.Constant))
+        for n in tree.body
+    )
+
+
 def _block_action(seg: list[ast.stmt], lines: list[str]) -> str:
     above = lines[seg[0].lineno - 2].strip() if seg[0].lineno >= 2 else ""
     if above.startswith("#"):
         text = above.lstrip("#").strip().rstrip(".:")
-        if len(text.split()) >= 2 and 8 <= len(text) <= 140 and not _NOTE.match(text):
+        if (
+            len(text.split()) >= 2
+            and 8 <= len(text) <= 140
+            and not _NOTE.match(text)
+            and not _commented_code(text)
+        ):
             return text[0].upper() + text[1:]
     for node in seg:
         calls = [c for c in ast.walk(node) if isinstance(c, ast.Call) and not _quiet(c)]
@@ -432,8 +498,8 @@ def _block_action(seg: list[ast.stmt], lines: list[str]) -> str:
                 and isinstance(first.targets[0], ast.Name)
                 and isinstance(first.value, ast.Constant)
             ):  # `if '600' in args.ckpt: testfile = 'data/test600.json'`: the file it picks
-                return f"If {ast.unparse(node.test)[:60]}: set {ast.unparse(first)[:60]}"
-            return f"If {ast.unparse(node.test)[:60]}: {_call_phrase((inside or calls)[0])}"
+                return f"If {said_code(node.test)}: set {said_code(first)}"
+            return f"If {said_code(node.test)}: {_call_phrase((inside or calls)[0])}"
         target = ""
         if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
             target = node.targets[0].id
@@ -501,7 +567,7 @@ def _call_phrase(call: ast.Call) -> str:
     words = humanize(name)
     if not words.startswith("Call "):
         return words
-    dotted = ast.unparse(call.func)[:60]
+    dotted = said_code(call.func)
     return f"Call {dotted}"
 
 

@@ -829,6 +829,39 @@ def test_logging_plotting_and_containers_are_no_steps() -> None:
     assert actions == ["Compute prompts with evolve_prompts", "Evaluate into score"], actions
 
 
+def test_a_commented_out_line_names_no_block_and_a_long_test_is_cut_between_its_parts() -> None:
+    """`# G = np.zeros((N, N)) # the graph` is code put aside, not what the next lines do;
+    a test too long to quote whole is cut after a whole operand, never inside a bracket,
+    and a builtin it sorts with (`sorted`) is not what the branch does."""
+    import ast
+
+    from extractors.agent.inline import inline_blocks, said_code
+
+    source = (
+        "def main(args):\n"
+        "    # G = np.zeros((N, N)) # initialize the graph structure\n"
+        "    score = score_graph(args.data)\n"
+        "\n"
+        "    for i in range(N):\n"
+        "        if graph[i, j] == 0 and graph[j, i] == 0 and i != j and len(parents[j]) <= cap:\n"
+        "            order = sorted(parents[j])\n"
+        "            grow_graph(order)\n"
+        "\n"
+        "\n"
+        "if __name__ == '__main__':\n"
+        "    main(parse_args())\n"
+    )
+    blocks = inline_blocks(ast.parse(source), source.splitlines(), set(), limit=10)
+    actions = [action for action, _, _ in blocks]
+    assert actions == [
+        "Compute score with score_graph",
+        "Repeat N times: if graph[i, j] == 0 and graph[j, i] == 0 and i != j and …: "
+        "Call grow_graph",
+    ], actions
+    call = ast.parse("fit(first_argument, second_argument, third_argument, fourth)").body[0]
+    assert said_code(call, limit=40) == "fit(first_argument, second_argument, …)"
+
+
 def test_main_block_steps_are_named_by_what_they_do_not_by_a_helper_they_call() -> None:
     """A loop by what it iterates and does, a branch by what it chooses, a print by what it
     prints: never "Call tqdm", "Call l.strip" or "Call np.mean". Results written in a loop,
