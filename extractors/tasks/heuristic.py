@@ -24,7 +24,7 @@ from expcurate.records import (
     TaskDraft,
 )
 from expcurate.records.names import squash
-from extractors.citations import cited_sentence, cited_works
+from extractors.citations import citation_after, cited_sentence, cited_works
 from extractors.numbers import find_numbers, to_float
 from extractors.tasks.claims import (
     Claim,
@@ -689,7 +689,10 @@ def _with_cited(draft: TaskDraft, text: str, method: str) -> TaskDraft:
         for v in (values if isinstance(values, list) else [values])
         if str(v).strip() and not names_method(str(v), method) and not _VARIANT.match(str(v))
     ]
-    said = cited_sentence(cited_works(text, names))
+    # a name the method cites already ("an MLP-Mixer [4] with the same patching") is said
+    said = cited_sentence(
+        {n: c for n, c in cited_works(text, names).items() if not citation_after(draft.method, n)}
+    )
     if not said:
         return draft
     return draft.model_copy(update={"method": f"{draft.method} {said}".strip()})
