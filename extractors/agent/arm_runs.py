@@ -59,7 +59,7 @@ from .multirun import hydra_sweep
 from .query import TaskQuery
 from .registries import Listing, Registries, entry_note, missing_note, selecting
 from .run import Run
-from .run_notes import config_item, trains, variant_warning
+from .run_notes import config_item, model_keys, names_llm, trains, variant_warning
 
 
 class Planner(Protocol):
@@ -247,6 +247,7 @@ class TaskRuns:
             self.chosen.append(self._default_run())
         self._twins()
         self._config_lists()
+        self._model_arms()
         self.plain = plain_backbones(
             self.chosen, self.plain, self.p.scripts.own_model(), self.p.methods
         )
@@ -758,6 +759,28 @@ class TaskRuns:
             self.add(Run(run.command, arms=[arm], data=run.data, warning=edit))
             self.plain.remove(arm)
         self._registry_entries()
+
+    def _model_arms(self) -> None:
+        """Arms that are language models ("Qwen3-4B Instruct", "DeepSeek-V3.2"), when a
+        config file a run passes leaves its model names to fill (`generator:
+        openrouter:MODEL_NAME`): that run once per model, the keys set to it."""
+        llms = [a for a in self.plain if names_llm(a.value) and not about_data(a.variable)]
+        for run in [] if not llms else self.chosen:
+            if run.missing or not run.command:
+                continue
+            for config in self.p.configs(run.invocation or run.command):
+                keys = model_keys(config)
+                if not keys:
+                    continue
+                more = f" and {len(keys) - 4} more" if len(keys) > 4 else ""
+                for arm in llms:
+                    edit = (
+                        f"set {', '.join(keys[:4])}{more} in {config.path} to {arm.value}, "
+                        "as your provider names it, first"
+                    )
+                    self.add(Run(run.command, arms=[arm], data=run.data, warning=edit))
+                    self.plain.remove(arm)
+                return
 
     def _registry_entries(self) -> None:
         """Arms a registry folder defines, which a run's config selects by listing their

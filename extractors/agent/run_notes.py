@@ -41,6 +41,36 @@ def sized_model(text: str) -> str:
     return found[0] if len(found) == 1 else ""
 
 
+# the families of language models papers compare, as their names begin ("DeepSeek-V3.2",
+# "Llama-2-13b", "GPT-3.5"): a model to run, never a method to write
+_LLM_FAMILY = re.compile(
+    r"^(?:gpt|llama|vicuna|alpaca|qwen|deepseek|mistral|mixtral|claude|gemini|palm|chatglm|"
+    r"baichuan|internlm|falcon|gemma|codellama|code-llama|starcoder|wizardlm|olmo|"
+    r"flan-t5|bloom|pythia)(?:[-\s]?\d[\w.]*|-[A-Za-z]*\d[\w.]*)?(?:[-\s][\w.]+)*$",
+    re.I,
+)
+
+
+def names_llm(value: str) -> bool:
+    """The value names a language model: a known family's name with its version or size
+    ("DeepSeek-V3.2", "Qwen3-4B Instruct", "Llama-7b"), or any name with a size in
+    parameters; not a setting ("phi = 0.5") nor a description ("non-code-tuned models")."""
+    text = value.strip()
+    if "=" in text or len(text.split()) > 3:
+        return False
+    return bool(_LLM_FAMILY.match(text) or _SIZED_MODEL.fullmatch(text.split()[0]))
+
+
+def model_keys(config: ConfigFile) -> list[str]:
+    """The keys of a config file whose values are model names left to fill
+    (`models.generator: openrouter:MODEL_NAME`)."""
+    return [
+        k
+        for k, v in config.values.items()
+        if placeholder_name(v) and "model" in v.lower() and placeholder_value(v)
+    ]
+
+
 def config_placeholders(configs: list[ConfigFile], model: str = "") -> str:
     """The placeholder paths inside the config files a command passes (`"ct_path":
     "path/to/ct"` in config/config_demo.json), as an instruction: the run would fail, or

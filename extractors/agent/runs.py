@@ -42,6 +42,7 @@ from .arms import (
     form_words,
     measures_per_set,
     numeric,
+    task_arms,
     task_metrics,
     value_forms,
 )
@@ -73,6 +74,7 @@ from .run_notes import (
     misplaced,
     model_checks,
     multi_scale,
+    names_llm,
     overridden,
     repeated,
     sized_model,
@@ -468,7 +470,9 @@ class RunPlanner:
             command = " ".join([bare_run(entry, e), *positional(e)])
         command, settings = with_held(command, held)
         command = self.args.complete(command, entry)
-        model = sized_model(f"{task.question}\n{task.method}")
+        # the task's one model, unless it compares models (a group of two or more)
+        models = [a for a in task_arms(task) if names_llm(a.value)]
+        model = sized_model(f"{task.question}\n{task.method}") if len(models) < 2 else ""
         warning = config_placeholders(self.configs(command), model)
         return Run(command, settings=settings, warning=warning)
 
@@ -610,6 +614,14 @@ class RunPlanner:
                 return [flag.name, labelled]
             if self.args.known_value(value, flag):
                 return [flag.name, value]
+            default = flag.default.strip("'\"")
+            if (
+                names_llm(arm.value)
+                and names_llm(default)
+                and MODEL_OPTION.match(f"{flag.name} x")
+                and "choices:" not in flag.help
+            ):  # `--model gpt-3.5-turbo`: an option taking any model's name, spelled like it
+                return [flag.name, value.lower() if default.islower() else value]
             return None  # --model ParC-Net-S where the repository has no ParC-Net-S
         e = self.entries.get(entry or "")
         if e is not None and (named := self.model_module(arm, options)) is not None:

@@ -9,6 +9,7 @@ import itertools
 import json
 from pathlib import Path
 
+import pytest
 from repo_fixture import cites, committed_index, recovered_setup
 
 from expcurate.records import DesignComplexity, TaskDraft
@@ -1162,6 +1163,97 @@ def test_model_names_a_config_leaves_in_capitals_are_named_for_the_user(tmp_path
         "(it leaves openrouter:MODEL_NAME)" in usage
     ), usage
     assert "mode in configs" not in usage and "mode," not in usage, usage
+
+
+EVOLVER = (
+    "import sys\n\nimport yaml\n\n\n"
+    "def evolve(config):\n"
+    '    """Evolve the prompts with the generator model on the benchmark tasks."""\n'
+    '    return config["models"]["generator"]\n\n\n'
+    'if __name__ == "__main__":\n'
+    "    print(evolve(yaml.safe_load(open(sys.argv[1]))))\n"
+)
+
+
+def test_language_models_a_config_leaves_to_fill_are_run_once_each(tmp_path: Path) -> None:
+    """A table "within each of" two language models, on a program whose config leaves its
+    model names to fill: each model is a run of that config with its keys set to it, and
+    the base run names no one model as the task's."""
+    config = (
+        "models:\n"
+        '  generator: "openrouter:MODEL_NAME"\n'
+        '  judge: "openrouter:MODEL_NAME"\n'
+        "tasks: [gpqa, humaneval]\n"
+    )
+    readme = (
+        "# Evolver\n\nSet the models (Qwen3-4B, DeepSeek-V3.2, ...) in the config, then evolve "
+        "prompts:\n\n```\npython main.py configs/demo.yaml\n```\n"
+    )
+    files = {"main.py": EVOLVER, "configs/demo.yaml": config, "README.md": readme}
+    task = _task(
+        "How do the prompts evolved with the generator model compare with the benchmark "
+        "tasks' own prompts within each of Qwen3-4B Instruct and DeepSeek-V3.2?",
+        {"prompts": ["evolved prompts", "own prompts"], "group": ["Qwen3-4B Instruct",
+                                                                "DeepSeek-V3.2"]},
+    )  # fmt: skip
+    usage = recovered_setup(tmp_path / "lm", files, task).usage_instructions
+    for model in ("Qwen3-4B Instruct", "DeepSeek-V3.2"):
+        assert (
+            f"Run {model}: `python main.py configs/demo.yaml` (set models.generator, "
+            f"models.judge in configs/demo.yaml to {model}, as your provider names it, first)"
+        ) in usage, usage
+    assert "the task's model is" not in usage, usage
+
+
+@pytest.mark.parametrize(
+    ("value", "model"),
+    [
+        ("DeepSeek-V3.2", True),
+        ("Qwen3-4B Instruct", True),
+        ("Llama-7b", True),
+        ("gpt-3.5-turbo", True),
+        ("GPT-4o-2024-08-06", True),
+        ("CodeLlama", True),
+        ("Falcon-40B", True),
+        ("LSTM", False),
+        ("phi = 0.5", False),
+        ("Optimizer", False),
+        ("non-code-tuned models (e.g., Llama-2 series)", False),
+    ],
+)
+def test_a_language_model_is_named_by_its_family(value: str, model: bool) -> None:
+    from extractors.agent.run_notes import names_llm
+
+    assert names_llm(value) is model
+
+
+def test_an_option_taking_a_model_name_runs_each_language_model(tmp_path: Path) -> None:
+    """`--model` defaults to a model's name and declares no choices: a language model the
+    task compares is run with it, spelled as the default is (lower case, as the code's
+    `startswith('llama')` wants it), though the repository names no such model."""
+    program = (
+        "import argparse\n\n\n"
+        "def ask(model_name):\n"
+        '    """Ask the model for each parent and each child."""\n'
+        "    if model_name.startswith('llama'):\n"
+        "        return load_llama(model_name)\n"
+        "    return model_name\n\n\n"
+        "def load_llama(path):\n"
+        "    return path\n\n\n"
+        'if __name__ == "__main__":\n'
+        "    parser = argparse.ArgumentParser()\n"
+        '    parser.add_argument("--model", type=str, default="gpt-3.5-turbo")\n'
+        "    print(ask(parser.parse_args().model))\n"
+    )
+    readme = "# Ask\n\n```\npython ask.py --model gpt-3.5-turbo\n```\n"
+    task = _task(
+        "Does each model asked for each parent and each child find the parent more often?",
+        {"llm model": ["gpt-3.5-turbo", "Llama-7b", "Llama-13b"]},
+    )
+    files = {"ask.py": program, "README.md": readme}
+    usage = recovered_setup(tmp_path / "ask", files, task).usage_instructions
+    assert "Run Llama-7b: `python ask.py --model llama-7b`" in usage, usage
+    assert "Run Llama-13b: `python ask.py --model llama-13b`" in usage, usage
 
 
 def test_a_model_name_left_to_fill_is_the_model_the_task_names() -> None:
