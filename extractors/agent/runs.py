@@ -85,7 +85,15 @@ from .run_notes import (
 from .stages import Stages, on_setting
 from .steps import Step, StepTracer, bare_run, imported
 from .suite import Suite
-from .suite_config import HELD_OUT, benchmark_list, evaluated_mode, names_folder, unlisted_note
+from .suite_config import (
+    HELD_OUT,
+    ON_ITS_OWN,
+    alone_note,
+    benchmark_list,
+    evaluated_mode,
+    names_folder,
+    unlisted_note,
+)
 
 MAX_LOOKUP_MODULES = 30  # the modules of a program read for the tables its options index
 # the share of their words two programs of one file name hold in common to be twins (the same
@@ -246,7 +254,9 @@ class RunPlanner:
         `tasks/mbpp/` and `tasks/mmlu_pro/`) is told to list the task's."""
         wanted = self.data.benchmark_folders(task)
         folders = self.data.code_folders()
-        if not wanted:
+        said = " ".join(f"{task.question}\n{task.method}".split())
+        alone = max(ON_ITS_OWN.finditer(said), key=lambda m: len(m.group(0)), default=None)
+        if not wanted and not alone:
             return
         for run in runs:
             if run.missing or not run.command:
@@ -256,6 +266,9 @@ class RunPlanner:
                 if found is None:
                     continue
                 key, items = found
+                if alone:  # "learning on each benchmark independently": one run each
+                    run.say(alone_note(config, key, items, alone.group(0)))
+                    continue
                 suite = {
                     posixpath.dirname(f)
                     for f, c in folders.items()

@@ -85,6 +85,25 @@ def unlisted_note(
     )
 
 
+# a task whose runs each take one benchmark of a suite ("Single-benchmark results", "after
+# learning on each benchmark independently")
+ON_ITS_OWN = re.compile(
+    r"\bsingle[- ](?:benchmark|task|dataset)\b|\b(?:on|for|with) each (?:benchmark|task|"
+    r"dataset|data set)s? (?:independently|separately|individually|on its own|alone)\b",
+    re.I,
+)
+
+
+def alone_note(config: ConfigFile, key: str, items: list[str], said: str) -> str:
+    """What a run must change when its config lists a suite's benchmarks together and the
+    task runs each on its own."""
+    return (
+        f'the task runs each benchmark on its own ("{said}"), and {config.path} lists '
+        f"{', '.join(items)} together under {key}: run once per benchmark, with a copy of it "
+        f"listing only that one"
+    )
+
+
 # a task measuring benchmarks its method never trains on
 HELD_OUT = re.compile(r"\bheld[- ]out\b|\bunseen (?:benchmark|task|dataset)s?\b", re.I)
 # code choosing what an entry does by a mode compared with a value (`task_mode == "eval"`)

@@ -267,6 +267,29 @@ def test_held_out_benchmarks_are_prepared_and_listed_in_the_config_the_run_passe
     assert "`python tasks/gsm8k/prepare_gsm8k_data.py`, `python tasks/math/" in usage, usage
 
 
+def test_a_task_on_each_benchmark_on_its_own_runs_one_config_per_benchmark(
+    tmp_path: Path,
+) -> None:
+    """The config lists gsm8k and math together; a figure of scores "after learning on each
+    benchmark independently" runs each alone. A task saying nothing of it keeps the list."""
+    files = {
+        **FILES,
+        "tasks/gsm8k/data_worker.py": _worker("GSM8K"),
+        "tasks/math/data_worker.py": _worker("MATH"),
+        "tasks/mbpp/data_worker.py": _worker("MBPP"),
+    }
+    task = _task()
+    task.question += " (scores after learning on each benchmark independently)"
+    usage = recovered_setup(tmp_path / "alone", files, task).usage_instructions
+    assert (
+        'the task runs each benchmark on its own ("on each benchmark independently"), and '
+        "configs/demo.yaml lists gsm8k, math together under tasks: run once per benchmark, "
+        "with a copy of it listing only that one"
+    ) in usage, usage
+    usage = recovered_setup(tmp_path / "together", files, _task()).usage_instructions
+    assert "on its own" not in usage, usage
+
+
 def test_held_out_benchmarks_are_listed_to_be_evaluated_only(tmp_path: Path) -> None:
     """The config's entries each set `mode: train`, and the pipeline tests a mode against
     "eval": a task on held-out benchmarks lists them with `mode: eval`, or the run trains
