@@ -651,6 +651,8 @@ class TaskRuns:
             if base and base[0].invocation and base[0].script:
                 # the command shown is the script's first run: the arm runs wherever it does
                 flagged.warning = as_script_runs(base[0], setting, self.names)
+            if note := self.p.args.else_note(entry, setting):
+                flagged.say(note)
             self.flag_runs.append((self.add(flagged), setting))
 
     def _default_runs(self) -> None:

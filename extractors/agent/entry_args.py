@@ -22,6 +22,7 @@ from extractors.repo.commands import check_command, run_folder
 from extractors.repo.pysource import callee_name
 
 from .arm_options import (
+    choices_of,
     fold,
 )
 from .arms import (
@@ -47,6 +48,8 @@ class EntryArgs:
         self.index = index
         self.search = search
         self.tracer = tracer
+        # a value made up to reach an option's last `else` (`--algo optoprime`): what it means
+        self.else_notes: dict[tuple[str, str, str], str] = {}
         self.entries = {e.path: e for e in index.entry_points}
         self._settings: dict[str, list[CodeSetting]] = {}
         self._choices: dict[tuple[str, str], str] | None = None
@@ -192,6 +195,74 @@ class EntryArgs:
             value for value, comment in self._tests(path, flag.name) if wanted in fold(comment)
         }
         return found.pop() if len(found) == 1 else ""
+
+    def branch_value(self, path: str | None, flag: CliFlag, name: str) -> str:
+        """The value of `flag` whose branch makes or calls `name`: `if args.algo ==
+        "textgrad": TextGrad(...) else: OptoPrime(...)` gives a value for OptoPrime. A tested
+        branch gives its value; the last `else` the one value the program lists for the
+        option (its choices, the values its code tests) that no test of the chain takes,
+        or, when it lists none beyond them, the name itself, which no test takes either.
+        "" when no branch makes it, or several values could."""
+        tree = self.tracer.tree(path) if path and path.endswith(".py") else None
+        wanted = fold(name)
+        if tree is None or len(wanted) < 3 or flag.switch:
+            return ""
+        dest = flag.name.lstrip("-").replace("-", "_")
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.If):
+                continue
+            chain = _chain(node, dest)
+            for value, body in chain:
+                made = {
+                    fold(callee_name(c.func))
+                    for b in body
+                    for c in ast.walk(b)
+                    if isinstance(c, ast.Call)
+                }
+                if wanted not in made:
+                    continue
+                if value is not None:
+                    return value
+                tested = [v for v, _ in chain if v is not None]
+                listed = set(choices_of(flag)) - set(tested)
+                if len(listed) == 1:
+                    return listed.pop()
+                if listed:
+                    return ""
+                value = re.sub(r"[^a-z0-9_]+", "", name.lower())
+                said = " or ".join(tested)
+                self.else_notes[(path or "", flag.name, value)] = (
+                    f"any {flag.name} but {said} takes the `else` that makes {name}, at "
+                    f"{path}:{body[0].lineno}"
+                )
+                return value
+        return ""
+
+    def asserted_values(self, path: str | None, flag: CliFlag) -> set[str]:
+        """The values an `assert args.algo in [...]` of the program holds the option to."""
+        tree = self.tracer.tree(path) if path and path.endswith(".py") else None
+        dest = flag.name.lstrip("-").replace("-", "_")
+        out: set[str] = set()
+        for node in ast.walk(tree) if tree is not None else []:
+            test = node.test if isinstance(node, ast.Assert) else None
+            if (
+                isinstance(test, ast.Compare)
+                and isinstance(test.ops[0], ast.In)
+                and isinstance(test.left, ast.Attribute)
+                and test.left.attr == dest
+                and isinstance(test.comparators[0], ast.List | ast.Tuple | ast.Set)
+            ):
+                out |= {
+                    e.value
+                    for e in test.comparators[0].elts
+                    if isinstance(e, ast.Constant) and isinstance(e.value, str)
+                }
+        return out
+
+    def else_note(self, path: str | None, setting: list[str]) -> str:
+        """What a setting `branch_value` made up for an `else` branch means, or ""."""
+        key = (path or "", setting[0], setting[1] if len(setting) > 1 else "")
+        return self.else_notes.get(key, "")
 
     def tested_values(self, path: str | None, option: str) -> set[str]:
         """The values the program's code compares the option with (`args.dataset ==
@@ -359,3 +430,32 @@ def positional(e: EntryPoint | None) -> list[str]:
 def _few(flags: list[str]) -> str:
     """Up to six flags, the rest elided."""
     return ", ".join(flags[:6]) + (", …" if len(flags) > 6 else "")
+
+
+def _chain(node: ast.If, dest: str) -> list[tuple[str | None, list[ast.stmt]]]:
+    """An `if`/`elif`/`else` chain testing one option against strings (`args.algo ==
+    "textgrad"`), each branch by the value it takes (None for the last `else`); [] when
+    its first test is no such test."""
+    out: list[tuple[str | None, list[ast.stmt]]] = []
+    current: ast.If | None = node
+    while current is not None:
+        test = current.test
+        if not (
+            isinstance(test, ast.Compare)
+            and len(test.ops) == 1
+            and isinstance(test.ops[0], ast.Eq)
+            and isinstance(test.left, ast.Attribute)
+            and test.left.attr == dest
+            and isinstance(test.comparators[0], ast.Constant)
+            and isinstance(test.comparators[0].value, str)
+        ):
+            break
+        out.append((test.comparators[0].value, current.body))
+        rest = current.orelse
+        if len(rest) == 1 and isinstance(rest[0], ast.If):
+            current = rest[0]
+            continue
+        if rest:
+            out.append((None, rest))
+        current = None
+    return out

@@ -204,7 +204,9 @@ class RunPlanner:
         the repository: what a reader must know before running them is said on each."""
         task, q, entry, held = planned.task, planned.q, planned.entry, planned.held
         chosen = planned.chosen
-        chosen = crossed(chosen, planned.program_runs, planned.flag_runs, self.entries)
+        chosen = crossed(
+            chosen, planned.program_runs, planned.flag_runs, self.entries, self._accepts
+        )
         chosen = on_each_data_set(chosen, planned.flag_runs)
         chosen = through_loops(chosen)
         comparable(chosen, self.entries, self.programs)
@@ -242,6 +244,21 @@ class RunPlanner:
         )
         # an arm nothing runs is a line to fill in, never cut with the runs past the cap
         return [*chosen[:MAX_RUNS], *(r for r in chosen[MAX_RUNS:] if r.missing)]
+
+    def _accepts(self, program: str, setting: list[str], arm: str) -> bool:
+        """The program takes the setting's value: its option is not held to a closed list
+        of values (its parser's choices, an `assert args.algo in [...]`), or the list has
+        it."""
+        e = self.entries.get(program)
+        flag = next((f for f in e.flags if f.name == setting[0]), None) if e else None
+        if flag is None or len(setting) < 2:
+            return flag is not None
+        declared = re.search(r"\(choices: \[([^\]]*)\]\)", flag.help)
+        closed = (
+            {c.strip().strip("'\"") for c in declared.group(1).split(",")} if declared else set()
+        )
+        closed |= self.args.asserted_values(program, flag)
+        return not closed or setting[1] in closed
 
     def _model_path(self, name: str) -> str | None:
         """The one module named after a model (models/ETSformer.py for `ETSformer`)."""
@@ -639,6 +656,10 @@ class RunPlanner:
         e = self.entries.get(entry or "")
         if e is not None and (named := self.model_module(arm, options)) is not None:
             return named
+        # the branch of an option's test that makes the arm (`else: OptoPrime(...)`)
+        for flag in options if not ABLATED.match(arm.value) else []:
+            if value := self.args.branch_value(entry, flag, arm.value):
+                return [flag.name, value]
         if e is None or e.kind != "hydra":
             return None
         choice = self.args.config_choice(arm.value)

@@ -1276,6 +1276,61 @@ def test_programs_of_one_variable_run_every_option_value_of_another(tmp_path: Pa
     assert "`python evals/solution_optimization.py`." not in usage
 
 
+def _dispatching_program(kind: str, guard: str) -> str:
+    return f'''"""{kind} optimization with an LLM optimizer."""
+import argparse
+
+from optimizers import OptoPrime, TextGrad
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--algo", default="textgrad")
+args = parser.parse_args()
+{guard}
+
+def score(answer):
+    return float(answer == "ok")
+
+
+if args.algo == "textgrad":
+    optimizer = TextGrad()
+else:
+    optimizer = OptoPrime()
+print("score", score(optimizer.step()))
+'''
+
+
+def test_an_arm_made_in_an_options_else_runs_with_a_value_no_test_takes(tmp_path: Path) -> None:
+    """`else: OptoPrime()` after `if args.algo == "textgrad"`: OptoPrime runs with any other
+    value, said as such; a program holding --algo to a list by an `assert` does not take it,
+    so OptoPrime is not run there with a value it refuses."""
+    optimizers = (
+        "class TextGrad:\n    def step(self):\n        return 'ok'\n\n\n"
+        "class OptoPrime:\n    def step(self):\n        return 'ok'\n"
+    )
+    files = {
+        "optimizers.py": optimizers,
+        "evals/prompt_optimization.py": _dispatching_program("Prompt", ""),
+        "evals/solution_optimization.py": _dispatching_program(
+            "Solution", 'assert args.algo in ["textgrad", "trace"]\n'
+        ),
+    }
+    task = _task(
+        "Does OptoPrime optimize faster than TextGrad on solution and prompt optimization?",
+        {
+            "optimization task": ["Solution Optimization", "Prompt Optimization"],
+            "optimizer": ["OptoPrime", "TextGrad"],
+        },
+    )
+    usage = recovered_setup(tmp_path / "else", files, task).usage_instructions
+    assert (
+        "Run Prompt Optimization, OptoPrime: `python evals/prompt_optimization.py --algo "
+        "optoprime` (any --algo but textgrad takes the `else` that makes OptoPrime, at "
+        "evals/prompt_optimization.py:18)"
+    ) in usage, usage
+    assert "solution_optimization.py --algo optoprime" not in usage, usage
+    assert "`python evals/solution_optimization.py --algo textgrad`" in usage, usage
+
+
 TEST_PC = '''"""Tests of the Peter-Clark (PC) search: it recovers the causal graph."""
 import unittest
 
