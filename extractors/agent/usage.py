@@ -53,6 +53,7 @@ from .plan import Plan
 from .query import TaskQuery, asks_how
 from .rank import Candidate, asks_cost, counts_cost, names_cost
 from .run import Run, run_label
+from .run_notes import names_llm
 from .stages import experiment_beside
 from .steps import Step, reached, usage_for
 from .suite_config import preparations
@@ -65,6 +66,9 @@ _DATA_OPTION = re.compile(r"--?(?:data|dataset|data_?name|dataset_?name|ds|bench
 # a data set's proper name: capitals or digits after its first letter (ScienceQA, ADE20K,
 # CIFAR10-LT), never a plain word ("Zero-shot")
 _PROPER_DATA = re.compile(r"[A-Z][A-Za-z]*[A-Z0-9]")
+# a data set's name: "ScienceQA", "ImageNet-10", or one capitalized word of five letters or
+# more ("Wikicorpus"); not a number, a lower-case word or an abbreviation of a setting
+_DATA_NAME = re.compile(r"[A-Z][A-Za-z]*[A-Z0-9]|[A-Z][a-z]{4,}$")
 _DOCUMENT = re.compile(r"\.(?:md|rst|txt|html?|tex)$|(?:^|/)[^./]+$", re.I)
 # a setting named by a number and a word ("0% Tool", "100% Tool"), not a number swept
 _NAMED_NUMBER = re.compile(r"^\S+\s+[A-Z][A-Za-z-]{2,}")
@@ -615,11 +619,19 @@ class UsageWriter:
                 continue
             for value in listed(values):
                 name = str(value).strip()
-                if len(name.split()) > 1 or not _PROPER_DATA.match(name):
+                if len(name.split()) > 1 or names_llm(name):
                     continue
                 head = re.split(r"[-_]", name)[0]
                 found = self.search.where_written(name)
                 parent = self.search.where_written(head) if head != name else []
+                if not found and not parent and _DATA_NAME.match(name):
+                    return (
+                        f"The task runs on {name}, which the repository names nowhere: the "
+                        f"runs below are on the data their programs read. Add {name}'s data, "
+                        f"and the code that reads it, first."
+                    )
+                if not _PROPER_DATA.match(name):
+                    continue
                 if not found or any(not _DOCUMENT.search(p) for p in [*found, *parent]):
                     continue
                 said = " and ".join(found[:2]) + (" name" if len(found) > 1 else " names")

@@ -327,6 +327,15 @@ CONDUCTED_ON = re.compile(
 )
 
 
+# data a caption says its samples come from: "contexts from Wikicorpus", "sentences drawn
+# from the BookCorpus", never "results from Table 2" nor "numbers from [12]"
+DRAWN_FROM = re.compile(
+    r"\b(?i:sentences|contexts|samples|examples|images|texts|documents|passages|questions|"
+    r"instances|utterances|articles)\s+(?:(?i:drawn|taken|sampled|collected)\s+)?from\s+"
+    r"(?:the\s+)?((?!(?:Table|Tab|Figure|Fig|Section|Eq)\b)[A-Z][\w.-]*(?:[ -][A-Z0-9][\w.-]*){0,2})"
+)
+
+
 CAPTION_BACKBONE = re.compile(
     r"\b(?:using|with|based on|backbone)\s+(?:the\s+|a\s+)?([A-Z][\w.-]*\d[\w.-]*)"
 )
@@ -420,8 +429,12 @@ def caption_constants(caption: str) -> dict[str, str]:
         out["setting"] = named[0]
     elif not named:  # "Combining with other methods. The experiment is conducted on CIFAR-100"
         done = {m.rstrip(".,") for m in _named_on(CONDUCTED_ON, caption) if DATASET_NAME.match(m)}
+        # "masked word prediction in nonnumeric contexts from Wikicorpus"
+        drawn = {m.rstrip(".,") for m in _named_on(DRAWN_FROM, topic)}
         if len(done) == 1 and "" not in done:
             out["setting"] = done.pop()
+        elif len(drawn) == 1 and "" not in drawn:
+            out["setting"] = drawn.pop()
     # "Top-1 means Top-1 accuracy on ImageNet and mIoU denotes mIoU on ADE20K": where each
     # measure is taken
     for measure, dataset in METRIC_ON.findall(caption):

@@ -647,6 +647,17 @@ def test_a_data_set_only_the_documents_name_is_said_to_be_missing(tmp_path: Path
     task.question = task.question.replace("ScienceQA's test set", "CIFAR10-LT")
     usage = recovered_setup(tmp_path / "c", files, task).usage_instructions
     assert "which only README.md names" not in usage, usage
+    # named nowhere at all: the same note, without a document to point at; a model the
+    # task holds ("Qwen3-4B") is no data set
+    task.design_complexity.constant_variables = {"setting": "Wikicorpus"}
+    usage = recovered_setup(tmp_path / "w", files, task).usage_instructions
+    assert (
+        "The task runs on Wikicorpus, which the repository names nowhere: the runs below are on "
+        "the data their programs read. Add Wikicorpus's data, and the code that reads it, first."
+    ) in usage, usage
+    task.design_complexity.constant_variables = {"setting": "Qwen3-4B"}
+    usage = recovered_setup(tmp_path / "q", files, task).usage_instructions
+    assert "names nowhere" not in usage, usage
 
 
 EVALUATION = (

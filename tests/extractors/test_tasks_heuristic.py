@@ -404,6 +404,23 @@ def test_constants_come_from_what_the_paper_fixes_not_from_schedules_or_definiti
     assert _hyperparameters(text) == {"learning_rate": "1e-4", "batch_size": "64", "epochs": "30"}
 
 
+@pytest.mark.parametrize(
+    ("caption", "setting"),
+    [
+        ("Table 4: Results on masked word prediction in contexts from Wikicorpus.", "Wikicorpus"),
+        ("Table 5: Accuracy on questions drawn from the BioASQ collection.", "BioASQ"),
+        ("Table 6: Results from Table 2 on sentences from Table 3.", None),
+        ("Table 7: Examples from BookCorpus and Wikipedia.", None),
+    ],
+)
+def test_the_data_a_caption_draws_its_samples_from_is_held(
+    caption: str, setting: str | None
+) -> None:
+    from extractors.tasks.context import caption_constants
+
+    assert caption_constants(caption).get("setting") == setting
+
+
 def test_a_caption_fixes_a_setting_by_a_symbol_not_a_result_by_one() -> None:
     from extractors.tasks.context import caption_values
 
