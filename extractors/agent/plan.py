@@ -493,6 +493,7 @@ class StepPlanner:
             (s.path, s.start, s.end) != (report.path, report.start, report.end) for s in plan.steps
         ):
             plan.steps.append(report)  # the comparison ends the steps, even inside one
+        plan.steps = _shared_paths(plan.steps, runs)
         return plan
 
     def reached(self, steps: list[Step], entry: str | None, plan: Plan) -> list[Step]:
@@ -904,6 +905,31 @@ def _covered(step: Step, steps: list[Step]) -> bool:
         if overlap > 0.5 * (step.end - step.start + 1):
             return True
     return False
+
+
+def _shared_paths(steps: list[Step], runs: list[Run]) -> list[Step]:
+    """A path one run takes for several arms of one variable ("Exp Others" and "Exp Units",
+    told apart only by what their results are reported by) is named by the words they
+    share: "Take the Exp path", not "Take the Exp Others path"."""
+    said: dict[str, str] = {}
+    for run in runs:
+        for variable in dict.fromkeys(a.variable for a in run.arms):
+            values = [a.value.split() for a in run.arms if a.variable == variable]
+            if len(values) < 2:
+                continue
+            shared: list[str] = []
+            for words in zip(*values, strict=False):
+                if len(set(words)) > 1:
+                    break
+                shared.append(words[0])
+            if shared and all(len(v) > len(shared) for v in values):
+                said.update({" ".join(v): " ".join(shared) for v in values})
+    if not said:
+        return steps
+    pattern = re.compile(r"\bthe (" + "|".join(map(re.escape, said)) + r") path\b")
+    return [
+        replace(s, action=pattern.sub(lambda m: f"the {said[m[1]]} path", s.action)) for s in steps
+    ]
 
 
 def _distinct(steps: list[Step | None], first: list[Step | None] | None = None) -> list[Step]:

@@ -723,6 +723,52 @@ def test_a_branch_every_compared_arm_takes_selects_none(tmp_path: Path) -> None:
     assert "(run.py:5-6)" not in steps, steps
 
 
+def test_a_path_one_run_takes_for_two_arms_is_named_by_what_they_share(tmp_path: Path) -> None:
+    """ "Exp Units" and "Exp Others" are one run (`--enc exp`), told apart by the tokens their
+    results are counted on: the branch is the Exp path, not the first arm's."""
+    from repo_fixture import recovered_setup
+
+    run = (
+        "import argparse\n"  # 1
+        "\n"
+        "\n"
+        "def encode(args):\n"
+        "    if args.enc == 'exp':\n"  # 5
+        "        return exponent_embedding(args.hidden)\n"
+        "    return default_embedding(args.hidden)\n"
+        "\n"
+        "\n"
+        "def exponent_embedding(hidden):\n"  # 10
+        "    return [hidden] * 2\n"
+        "\n"
+        "\n"
+        "def default_embedding(hidden):\n"
+        "    return [hidden]\n"  # 15
+        "\n"
+        "\n"
+        "if __name__ == '__main__':\n"
+        "    p = argparse.ArgumentParser()\n"
+        "    p.add_argument('--enc', default='def', choices=['def', 'exp'])\n"  # 20
+        "    p.add_argument('--hidden', type=int, default=16)\n"
+        "    print('ppl', encode(p.parse_args()))\n"
+    )
+    task = TaskDraft(
+        key="t",
+        question="Does the exponent embedding lower the perplexity on units and other tokens?",
+        method="Train each embedding and report the perplexity on units and on other tokens.",
+        expected_outcome="Exp is better on units.",
+        design_complexity=DesignComplexity(
+            independent_variables={"setting": ["Exp Units", "Exp Others"]},
+            dependent_variables={"metric": ["PPL"]},
+        ),
+    )
+    setup = recovered_setup(tmp_path / "e", {"run.py": run}, task)
+    steps = "\n".join(setup.requirements)
+    assert "Run Exp Units, Exp Others: `python run.py --enc exp`" in setup.usage_instructions
+    assert "Take the Exp path (setting) where args.enc == 'exp' (run.py:5-6)" in steps, steps
+    assert "Exp Units path" not in steps, steps
+
+
 def test_an_arm_is_the_choice_its_name_spells_without_punctuation(tmp_path: Path) -> None:
     from repo_fixture import recovered_setup
 
