@@ -19,7 +19,7 @@ from collections import Counter
 from expcurate.records import CliFlag, EntryPoint, RepoIndex
 from extractors.repo import RepoSearch, terms
 from extractors.repo.commands import check_command, run_folder
-from extractors.repo.pysource import callee_name
+from extractors.repo.pysource import attribute_equals, callee_name
 
 from .arm_options import (
     choices_of,
@@ -439,18 +439,10 @@ def _chain(node: ast.If, dest: str) -> list[tuple[str | None, list[ast.stmt]]]:
     out: list[tuple[str | None, list[ast.stmt]]] = []
     current: ast.If | None = node
     while current is not None:
-        test = current.test
-        if not (
-            isinstance(test, ast.Compare)
-            and len(test.ops) == 1
-            and isinstance(test.ops[0], ast.Eq)
-            and isinstance(test.left, ast.Attribute)
-            and test.left.attr == dest
-            and isinstance(test.comparators[0], ast.Constant)
-            and isinstance(test.comparators[0].value, str)
-        ):
+        tested = attribute_equals(current.test)
+        if tested is None or tested[0].attr != dest or not isinstance(tested[1], str):
             break
-        out.append((test.comparators[0].value, current.body))
+        out.append((tested[1], current.body))
         rest = current.orelse
         if len(rest) == 1 and isinstance(rest[0], ast.If):
             current = rest[0]

@@ -15,7 +15,7 @@ import re
 
 from expcurate.records import EntryPoint
 from extractors.repo import RepoSearch, stem, terms
-from extractors.repo.pysource import callee_name
+from extractors.repo.pysource import attribute_equals, callee_name
 
 from .query import TaskQuery
 from .run import Run, given_values
@@ -344,19 +344,14 @@ class StepFilters:
         for node in ast.walk(tree):
             if not isinstance(node, ast.If):
                 continue
-            test = node.test
-            if not (
-                isinstance(test, ast.Compare)
-                and len(test.ops) == 1
-                and isinstance(test.ops[0], ast.Eq)
-                and isinstance(test.left, ast.Attribute)
-                and isinstance(test.left.value, ast.Name)
-                and test.left.value.id == "args"
-                and isinstance(test.comparators[0], ast.Constant)
-            ):
+            tested = attribute_equals(node.test)
+            if tested is None:
                 continue
-            values = given.get(test.left.attr)
-            if values and str(test.comparators[0].value) not in values:
+            attr, value = tested
+            if not (isinstance(attr.value, ast.Name) and attr.value.id == "args"):
+                continue
+            values = given.get(attr.attr)
+            if values and str(value) not in values:
                 last = node.body[-1]
                 out.append((node.lineno, node.body[0].lineno, last.end_lineno or last.lineno))
         return out

@@ -441,6 +441,20 @@ def _tested_values(node: ast.Compare, out: dict[str, list[str]], *, bare: bool =
                 values.append(item.value)
 
 
+def attribute_equals(test: ast.expr) -> tuple[ast.Attribute, object] | None:
+    """The attribute and the constant of a test `x.attr == constant` (`args.algo ==
+    "trace"`), else None."""
+    if (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Eq)
+        and isinstance(test.left, ast.Attribute)
+        and isinstance(test.comparators[0], ast.Constant)
+    ):
+        return test.left, test.comparators[0].value
+    return None
+
+
 def _name_of(node: ast.expr) -> str:
     return node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", "")
 

@@ -1126,6 +1126,16 @@ def test_a_pages_command_runs_from_the_folder_its_script_path_is_written_from() 
     assert run_from(page, known) == "cd v2 && python util/evaluate_mme.py --output_path out.json"
 
 
+EVOLVER = (
+    "import sys\n\nimport yaml\n\n\n"
+    "def evolve(config):\n"
+    '    """Evolve the prompts with the generator model on the benchmark tasks."""\n'
+    '    return config["models"]["generator"]\n\n\n'
+    'if __name__ == "__main__":\n'
+    "    print(evolve(yaml.safe_load(open(sys.argv[1]))))\n"
+)
+
+
 def test_model_names_a_config_leaves_in_capitals_are_named_for_the_user(tmp_path: Path) -> None:
     """A config whose model names are left as `openrouter:MODEL_NAME`: the run fails until
     they are set, so every run says which keys to set, and to what kind of value; a value
@@ -1136,14 +1146,6 @@ def test_model_names_a_config_leaves_in_capitals_are_named_for_the_user(tmp_path
     assert placeholder_value("YOUR_API_KEY") and placeholder_name("YOUR_API_KEY")
     assert not placeholder_value("TRAIN_VAL") and not placeholder_value("max_name")
     assert placeholder_value("path/to/ct") and not placeholder_name("path/to/ct")
-    program = (
-        "import sys\n\nimport yaml\n\n\n"
-        "def evolve(config):\n"
-        '    """Evolve the prompts with the generator model on the benchmark tasks."""\n'
-        '    return config["models"]["generator"]\n\n\n'
-        'if __name__ == "__main__":\n'
-        "    print(evolve(yaml.safe_load(open(sys.argv[1]))))\n"
-    )
     config = (
         "models:\n"
         '  generator: "openrouter:MODEL_NAME"\n'
@@ -1152,7 +1154,7 @@ def test_model_names_a_config_leaves_in_capitals_are_named_for_the_user(tmp_path
         "tasks: [gpqa, humaneval]\n"
     )
     readme = "# Evolver\n\nEvolve prompts:\n\n```\npython main.py configs/demo.yaml\n```\n"
-    files = {"main.py": program, "configs/demo.yaml": config, "README.md": readme}
+    files = {"main.py": EVOLVER, "configs/demo.yaml": config, "README.md": readme}
     task = _task(
         "Does evolving the prompts with the generator model raise accuracy on the tasks?",
         {"method": ["evolved prompts"]},
@@ -1163,16 +1165,6 @@ def test_model_names_a_config_leaves_in_capitals_are_named_for_the_user(tmp_path
         "(it leaves openrouter:MODEL_NAME)" in usage
     ), usage
     assert "mode in configs" not in usage and "mode," not in usage, usage
-
-
-EVOLVER = (
-    "import sys\n\nimport yaml\n\n\n"
-    "def evolve(config):\n"
-    '    """Evolve the prompts with the generator model on the benchmark tasks."""\n'
-    '    return config["models"]["generator"]\n\n\n'
-    'if __name__ == "__main__":\n'
-    "    print(evolve(yaml.safe_load(open(sys.argv[1]))))\n"
-)
 
 
 def test_language_models_a_config_leaves_to_fill_are_run_once_each(tmp_path: Path) -> None:
