@@ -51,12 +51,16 @@ _LLM_FAMILY = re.compile(
 )
 
 
+# a way of tuning a model ("Alpaca-LoRA", "LLaMA-Adapter"): a method, not a model to query
+_TUNING = re.compile(r"lora|adapter|tun(?:e|ed|ing)\b|prompt|distill", re.I)
+
+
 def names_llm(value: str) -> bool:
     """The value names a language model: a known family's name with its version or size
     ("DeepSeek-V3.2", "Qwen3-4B Instruct", "Llama-7b"), or any name with a size in
     parameters; not a setting ("phi = 0.5") nor a description ("non-code-tuned models")."""
     text = value.strip()
-    if "=" in text or len(text.split()) > 3:
+    if "=" in text or len(text.split()) > 3 or _TUNING.search(text):
         return False
     return bool(_LLM_FAMILY.match(text) or _SIZED_MODEL.fullmatch(text.split()[0]))
 

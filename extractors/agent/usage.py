@@ -309,7 +309,8 @@ class UsageWriter:
         lines: list[str] = []
         for arm, near, why in missing:
             if not why and not near and self._elsewhere(arm, task):
-                kind = "elsewhere"
+                # a language model (GPT-3.5) is queried, not a work whose code is run
+                kind = "queried" if names_llm(arm.value) else "elsewhere"
             else:
                 hint = f" ({why})" if why else ""
                 hint += (
@@ -347,6 +348,14 @@ class UsageWriter:
                 )
                 continue
             arm = arms[0]
+            if kind == "queried":
+                lines.append(
+                    f"Run {arm.value}: a language model the repository does not call: the "
+                    "paper's numbers for it usually come from the work it cites for it; take "
+                    "them from there, or query the model through its provider on the task's "
+                    f"inputs, scored as the other runs are ({what} = {arm.value})."
+                )
+                continue
             if kind == "elsewhere":
                 lines.append(
                     f"Run {arm.value}: the repository names it nowhere, so it is another work's "

@@ -126,6 +126,30 @@ PROGRAM = (
 )
 
 
+def test_a_cited_language_model_the_code_does_not_call_is_queried(tmp_path: Path) -> None:
+    """GPT-3.5, cited and called by no code of the repository, is a model to query (or
+    whose numbers to take), not another work's code to run."""
+    task = TaskDraft(
+        key="table-1:compare",
+        question="How does Detector compare with GPT-3.5 on AUROC in Table 1?",
+        method="Train Detector and report AUROC. The paper cites GPT-3.5 (OpenAI, 2022) as "
+        "prior work.",
+        expected_outcome="Detector is best.",
+        design_complexity=DesignComplexity(
+            independent_variables={"method": ["Detector (ours)", "GPT-3.5"]},
+            dependent_variables={"metrics": ["AUROC"]},
+        ),
+    )
+    files = {"train.py": PROGRAM, "README.md": "Run `python train.py --lr 0.1`.\n"}
+    usage = recovered_setup(tmp_path / "q", files, task).usage_instructions
+    assert (
+        "Run GPT-3.5: a language model the repository does not call: the paper's numbers for it "
+        "usually come from the work it cites for it; take them from there, or query the model "
+        "through its provider on the task's inputs, scored as the other runs are "
+        "(method = GPT-3.5)."
+    ) in usage, usage
+
+
 @pytest.mark.parametrize("cited", [True, False])
 def test_a_cited_baseline_the_repository_does_not_implement_comes_from_its_own_work(
     tmp_path: Path, cited: bool

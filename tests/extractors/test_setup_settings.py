@@ -1211,6 +1211,8 @@ def test_language_models_a_config_leaves_to_fill_are_run_once_each(tmp_path: Pat
         ("phi = 0.5", False),
         ("Optimizer", False),
         ("non-code-tuned models (e.g., Llama-2 series)", False),
+        ("Alpaca-LoRA", False),
+        ("LLaMA-Adapter", False),
     ],
 )
 def test_a_language_model_is_named_by_its_family(value: str, model: bool) -> None:
