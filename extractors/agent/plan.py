@@ -723,6 +723,9 @@ class StepPlanner:
         script = posixpath.basename(run.script) + (
             f"; it trains {run.variant}" if run.variant else ""
         )
+        if run.script and settings:  # with the loop header just above the invocation
+            lines = self.search.lines(run.script)
+            settings = _swept_within(settings, lines[max(0, run.lines[0] - 4) : run.lines[1]])
         return Step(f"{what} ({script}){settings}", run.script, *run.lines)
 
 
@@ -837,6 +840,38 @@ def _apart_from_settings(
             )
         out.append(s)
     return out
+
+
+_LOOP = re.compile(r"^\s*for\s+(\w+)\s+in\s+([^;#\n]+?)\s*(?:;|$)")
+
+
+def _swept_within(settings: str, lines: list[str]) -> str:
+    """The run's settings as its cited lines give them: a value set the script sweeps over
+    several loops or invocations (`--pred_len {96,192,336,720}`) cut to the values of the
+    loop the lines hold (`for pred_len in 96 192 336`) or that they write (`--pred_len 96`),
+    the others said to follow ("--pred_len 96; its later lines run --pred_len 192, 336,
+    720")."""
+    loops = {m[1]: m[2].split() for line in lines if (m := _LOOP.match(line))}
+    text = " ".join(lines)
+
+    def cut(m: re.Match[str]) -> str:
+        # the loop's values, else those the lines write after the flag (`--pred_len 96`)
+        values = loops.get(m[1].replace("-", "_")) or re.findall(
+            rf"(?<![\w-])--{re.escape(m[1])}[ =]+([^\s\\$]+)", text
+        )
+        if not values:
+            return m[0]
+        every = m[2].split(",")
+        kept = [v for v in every if v in values]
+        if not kept or len(kept) == len(every):
+            return m[0]
+        here = kept[0] if len(kept) == 1 else f"{{{','.join(kept)}}}"
+        later.append(f"--{m[1]} {', '.join(v for v in every if v not in kept)}")
+        return f"--{m[1]} {here}"
+
+    later: list[str] = []
+    said = re.sub(r"--([\w-]+) \{([^{}]+)\}", cut, settings)
+    return said + (f"; its later lines run {'; '.join(later)}" if later else "")
 
 
 def _flags_within(action: str, lines: list[str]) -> str:

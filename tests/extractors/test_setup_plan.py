@@ -723,6 +723,25 @@ def test_a_branch_every_compared_arm_takes_selects_none(tmp_path: Path) -> None:
     assert "(run.py:5-6)" not in steps, steps
 
 
+def test_a_launch_step_names_the_swept_values_its_lines_run() -> None:
+    """A script sweeping --pred_len over two loops (96 192 336, then 720), or one invocation
+    per value, is cited by its first: the step names that one's values and says the later
+    lines run the rest; a loop over every value is said whole."""
+    from extractors.agent.plan import _swept_within
+
+    settings = " with --model PDF --pred_len {96,192,336,720}"
+    first_loop = ["for pred_len in 96 192 336", "do", "    python -u run.py \\", "  --x 1"]
+    assert _swept_within(settings, first_loop) == (
+        " with --model PDF --pred_len {96,192,336}; its later lines run --pred_len 720"
+    )
+    invocation = ["python -u run.py \\", "  --model PDF \\", "  --pred_len 96 \\"]
+    assert _swept_within(settings, invocation) == (
+        " with --model PDF --pred_len 96; its later lines run --pred_len 192, 336, 720"
+    )
+    every = ["for pred_len in 96 192 336 720", "do", "    python -u run.py --pred_len $pred_len"]
+    assert _swept_within(settings, every) == settings
+
+
 def test_a_path_one_run_takes_for_two_arms_is_named_by_what_they_share(tmp_path: Path) -> None:
     """ "Exp Units" and "Exp Others" are one run (`--enc exp`), told apart by the tokens their
     results are counted on: the branch is the Exp path, not the first arm's."""
