@@ -339,9 +339,22 @@ class MeasureSteps:
                 yield found[k]
                 k += 1
 
-        for wanted in tries:
+        # the stage the task's measures are taken in ("training accuracy"): a line of
+        # another stage's ("Test Loss: ... | Acc") is its report only when no line of its
+        # own stage is
+        stage = {
+            _STAGE_OF[stem(w.lower())]
+            for m in metrics
+            for w in re.findall(r"[A-Za-z]+", m)
+            if stem(w.lower()) in _STAGE_OF
+        }
+        passes = [(t, strict) for t in tries for strict in ([True, False] if stage else [False])]
+        for wanted, strict in passes:
             for path, begin, last, said_terms in reports() if wanted else ():
                 if any(p == path and a <= begin <= b for p, a, b in avoid):
+                    continue
+                said_stage = {_STAGE_OF[w] for w in said_terms if w in _STAGE_OF}
+                if strict and said_stage and not said_stage & stage:
                     continue
                 if any(w <= said_terms for w in wanted):
                     shown = ""
@@ -407,6 +420,10 @@ def _measure(metric: str) -> bool:
     return bool(words & (_MEASURE_WORDS - _VAGUE_METRICS)) or metric.strip() in ("P", "R")
 
 
+# what qualifies a time without making it another measure: "wall(-clock) time", "elapsed"
+_TIME_QUALIFIERS = frozenset(stem(w) for w in ("wall", "clock", "elapsed", "total", "running"))
+
+
 def _prints(metric: str, said: frozenset[str]) -> bool:
     """A report line's words name the measure: one of its measure words ("top1" of "top1
     accuracy"; `Acc` for accuracy), else all its words ("classification performance")."""
@@ -417,6 +434,8 @@ def _prints(metric: str, said: frozenset[str]) -> bool:
     said = said | {full for short, full in _WRITTEN if short <= said}
     common = words & (_COMMON_METRICS - _VAGUE_METRICS)  # "Dice score" by its "dice"
     named = {w for w in words if not w.isdigit()}  # Hit@1 is in a line printing its `hits`
+    if stem("time") in named:  # "wall time", "wall-clock time" is the line's `Time`
+        named -= _TIME_QUALIFIERS
     return bool(common & said) if common else bool(named) and named <= said
 
 
@@ -532,6 +551,18 @@ def measure_words(metric: str) -> tuple[frozenset[str], bool]:
 _STAGE_WORDS = frozenset(
     stem(w) for w in ("train", "training", "test", "testing", "val", "validation", "eval")
 )
+
+
+# the stage a measure or a report line names, as one word: "training" and "Train" are one
+_STAGE_OF = {
+    stem(w): stage
+    for stage, words in (
+        ("train", ("train", "training")),
+        ("test", ("test", "testing")),
+        ("val", ("val", "validation", "valid")),
+    )
+    for w in words
+}
 
 
 class ReportedWords:

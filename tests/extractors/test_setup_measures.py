@@ -373,3 +373,46 @@ def test_a_report_line_names_a_measure_by_its_letters_and_spellings() -> None:
     assert not _prints("accuracy score", frozenset(terms(dice)))
     assert _measure_names(line) == "Accuracy, Precision and Recall"
     assert _measure_names("print('ACC', acc, 'NMI', nmi)") == "ACC"
+    # a wall-clock time is the line's `Time`
+    timed = "print(f'[Epoch {i:.2f}] Train Loss: {loss:.2f} | Acc: {acc:.2f} | Time: {t:.2f}')"
+    assert _prints("wall time", frozenset(terms(timed)))
+    assert not _prints("wall time", frozenset(terms(dice)))
+
+
+MAML = """import argparse
+import time
+
+
+def train(epochs):
+    start = time.time()
+    for epoch in range(epochs):
+        loss, acc = 0.1 * epoch, 0.5
+        print(f'[Epoch {epoch}] Train Loss: {loss:.2f} | Acc: {acc:.2f} | Time: {time.time() - start:.2f}')
+
+
+def test(epochs):
+    loss, acc = 0.1, 0.6
+    print(f'[Epoch {epochs}] Test Loss: {loss:.2f} | Acc: {acc:.2f}')
+
+
+if __name__ == '__main__':
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--epochs', type=int, default=10)
+    args = parser.parse_args()
+    train(args.epochs)
+    test(args.epochs)
+"""
+
+
+def test_a_measure_of_one_stage_is_reported_where_that_stage_prints_it(tmp_path: Path) -> None:
+    """ "training accuracy" is the train loop's `Train Loss ... | Acc` line, not the test's
+    `Test Loss ... | Acc` the evaluation prints; "test accuracy" is the test's."""
+    files = {"maml.py": MAML, "README.md": "# MAML\n\n```\npython maml.py --epochs 10\n```\n"}
+    steps = {}
+    for stage in ("training", "test"):
+        task = _task(f"What {stage} accuracy and wall time does the MAML train reach?",
+                     [f"{stage} accuracy", "wall time"])  # fmt: skip
+        steps[stage] = recovered_setup(tmp_path / stage, files, task).requirements[-1]
+    assert steps["training"].endswith("(maml.py:9)"), steps
+    assert "Report training accuracy, wall time of each run" in steps["training"], steps
+    assert steps["test"].endswith("(maml.py:14)"), steps
