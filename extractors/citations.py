@@ -25,6 +25,13 @@ _AFTER = re.compile(
 )
 
 
+def cited_part(name: str) -> str:
+    """The part of a row's name a paper cites: the method of "DenseASPP / ResNet50", less
+    the marks a table adds ("DeepLabV3+∗", "NAS-FPN$")."""
+    head = name.split(" / ", 1)[0].strip()
+    return re.sub(r"[∗*†‡$§¶]+$", "", head).strip()
+
+
 def citation_after(text: str, name: str) -> str:
     """The first citation written right after `name` (as a whole word) in `text`, or ""."""
     name = name.strip()
@@ -39,10 +46,11 @@ def citation_after(text: str, name: str) -> str:
 
 
 def cited_works(text: str, names: Iterable[str]) -> dict[str, str]:
-    """Each of `names` that `text` cites, with its first citation, in the order given."""
+    """Each of `names` that `text` cites (by its `cited_part`), with its first citation, in
+    the order given."""
     out: dict[str, str] = {}
-    for name in names:
-        if name not in out and (cited := citation_after(text, name)):
+    for name in map(cited_part, names):
+        if name and name not in out and (cited := citation_after(text, name)):
             out[name] = cited
     return out
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from itertools import islice
 
 from expcurate.records import EntryPoint, RepoIndex, TaskDraft
-from extractors.citations import citation_after
+from extractors.citations import citation_after, cited_part
 from extractors.repo import RepoPathError, RepoSearch, terms
 from extractors.repo.commands import python_entry, run_from
 
@@ -321,9 +321,13 @@ class UsageWriter:
                 )
                 hint += _taken_away(arm, steps) or self._defined_for(arm)
                 kind = "unselected" if hint == "; write the command that runs it" else hint
-            last = groups[-1] if groups else None
-            if last and kind == last[0] and kind in _SHARED and last[1][0].variable == arm.variable:
-                last[1].append(arm)
+            # the arms of one kind and variable share a group, wherever they stand in the
+            # table (cited baselines between baselines the repository has)
+            same = next(
+                (g for g in groups if g[0] == kind and g[1][0].variable == arm.variable), None
+            )
+            if same is not None and kind in _SHARED:
+                same[1].append(arm)
             else:
                 groups.append((kind, [arm]))
         # a few arms keep a line each; a long list of them (a table's baselines) shares one
@@ -332,13 +336,16 @@ class UsageWriter:
             for kind, arms in groups
             for part in ([arms] if len(arms) > MAX_OWN_LINES else [[a] for a in arms])
         ]
+        # in the table's order, a shared line where its first arm stands
+        order = {id(arm): i for i, (arm, _, _) in enumerate(missing)}
+        groups.sort(key=lambda g: order.get(id(g[1][0]), 0))
         for kind, arms in groups:
             what = arms[0].variable.replace("_", " ")
             if len(arms) > 1:
                 names = _listed([a.value for a in arms])
                 lines.append(
-                    f"Run {names}: the repository names none of them, so they are other works' "
-                    "methods: the paper's numbers for them usually come from the works it cites "
+                    f"Run {names}: no code of the repository is theirs, so they are other "
+                    "works' methods: the paper's numbers for them usually come from the works it cites "
                     "for them; take them from there, or run those works' own code "
                     f"({what}: one each)."
                     if kind == "elsewhere"
@@ -358,8 +365,8 @@ class UsageWriter:
                 continue
             if kind == "elsewhere":
                 lines.append(
-                    f"Run {arm.value}: the repository names it nowhere, so it is another work's "
-                    "method: the paper's numbers for it usually come from the work it cites for "
+                    f"Run {arm.value}: no code of the repository is its own, so it is another "
+                    "work's method: the paper's numbers for it usually come from the work it cites for "
                     f"it; take them from there, or run that work's own code "
                     f"({what} = {arm.value})."
                 )
@@ -683,8 +690,9 @@ class UsageWriter:
         value = arm.value
         if ABLATED.match(value) or OURS.search(value) or numeric(value.split()[0]):
             return False
-        if not about_data(arm.variable) and citation_after(f"{task.question} {task.method}", value):
-            return not self.search.implements(value)
+        head = cited_part(value)
+        if not about_data(arm.variable) and citation_after(f"{task.question} {task.method}", head):
+            return not self.search.implements(head)
         if not _METHOD_VARIABLE.search(arm.variable):
             return False
         words = [w for w in re.findall(r"[A-Za-z][A-Za-z0-9]*", value) if len(w) >= 2]

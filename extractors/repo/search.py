@@ -306,8 +306,10 @@ class RepoSearch:
         """The repository's code holds `name` as a name of its own: a file's (pascl.py), a
         Python name's (`PASCLLoss`, `pos_cg`, `args.oe`), a string its code tests or offers
         as a choice (`args.method == 'pascl'`, `choices=[...]`, a registry's key), or a word
-        of a shell command or config (`--method pascl`). A name only in messages, paths,
-        docstrings or comments ("it is just the OE baseline") is not implemented here."""
+        of a shell command or config (`--method pascl`), or what a definition's docstring
+        says it implements ("the implementation of `HamNet`"). A name only in messages,
+        paths, other docstrings or comments ("it is just the OE baseline") is not
+        implemented here."""
         wanted = _squash(name)
         if len(wanted) < 2:
             return False
@@ -414,6 +416,8 @@ def _own_names(tree: ast.Module) -> Iterator[str]:
             yield node.attr
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             yield node.name
+            # "This head is the implementation of `HamNet`": what the definition implements
+            yield from _IMPLEMENTS.findall(ast.get_docstring(node) or "")
         elif isinstance(node, ast.arg):
             yield node.arg
         elif isinstance(node, ast.keyword) and node.arg:
@@ -431,6 +435,9 @@ def _own_names(tree: ast.Module) -> Iterator[str]:
                     yield from _strings(key)
         elif isinstance(node, ast.MatchValue):
             yield from _strings(node.value)
+
+
+_IMPLEMENTS = re.compile(r"\bimplement(?:s|ation of)\s+(?:the\s+)?`*([A-Za-z][\w-]*)")
 
 
 def _strings(node: ast.expr) -> Iterator[str]:

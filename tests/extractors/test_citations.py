@@ -34,6 +34,18 @@ def test_a_citation_is_read_right_after_a_name(text: str, name: str, cited: bool
     assert bool(citation_after(text, name)) is cited
 
 
+def test_a_row_is_cited_by_its_method_less_its_backbone_and_marks() -> None:
+    from extractors.citations import cited_part, cited_works
+
+    assert cited_part("DeepLabV3+∗ / Xception-71") == "DeepLabV3+"
+    assert cited_part("NAS-FPN$ / EfficientNet-L2") == "NAS-FPN"
+    text = "DenseASPP [83] and DeepLabV3+ [8] are strong."
+    assert cited_works(text, ["DenseASPP / ResNet50", "DeepLabV3+∗ / Xception-71"]) == {
+        "DenseASPP": "[83]",
+        "DeepLabV3+": "[8]",
+    }
+
+
 def test_the_cited_sentence_lists_the_works_and_is_taken_out_again() -> None:
     said = cited_sentence({"OE": "(Hendrycks 2019)", "PASCL": "(Wang et al. 2022)"})
     assert said == "The paper cites OE (Hendrycks 2019) and PASCL (Wang et al. 2022) as prior work."
@@ -97,14 +109,21 @@ def test_a_name_the_code_only_writes_in_a_message_or_a_path_is_not_implemented(
             "    return out\n"
         ),
         "scripts/run.sh": "python train.py --method cutmix  # not a word of Energy\n",
+        "heads.py": (
+            "class LightHead:\n"
+            '    """This head is the implementation of `HamNet`."""\n\n'
+            "    def forward(self, x):\n        return x\n"
+        ),
         "README.md": "We thank the authors of PASCL and Energy.\n",
     }
     root = tmp_path / "r"
     search = RepoSearch(root, committed_index(root, files))
     # a function's name, a string the code tests, a word of a shell command
     assert search.implements("OE") and search.implements("Mixup") and search.implements("CutMix")
-    # a docstring, a message, a path, a comment, the README
+    # a docstring, a message, a path, a comment, the README; but a definition's docstring
+    # saying what it implements is its name
     assert not search.implements("PASCL") and not search.implements("Energy")
+    assert search.implements("HamNet")
     # a word that holds the name's letters is not the name
     assert not search.implements("ai")
 
@@ -170,6 +189,6 @@ def test_a_cited_baseline_the_repository_does_not_implement_comes_from_its_own_w
     )
     files = {"train.py": PROGRAM, "README.md": "Run `python train.py --lr 0.1`.\n"}
     usage = recovered_setup(tmp_path / "d", files, task).usage_instructions
-    elsewhere = "Run PASCL: the repository names it nowhere, so it is another work's method"
+    elsewhere = "Run PASCL: no code of the repository is its own, so it is another work's method"
     assert (elsewhere in usage) is cited, usage
     assert ("Run PASCL: no launch script, option or in-code switch" in usage) is not cited, usage

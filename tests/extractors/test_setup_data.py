@@ -559,7 +559,7 @@ def test_the_authors_run_goes_over_the_data_sets_its_measures_name_each_by_its_p
         "`python cluster.py --dataset STL-10`"
     ) in usage, usage
     assert "Run the default configuration" not in usage, usage
-    assert "Run PICA: the repository names it nowhere" in usage, usage
+    assert "Run PICA: no code of the repository is its own" in usage, usage
     assert "Compare NMI, ACC on CIFAR-10 and STL-10 of" in usage, usage
     steps = "\n".join(setup.requirements)
     assert "Take the CIFAR-10 path (dataset) where args.dataset == 'CIFAR-10'" in steps, steps

@@ -1180,7 +1180,7 @@ def test_an_arm_a_config_lists_runs_with_the_list_cut_to_it(tmp_path: Path) -> N
         "(set encoders in bench_config/bench_config.yaml to [resnet50_trunc] first)." in usage
     )
     assert "set encoders in bench_config/bench_config.yaml to [ctranspath] first" in usage
-    assert "Run MyEncoder: the repository names it nowhere" in usage, usage
+    assert "Run MyEncoder: no code of the repository is its own" in usage, usage
 
 
 SUITE = '''"""Big-Bench Hard, one task or a range of them."""
@@ -1526,7 +1526,7 @@ def test_a_method_the_repository_names_nowhere_is_said_to_be_another_works(
     task = _imputation_task(["Gate", "Zephyr", "Mix", "w/o Warp"])
     usage = recovered_setup(tmp_path / "z", files, task).usage_instructions
     zephyr = next(x for x in usage.splitlines() if "Run Zephyr" in x)
-    assert "the repository names it nowhere, so it is another work's method" in zephyr, zephyr
+    assert "no code of the repository is its own, so it is another work's method" in zephyr, zephyr
     for other in ("Run Mix", "Run w/o Warp"):
         line = next(x for x in usage.splitlines() if other in x)
         assert "another work's" not in line, line
@@ -1550,7 +1550,7 @@ def test_a_method_named_only_in_prose_is_another_works_one_a_string_of_code_hold
     task = _imputation_task(["Gate", "Zephyr", "Breeze"])
     lines = recovered_setup(tmp_path / "p", files, task).usage_instructions.splitlines()
     zephyr = next(x for x in lines if "Run Zephyr" in x)
-    assert "the repository names it nowhere, so it is another work's method" in zephyr, zephyr
+    assert "no code of the repository is its own, so it is another work's method" in zephyr, zephyr
     breeze = next(x for x in lines if "Breeze" in x and x[:1].isdigit() and "Run" in x)
     assert "another work's" not in breeze, breeze
 
@@ -1590,7 +1590,7 @@ def test_a_model_the_repository_has_a_module_of_runs_through_the_model_option(
     usage = recovered_setup(tmp_path / "m", files, task).usage_instructions
     tiny = next(line for line in usage.splitlines() if "Run Tiny" in line)
     assert "--task_name imputation --model Tiny" in tiny, usage
-    assert "Run Huge: the repository names it nowhere" in usage, usage
+    assert "Run Huge: no code of the repository is its own" in usage, usage
     refused = recovered_setup(tmp_path / "r", {**files, "run.py": KINDS_RUN}, task)
     assert "Run Tiny: no launch script" in refused.usage_instructions, refused.usage_instructions
 
@@ -1844,12 +1844,12 @@ def test_every_compared_arm_has_a_line_however_many_the_table_has(tmp_path: Path
     shared = [x for x in usage.splitlines() if "another work" in x or "other works'" in x]
     assert len(shared) == 1, usage
     assert all(r in shared[0] for r in rivals), shared
-    assert "the repository names none of them, so they are other works' methods" in shared[0]
+    assert "no code of the repository is theirs, so they are other works' methods" in shared[0]
     few = recovered_setup(
         tmp_path / "few", files, _imputation_task(["Gate", *rivals[:3]])
     ).usage_instructions
     for rival in rivals[:3]:
-        assert f"Run {rival}: the repository names it nowhere" in few, few
+        assert f"Run {rival}: no code of the repository is its own" in few, few
 
 
 DISPATCHING = """class Model:

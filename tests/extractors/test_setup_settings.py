@@ -1052,7 +1052,7 @@ def test_the_arm_the_readme_is_titled_after_is_the_authors_own_run(tmp_path: Pat
         "Run NumEmb: `python train.py` (the run as the repository sets it up, taken as NumEmb"
         in (usage)
     ), usage
-    assert "Run LoRA: the repository names it nowhere" in usage, usage
+    assert "Run LoRA: no code of the repository is its own" in usage, usage
 
 
 def test_a_long_option_the_readme_writes_with_one_dash_gets_two(tmp_path: Path) -> None:
