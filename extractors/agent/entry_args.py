@@ -50,6 +50,9 @@ class EntryArgs:
         self.tracer = tracer
         # a value made up to reach an option's last `else` (`--algo optoprime`): what it means
         self.else_notes: dict[tuple[str, str, str], str] = {}
+        self._chain_cache: dict[
+            str, dict[str, list[list[tuple[str | None, list[ast.stmt], set[str]]]]]
+        ] = {}
         self.entries = {e.path: e for e in index.entry_points}
         self._settings: dict[str, list[CodeSetting]] = {}
         self._choices: dict[tuple[str, str], str] | None = None
@@ -203,27 +206,17 @@ class EntryArgs:
         option (its choices, the values its code tests) that no test of the chain takes,
         or, when it lists none beyond them, the name itself, which no test takes either.
         "" when no branch makes it, or several values could."""
-        tree = self.tracer.tree(path) if path and path.endswith(".py") else None
         wanted = fold(name)
-        if tree is None or len(wanted) < 3 or flag.switch:
+        if not path or len(wanted) < 3 or flag.switch:
             return ""
         dest = flag.name.lstrip("-").replace("-", "_")
-        for node in ast.walk(tree):
-            if not isinstance(node, ast.If):
-                continue
-            chain = _chain(node, dest)
-            for value, body in chain:
-                made = {
-                    fold(callee_name(c.func))
-                    for b in body
-                    for c in ast.walk(b)
-                    if isinstance(c, ast.Call)
-                }
+        for chain in self._chains(path).get(dest, []):
+            for value, body, made in chain:
                 if wanted not in made:
                     continue
                 if value is not None:
                     return value
-                tested = [v for v, _ in chain if v is not None]
+                tested = [v for v, _, _ in chain if v is not None]
                 listed = set(choices_of(flag)) - set(tested)
                 if len(listed) == 1:
                     return listed.pop()
@@ -237,6 +230,37 @@ class EntryArgs:
                 )
                 return value
         return ""
+
+    def _chains(
+        self, path: str
+    ) -> dict[str, list[list[tuple[str | None, list[ast.stmt], set[str]]]]]:
+        """Each `if`/`elif`/`else` chain of string tests of the program, by the option it
+        tests, each branch with what it makes or calls (folded names), read once."""
+        if path not in self._chain_cache:
+            tree = self.tracer.tree(path) if path.endswith(".py") else None
+            found: dict[str, list[list[tuple[str | None, list[ast.stmt], set[str]]]]] = {}
+            for node in ast.walk(tree) if tree is not None else []:
+                if not isinstance(node, ast.If):
+                    continue
+                tested = attribute_equals(node.test)
+                if tested is None or not isinstance(tested[1], str):
+                    continue
+                chain = [
+                    (
+                        value,
+                        body,
+                        {
+                            fold(callee_name(c.func))
+                            for b in body
+                            for c in ast.walk(b)
+                            if isinstance(c, ast.Call)
+                        },
+                    )
+                    for value, body in _chain(node, tested[0].attr)
+                ]
+                found.setdefault(tested[0].attr, []).append(chain)
+            self._chain_cache[path] = found
+        return self._chain_cache[path]
 
     def asserted_values(self, path: str | None, flag: CliFlag) -> set[str]:
         """The values an `assert args.algo in [...]` of the program holds the option to."""
