@@ -42,9 +42,11 @@ from .arms import (
     about_data,
     arm_name,
     in_prose,
+    measured_on,
     measures_per_set,
     numeric,
     task_arms,
+    task_datasets,
     task_metrics,
 )
 from .branches import ArmBranches
@@ -230,7 +232,7 @@ class StepPlanner:
         # settings, narrower than the run and the program every task of the paper shares
         by_run = self._script_settings(runs)
         settings = [x for group in by_run for x in group]
-        evaluate = self.stages.evaluation(files, picked)
+        evaluate = self.stages.evaluation(files, picked, _data_names(task))
         # measures named with their data set ("Wiki-Convert PPL", "Numeracy600K Hit@1") are
         # looked for by the measure: the code computes `ppl`, never "Wiki-Convert"
         measures = measures_per_set(task) or plan.metrics
@@ -940,6 +942,17 @@ def _covered(step: Step, steps: list[Step]) -> bool:
         if overlap > 0.5 * (step.end - step.start + 1):
             return True
     return False
+
+
+def _data_names(task: TaskDraft) -> frozenset[str]:
+    """The data sets the task runs or is measured on, folded ("ade20k", "imagenet")."""
+    held = task.design_complexity.constant_variables
+    named = [
+        *task_datasets(task),
+        *measured_on(task),
+        *(str(v) for k, v in held.items() if str(k).endswith("measured on") or k == "setting"),
+    ]
+    return frozenset(f for n in named if len(f := re.sub(r"[^a-z0-9]", "", n.lower())) >= 3)
 
 
 def _shared_paths(steps: list[Step], runs: list[Run]) -> list[Step]:

@@ -68,16 +68,22 @@ class TrainingSteps:
         return self.named(files, _TRAIN_NAMES, picked)
 
     def evaluation(
-        self, files: list[str | None], picked: Sequence[tuple[str, str]] = ()
+        self,
+        files: list[str | None],
+        picked: Sequence[tuple[str, str]] = (),
+        data: frozenset[str] = frozenset(),
     ) -> Step | None:
-        """The evaluation of `files` (`named` with the evaluation's names)."""
-        return self.named(files, _EVAL_NAMES, picked)
+        """The evaluation of `files` (`named` with the evaluation's names); with the task's
+        data sets (`data`, folded), never another data set's own (`CityscapesDataset.evaluate`
+        for an ADE20K task)."""
+        return self.named(files, _EVAL_NAMES, picked, data)
 
     def named(
         self,
         files: list[str | None],
         names: tuple[str, ...],
         picked: Sequence[tuple[str, str]] = (),
+        data: frozenset[str] = frozenset(),
     ) -> Step | None:
         """The first definition named like `names` (in their order) in `files` that the code
         of `files` uses (an `evaluate` nothing calls is not this run's evaluation), cut to its
@@ -101,6 +107,8 @@ class TrainingSteps:
                 hit = name == wanted if whole else bool(kind.match(name))
                 if not hit or item.end - item.start < 3 or short not in used:
                     continue
+                if _other_data(item.name, data):
+                    continue  # `CityscapesDataset.evaluate` evaluates Cityscapes only
                 if not self._used_elsewhere(files, path, item):
                     continue  # only its own body names it (`self.trainer.validate(...)`)
                 if "config" in item.name.lower():  # ExperimentConfig.validate checks a config
@@ -441,3 +449,21 @@ def _overridden_loss(path: str, cls: OutlineItem, items: list[OutlineItem]) -> l
     ]
     steps = [Step(f"Compute the loss ({i.name})", path, i.start, i.end) for i in own]
     return [*steps, Step(f"Compute the training loss ({hook.name})", path, hook.start, hook.end)]
+
+
+# a data set class by the data set it is of: `CityscapesDataset`, `ADE20KDataset`; never
+# one every data set builds on (`CustomDataset`, `BaseDataset`)
+_DATA_CLASS = re.compile(r"^([A-Za-z0-9]+?)Dataset\.")
+_GENERIC_DATA = {"custom", "base", "concat", "repeat", "multi", "multiimagemix", "my", "torch"}
+
+
+def _other_data(name: str, data: frozenset[str]) -> bool:
+    """A method of a data set class (`CityscapesDataset.evaluate`) of no data set the task
+    names (folded: "ade20k", "imagenet"), when it names any."""
+    m = _DATA_CLASS.match(name)
+    if m is None or not data:
+        return False
+    own = re.sub(r"[^a-z0-9]", "", m.group(1).lower())
+    if own in _GENERIC_DATA:
+        return False
+    return not any(own.startswith(d) or d.startswith(own) for d in data)

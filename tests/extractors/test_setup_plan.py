@@ -723,6 +723,22 @@ def test_a_branch_every_compared_arm_takes_selects_none(tmp_path: Path) -> None:
     assert "(run.py:5-6)" not in steps, steps
 
 
+@pytest.mark.parametrize(
+    ("name", "other"),
+    [
+        ("CityscapesDataset.evaluate", True),  # another data set's own evaluation
+        ("ADEDataset.evaluate", False),  # the task's ADE20K, by a shorter name
+        ("CustomDataset.evaluate", False),  # what every data set builds on
+        ("Exp_Main.test", False),  # no data set class
+    ],
+)
+def test_an_evaluation_of_another_data_set_is_not_the_tasks(name: str, other: bool) -> None:
+    from extractors.agent.training_steps import _other_data
+
+    assert _other_data(name, frozenset({"ade20k", "imagenet"})) is other
+    assert not _other_data(name, frozenset())  # a task naming no data set takes any
+
+
 def test_a_launch_step_names_the_swept_values_its_lines_run() -> None:
     """A script sweeping --pred_len over two loops (96 192 336, then 720), or one invocation
     per value, is cited by its first: the step names that one's values and says the later
