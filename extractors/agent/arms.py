@@ -107,6 +107,23 @@ def _value_name(text: str) -> str:
     return ""
 
 
+def _named_part(value: str, question: str) -> str:
+    """Of a long row label joined from several label columns ("bart-large / 406M /
+    GeneSis"), the one part the question names ("How does PromptSub compare with GeneSis"),
+    else ""."""
+    parts = [p.strip() for p in value.split(" / ") if p.strip()]
+    if len(parts) < 2:
+        return ""
+    asked = re.sub(r"[^a-z0-9+]", "", question.lower())
+    named = [
+        p
+        for p in parts
+        if len(core := re.sub(r"[^a-z0-9+]", "", re.sub(r"\(.*?\)", "", p).lower())) >= 3
+        and core in asked
+    ]
+    return named[0] if len(named) == 1 else ""
+
+
 def task_arms(task: TaskDraft) -> list[Arm]:
     """Every short value of every independent variable, as an arm of the experiment; for a
     task without design variables, the parts its question removes ("w/o Gate")."""
@@ -120,7 +137,7 @@ def task_arms(task: TaskDraft) -> list[Arm]:
         return out
     for variable, values in task.design_complexity.independent_variables.items():
         kept = [str(v).strip() for v in without_measures(listed(values))]
-        names = [_value_name(v) for v in kept]
+        names = [_value_name(v) or _named_part(v, task.question) for v in kept]
         for text, name in zip(kept, names, strict=True):
             said = text
             # a long value named as another value is ("SegNeXt-T (c) w/ stage 1" beside

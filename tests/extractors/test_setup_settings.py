@@ -500,6 +500,21 @@ def test_a_long_design_value_is_run_by_the_name_it_starts_with(tmp_path: Path) -
     assert [a.value for a in task_arms(task)] == ["PDF(336)", "PatchTST(336)*"]
 
 
+def test_a_row_labelled_by_several_columns_is_the_arm_the_question_names() -> None:
+    """A row joined from its backbone, size and method columns ("bart-large / 406M /
+    GeneSis") is run as the part the question names; a row whose parts it names none of
+    is no arm."""
+    from extractors.agent.arms import task_arms
+
+    rows = [
+        "bart-large / 406M / GeneSis",
+        "gpt2-medium / 345M / PromptSub (ours)",
+        "gpt2-medium / 345M / PromptSub+ (ours)",
+    ]
+    task = _task("How does PromptSub compare with GeneSis across all metrics?", {"method": rows})
+    assert [a.value for a in task_arms(task)] == ["GeneSis", "PromptSub (ours)"]
+
+
 def test_settings_written_as_notation_are_arms_to_run_not_numbers(tmp_path: Path) -> None:
     """ "T a(x) + T b(x)" (two augmented views) and "x + x" name no code and no number, but
     they are what the table compares: each is a run the reviewer sees, and all are compared."""
