@@ -34,10 +34,14 @@ def cited_part(name: str) -> str:
 
 def citation_after(text: str, name: str) -> str:
     """The first citation written right after `name` (as a whole word) in `text`, or ""."""
+    return _cited_in(re.sub(r"\s+", " ", text), name)
+
+
+def _cited_in(flat: str, name: str) -> str:
+    """`citation_after` in a text whose spaces are one each."""
     name = name.strip()
     if len(name) < 2:
         return ""
-    flat = re.sub(r"\s+", " ", text)
     for m in re.finditer(rf"(?<![\w-]){re.escape(name)}(?![\w-])", flat):
         cited = _AFTER.match(flat, m.end())
         if cited:
@@ -48,9 +52,10 @@ def citation_after(text: str, name: str) -> str:
 def cited_works(text: str, names: Iterable[str]) -> dict[str, str]:
     """Each of `names` that `text` cites (by its `cited_part`), with its first citation, in
     the order given."""
+    flat = re.sub(r"\s+", " ", text)  # a paper's whole text: flattened once for every name
     out: dict[str, str] = {}
     for name in map(cited_part, names):
-        if name and name not in out and (cited := citation_after(text, name)):
+        if name and name not in out and (cited := _cited_in(flat, name)):
             out[name] = cited
     return out
 

@@ -113,8 +113,7 @@ def arm_option(arm: Arm, options: list[CliFlag]) -> tuple[CliFlag, str] | None:
         return _by_head(arm, options)
     if flag.switch:
         return flag, ""
-    declared = re.search(r"\(choices: \[([^\]]*)\]\)", flag.help)
-    if declared and len([c for c in declared.group(1).split(",") if c.strip()]) == 1:
+    if len(declared_choices(flag)) == 1:
         return None  # `--metric` with choices ['msp'] only: every run has it, it selects nothing
     for form in value_forms(arm.value):  # as the parser or the code spells it: "trace"
         listed_as = [c for c in choices_of(flag) if c.lower() == form.lower()]
@@ -406,6 +405,16 @@ def _choice(value: str, options: list[CliFlag]) -> tuple[CliFlag, str] | None:
 
 
 _HELP_LIST = re.compile(r"[\[{(]\s*([^\[\]{}()]*?[/,|][^\[\]{}()]*?)\s*[\]})]")
+
+
+_DECLARED = re.compile(r"\(choices: \[([^\]]*)\]\)")
+
+
+def declared_choices(flag: CliFlag) -> list[str]:
+    """The values the option's parser declares (`choices=[...]`), unquoted; [] for none."""
+    m = _DECLARED.search(flag.help)
+    found = (c.strip().strip("'\"") for c in m.group(1).split(",")) if m else ()
+    return [c for c in found if c]
 
 
 def choices_of(flag: CliFlag, *, declared: bool = False) -> list[str]:

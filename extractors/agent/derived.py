@@ -35,13 +35,15 @@ def crossed(
     flag_runs: list[tuple[Run, list[str]]],
     entries: dict[str, EntryPoint],
     accepts: Callable[[str, list[str], str], bool] = lambda program, setting, arm: True,
+    note: Callable[[str, list[str]], str] = lambda program, setting: "",
 ) -> list[Run]:
     """Two variables, one whose arms are programs (prompt or solution optimization) and
     one whose arms are an option every one of those programs defines (`--algo trace`,
     `--algo textgrad`): every program runs every option value, rather than each arm
     once on the defaults of the other variable; not a value a program does not take
     (`accepts`: `--algo optoprime` reaches OptoPrime in one program's `else`, and fails
-    another's `assert args.algo in [...]`)."""
+    another's `assert args.algo in [...]`); each run says what its setting means in its
+    program (`note`)."""
     if len(program_runs) < 2 or not flag_runs:
         return chosen
     if len(program_runs) * len(flag_runs) > MAX_RUNS:
@@ -61,7 +63,7 @@ def crossed(
             arms=[*p.arms, *f.arms],
             settings=" ".join(setting),
             switch=f.switch,
-            warning=f.warning if program == _program_of(f.command) else "",
+            warning=note(program, setting),
         )
         for p, program in program_runs
         for f, setting in flag_runs
@@ -70,12 +72,6 @@ def crossed(
     replaced = {id(r) for r, _ in [*program_runs, *flag_runs]}
     kept = [r for r in chosen if id(r) not in replaced]
     return crossed + kept
-
-
-def _program_of(command: str) -> str:
-    """The Python program a command runs first (`python a/b.py --x 1` -> a/b.py)."""
-    m = re.search(r"[\w./-]+\.py\b", command)
-    return m.group(0) if m else ""
 
 
 _EACH = "EACH_DATA_SET"  # where a loop's variable goes, until it is written as `$name`

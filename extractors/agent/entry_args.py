@@ -224,7 +224,7 @@ class EntryArgs:
                     return ""
                 value = re.sub(r"[^a-z0-9_]+", "", name.lower())
                 said = " or ".join(tested)
-                self.else_notes[(path or "", flag.name, value)] = (
+                self.else_notes[(path, flag.name, value)] = (
                     f"any {flag.name} but {said} takes the `else` that makes {name}, at "
                     f"{path}:{body[0].lineno}"
                 )

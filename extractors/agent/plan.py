@@ -29,6 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from expcurate.records import CliFlag, RepoIndex, TaskDraft
+from expcurate.records.names import squash
 from extractors.repo import RepoSearch
 
 from .arm_code import MAX_PER_ARM, ArmCode
@@ -952,7 +953,7 @@ def _data_names(task: TaskDraft) -> frozenset[str]:
         *measured_on(task),
         *(str(v) for k, v in held.items() if str(k).endswith("measured on") or k == "setting"),
     ]
-    return frozenset(f for n in named if len(f := re.sub(r"[^a-z0-9]", "", n.lower())) >= 3)
+    return frozenset(f for n in named if len(f := squash(n)) >= 3)
 
 
 def _shared_paths(steps: list[Step], runs: list[Run]) -> list[Step]:

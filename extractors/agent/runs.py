@@ -30,6 +30,7 @@ from extractors.repo.pysource import syntax_error
 from .arm_options import (
     arm_option,
     data_options,
+    declared_choices,
     fold,
     setting_flags,
 )
@@ -205,7 +206,12 @@ class RunPlanner:
         task, q, entry, held = planned.task, planned.q, planned.entry, planned.held
         chosen = planned.chosen
         chosen = crossed(
-            chosen, planned.program_runs, planned.flag_runs, self.entries, self._accepts
+            chosen,
+            planned.program_runs,
+            planned.flag_runs,
+            self.entries,
+            self._accepts,
+            self.args.else_note,
         )
         chosen = on_each_data_set(chosen, planned.flag_runs)
         chosen = through_loops(chosen)
@@ -253,11 +259,7 @@ class RunPlanner:
         flag = next((f for f in e.flags if f.name == setting[0]), None) if e else None
         if flag is None or len(setting) < 2:
             return flag is not None
-        declared = re.search(r"\(choices: \[([^\]]*)\]\)", flag.help)
-        closed = (
-            {c.strip().strip("'\"") for c in declared.group(1).split(",")} if declared else set()
-        )
-        closed |= self.args.asserted_values(program, flag)
+        closed = {*declared_choices(flag), *self.args.asserted_values(program, flag)}
         return not closed or setting[1] in closed
 
     def _model_path(self, name: str) -> str | None:
@@ -649,7 +651,7 @@ class RunPlanner:
                 names_llm(arm.value)
                 and names_llm(default)
                 and MODEL_OPTION.match(f"{flag.name} x")
-                and "choices:" not in flag.help
+                and not declared_choices(flag)
             ):  # `--model gpt-3.5-turbo`: an option taking any model's name, spelled like it
                 return [flag.name, value.lower() if default.islower() else value]
             return None  # --model ParC-Net-S where the repository has no ParC-Net-S
@@ -673,8 +675,8 @@ class RunPlanner:
         if len(chooses) != 1 or ABLATED.match(arm.value):
             return None
         wanted = fold(arm.value)
-        declared = re.search(r"\(choices: \[([^\]]*)\]\)", chooses[0].help)
-        if declared and wanted not in {fold(c) for c in declared.group(1).split(",")}:
+        declared = declared_choices(chooses[0])
+        if declared and wanted not in {fold(c) for c in declared}:
             return None  # the parser would refuse it
         models = [
             path

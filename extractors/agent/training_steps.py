@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 
 from expcurate.records import EntryPoint
+from expcurate.records.names import squash
 from extractors.repo.pysource import OutlineItem
 
 from .inline import doc_wording
@@ -463,7 +464,7 @@ def _other_data(name: str, data: frozenset[str]) -> bool:
     m = _DATA_CLASS.match(name)
     if m is None or not data:
         return False
-    own = re.sub(r"[^a-z0-9]", "", m.group(1).lower())
+    own = squash(m.group(1))
     if own in _GENERIC_DATA:
         return False
     return not any(own.startswith(d) or d.startswith(own) for d in data)

@@ -21,6 +21,7 @@ from pathlib import Path, PurePosixPath
 import regex
 
 from expcurate.records import RepoIndex
+from expcurate.records.names import squash
 
 from .files import inside, looks_like_data, notebook_lines, notebook_text
 from .pysource import outline as py_outline
@@ -108,6 +109,7 @@ class RepoSearch:
         self._cached_chars = 0
         self._code_terms: dict[str, frozenset[str]] = {}
         self._code_texts: dict[str, str] = {}
+        self._implemented: dict[str, bool] = {}  # `implements`, by the squashed name
 
     # ------------------------------------------------------------ confinement
 
@@ -310,9 +312,14 @@ class RepoSearch:
         says it implements ("the implementation of `HamNet`"). A name only in messages,
         paths, other docstrings or comments ("it is just the OE baseline") is not
         implemented here."""
-        wanted = _squash(name)
+        wanted = squash(name)
         if len(wanted) < 2:
             return False
+        if wanted not in self._implemented:  # asked again for each task of the paper
+            self._implemented[wanted] = self._implements(name, wanted)
+        return self._implemented[wanted]
+
+    def _implements(self, name: str, wanted: str) -> bool:
         stems = (PurePosixPath(p).stem for p in self.readable)
         if any(_names(wanted, s) for s in stems):
             return True
@@ -383,10 +390,6 @@ _HASH_COMMENT = re.compile(r"(?m)(?:^|\s)#(?![!{]).*$")
 
 
 _COMMAND_FILES = {".sh", ".bash", ".zsh", ".slurm", ".yaml", ".yml", ".cfg", ".toml", ".ini"}
-
-
-def _squash(text: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", text.lower())
 
 
 def _spelled(name: str) -> str:
