@@ -21,6 +21,7 @@ from expcurate.records import CliFlag, ConfigFile, EntryPoint, TaskDraft
 from extractors.repo import RepoSearch, stem, terms, tokens
 from extractors.repo.commands import python_entry
 
+from .arm_calls import CallingProgram
 from .arm_options import (
     NO_VALUE,
     arm_flag,
@@ -84,6 +85,7 @@ class Planner(Protocol):
     def titled(self, arm: Arm) -> bool: ...
     def arm_program(self, arm: Arm, entry: str | None) -> str | None: ...
     def program_run(self, task: TaskDraft, program: str, arm: Arm) -> Run: ...
+    def calling_program(self, arms: list[Arm]) -> CallingProgram | None: ...
     def config_runs(
         self,
         task: TaskDraft,
@@ -139,13 +141,7 @@ class TaskRuns:
                 entry = targets.most_common(1)[0][0]
                 ran = [e for e in launchers if entry in e.calls]
         self.launchers = ran if entry else launchers
-        self.entry = entry
-        self.e = planner.entries.get(entry or "")
-        self.options = [f for f in self.e.flags if f.name.startswith("--")] if self.e else []
-        # an option that sets what the task holds fixed (`--dataset cifar10` for CIFAR10-LT)
-        # selects no arm (CIFAR100 as an out-of-distribution set is not `--dataset cifar100`)
-        self.held = setting_flags(task, self.options)
-        self.arm_options = [f for f in self.options if all(f is not h for h, _ in self.held)]
+        self._enter(entry)
         # a numeric variable every value of which names a folder or file of the launch
         # scripts (scripts/PDF/336/, scripts/PDF/720/) is run by those scripts, value by
         # value, when the numbers are what the task compares (no method is an arm)
@@ -201,6 +197,16 @@ class TaskRuns:
         self.base: list[Run] = []
         self.flag_runs: list[tuple[Run, list[str]]] = []
 
+    def _enter(self, entry: str | None) -> None:
+        """Take `entry` as the program the task runs, and its options."""
+        self.entry = entry
+        self.e = self.p.entries.get(entry or "")
+        self.options = [f for f in self.e.flags if f.name.startswith("--")] if self.e else []
+        # an option that sets what the task holds fixed (`--dataset cifar10` for CIFAR10-LT)
+        # selects no arm (CIFAR100 as an out-of-distribution set is not `--dataset cifar100`)
+        self.held = setting_flags(self.task, self.options)
+        self.arm_options = [f for f in self.options if all(f is not h for h, _ in self.held)]
+
     @staticmethod
     def _selects_arms(planner: Planner, entry: str | None, arms: list[Arm]) -> bool:
         """The entry point's own options list two of the compared arms among their values
@@ -225,6 +231,7 @@ class TaskRuns:
         self._swept_values()
         self._authors_script()
         self._own_programs()
+        self._called_arms()
         in_code = self.p.args.code_settings(self.entry)
         for variable in dict.fromkeys(a.variable for a in self.plain):
             group = [a for a in self.plain if a.variable == variable]
@@ -553,6 +560,25 @@ class TaskRuns:
                 run = self.add(self.p.program_run(self.task, self.entry, arm))
                 self.program_runs.append((run, self.entry))
                 self.plain.remove(arm)
+
+    def _called_arms(self) -> None:
+        """Arms no run has yet, each named by a definition one program's main block calls
+        (examples/visualize.py calls draw_torchviz and draw_torchopt for TorchViz and
+        TorchOpt): that program runs them, and is the task's entry point when no run so far
+        runs the ranked one."""
+        found = self.p.calling_program(self.plain)
+        if found is None:
+            return
+        arms = [c.arm for c in found.calls]
+        run = self.p.program_run(self.task, found.path, arms[0])
+        run.arms = arms
+        run.say_first(found.note())
+        alone = not self.chosen
+        self.program_runs.append((self.add(run), found.path))
+        self.plain = [a for a in self.plain if all(a is not b for b in arms)]
+        if alone and found.path != self.entry:
+            self._enter(found.path)
+            self.launchers = [e for e in self.p.scripts.launchers() if found.path in e.calls]
 
     def _bare_arms(self) -> None:
         """The arm that runs bare: one its value calls the default, or the one left of a

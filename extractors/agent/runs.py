@@ -27,6 +27,7 @@ from extractors.repo import RepoSearch, stem, terms
 from extractors.repo.commands import Parsed, PathResolver, parse_command, python_entry, run_from
 from extractors.repo.pysource import syntax_error
 
+from .arm_calls import ArmCalls, CallingProgram
 from .arm_options import (
     arm_option,
     data_options,
@@ -125,6 +126,7 @@ class RunPlanner:
         self.stages = Stages(index, search, self.known, self.args, self.programs)
         self.data = DataSteps(index, tracer)  # the benchmarks' folders, read once
         self.scripts = LaunchScripts(index, search, self.args, self.known, self.configs)
+        self.arm_calls = ArmCalls(index.entry_points, tracer.tree)
 
     def _parsed(self, command: str) -> Parsed:
         if self._resolver is None:
@@ -507,6 +509,10 @@ class RunPlanner:
         model = sized_model(f"{task.question}\n{task.method}") if len(models) < 2 else ""
         warning = config_placeholders(self.configs(command), model)
         return Run(command, settings=settings, warning=warning)
+
+    def calling_program(self, arms: list[Arm]) -> CallingProgram | None:
+        """The program whose main block calls each of several arms' own definitions."""
+        return self.arm_calls.program(arms)
 
     def program_run(self, task: TaskDraft, program: str, arm: Arm) -> Run:
         """Another program than the entry point, run as documented, for this arm."""

@@ -21,6 +21,7 @@ from extractors.repo import RepoPathError, RepoSearch, terms
 from extractors.repo.commands import python_entry, run_from
 
 from .analysis import AnalysisPrograms
+from .arm_calls import definition_words, named_by
 from .arm_options import (
     choices_of,
     fold,
@@ -45,7 +46,7 @@ from .arms import (
     task_arms,
     task_datasets,
 )
-from .config_runs import arm_words, with_config
+from .config_runs import with_config
 from .data_steps import DataSteps
 from .installs import Installs
 from .measures import Computed
@@ -384,10 +385,8 @@ class UsageWriter:
         "MogaNet-S": `moganet_small`), said after "write the command" as what the written
         run would use; "" when none or several, or one plain word ("Database") is all the
         arm says."""
-        words = [w for w in arm_words(arm.value) if len(w) >= 3 and w.isalpha()]
-        # one word names a definition when it is a name (TorchViz), not a plain word
-        proper = re.search(r"[a-z][A-Z]", arm.value) is not None
-        if self.search is None or not (len(words) >= 2 or (words and proper)):
+        words = definition_words(arm)
+        if self.search is None or not words:
             return ""
         try:
             hits = self.search.grep(
@@ -400,7 +399,7 @@ class UsageWriter:
             for path, line, text in hits
             if path.endswith(".py")
             and (m := re.match(r"\s*(?:def|class)\s+(\w+)", text))
-            and _named_by(m.group(1), words)
+            and named_by(m.group(1), words)
         }
         if len(found) != 1:
             return ""
@@ -747,16 +746,6 @@ class UsageWriter:
 def _names_value(text: str, value: str) -> bool:
     """`text` names `value` as a whole word ("ChatGLM, Alpaca and Vicuna" names "Alpaca")."""
     return re.search(rf"(?<![\w-]){re.escape(value)}(?![\w-])", text) is not None
-
-
-def _named_by(name: str, words: list[str]) -> bool:
-    """A definition's name holds every one of the words and at most one word more
-    (`sliding_window_inference` for sliding, window; not `get_max_batch_size` for batch,
-    size)."""
-    folded = fold(name)
-    parts = [p.lower() for p in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+", name)]
-    extra = [p for p in parts if not any(p in w for w in words)]
-    return all(w in folded for w in words) and len(extra) <= 1
 
 
 def _taken_away(arm: Arm, steps: list[Step]) -> str:

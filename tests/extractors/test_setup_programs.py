@@ -2616,3 +2616,76 @@ def test_a_run_of_a_check_of_the_set_up_is_said_to_be_one_with_the_runs_after_it
         "offers it only as a check of the set-up; the experiment runs as the document goes on: "
         "`python -m src.assigner`)"
     ) in usage, usage
+
+
+GRAPHS = '''"""Draw the backward graph of one optimiser step, two ways."""
+import torch
+
+
+def step_graph():
+    x = torch.ones(3, requires_grad=True)
+    return (x * 2).sum()
+
+
+def draw_plainviz():
+    """The autograd graph, node by node."""
+    loss = step_graph()
+    print("nodes", len(loss.grad_fn.next_functions))
+
+
+def draw_fusedviz():
+    """The same graph with the optimiser's operations fused into one node."""
+    loss = step_graph()
+    print("fused nodes", 1)
+
+
+if __name__ == "__main__":
+    draw_plainviz()
+    draw_fusedviz()
+'''
+
+META_TRAIN = '''"""Meta-train a learner on few-shot tasks with a fused optimiser."""
+import argparse
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--steps", type=int, default=10)
+args = parser.parse_args()
+
+
+def train():
+    for step in range(args.steps):
+        print("meta loss", step)
+
+
+if __name__ == "__main__":
+    train()
+'''
+
+
+def test_one_program_calling_each_arms_function_runs_them_all(tmp_path: Path) -> None:
+    """No option or script selects PlainViz or FusedViz, but one program's main block calls
+    `draw_plainviz()` and `draw_fusedviz()`: that program is their one run, and the steps
+    walk it, not the meta-training the question's words rank first. An arm only one
+    program's call names stays a run to write."""
+    root = tmp_path / "graphs"
+    files = {
+        "README.md": "# Fused\n\n```bash\npython examples/meta_train.py --steps 10\n```\n",
+        "examples/meta_train.py": META_TRAIN,
+        "examples/graphs.py": GRAPHS,
+    }
+    task = _task(
+        "Does the fused optimiser (FusedViz) give a smaller meta-training backward graph "
+        "than PlainViz and a hand-written Adam optimizer?",
+        {"visualization": ["PlainViz", "FusedViz", "hand-written Adam optimizer"]},
+    )
+    setup = recovered_setup(root, files, task)
+    usage = setup.usage_instructions
+    assert (
+        "Run PlainViz, FusedViz: `python examples/graphs.py` (one run runs them all: its main "
+        "block calls draw_plainviz (examples/graphs.py:23) for PlainViz and draw_fusedviz "
+        "(:24) for FusedViz)."
+    ) in usage, usage
+    assert "Run hand-written Adam optimizer: no launch script" in usage, usage
+    assert "meta_train.py" not in usage, usage
+    assert cites(setup.requirements, "The autograd graph, node by node", "examples/graphs.py:10-13")
+    assert setup.source[0] == "examples/graphs.py"
