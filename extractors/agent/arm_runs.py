@@ -594,6 +594,9 @@ class TaskRuns:
                 for a in rest
                 if (OURS.search(a.value) or self.p.titled(a)) and not ABLATED.match(a.value)
             ]
+            # of several, the one the others extend ("PromptSub" of "PromptSub+"): the others
+            # are its variants, and it is what the program runs as it stands
+            ours = base_method(ours)
             switched = [a for a, st in self.by_flag if a.variable == variable and st[0] in switches]
             whole = [a for a in rest if whole_model(a, rest)]
             if said:  # "Ridge (default)" names the bare run; a bare "default" needs no label
@@ -898,6 +901,23 @@ class TaskRuns:
 # how a command built on a launch script's run names that script (`as_script_runs`); the
 # runs are rebuilt from one another with their warnings, so the note is what carries it
 BUILT_ON = "'s command with"
+
+
+def base_method(ours: list[Arm]) -> list[Arm]:
+    """The authors' arms, or, of several, the one whose name every other's extends
+    ("PromptSub (ours)" beside "PromptSub+ (ours)"; "EAT" beside "EAT-large"), alone; all of
+    them when no one name is so shared."""
+    if len(ours) < 2:
+        return ours
+    # the name less its mark, written as it is: "PromptSub" and "PromptSub+" stay apart
+    names = [re.sub(r"\(\s*\)|\s+", "", OURS.sub("", a.value)).lower() for a in ours]
+    base = [
+        a
+        for i, (a, name) in enumerate(zip(ours, names, strict=True))
+        if len(name) >= 3
+        and all(o.startswith(name) and o != name for j, o in enumerate(names) if j != i)
+    ]
+    return base if len(base) == 1 else ours
 
 
 def as_script_runs(base: Run, setting: list[str], datasets: list[str]) -> str:

@@ -915,6 +915,39 @@ def test_the_authors_own_method_no_option_names_is_the_programs_own_run(tmp_path
     ) in usage, usage
 
 
+def test_of_two_own_methods_the_one_the_other_extends_is_the_programs_own_run(
+    tmp_path: Path,
+) -> None:
+    """ "ExpEmb (Ours)" and "ExpEmb+ (Ours)" are both the authors': the first, whose name the
+    second extends, is what the program runs as it stands; the variant stays to write.
+    Two own methods neither of which extends the other leave both to write."""
+    files = {
+        "train.py": ENCODER_RUN.replace("[val/exp/def*]", "[value/digit/def*]").replace(
+            "enc == 'exp'", "enc == 'value'"
+        ),
+        "README.md": "# Numbers\n\nTrain the reader with number embeddings:\n\n"
+        "    python train.py\n",
+    }
+    task = _task(
+        "Do exponent number embeddings (ExpEmb+, ours) lower perplexity over digit encoders?",
+        {"encoder": ["ExpEmb (Ours)", "ExpEmb+ (Ours)", "digit"]},
+        metric="perplexity",
+    )
+    usage = recovered_setup(tmp_path / "o", files, task).usage_instructions
+    assert (
+        "Run ExpEmb (Ours): `python train.py` (the run as the repository sets it up, taken as "
+        "ExpEmb (Ours), the authors' method: no option or script of the repository names it)"
+    ) in usage, usage
+    assert "Run ExpEmb+ (Ours): no launch script, option or in-code switch" in usage, usage
+    task = _task(
+        "Do exponent number embeddings (ExpEmb, ours) lower perplexity over digit encoders?",
+        {"encoder": ["ExpEmb (Ours)", "LogEmb (Ours)", "digit"]},
+        metric="perplexity",
+    )
+    usage = recovered_setup(tmp_path / "p", files, task).usage_instructions
+    assert "taken as" not in usage, usage
+
+
 OOD_TEST = """import argparse
 
 if __name__ == '__main__':
