@@ -62,7 +62,7 @@ from .methods import MethodModules
 from .multirun import hydra_config_steps
 from .option_use import OptionUses
 from .query import TaskQuery
-from .run import Run, given_values, run_label
+from .run import Run, given_values, run_label, shared_heads
 from .step_filters import StepFilters
 from .steps import Step, StepTracer, imported
 from .training_steps import TrainingSteps
@@ -962,17 +962,8 @@ def _shared_paths(steps: list[Step], runs: list[Run]) -> list[Step]:
     share: "Take the Exp path", not "Take the Exp Others path"."""
     said: dict[str, str] = {}
     for run in runs:
-        for variable in dict.fromkeys(a.variable for a in run.arms):
-            values = [a.value.split() for a in run.arms if a.variable == variable]
-            if len(values) < 2:
-                continue
-            shared: list[str] = []
-            for words in zip(*values, strict=False):
-                if len(set(words)) > 1:
-                    break
-                shared.append(words[0])
-            if shared and all(len(v) > len(shared) for v in values):
-                said.update({" ".join(v): " ".join(shared) for v in values})
+        for shared, values in shared_heads(run):
+            said.update({value: shared for value in values})
     if not said:
         return steps
     pattern = re.compile(r"\bthe (" + "|".join(map(re.escape, said)) + r") path\b")

@@ -68,6 +68,25 @@ class Run:
         self.warning = "; ".join(w for w in (note, self.warning) if w)
 
 
+def shared_heads(run: Run) -> list[tuple[str, list[str]]]:
+    """Of a run's arms, those of one variable whose values begin with the same words and
+    differ after them ("Exp Others" and "Exp Units"): the words they share, and the values.
+    One run gives them all: they are its results told apart by what they are reported by."""
+    out: list[tuple[str, list[str]]] = []
+    for variable in dict.fromkeys(a.variable for a in run.arms):
+        values = [a.value.split() for a in run.arms if a.variable == variable]
+        if len(values) < 2:
+            continue
+        shared: list[str] = []
+        for words in zip(*values, strict=False):
+            if len(set(words)) > 1:
+                break
+            shared.append(words[0])
+        if shared and all(len(v) > len(shared) for v in values):
+            out.append((" ".join(shared), [" ".join(v) for v in values]))
+    return out
+
+
 def run_label(run: Run) -> str:
     """ "Run CycleNet/MLP on ETTh1", "Run w/o Conv", "Run the default configuration on ETTh2"."""
     arms = ", ".join(arm_name(a) for a in run.arms)

@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from expcurate.records import CliFlag, ConfigFile, EntryPoint, RepoIndex, TaskDraft
-from extractors.repo import RepoSearch, stem, terms
+from extractors.repo import RepoPathError, RepoSearch, stem, terms
 from extractors.repo.commands import Parsed, PathResolver, parse_command, python_entry, run_from
 from extractors.repo.pysource import syntax_error
 
@@ -41,7 +41,9 @@ from .arms import (
     Arm,
     CodeSetting,
     about_data,
+    content_words,
     form_words,
+    in_prose,
     measures_per_set,
     numeric,
     task_arms,
@@ -64,7 +66,7 @@ from .launch_scripts import LaunchScripts
 from .methods import MethodModules
 from .query import TaskQuery
 from .registries import Registries
-from .run import MAX_RUNS, Run
+from .run import MAX_RUNS, Run, shared_heads
 from .run_notes import (
     MODEL_OPTION,
     OUTPUT_OPTION,
@@ -243,6 +245,8 @@ class RunPlanner:
         model_checks(chosen[:MAX_RUNS], self._model_path, self.search.text)
         self._suite_benchmarks(chosen[:MAX_RUNS], task)
         overridden(chosen[:MAX_RUNS], self.programs, self.configs, self.search.text)
+        for run in chosen[:MAX_RUNS]:
+            self._unsplit(run)
         looked_up(
             chosen[:MAX_RUNS],
             self.programs,
@@ -252,6 +256,49 @@ class RunPlanner:
         )
         # an arm nothing runs is a line to fill in, never cut with the runs past the cap
         return [*chosen[:MAX_RUNS], *(r for r in chosen[MAX_RUNS:] if r.missing)]
+
+    def _unsplit(self, run: Run) -> None:
+        """A run giving several arms told apart by a word no code of the repository names
+        ("Exp Others" and "Exp Units", and nothing splits results by units) says its results
+        are to be split by hand, and which document names the word."""
+        for shared, values in shared_heads(run):
+            parts = [v[len(shared) :].strip() for v in values]
+            # words on both sides ("Exp" and "Units"), not a model's size ("-13b") nor a
+            # note in brackets ("(with MLP backbone)"): those are arms of their own runs
+            if not all(re.fullmatch(r"[A-Za-z]+(?: [A-Za-z]+)*", x) for x in [shared, *parts]):
+                continue
+            unnamed = [p for p in parts if not self._names(p, code=True)]
+            if not unnamed:
+                continue
+            docs = [hit for p in unnamed if (hit := self._names(p, code=False))]
+            said = f", only {docs[0]} does" if docs else ""
+            run.say_first(
+                f"one run gives {in_prose(values)}, but no code of the repository names "
+                f"{in_prose(unnamed, ' or ')}{said}: split this run's outputs by "
+                f"{in_prose(parts)} yourself"
+            )
+
+    def _names(self, part: str, code: bool) -> str:
+        """Where the repository's code (`code`), else its documents, name every word of a
+        part of an arm's value ("Units": `unit` or `units`, not `n_units`, nor in a comment):
+        the first place, as `path:line`; "" for none."""
+        words = [w.lower().removesuffix("s") for w in content_words(part) if len(w) >= 3]
+        if not words:
+            return "code" if code else ""  # nothing to look for: taken as named
+        pattern = r"(?i)(?<![\w])" + re.escape(words[0]) + r"s?(?![\w])"
+        try:
+            hits = self.search.grep(pattern, max_hits=200)
+        except RepoPathError:
+            return "code" if code else ""
+        for path, line, text in hits:
+            is_code = path.endswith(".py")
+            if code != is_code:
+                continue
+            text = text.split("#", 1)[0] if is_code else text
+            low = text.lower()
+            if all(re.search(r"(?<![\w])" + re.escape(w) + r"s?(?![\w])", low) for w in words):
+                return f"{path}:{line}"
+        return ""
 
     def _accepts(self, program: str, setting: list[str], arm: str) -> bool:
         """The program takes the setting's value: its option is not held to a closed list

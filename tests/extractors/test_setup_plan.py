@@ -797,11 +797,25 @@ def test_a_path_one_run_takes_for_two_arms_is_named_by_what_they_share(tmp_path:
             dependent_variables={"metric": ["PPL"]},
         ),
     )
-    setup = recovered_setup(tmp_path / "e", {"run.py": run}, task)
+    readme = "# Numbers\n\nThe test set's tokens carry NUM and UNIT annotations.\n"
+    setup = recovered_setup(tmp_path / "e", {"run.py": run, "README.md": readme}, task)
     steps = "\n".join(setup.requirements)
-    assert "Run Exp Units, Exp Others: `python run.py --enc exp`" in setup.usage_instructions
     assert "Take the Exp path (setting) where args.enc == 'exp' (run.py:5-6)" in steps, steps
     assert "Exp Units path" not in steps, steps
+    # nothing splits the run's perplexity by the tokens' kind: the usage says so
+    assert (
+        "Run Exp Units, Exp Others: `python run.py --enc exp` (one run gives Exp Units and Exp "
+        "Others, but no code of the repository names Units, only README.md:3 does: "
+        "split this run's outputs by Units and Others yourself)."
+    ) in setup.usage_instructions, setup.usage_instructions
+    # code that reports by unit and by other token splits them itself
+    counted = run.replace(
+        "    print('ppl', encode(p.parse_args()))\n",
+        "    print('ppl on units', encode(p.parse_args()))\n"
+        "    print('ppl on others', encode(p.parse_args()))\n",
+    )
+    setup = recovered_setup(tmp_path / "f", {"run.py": counted, "README.md": readme}, task)
+    assert "Run Exp Units, Exp Others: `python run.py --enc exp`." in setup.usage_instructions
 
 
 def test_an_arm_is_the_choice_its_name_spells_without_punctuation(tmp_path: Path) -> None:
