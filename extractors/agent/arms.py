@@ -197,9 +197,22 @@ def task_datasets(task: TaskDraft) -> list[str]:
             continue
         for value in listed(values):
             text = str(value).strip()
+            # "Electricity dataset as described in Table 1": the name its description follows
+            named = _NAMED_DATA.match(text) if len(text.split()) > 3 else None
+            if named and named.group(1).split()[0].lower() not in STOPWORDS:
+                text = named.group(1)
             if text and len(text.split()) <= 3 and text not in out:
                 out.append(text)
     return out[:4]
+
+
+# a data set's name, up to three words each written as a name (a capital or a digit in it,
+# not a number alone), then the word saying it is one, and what describes it
+_NAME_WORD = r"(?=[\w.+-]*[A-Z0-9])(?![\d.]+\s)[\w.+-]+"
+_NAMED_DATA = re.compile(
+    rf"(?:the\s+|an?\s+)?((?:{_NAME_WORD}\s+){{0,2}}{_NAME_WORD})\s+"
+    r"(?:dataset|data\s+set|benchmark|corpus)\b"
+)
 
 
 def measured_on(task: TaskDraft) -> list[str]:

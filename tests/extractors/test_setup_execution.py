@@ -258,3 +258,19 @@ def test_an_arm_no_run_runs_is_told_the_definition_its_words_name(tmp_path: Path
         "would use"
     ) in usage, usage
     assert usage.count("the repository defines") == 1, usage
+
+
+def test_arms_set_in_code_run_through_the_script_when_it_names_no_data_set(tmp_path: Path) -> None:
+    """The task's data set (AMOS22) is named by no launch script: the in-code switches are
+    still set before the script runs, not before the program run bare."""
+    task = TaskDraft(
+        question="Does the zoom-in pass improve the dice score over zooming out only?",
+        method="Segment the CT cases with zoom_in set to True and to False; compare dice.",
+        design_complexity=DesignComplexity(
+            independent_variables={"zoom in": ["True", "False"]},
+            constant_variables={"dataset": "AMOS22 dataset with 48 fixed cases"},
+            dependent_variables={"dice": "dice score"},
+        ),
+    )
+    usage = recovered_setup(tmp_path / "vol", _documented(), task).usage_instructions
+    assert usage.count("then run `bash run.sh`") == 2, usage

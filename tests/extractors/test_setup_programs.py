@@ -11,6 +11,7 @@ from pathlib import Path
 from repo_fixture import cites, committed_index, recovered_setup
 
 from expcurate.records import DesignComplexity, TaskDraft
+from extractors.agent.arms import task_datasets
 from extractors.agent.steps import StepTracer
 from extractors.repo import RepoSearch
 
@@ -2689,3 +2690,25 @@ def test_one_program_calling_each_arms_function_runs_them_all(tmp_path: Path) ->
     assert "meta_train.py" not in usage, usage
     assert cites(setup.requirements, "The autograd graph, node by node", "examples/graphs.py:10-13")
     assert setup.source[0] == "examples/graphs.py"
+
+
+def test_a_data_set_is_its_name_before_what_describes_it(tmp_path: Path) -> None:
+    """ "Electricity dataset as described in Table 1" holds the data set Electricity: the
+    run is the Electricity script, said to be on it. Words before "dataset" that are no
+    name ("Each dataset has 1100 pairs", "volumetric CT dataset ...") hold none."""
+    one = "python -u run.py --data_path {0}.csv --data {0} --model Linear --pred_len 96\n"
+    files = {
+        "run.py": RUN,
+        "scripts/Linear/solar.sh": one.format("solar"),
+        "scripts/Linear/electricity.sh": one.format("electricity"),
+    }
+    task = _task(
+        "Does the Linear backbone forecast long-term series with a low MSE?",
+        {"model": ["Linear"]},
+        {"dataset": "Electricity dataset as described in Table 1"},
+    )
+    assert task_datasets(task) == ["Electricity"]
+    usage = recovered_setup(tmp_path / "el", files, task).usage_instructions
+    assert "Run Linear on Electricity: `bash scripts/Linear/electricity.sh`" in usage, usage
+    for said in ("Each dataset has 1100 question-answer pairs", "volumetric CT dataset of 8"):
+        assert task_datasets(_task("Q?", {"model": ["Linear"]}, {"dataset": said})) == []
