@@ -172,6 +172,15 @@ class TaskRuns:
             arms = [a for a in arms if a not in sweep.arms]
         self.arms = arms
         self.distinct = distinct_words(arms)
+        # the words of each arm none of its siblings has, written as names ("mlp" of
+        # "CycleNet (with MLP backbone)" beside "CycleNet (with Linear backbone)"; not
+        # "input" of "input and output dimensions")
+        self.own_words = {
+            id(a): a.words.difference(
+                *(b.words for b in arms if b.variable == a.variable and b is not a)
+            ).intersection(_name_terms(a.value))
+            for a in arms
+        }
         # the words of the model module each arm's name selects (`RunPlanner.model_module`),
         # found once for every script's fit
         self.modules = {
@@ -282,14 +291,17 @@ class TaskRuns:
             named = any(w <= path_words for w in form_words(arm)[1:])
             # "Sparse+Linear" beside "RCF+Linear": the word only it has starts a name of
             # the path (SparseTSF.sh)
-            named = named or any(
+            own = any(
                 all(any(p.startswith(w) for p in path_words) for w in part)
                 for part in self.distinct.get(id(arm), [])
-            )
+            ) or bool(self.own_words.get(id(arm), frozenset()) & path_words)
+            named = named or own
             # a path naming a short form of the arm, and a text holding all of it
             # ("PatchTST(336)": PatchTST/etth1.sh at 336, not PatchTST/illness.sh at 104)
             if named:
-                arm_hit = 1.75 if arm_hit else 1.5
+                # a word only this arm has names its script before a form its siblings share
+                # ("Linear" of "CycleNet (with Linear backbone)", not "CycleNet")
+                arm_hit = 1.75 if arm_hit else 1.6 if own else 1.5
         data_hit = hit(data) if data else 0.0
         setting = len(self.fixed & path_words) + 0.5 * len(self.fixed & words)
         # of equal fits, the script whose path shares the most with the scripts already
@@ -923,6 +935,13 @@ def base_method(ours: list[Arm]) -> list[Arm]:
         and all(o.startswith(name) and o != name for j, o in enumerate(names) if j != i)
     ]
     return base if len(base) == 1 else ours
+
+
+def _name_terms(value: str) -> frozenset[str]:
+    """The words of a value's tokens written as names, with a capital letter ("MLP",
+    "Linear"), as `terms` spells them."""
+    named = [t for t in re.findall(r"[A-Za-z][\w-]*", value) if any(c.isupper() for c in t)]
+    return frozenset(w for t in named for w in terms(t))
 
 
 def as_script_runs(base: Run, setting: list[str], datasets: list[str]) -> str:

@@ -2712,3 +2712,28 @@ def test_a_data_set_is_its_name_before_what_describes_it(tmp_path: Path) -> None
     assert "Run Linear on Electricity: `bash scripts/Linear/electricity.sh`" in usage, usage
     for said in ("Each dataset has 1100 question-answer pairs", "volumetric CT dataset of 8"):
         assert task_datasets(_task("Q?", {"model": ["Linear"]}, {"dataset": said})) == []
+
+
+def test_arms_sharing_a_name_run_the_scripts_their_own_words_name(tmp_path: Path) -> None:
+    """ "CycleNet (with Linear backbone)" and "CycleNet (with MLP backbone)" share CycleNet:
+    each runs the script its own word names (Linear-Input-96/, MLP-Input-96/), not both the
+    first one found."""
+    one = "python -u run.py --data_path ETTh1.csv --data ETTh1 --model {0} --pred_len 96\n"
+    files = {
+        "run.py": RUN,
+        "scripts/CycleNet/Linear-Input-96/etth1.sh": one.format("CycleNet"),
+        "scripts/CycleNet/MLP-Input-96/etth1.sh": one.format("CycleNet"),
+    }
+    task = _task(
+        "Does the CycleNet forecaster reach a lower long-term MSE with an MLP backbone?",
+        {"model": ["CycleNet (with Linear backbone)", "CycleNet (with MLP backbone)"]},
+        {"dataset": "ETTh1"},
+    )
+    usage = recovered_setup(tmp_path / "cy", files, task).usage_instructions
+    assert (
+        "Run CycleNet (with Linear backbone) on ETTh1: "
+        "`bash scripts/CycleNet/Linear-Input-96/etth1.sh`"
+    ) in usage, usage
+    assert (
+        "Run CycleNet (with MLP backbone) on ETTh1: `bash scripts/CycleNet/MLP-Input-96/etth1.sh`"
+    ) in usage, usage
