@@ -63,6 +63,7 @@ from .launch import (
     with_held,
 )
 from .launch_scripts import LaunchScripts
+from .library_calls import library_call
 from .methods import MethodModules
 from .query import TaskQuery
 from .registries import Registries
@@ -247,6 +248,7 @@ class RunPlanner:
         overridden(chosen[:MAX_RUNS], self.programs, self.configs, self.search.text)
         for run in chosen[:MAX_RUNS]:
             self._unsplit(run)
+            self._library_call(run)
         looked_up(
             chosen[:MAX_RUNS],
             self.programs,
@@ -256,6 +258,28 @@ class RunPlanner:
         )
         # an arm nothing runs is a line to fill in, never cut with the runs past the cap
         return [*chosen[:MAX_RUNS], *(r for r in chosen[MAX_RUNS:] if r.missing)]
+
+    def _library_call(self, run: Run) -> None:
+        """A run of a test module through pytest checks the library on the test's own data:
+        it says the call the test makes of what it is named after, to make on the task's
+        (`library_calls`)."""
+        m = re.fullmatch(r"python -m pytest (\S+\.py)", run.command.strip())
+        tree = self.args.tracer.tree(m.group(1)) if m else None
+        if m is None or tree is None:
+            return
+        found = library_call(m.group(1), tree, self._repository_module)
+        if found is not None:
+            run.say_first(found.note())
+
+    def _repository_module(self, dotted: str) -> bool:
+        """A dotted module name is one of the repository's own files (at its root or under
+        `src/`)."""
+        rel = dotted.replace(".", "/")
+        return any(
+            f"{root}{rel}{tail}" in self.known
+            for root in ("", "src/")
+            for tail in (".py", "/__init__.py")
+        )
 
     def _unsplit(self, run: Run) -> None:
         """A run giving several arms told apart by a word no code of the repository names

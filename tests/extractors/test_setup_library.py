@@ -1,0 +1,125 @@
+"""A library's methods run through its tests: the run of a test module says the call the
+test makes of what it is named after, to make on the task's data. Each repository is built
+with git in tmp_path and mined for real."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from repo_fixture import recovered_setup
+
+from expcurate.records import DesignComplexity, TaskDraft
+from extractors.agent.library_calls import library_call, named_after
+
+PC = '''"""The PC algorithm: a skeleton by conditional independence tests, then orientations."""
+
+
+def pc(data, alpha, indep_test):
+    """Run the PC algorithm on the data and return the causal graph."""
+    return {"alpha": alpha, "test": indep_test, "n": len(data)}
+'''
+
+CIT = '''"""Conditional independence tests."""
+
+
+def fisherz(data, x, y, s):
+    """Fisher's z test of partial correlation."""
+    return 0.5
+'''
+
+TEST_PC = """import unittest
+
+import numpy as np
+
+from graphs.search.PC import pc
+from graphs.utils.cit import fisherz
+
+
+class TestPC(unittest.TestCase):
+    def test_oracle(self):
+        graph = pc([], 0.05, fisherz)
+        self.assertEqual(graph["n"], 0)
+
+    def test_linear(self):
+        data = np.loadtxt("tests/data/linear_10.txt", skiprows=1)
+        graph = pc(data, 0.05, fisherz)
+        self.assertEqual(graph["alpha"], 0.05)
+"""
+
+TEST_ANM = """import unittest
+
+from graphs.search.ANM import ANM
+
+
+class TestANM(unittest.TestCase):
+    anm = ANM()
+
+    def test_direction(self):
+        x = [1, 2, 3]
+        forward, backward = self.anm.cause_or_effect(x, x)
+        self.assertTrue(forward > backward)
+"""
+
+ANM = '''class ANM:
+    """The additive noise model: which of two variables causes the other."""
+
+    def cause_or_effect(self, x, y):
+        return 0.9, 0.1
+'''
+
+
+def _repository_module(dotted: str) -> bool:
+    return dotted.startswith("graphs.")
+
+
+def test_a_test_module_names_the_call_it_makes_of_what_it_tests() -> None:
+    """TestPC.py tests `pc`: its call on data it reads from a file, before the oracle call
+    on an empty list; TestANM.py tests the class ANM: the object, then its method, with
+    where the method's input is made."""
+    assert named_after("tests/TestPC.py") == "PC"
+    assert named_after("tests/test_custom_ci.py") == "custom_ci"
+    found = library_call("tests/TestPC.py", ast.parse(TEST_PC), _repository_module)
+    assert found is not None
+    assert found.note() == (
+        "this runs the test's own data: for the task's, call pc as tests/TestPC.py:16 does, "
+        "`graph = pc(data, 0.05, fisherz)`, imported from graphs.search.PC (the test makes "
+        "its input at :15: `data = np.loadtxt('tests/data/linear_10.txt', skiprows=1)`)"
+    )
+    found = library_call("tests/TestANM.py", ast.parse(TEST_ANM), _repository_module)
+    assert found is not None
+    assert found.note() == (
+        "this runs the test's own data: for the task's, call ANM as tests/TestANM.py:7 does, "
+        "`anm = ANM()`, then `forward, backward = self.anm.cause_or_effect(x, x)` (:11), "
+        "imported from graphs.search.ANM (the test makes its input at :10: `x = [1, 2, 3]`)"
+    )
+    # a name imported from elsewhere than the repository is no library call of it
+    assert library_call("tests/TestPC.py", ast.parse(TEST_PC), lambda m: False) is None
+
+
+def test_a_libraries_test_run_says_the_call_to_make_on_the_tasks_data(tmp_path: Path) -> None:
+    files = {
+        "README.md": "# graphs\n\nCausal discovery in Python.\n\n```bash\npip install graphs\n```\n",
+        "graphs/__init__.py": "",
+        "graphs/search/__init__.py": "",
+        "graphs/search/PC.py": PC,
+        "graphs/utils/__init__.py": "",
+        "graphs/utils/cit.py": CIT,
+        "tests/__init__.py": "",
+        "tests/TestPC.py": TEST_PC,
+    }
+    task = TaskDraft(
+        question="Does the PC algorithm with Fisher's z test recover the causal graph of "
+        "linear Gaussian data?",
+        method="Run the PC algorithm with the fisherz test at alpha 0.05 and compare the graph.",
+        design_complexity=DesignComplexity(
+            independent_variables={"algorithm": ["PC algorithm"]},
+            dependent_variables={"metric": ["structural Hamming distance"]},
+        ),
+    )
+    usage = recovered_setup(tmp_path / "lib", files, task).usage_instructions
+    assert (
+        "`python -m pytest tests/TestPC.py` (this runs the test's own data: for the task's, "
+        "call pc as tests/TestPC.py:16 does, `graph = pc(data, 0.05, fisherz)`, imported from "
+        "graphs.search.PC"
+    ) in usage, usage
