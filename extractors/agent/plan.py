@@ -92,6 +92,8 @@ class Plan:
     unreported: list[str] = field(default_factory=list)
     # where the code computes one of them under a short name (`sim`, `SHD`), unprinted
     computed_as: dict[str, list[Computed]] = field(default_factory=dict)
+    # of those, the ones only a training the runs are chained after computes: its program
+    recorded_in: dict[str, str] = field(default_factory=dict)
     # the entry point's lines no run reaches (its path, first and last line)
     unreached: list[tuple[str, int, int]] = field(default_factory=list)
 
@@ -278,6 +280,16 @@ class StepPlanner:
             plan.computed_as = {
                 m: places for m in plan.unreported if (places := self.measures.computed_as(m, read))
             }
+            # computed only where the training reaches (its loss), not the run's program
+            evaluated = set(imported(self.index, entry, MAX_READ, aside)) if trainers else set()
+            for measure, places in plan.computed_as.items():
+                paths = {c.step.path for c in places}
+                if paths & evaluated:
+                    continue
+                plan.recorded_in[measure] = next(
+                    (t for t in trainers if paths <= set(imported(self.index, t, MAX_READ))), ""
+                )
+            plan.recorded_in = {m: t for m, t in plan.recorded_in.items() if t}
         if metric is None:  # a function assigning the measures by name (`auroc = ...`)
             metric = self.measures.computed_metric(
                 measures, [*([entry] if entry else []), *modules]

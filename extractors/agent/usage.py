@@ -503,6 +503,11 @@ class UsageWriter:
             parts += [
                 f"{m}: no line the runs run prints it, but the code computes it "
                 f"{_computed_at(places)}: record it there"
+                + (
+                    f" while {t} trains (the evaluation does not reach it)"
+                    if (t := plan.recorded_in.get(m))
+                    else ""
+                )
                 for m, places in plan.computed_as.items()
             ]
             again += f" ({'; '.join(parts)})"

@@ -416,3 +416,50 @@ def test_a_measure_of_one_stage_is_reported_where_that_stage_prints_it(tmp_path:
     assert steps["training"].endswith("(maml.py:9)"), steps
     assert "Report training accuracy, wall time of each run" in steps["training"], steps
     assert steps["test"].endswith("(maml.py:14)"), steps
+
+
+CLUSTER = '''"""Cluster the test images with the trained network and report its clustering accuracy."""
+import argparse
+
+import torch
+
+
+def cluster(checkpoint):
+    model = torch.load(checkpoint)
+    labels = [model(x) for x in range(10)]
+    return sum(labels) / len(labels)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--start_epoch", type=int, default=10)
+    args = parser.parse_args()
+    acc = cluster(f"checkpoint_{args.start_epoch}.tar")
+    print("ACC = {:.4f}".format(acc))
+'''
+
+
+def test_a_measure_only_the_training_computes_is_recorded_as_it_trains(tmp_path: Path) -> None:
+    """The runs cluster with `cluster.py`, trained first by `train.py`; the similarity is
+    bound in the loss only the training imports: it is recorded while train.py trains."""
+    loss = LOSS.replace(
+        "        cosine_similarity = sum(x * y for x, y in zip(a, b))\n",
+        "        sim_a_b = sum(x * y for x, y in zip(a, b))\n        cosine_similarity = sim_a_b\n",
+    )
+    readme = (
+        "# Pair clustering\n\nTrain:\n\n```\npython train.py --epochs 10\n```\n\n"
+        "Then cluster the test images with the trained network:\n\n```\n"
+        "python cluster.py --start_epoch 10\n```\n"
+    )
+    files = {**FILES, "loss.py": loss, "cluster.py": CLUSTER, "README.md": readme}
+    task = _task(
+        "How do the similarities of positive pairs change as the network that clusters the "
+        "test images trains (clustering accuracy of the trained network)?",
+        ["similarities"],
+    )
+    usage = recovered_setup(tmp_path / "t", files, task).usage_instructions
+    assert "`python cluster.py --start_epoch 10` (train first as documented" in usage, usage
+    assert (
+        "the code computes it as sim_a_b in PairLoss.forward (loss.py:10): record it there "
+        "while train.py trains (the evaluation does not reach it))"
+    ) in usage, usage
