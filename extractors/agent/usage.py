@@ -50,6 +50,7 @@ from .config_runs import with_config
 from .data_steps import DataSteps
 from .installs import Installs
 from .measures import Computed
+from .notebook_arms import NotebookArms
 from .plan import Plan
 from .query import TaskQuery, asks_how
 from .rank import Candidate, asks_cost, counts_cost, names_cost
@@ -273,6 +274,16 @@ class UsageWriter:
             then += f", then evaluate it: `{c.then}`" if c.then else ""
             then += f", and for {c.again[0]}: `{c.again[1]}`" if c.then and c.again else ""
             lines.append(f"{what}: {first}`{c.command}`{then}{ran}.")
+        if (
+            not plan.runs
+            and chosen
+            and chosen[0].kind == "notebook"
+            and not asks_how(task.question)
+        ):
+            # a notebook run as it is: its arms are what its code passes
+            passed, missing_arms = self._notebook_arms(chosen[0].path, task_arms(task))
+            lines += passed
+            missing += [(a, [], "") for a in missing_arms]
         lines += self._unrun_lines(missing, steps, task)
         if cost := self._cost_counter(q, plan, commands):
             lines.append(cost)  # what it counts is measured
@@ -289,6 +300,21 @@ class UsageWriter:
         lines += again_on(task, plan, self.known, self._script_text)
         lines.append(self._compare(task, q, plan, len(commands) - chained + len(missing)))
         return "\n".join(f"{i}. {line}" for i, line in enumerate(lines, start=1))
+
+    def _notebook_arms(self, path: str, arms: list[Arm]) -> tuple[list[str], list[Arm]]:
+        """The lines of the arms a notebook's code selects (`NotebookArms`), and the rest."""
+        if self.search is None or not arms:
+            return [], arms
+        search = self.search
+
+        def classes(name: str) -> list[tuple[str, int, str]]:
+            try:
+                hits = search.grep(rf"(?m)^\s*class\s+{re.escape(name)}\b", max_hits=5)
+            except RepoPathError:
+                return []
+            return [h for h in hits if h[0].endswith(".py")]
+
+        return NotebookArms(path, search.lines(path), classes).lines(arms)
 
     def _script_text(self, path: str) -> str:
         """A launch script's first lines, or "" without the repository to read."""

@@ -1524,3 +1524,81 @@ def test_an_analysis_program_is_preceded_by_the_experiment_beside_it(tmp_path: P
         "results rather than redraw the stored ones, run "
         "`python experiments/pursuit/planner_experiment.py` first"
     ) in setup.usage_instructions, setup.usage_instructions
+
+
+def test_a_notebooks_arms_are_what_its_code_passes(tmp_path: Path) -> None:
+    """The task runs a notebook as it is; its arms are set where its code passes them: a
+    setting an arm states (`memory_size=0`), the task a string names (`env_name=
+    "world-pick-place-v2"`), and a class of the repository made in its base's place."""
+    optim = (
+        '"""Optimizers of traced programs."""\n\n\nclass Prime:\n'
+        "    def __init__(self, params, memory_size=0):\n        self.memory = memory_size\n\n\n"
+        'class Opro(Prime):\n    """Optimization by prompting: a meta-prompt of past '
+        'solutions."""\n'
+    )
+    notebook = _notebook(
+        [
+            ("markdown", "# Robot control with traced optimizers\n"),
+            ("code", "from optim import Prime\n"),
+            (
+                "code",
+                "def optimize_policy(env_name, steps=10, memory_size=5):\n"
+                "    optimizer = Prime([], memory_size=memory_size)\n"
+                "    return [optimizer.memory] * steps\n",
+            ),
+            (
+                "code",
+                'returns = optimize_policy(\n    env_name="world-pick-place-v2",\n'
+                "    steps=30,\n    memory_size=5,\n)\nprint('success', returns)\n",
+            ),
+        ]
+    )
+    files = {"optim.py": optim, "docs/robot.ipynb": notebook, "README.md": "# Traced robots\n"}
+    task = TaskDraft(
+        key="t",
+        question="Does the traced optimizer with memory control the robot better than Opro "
+        "and the one without memory on the pick-place and push tasks?",
+        method="Optimize the robot's policy in the notebook with each optimizer and task.",
+        expected_outcome="Memory helps.",
+        design_complexity=DesignComplexity(
+            independent_variables={
+                "optimizer": [
+                    "Prime (with memory, memory_size=5)",
+                    "Prime NoMem (memory_size=0)",
+                    "Opro",
+                ],
+                "task": ["Pick-place", "Push"],
+            },
+            dependent_variables={"metric": ["success rate"]},
+        ),
+    )
+    usage = recovered_setup(tmp_path / "nb", files, task).usage_instructions
+    lines = [x.split(". ", 1)[1] for x in usage.splitlines()]
+    assert (
+        "Run the experiment: `jupyter nbconvert --to notebook --execute docs/robot.ipynb`." in lines
+    )
+    where = "docs/robot.ipynb"
+    call = next(i for i, x in enumerate(notebook.splitlines(), 1) if "memory_size=5,\\n" in x)
+    made = next(i for i, x in enumerate(notebook.splitlines(), 1) if "optimizer = Prime(" in x)
+    env = next(i for i, x in enumerate(notebook.splitlines(), 1) if 'env_name=\\"' in x)
+    assert (
+        f"Run Prime (with memory, memory_size=5): the notebook passes memory_size=5 "
+        f"({where}:{call}) as it stands."
+    ) in lines, usage
+    assert (
+        f"Run Prime NoMem (memory_size=0): set memory_size=0 where the notebook passes "
+        f"memory_size=5 "
+        f"({where}:{call}), then run it."
+    ) in lines, usage
+    assert (
+        f"Run Opro: make Opro (optim.py:9), a subclass of Prime, where the notebook makes Prime "
+        f"({where}:{made}), then run it."
+    ) in lines, usage
+    assert (
+        f'Run Pick-place: the notebook passes env_name="world-pick-place-v2" ({where}:{env}) '
+        "as it stands."
+    ) in lines, usage
+    assert (
+        f'Run Push: set env_name to Push\'s where the notebook passes env_name="world-pick-place-v2" '
+        f"({where}:{env}), Pick-place's, then run it."
+    ) in lines, usage

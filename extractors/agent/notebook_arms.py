@@ -1,0 +1,141 @@
+"""The compared arms of a notebook the task runs as it is.
+
+A notebook has no command-line options: its arms are what its code passes. Trace's
+Meta-World notebook calls `optimize_policy(env_name="llf-metaworld-pick-place-v2", ...,
+memory_size=5)` and makes `OptoPrime(...)` inside it; the task compares "Trace (OptoPrime
+with memory, memory_size=5)", "Trace NoMem (..., memory_size=0)" and OPRO on Reach,
+Pick-place and Push. Each arm is then one of:
+
+- a setting the arm states (`memory_size=0`) that the notebook passes with another value:
+  set it there;
+- a value a string the notebook passes names ("Pick-place" in `env_name=
+  "llf-metaworld-pick-place-v2"`): the notebook runs it as it stands, and the arm's siblings
+  of that variable take their own value there;
+- a class of the repository named by the arm (`class OPRO(OptoPrime)`) whose base the
+  notebook makes: make it in the base's place.
+
+The lines cite the notebook's file lines, as its steps do.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Callable
+
+from .arm_options import fold
+from .arms import Arm
+
+# a setting an arm's explanation states: "memory_size=0", "lr = 0.1"
+_STATED = re.compile(r"\b([A-Za-z_]\w*)\s*=\s*([\w.+-]+)")
+# a keyword a notebook line passes, or a default it declares, with a literal value
+_PASSED = r'(?<![\w.])({name})\s*=\s*([\w.+-]+|\\?"[^"\\]*\\?")'
+
+
+def _cell_code(line: str) -> str:
+    """A notebook file's line as its cell has it: the JSON string's text, unescaped."""
+    text = line.strip().rstrip(",")
+    if text.startswith('"') and text.endswith('"'):
+        try:
+            return str(ast.literal_eval(text))
+        except (ValueError, SyntaxError):
+            return text[1:-1]
+    return text
+
+
+class NotebookArms:
+    """Reads one notebook's code lines and the repository's class definitions."""
+
+    def __init__(
+        self,
+        path: str,
+        lines: list[str],
+        classes: Callable[[str], list[tuple[str, int, str]]],
+    ) -> None:
+        self.path = path
+        self.code = [_cell_code(x) for x in lines]
+        self._classes = classes  # (path, line, text) of `class <name>` lines in the code
+
+    def lines(self, arms: list[Arm]) -> tuple[list[str], list[Arm]]:
+        """A line for each arm the notebook's code can select, in the arms' order, and the
+        arms it cannot."""
+        said: dict[int, str] = {}
+        for variable in dict.fromkeys(a.variable for a in arms):
+            group = [a for a in arms if a.variable == variable]
+            said.update(self._named_values(group))
+        for arm in arms:
+            if id(arm) not in said and (line := self._stated(arm) or self._subclass(arm)):
+                said[id(arm)] = line
+        return [said[id(a)] for a in arms if id(a) in said], [a for a in arms if id(a) not in said]
+
+    def _passed(self, name: str) -> list[tuple[int, str]]:
+        """The literal values the notebook gives `name`, by line (1-based)."""
+        rx = re.compile(_PASSED.format(name=re.escape(name)))
+        return [
+            (i, m.group(2).replace('\\"', '"'))
+            for i, code in enumerate(self.code, start=1)
+            for m in rx.finditer(code)
+        ]
+
+    def _stated(self, arm: Arm) -> str:
+        """The arm states `name=value` and the notebook passes `name` a literal: the last
+        place it does (the call, after the default its function declares)."""
+        for name, value in _STATED.findall(arm.said or arm.value):
+            given = self._passed(name)
+            if not given:
+                continue
+            line, now = given[-1]
+            where = f"{self.path}:{line}"
+            if now == value:
+                return f"Run {arm.value}: the notebook passes {name}={now} ({where}) as it stands."
+            return (
+                f"Run {arm.value}: set {name}={value} where the notebook passes {name}={now} "
+                f"({where}), then run it."
+            )
+        return ""
+
+    def _named_values(self, group: list[Arm]) -> dict[int, str]:
+        """Arms of one variable one of which a string the notebook passes names
+        (`env_name="llf-metaworld-pick-place-v2"` for Pick-place): that one as it stands,
+        each sibling by its own value in that place."""
+        for i, code in enumerate(self.code, start=1):
+            for m in re.finditer(r'(?<![\w.])(\w+)\s*=\s*"([^"]+)"', code):
+                held = fold(m.group(2))
+                named = [a for a in group if len(fold(a.value)) >= 4 and fold(a.value) in held]
+                if len(named) != 1 or len(group) < 2:
+                    continue
+                where = f"{self.path}:{i}"
+                passed = f'{m.group(1)}="{m.group(2)}"'
+                out = {
+                    id(named[0]): f"Run {named[0].value}: the notebook passes {passed} ({where}) "
+                    "as it stands."
+                }
+                for arm in group:
+                    if arm is not named[0]:
+                        out[id(arm)] = (
+                            f"Run {arm.value}: set {m.group(1)} to {arm.value}'s where the "
+                            f"notebook passes {passed} ({where}), {named[0].value}'s, then run it."
+                        )
+                return out
+        return {}
+
+    def _subclass(self, arm: Arm) -> str:
+        """A class of the repository the arm names (`class OPRO(OptoPrime)`) whose base the
+        notebook makes: made in its place."""
+        name = arm.value.strip()
+        if not re.fullmatch(r"[A-Za-z][\w-]{2,}", name):
+            return ""
+        for path, line, text in self._classes(name):
+            m = re.match(r"\s*class\s+(\w+)\s*\(\s*(\w+)", text)
+            if m is None or fold(m.group(1)) != fold(name):
+                continue
+            base = m.group(2)
+            made = next(
+                (i for i, code in enumerate(self.code, 1) if re.search(rf"\b{base}\(", code)), 0
+            )
+            if made:
+                return (
+                    f"Run {arm.value}: make {m.group(1)} ({path}:{line}), a subclass of {base}, "
+                    f"where the notebook makes {base} ({self.path}:{made}), then run it."
+                )
+        return ""
