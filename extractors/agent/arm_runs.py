@@ -48,6 +48,7 @@ from .arms import (
     task_arms,
     task_datasets,
     task_settings,
+    unnoted,
     value_forms,
     whole_model,
 )
@@ -149,7 +150,7 @@ class TaskRuns:
         parts = {p for x in self.launchers for p in path_parts(x.path)} if not named else set()
         self.numbers: dict[str, list[Arm]] = {}
         for a in task_arms(task):
-            if numeric(a.value):
+            if numeric(unnoted(a.value)):
                 self.numbers.setdefault(a.variable, []).append(a)
         for values in self.numbers.values():
             if len(values) >= 2 and all(v.value in parts for v in values):
@@ -504,10 +505,10 @@ class TaskRuns:
             if (swept := sweep_option(variable, self.arm_options)) is not None:
                 # the compared arms' runs (by a script or an option) each go through them
                 if any(r.arms for r in self.chosen) or self.by_flag:
-                    numbers = [number_value(v.value) for v in values]
+                    numbers = [number_value(unnoted(v.value)) for v in values]
                     self.per_value.append((variable, swept.name, numbers))
                     continue
-                self.by_flag += [(v, [swept.name, number_value(v.value)]) for v in values]
+                self.by_flag += [(v, [swept.name, number_value(unnoted(v.value))]) for v in values]
                 self.sweeps += values
 
     def _authors_script(self) -> None:

@@ -311,6 +311,11 @@ def numeric(text: str) -> bool:
     return bool(re.fullmatch(r"[\d.,%x×*·^e+-]+", plain) and re.search(r"\d", plain))
 
 
+def unnoted(value: str) -> str:
+    """A value less the note in brackets after it: "224x224 (baseline)" is 224x224."""
+    return re.sub(r"\s*\([^()]*\)\s*$", "", value) or value
+
+
 def number_value(text: str) -> str:
     """A number as a command line takes it: "1×10⁻²" and "1 x 10^-2" are 0.01; anything
     else as written."""

@@ -451,6 +451,14 @@ def test_a_resolution_beside_compared_models_runs_each_model_once_per_value(
     assert "run it once per input resolution (--img_size 224, then 256)" in usage, usage
     assert "Run gate_small: `python train.py --model gate_small --img_size 224" in usage, usage
     assert "Run input resolution" not in usage, usage
+    # a note after a value ("(baseline)") leaves it the number it is, swept by its option
+    task.design_complexity.independent_variables = {
+        "input resolution": ["224x224 (baseline)", "256x256 (refined configuration)"],
+    }
+    usage = recovered_setup(tmp_path / "n", files, task).usage_instructions
+    assert (
+        "Run 256x256 (refined configuration): `python train.py --model gate_tiny --img_size 256`"
+    ) in usage, usage
 
 
 def test_a_scripts_twin_for_another_data_set_is_found_by_its_name_or_its_folder() -> None:
