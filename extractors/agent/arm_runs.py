@@ -296,6 +296,7 @@ class TaskRuns:
                 all(any(p.startswith(w) for p in path_words) for w in part)
                 for part in self.distinct.get(id(arm), [])
             ) or bool(self.own_words.get(id(arm), frozenset()) & path_words)
+            own = own and not self._siblings_named(arm, path_words)
             named = named or own
             # a path naming a short form of the arm, and a text holding all of it
             # ("PatchTST(336)": PatchTST/etth1.sh at 336, not PatchTST/illness.sh at 104)
@@ -303,12 +304,24 @@ class TaskRuns:
                 # a word only this arm has names its script before a form its siblings share
                 # ("Linear" of "CycleNet (with Linear backbone)", not "CycleNet")
                 arm_hit = 1.75 if arm_hit else 1.6 if own else 1.5
+        if arm is not None and arm_hit and self._siblings_named(arm, path_words):
+            # a path naming a sibling's own word too is that one's first (ToolLLaMA's
+            # `inference_toolllama_lora_pipeline.sh` is the "+LoRA" arm's)
+            arm_hit -= 0.2
         data_hit = hit(data) if data else 0.0
         setting = len(self.fixed & path_words) + 0.5 * len(self.fixed & words)
         # of equal fits, the script whose path shares the most with the scripts already
         # chosen (MLP-Input-96 beside Linear-Input-96, not MLP-Input-336): one setting
         alike = len(path_parts(e.path.lower()) & self.taken - (arm.words if arm else set()))
         return arm_hit, data_hit, setting, alike, self.scores.get(e.path, 0.0) / self.top
+
+    def _siblings_named(self, arm: Arm, path_words: frozenset[str]) -> bool:
+        """A path names a word only a sibling arm of this one's variable has."""
+        return any(
+            self.own_words.get(id(b), frozenset()) & path_words
+            for b in self.arms
+            if b.variable == arm.variable and b is not arm
+        )
 
     def _trained_by(self, path: str) -> list[Arm]:
         """The task's arms a launch script trains (`LaunchScripts.trained_arms`), found once

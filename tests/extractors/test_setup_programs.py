@@ -2737,3 +2737,21 @@ def test_arms_sharing_a_name_run_the_scripts_their_own_words_name(tmp_path: Path
     assert (
         "Run CycleNet (with MLP backbone) on ETTh1: `bash scripts/CycleNet/MLP-Input-96/etth1.sh`"
     ) in usage, usage
+
+
+def test_a_script_naming_a_siblings_own_word_is_the_siblings(tmp_path: Path) -> None:
+    """ "Gate" and "LoRA": `gate_lora_eval.sh` names both, so it is LoRA's script, and Gate
+    runs `gate_eval.sh`, the one naming it alone."""
+    one = "python -u run.py --data_path ETTh1.csv --data ETTh1 --model Gate{0} --pred_len 96\n"
+    files = {
+        "run.py": RUN,
+        "scripts/gate_lora_eval.sh": one.format(" --lora"),
+        "scripts/gate_eval.sh": one.format(""),
+    }
+    task = _task(
+        "Does the Gate forecaster reach a lower long-term MSE when tuned with LoRA?",
+        {"method": ["Gate", "LoRA"]},
+        {"dataset": "ETTh1"},
+    )
+    usage = recovered_setup(tmp_path / "ga", files, task).usage_instructions
+    assert "Run Gate on ETTh1: `bash scripts/gate_eval.sh`" in usage, usage
