@@ -110,14 +110,54 @@ class NotebookArms:
                     id(named[0]): f"Run {named[0].value}: the notebook passes {passed} ({where}) "
                     "as it stands."
                 }
+                allowed = self._allowed(m.group(1))
                 for arm in group:
                     if arm is not named[0]:
-                        out[id(arm)] = (
-                            f"Run {arm.value}: set {m.group(1)} to {arm.value}'s where the "
-                            f"notebook passes {passed} ({where}), {named[0].value}'s, then run it."
-                        )
+                        out[id(arm)] = self._sibling(arm, m.group(1), m.group(2), where, allowed)
                 return out
         return {}
+
+    def _sibling(
+        self,
+        arm: Arm,
+        name: str,
+        passed: str,
+        where: str,
+        allowed: tuple[int, list[str]] | None,
+    ) -> str:
+        """The line of a sibling of the arm a passed string names: the string the notebook
+        writes for it elsewhere (`"llf-metaworld-reach-v2"` in a list of names), else its
+        own to write; and a list an `assert` holds the name to that leaves it out."""
+        own = fold(arm.value)
+        written = [
+            (i, x)
+            for i, code in enumerate(self.code, start=1)
+            for x in re.findall(r'"([^"]+)"', code)
+            if own in fold(x) and fold(x)[:4] == fold(passed)[:4]
+        ]
+        said = f'{name}="{passed}" ({where})'
+        if written:
+            line, value = written[0]
+            text = (
+                f"Run {arm.value}: where the notebook passes {said}, set "
+                f'{name}="{value}", as it writes it at :{line}'
+            )
+        else:
+            text = f"Run {arm.value}: set {name} to {arm.value}'s where the notebook passes {said}"
+        if allowed is not None and not any(own in fold(x) for x in allowed[1]):
+            text += (
+                f", and add it to the names its `assert {name} in [...]` allows "
+                f"(:{allowed[0]}: {', '.join(allowed[1])})"
+            )
+        return text + ", then run it."
+
+    def _allowed(self, name: str) -> tuple[int, list[str]] | None:
+        """The list of values an `assert name in [...]` of the notebook holds, and its line."""
+        rx = re.compile(rf"assert\s+{re.escape(name)}\s+in\s+[\[(]([^\])]*)[\])]")
+        for i, code in enumerate(self.code, start=1):
+            if m := rx.search(code):
+                return i, re.findall(r'"([^"]+)"', m.group(1))
+        return None
 
     def _subclass(self, arm: Arm) -> str:
         """A class of the repository the arm names (`class OPRO(OptoPrime)`) whose base the

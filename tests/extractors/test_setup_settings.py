@@ -1543,6 +1543,7 @@ def test_a_notebooks_arms_are_what_its_code_passes(tmp_path: Path) -> None:
             (
                 "code",
                 "def optimize_policy(env_name, steps=10, memory_size=5):\n"
+                '    assert env_name in ["world-pick-place-v2", "world-reach-v2"]\n'
                 "    optimizer = Prime([], memory_size=memory_size)\n"
                 "    return [optimizer.memory] * steps\n",
             ),
@@ -1567,7 +1568,7 @@ def test_a_notebooks_arms_are_what_its_code_passes(tmp_path: Path) -> None:
                     "Prime NoMem (memory_size=0)",
                     "Opro",
                 ],
-                "task": ["Pick-place", "Push"],
+                "task": ["Pick-place", "Reach", "Push"],
             },
             dependent_variables={"metric": ["success rate"]},
         ),
@@ -1598,7 +1599,14 @@ def test_a_notebooks_arms_are_what_its_code_passes(tmp_path: Path) -> None:
         f'Run Pick-place: the notebook passes env_name="world-pick-place-v2" ({where}:{env}) '
         "as it stands."
     ) in lines, usage
+    listed = next(i for i, x in enumerate(notebook.splitlines(), 1) if "assert env_name" in x)
     assert (
-        f'Run Push: set env_name to Push\'s where the notebook passes env_name="world-pick-place-v2" '
-        f"({where}:{env}), Pick-place's, then run it."
+        f'Run Reach: where the notebook passes env_name="world-pick-place-v2" ({where}:{env}), '
+        f'set env_name="world-reach-v2", as it writes it at :{listed}, then run it.'
+    ) in lines, usage
+    assert (
+        f"Run Push: set env_name to Push's where the notebook passes "
+        f'env_name="world-pick-place-v2" ({where}:{env}), and add it to the names its '
+        f"`assert env_name in [...]` allows (:{listed}: world-pick-place-v2, world-reach-v2), "
+        "then run it."
     ) in lines, usage
