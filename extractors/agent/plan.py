@@ -331,12 +331,16 @@ class StepPlanner:
         # the evaluation of what a config program trained comes after the training
         # (read past what only builds from the config, which is no step: see below)
         judged = self.tracer.block_steps(judge, q, limit=12) if judge else []
+        # nor what lies in its lines no run reaches (`single_gpu_test` under `if not
+        # distributed:`, every run launched distributed)
+        spans = self.filters.untaken(judge, runs) if judged else []
         judged = [
             b
             for b in judged
             if not self.filters.builds_from_config(b)
             and self.filters.about_experiment(b, q, True)
             and not self.filters.not_taken(b, judge, runs)
+            and not any(a <= b.start and b.end <= z for a, z in spans)
         ]
         judged = judged[:3] + judged[-1:] if len(judged) > 4 else judged  # it ends reporting
         judged += [b for b in later if self.filters.about_experiment(b, q, True)]

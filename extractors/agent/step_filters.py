@@ -11,10 +11,11 @@ from __future__ import annotations
 import ast
 import builtins
 import keyword
+import posixpath
 import re
 
 from expcurate.records import EntryPoint
-from extractors.repo import RepoSearch, stem, terms
+from extractors.repo import RepoPathError, RepoSearch, stem, terms
 from extractors.repo.pysource import attribute_equals, callee_name
 
 from .query import TaskQuery
@@ -174,7 +175,32 @@ class StepFilters:
         if node is None:
             return False
         assigned = _assigned_once(_assignments(tree), before=node.lineno)
-        return all(_truth(node.test, _options(e, r), assigned) is False for r in done)
+        return all(
+            _truth(node.test, _options(e, r, None, self._wrapped(program, r)), assigned) is False
+            for r in done
+        )
+
+    def _wrapped(self, program: str | None, run: Run) -> str:
+        """The options a launch script the run names passes `program` itself, on the lines
+        that run it (`dist_test.sh`'s `... $(dirname "$0")/test.py $CONFIG $CHECKPOINT
+        --launcher pytorch`); its own variables are no values."""
+        if not program:
+            return ""
+        name = posixpath.basename(program)
+        out: list[str] = []
+        for word in f"{run.command} {run.then}".split():
+            script = posixpath.normpath(word)
+            e = self.entries.get(script)
+            if e is None or e.kind != "shell" or program not in e.calls:
+                continue
+            try:
+                text = self.search.text(script).replace("\\\n", " ")
+            except (OSError, RepoPathError):
+                continue
+            for line in text.splitlines():
+                if name in line:
+                    out += [w for w in line.split() if "$" not in w]
+        return " ".join(out)
 
     def factory(self, step: Step) -> bool:
         """The step cites a function that only returns a class's object made from names and
@@ -237,8 +263,9 @@ class StepFilters:
             if isinstance(t, ast.Attribute)
         }
         defaults = {k: v for k, v in _parsed_defaults(tree).items() if k not in set_later}
-        envs = [_options(e, r, defaults) for r in done]
+        envs = [_options(e, r, defaults, self._wrapped(program, r)) for r in done]
         assigns = _assignments(tree)
+        flags = _known_flags(tree, envs, assigns)
         spans: list[tuple[int, int]] = []
         for node in ast.walk(tree):
             if not isinstance(node, ast.If):
@@ -246,6 +273,7 @@ class StepFilters:
             if not any(isinstance(n, ast.Attribute | ast.Name) for n in ast.walk(node.test)):
                 continue  # `if True:`: no option, nothing the runs tell
             assigned = _assigned_once(assigns, before=node.lineno)
+            assigned.update({n: v for n, (line, v) in flags.items() if line < node.lineno})
             truths = [_truth(node.test, env, assigned) for env in envs]
             if all(t is False for t in truths):
                 spans.append(_span(node.body))
@@ -375,6 +403,41 @@ class StepFilters:
         return bool(lines) and all(any(a <= ln <= b for a, b in spans) for ln in lines)
 
 
+def _known_flags(
+    tree: ast.Module, envs: list[dict[str, object]], assigns: list[tuple[int, str, ast.expr]]
+) -> dict[str, tuple[int, ast.expr]]:
+    """Names set to True or False on both sides of an `if` whose test every run reads the
+    same way (`distributed = False` under `if args.launcher == 'none':`, `True` in its
+    `else`, every run passing `--launcher pytorch`): the value the runs' side gives, and the
+    `if`'s line."""
+    out: dict[str, tuple[int, ast.expr]] = {}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.If) or not node.orelse:
+            continue
+        mine, theirs = _flags_set(node.body), _flags_set(node.orelse)
+        if not mine or set(mine) != set(theirs):
+            continue
+        assigned = _assigned_once(assigns, before=node.lineno)
+        truths = {_truth(node.test, env, assigned) for env in envs}
+        if truths == {True} or truths == {False}:
+            taken = mine if truths == {True} else theirs
+            out.update({n: (node.lineno, ast.Constant(v)) for n, v in taken.items()})
+    return out
+
+
+def _flags_set(body: list[ast.stmt]) -> dict[str, bool]:
+    """The plain names a branch's own statements set to True or False."""
+    return {
+        n.targets[0].id: n.value.value
+        for n in body
+        if isinstance(n, ast.Assign)
+        and len(n.targets) == 1
+        and isinstance(n.targets[0], ast.Name)
+        and isinstance(n.value, ast.Constant)
+        and isinstance(n.value.value, bool)
+    }
+
+
 _UNKNOWN = object()  # a value the runs' options do not tell
 _TWICE: ast.expr = ast.Name(id="assigned twice")  # a name assigned more than once
 
@@ -405,12 +468,14 @@ def _span(body: list[ast.stmt]) -> tuple[int, int]:
 
 
 def _options(
-    entry: EntryPoint, run: Run, defaults: dict[str, object] | None = None
+    entry: EntryPoint, run: Run, defaults: dict[str, object] | None = None, wrapped: str = ""
 ) -> dict[str, object]:
     """Each option of the program as one run gives it (`--eval mIoU` as ["mIoU"], a switch
     passed as True), else its default (a switch off, `None`, or the value `defaults` holds
-    for it: `'ResNet18'`), by its name in the code."""
-    words = " ".join([run.invocation or run.command, run.then, run.settings]).split()
+    for it: `'ResNet18'`), by its name in the code. `wrapped` is what a launch script the
+    run goes through passes the program itself (`--launcher pytorch` in `dist_test.sh`)."""
+    # each source ends the values of an option before it ("--" between them)
+    words = " -- ".join([run.invocation or run.command, run.then, run.settings, wrapped]).split()
     out: dict[str, object] = {}
     for flag in entry.flags:
         name = flag.name.lstrip("-").replace("-", "_")

@@ -623,6 +623,44 @@ def test_an_evaluation_block_no_run_takes_is_read_from_the_runs_options(tmp_path
     assert not filters.not_taken(unread, "tools/test.py", runs("--eval mIoU"))
 
 
+def test_a_flag_the_launch_script_sets_decides_the_branch_it_guards(tmp_path: Path) -> None:
+    """`dist_test.sh` passes the program `--launcher pytorch` itself, so `distributed` is
+    True for its runs (set on both sides of `if args.launcher == 'none':`), and the
+    single-GPU test under `if not distributed:` is a line no run reaches; a run of the
+    program bare takes it."""
+    from extractors.agent.run import Run
+    from extractors.agent.step_filters import StepFilters
+
+    program = (
+        "import argparse\n\nparser = argparse.ArgumentParser()\n"  # 1-3
+        "parser.add_argument('config')\n"
+        "parser.add_argument('--launcher', default='none')\n"  # 5
+        "args = parser.parse_args()\n"
+        "if args.launcher == 'none':\n"
+        "    distributed = False\n"
+        "else:\n"
+        "    distributed = True\n"  # 10
+        "if not distributed:\n"
+        "    outputs = single_gpu_test(args.config)\n"
+        "else:\n"
+        "    outputs = multi_gpu_test(args.config)\n"
+    )
+    wrapper = (
+        "CONFIG=$1\nGPUS=$2\npython -m torch.distributed.launch --nproc_per_node=$GPUS \\\n"
+        '    $(dirname "$0")/test.py $CONFIG --launcher pytorch ${@:3}\n'
+    )
+    index = committed_index(tmp_path, {"tools/test.py": program, "tools/dist_test.sh": wrapper})
+    search = RepoSearch(tmp_path, index)
+    filters = StepFilters(
+        search, StepTracer(index, search), {e.path: e for e in index.entry_points}
+    )
+    wrapped = [Run("python tools/train.py c.py", then="./tools/dist_test.sh c.py 8")]
+    assert (12, 12) in filters.untaken("tools/test.py", wrapped)
+    assert (14, 14) not in filters.untaken("tools/test.py", wrapped)
+    bare = [Run("python tools/train.py c.py", then="python tools/test.py c.py")]
+    assert (14, 14) in filters.untaken("tools/test.py", bare)
+
+
 # a training function longer than a step: its hooks registered one by one, then the run
 _HOOKS = "".join(f'    runner.register_hook(cfg.hook_{k}, priority="LOW")\n' for k in range(32))
 APIS_TRAIN = (
