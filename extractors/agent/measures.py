@@ -80,6 +80,34 @@ class Computed:
     owner: str
 
 
+def _other_level(node: ast.AST | None, measures: list[str]) -> str:
+    """A level the function computes a measure at by default (`recall_level=0.95`) other
+    than the one a measure names ("FPR@TPRn 0.98", "FPR98"), said: "; at recall_level 0.95
+    by default, the task's is 0.98"; "" when they agree or either is unsaid."""
+    if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+        return ""
+    params = node.args.args[len(node.args.args) - len(node.args.defaults) :]
+    levels = [
+        (a.arg, d.value)
+        for a, d in zip(params, node.args.defaults, strict=True)
+        if re.search(r"level|recall|tpr|threshold", a.arg, re.I)
+        and isinstance(d, ast.Constant)
+        and isinstance(d.value, float)
+        and 0 < d.value < 1
+    ]
+    if len(levels) != 1:
+        return ""
+    name, default = levels[0]
+    for m in measures:
+        said = re.findall(r"(?<![\w.])(0?\.\d+|\d{2})(?![\w.])", m)
+        if len(said) != 1:
+            continue
+        level = float(said[0]) / (100 if "." not in said[0] else 1)
+        if abs(level - default) > 1e-9:
+            return f"; at {name} {default:g} by default, the task's is {level:g}"
+    return ""
+
+
 class MeasureSteps:
     def __init__(self, search: RepoSearch, tracer: StepTracer) -> None:
         self.search = search
@@ -152,7 +180,8 @@ class MeasureSteps:
         # the measures it computes, not every measure of the task
         shown = [m for m in metrics if computed(m)][:3] or metrics[:3]
         said = ", ".join(re.sub(r"\s*\([↑↓]\)", "", m) for m in shown)
-        return Step(f"Compute {said} ({item.name})", path, item.start, item.end)
+        level = _other_level(self.tracer.def_node(path, item.name), shown)
+        return Step(f"Compute {said} ({item.name}{level})", path, item.start, item.end)
 
     def computed_as(self, metric: str, modules: Sequence[str]) -> list[Computed]:
         """Where the code computes a measure no line prints under a short name of its own:

@@ -983,9 +983,20 @@ def _shared_paths(steps: list[Step], runs: list[Run]) -> list[Step]:
     if not said:
         return steps
     pattern = re.compile(r"\bthe (" + "|".join(map(re.escape, said)) + r") path\b")
-    return [
-        replace(s, action=pattern.sub(lambda m: f"the {said[m[1]]} path", s.action)) for s in steps
-    ]
+
+    def named(action: str) -> str:
+        action = pattern.sub(lambda m: f"the {said[m[1]]} path", action)
+        # the options select what the runs share ("Exp, Default: --enc"), not the kinds
+        # their results are told apart by
+        if (m := _SELECTING.match(action)) is not None:
+            listed = dict.fromkeys(said.get(x, x) for x in m[2].split(", "))
+            action = f"{m[1]}{', '.join(listed)}{m[3]}"
+        return action
+
+    return [replace(s, action=named(s.action)) for s in steps]
+
+
+_SELECTING = re.compile(r"(Add the options that select )(.+?)(: --.*)$")
 
 
 def _distinct(steps: list[Step | None], first: list[Step | None] | None = None) -> list[Step]:

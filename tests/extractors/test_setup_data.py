@@ -386,6 +386,22 @@ def test_the_function_assigning_the_measures_by_name_is_their_step(tmp_path: Pat
     task.design_complexity.dependent_variables = {"metrics": ["ACC (↑)", "AUROC (↑)", "AUPR (↑)"]}
     steps = recovered_setup(tmp_path / "acc", files, task).requirements
     assert cites(steps, "Compute AUROC, AUPR (get_measures)", "test.py:12-16"), steps
+    # a measure at a level the function computes it at by default only when told: said
+    leveled = program.replace(
+        "def get_measures(pos, neg):", "def get_measures(pos, neg, recall_level=0.95):"
+    ).replace(
+        "    return auroc, aupr\n",
+        "    fpr = min(neg, default=recall_level)\n    return auroc, aupr, fpr\n",
+    )
+    for measure, said in (
+        ("FPR95 (↓)", ""),
+        ("FPR@TPR 0.98 (↓)", "; at recall_level 0.95 by default, the task's is 0.98"),
+    ):
+        task.design_complexity.dependent_variables = {"metrics": ["AUROC (↑)", "AUPR (↑)", measure]}
+        steps = recovered_setup(
+            tmp_path / measure[:5], {**files, "test.py": leveled}, task
+        ).requirements
+        assert any(f"(get_measures{said})" in s for s in steps), steps
 
 
 def test_a_data_set_the_repository_names_nowhere_is_said_before_the_runs(

@@ -802,6 +802,7 @@ def test_a_path_one_run_takes_for_two_arms_is_named_by_what_they_share(tmp_path:
     steps = "\n".join(setup.requirements)
     assert "Take the Exp path (setting) where args.enc == 'exp' (run.py:5-6)" in steps, steps
     assert "Exp Units path" not in steps, steps
+    assert "Add the options that select Exp: --enc (run.py:20)" in steps, steps
     # nothing splits the run's perplexity by the tokens' kind: the usage says so
     assert (
         "Run Exp Units, Exp Others: `python run.py --enc exp` (one run gives Exp Units and Exp "
