@@ -440,10 +440,15 @@ _MEASURE_WORDS = _COMMON_METRICS | {
 }  # fmt: skip
 
 
+def _joined(metric: str) -> str:
+    """A measure's rank written apart joined as code writes it: "Top-1" is top1."""
+    return re.sub(r"(?i)\btop[-\s]?(\d)", r"top\1", metric)
+
+
 def _measure(metric: str) -> bool:
     """The measure is named by a measure word a report line can be checked for (AUROC,
     FPR95, Hit@1, inference time), not only by its data set ("Math Reasoning ASDiv")."""
-    tokens = re.findall(r"[a-z][a-z0-9]*", metric.lower())  # FPR95 by its fpr, F1 whole
+    tokens = re.findall(r"[a-z][a-z0-9]*", _joined(metric).lower())  # FPR95 by its fpr, F1 whole
     words = {stem(t) for t in tokens} | {stem(t.rstrip("0123456789")) for t in tokens}
     # a table's P or R heads precision or recall; "MSVD R" is another work's R (ROUGE)
     return bool(words & (_MEASURE_WORDS - _VAGUE_METRICS)) or metric.strip() in ("P", "R")
@@ -457,7 +462,7 @@ def _prints(metric: str, said: frozenset[str]) -> bool:
     """A report line's words name the measure: one of its measure words ("top1" of "top1
     accuracy"; `Acc` for accuracy), else all its words ("classification performance")."""
     words = frozenset(
-        _SHORT.get(w.lower(), stem(w.lower())) for w in re.findall(r"[A-Za-z0-9]+", metric)
+        _SHORT.get(w.lower(), stem(w.lower())) for w in re.findall(r"[A-Za-z0-9]+", _joined(metric))
     )
     said = said | {t[:-1] for t in said if len(t) > 3 and t.endswith("s")}  # `hits`: Hit@1
     said = said | {full for short, full in _WRITTEN if short <= said}

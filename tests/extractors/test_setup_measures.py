@@ -463,3 +463,14 @@ def test_a_measure_only_the_training_computes_is_recorded_as_it_trains(tmp_path:
         "the code computes it as sim_a_b in PairLoss.forward (loss.py:10): record it there "
         "while train.py trains (the evaluation does not reach it))"
     ) in usage, usage
+
+
+def test_a_rank_written_apart_is_the_measure_code_joins() -> None:
+    """ "Top-1" is a measure a report line is checked for, as `top1` or `Top-1 Acc`; a line
+    printing only a per-class header prints none of it."""
+    from extractors.agent.measures import _measure, _prints
+    from extractors.repo import terms
+
+    assert _measure("Top-1") and _measure("top 5 accuracy")
+    assert _prints("Top-1", frozenset(terms("print('top1', acc1)")))
+    assert not _prints("Top-1", frozenset(terms("print_log('per class results:', logger)")))
