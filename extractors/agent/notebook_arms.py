@@ -21,10 +21,12 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable
+
+from extractors.repo import RepoPathError, RepoSearch
 
 from .arm_options import fold
-from .arms import Arm
+from .arms import Arm, in_prose
+from .steps import Step
 
 # a setting an arm's explanation states: "memory_size=0", "lr = 0.1"
 _STATED = re.compile(r"\b([A-Za-z_]\w*)\s*=\s*([\w.+-]+)")
@@ -46,15 +48,12 @@ def _cell_code(line: str) -> str:
 class NotebookArms:
     """Reads one notebook's code lines and the repository's class definitions."""
 
-    def __init__(
-        self,
-        path: str,
-        lines: list[str],
-        classes: Callable[[str], list[tuple[str, int, str]]],
-    ) -> None:
+    def __init__(self, path: str, search: RepoSearch) -> None:
         self.path = path
-        self.code = [_cell_code(x) for x in lines]
-        self._classes = classes  # (path, line, text) of `class <name>` lines in the code
+        self.code = [_cell_code(x) for x in search.lines(path)]
+        self.search = search
+        # the lines that set arms: what each does, for which arms
+        self._places: dict[int, dict[str, list[str]]] = {}
 
     def lines(self, arms: list[Arm]) -> tuple[list[str], list[Arm]]:
         """A line for each arm the notebook's code can select, in the arms' order, and the
@@ -67,6 +66,27 @@ class NotebookArms:
             if id(arm) not in said and (line := self._stated(arm) or self._subclass(arm)):
                 said[id(arm)] = line
         return [said[id(a)] for a in arms if id(a) in said], [a for a in arms if id(a) not in said]
+
+    def steps(self, arms: list[Arm]) -> list[Step]:
+        """The notebook's lines that set the arms, one step each, in the notebook's order:
+        "Set memory_size for Trace and Trace NoMem", "Make OPRO in place of OptoPrime for
+        OPRO"."""
+        self._places = {}
+        self.lines(arms)
+        return [
+            Step(
+                "; ".join(
+                    f"{what} for {in_prose(list(dict.fromkeys(who)))}" for what, who in done.items()
+                ),
+                self.path,
+                line,
+                line,
+            )
+            for line, done in sorted(self._places.items())
+        ]
+
+    def _place(self, line: int, what: str, arms: list[str]) -> None:
+        self._places.setdefault(line, {}).setdefault(what, []).extend(arms)
 
     def _passed(self, name: str) -> list[tuple[int, str]]:
         """The literal values the notebook gives `name`, by line (1-based)."""
@@ -86,6 +106,7 @@ class NotebookArms:
                 continue
             line, now = given[-1]
             where = f"{self.path}:{line}"
+            self._place(line, f"Set {name}", [arm.value])
             if now == value:
                 return f"Run {arm.value}: the notebook passes {name}={now} ({where}) as it stands."
             return (
@@ -106,6 +127,7 @@ class NotebookArms:
                     continue
                 where = f"{self.path}:{i}"
                 passed = f'{m.group(1)}="{m.group(2)}"'
+                self._place(i, f"Set {m.group(1)}", [a.value for a in group])
                 out = {
                     id(named[0]): f"Run {named[0].value}: the notebook passes {passed} ({where}) "
                     "as it stands."
@@ -159,6 +181,14 @@ class NotebookArms:
                 return i, re.findall(r'"([^"]+)"', m.group(1))
         return None
 
+    def _classes(self, name: str) -> list[tuple[str, int, str]]:
+        """The `class <name>` lines of the repository's Python files."""
+        try:
+            hits = self.search.grep(rf"(?m)^\s*class\s+{re.escape(name)}\b", max_hits=5)
+        except RepoPathError:
+            return []
+        return [h for h in hits if h[0].endswith(".py")]
+
     def _subclass(self, arm: Arm) -> str:
         """A class of the repository the arm names (`class OPRO(OptoPrime)`) whose base the
         notebook makes: made in its place."""
@@ -174,6 +204,7 @@ class NotebookArms:
                 (i for i, code in enumerate(self.code, 1) if re.search(rf"\b{base}\(", code)), 0
             )
             if made:
+                self._place(made, f"Make {m.group(1)} in place of {base}", [arm.value])
                 return (
                     f"Run {arm.value}: make {m.group(1)} ({path}:{line}), a subclass of {base}, "
                     f"where the notebook makes {base} ({self.path}:{made}), then run it."

@@ -37,6 +37,7 @@ from .arm_options import (
     listed_fit,
 )
 from .arms import (
+    Arm,
     form_words,
     held_backbones,
     measured_on,
@@ -45,8 +46,9 @@ from .arms import (
 )
 from .gist import Gists
 from .methods import MethodModules
+from .notebook_arms import NotebookArms
 from .plan import Plan, StepPlanner, compares
-from .query import TaskQuery, asks_to_build, build_query
+from .query import TaskQuery, asks_how, asks_to_build, build_query
 from .rank import Candidate, Ranker, preparing
 from .runs import RunPlanner
 from .stages import experiment_beside
@@ -61,7 +63,7 @@ RELEVANCE = 1.05  # share of task names found in the repo + share of task words 
 WORDS_ONLY_RELEVANCE = 0.85  # share of task words, for a task that names nothing
 _NUMERIC = re.compile(r"[\d.,%]+")
 _NUMBER_NAME = re.compile(r"\d[\d.]*(?:e_?\d*)?$")  # 1e_5, 3.5
-HEURISTIC_VERSION = "setup-heuristic-240"  # bump when the policy's output changes
+HEURISTIC_VERSION = "setup-heuristic-241"  # bump when the policy's output changes
 
 
 class _OutOfSteps(Exception):
@@ -206,7 +208,7 @@ class SetupAgent:
         except Exception as exc:  # a file the plan cannot read or parse: say so, trace instead
             plan = Plan()
             tools.note("plan", {}, f"no plan ({type(exc).__name__}: {exc}); steps traced instead")
-        steps = self._steps(chosen, entry, q, tools, plan)
+        steps = self._steps(chosen, entry, q, tools, plan, task_arms(planned))
         setup.requirements = _render(self.gists.worded(steps))
         setup.usage_instructions = self.usage_writer.write(chosen, entry, q, planned, plan, steps)
         setup.masked_source = self._masked(chosen, entry, ranked, plan, also)
@@ -472,6 +474,7 @@ class SetupAgent:
         q: TaskQuery,
         tools: _Tools,
         plan: Plan,
+        arms: list[Arm] | None = None,
     ) -> list[Step]:
         """The plan's steps; where it found too few (a notebook, a config, a bare module),
         the steps traced through the entry point's calls fill in before its last step."""
@@ -482,6 +485,10 @@ class SetupAgent:
             # the program's code before the launch scripts the plan starts from: the
             # notebook is run by itself, not through them
             steps = sorted(steps, key=lambda s: s.path.endswith(".sh"))
+            # run as it is, its lines that set the compared arms are steps of their own
+            if not plan.runs and arms and not asks_how(q.text):
+                set_at = NotebookArms(chosen[0].path, self.search).steps(arms)
+                cells = sorted(cells + set_at, key=lambda s: (s.start, s.end - s.start))
             steps = (cells + steps)[:15] if cells else steps
         # a task asking how to build what a module holds: what its main class does, in the
         # order it runs, leads (AgentBench's OS task: the prompt, the actions, the judging)

@@ -305,16 +305,7 @@ class UsageWriter:
         """The lines of the arms a notebook's code selects (`NotebookArms`), and the rest."""
         if self.search is None or not arms:
             return [], arms
-        search = self.search
-
-        def classes(name: str) -> list[tuple[str, int, str]]:
-            try:
-                hits = search.grep(rf"(?m)^\s*class\s+{re.escape(name)}\b", max_hits=5)
-            except RepoPathError:
-                return []
-            return [h for h in hits if h[0].endswith(".py")]
-
-        return NotebookArms(path, search.lines(path), classes).lines(arms)
+        return NotebookArms(path, self.search).lines(arms)
 
     def _script_text(self, path: str) -> str:
         """A launch script's first lines, or "" without the repository to read."""

@@ -1573,7 +1573,8 @@ def test_a_notebooks_arms_are_what_its_code_passes(tmp_path: Path) -> None:
             dependent_variables={"metric": ["success rate"]},
         ),
     )
-    usage = recovered_setup(tmp_path / "nb", files, task).usage_instructions
+    setup = recovered_setup(tmp_path / "nb", files, task)
+    usage = setup.usage_instructions
     lines = [x.split(". ", 1)[1] for x in usage.splitlines()]
     assert (
         "Run the experiment: `jupyter nbconvert --to notebook --execute docs/robot.ipynb`." in lines
@@ -1610,3 +1611,14 @@ def test_a_notebooks_arms_are_what_its_code_passes(tmp_path: Path) -> None:
         f"`assert env_name in [...]` allows (:{listed}: world-pick-place-v2, world-reach-v2), "
         "then run it."
     ) in lines, usage
+    # the lines setting the arms are steps of their own, in the notebook's order
+    steps = [r.split(": ", 1)[1] for r in setup.requirements]
+    assert f"Make Opro in place of Prime for Opro ({where}:{made})" in steps, steps
+    assert f"Set env_name for Pick-place, Reach and Push ({where}:{env})" in steps, steps
+    assert (
+        f"Set memory_size for Prime (with memory, memory_size=5) and Prime NoMem "
+        f"(memory_size=0) ({where}:{call})"
+    ) in steps, steps
+    assert (
+        steps.index(f"Set env_name for Pick-place, Reach and Push ({where}:{env})") < len(steps) - 1
+    )
