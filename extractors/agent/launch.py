@@ -14,6 +14,7 @@ import re
 import shlex
 from collections.abc import Collection
 from dataclasses import dataclass
+from itertools import takewhile
 
 from expcurate.records import CliFlag
 from extractors.repo import terms
@@ -121,7 +122,9 @@ def invocation_of(
             if set(terms(word.lstrip("-"))) & wanted:
                 shown.append(word)
             continue
-        value = words[k + 1]
+        # every value a list option takes (`--period 8 12 24 168 336`), not its first alone
+        given = list(takewhile(lambda w: not re.match(r"-[-A-Za-z]", w), words[k + 1 :]))
+        value = " ".join(given) if len(given) > 1 and all(map(_number, given)) else words[k + 1]
         # `--model_id ETTh1_96_96`, `ETTh1_96_{96,192}`: a label following the sweep
         if word in labels or ("{" in value and not re.fullmatch(r"\{[^{}]*\}", value)):
             continue

@@ -99,6 +99,22 @@ def test_a_loop_split_over_runs_tuned_apart_is_swept_not_what_is_tuned() -> None
     assert "--keep" not in settings, settings
 
 
+def test_a_list_option_is_said_with_every_value_the_script_gives() -> None:
+    """`--period 8 12 24 168 336`: the setting names the list, not its first number; a
+    single value stays one, and a value with a word after it is no list."""
+    from expcurate.records import TaskDraft
+    from extractors.agent.launch import invocation_of
+    from extractors.agent.query import build_query
+
+    lines = [
+        "python -u run.py --model PDF --period 8 12 24 168 336 \\",
+        "  --patch_len 1 2 3 --e_layers 3 --des Exp",
+    ]
+    task = TaskDraft(key="t", question="Which period and patch length suit PDF best?")
+    _, _, settings, _ = invocation_of(lines, build_query(task), [])
+    assert "--period 8 12 24 168 336" in settings and "--patch_len 1 2 3" in settings, settings
+
+
 def test_a_switch_the_command_gives_already_is_not_given_twice() -> None:
     # the LoRA arm's run on a script that already loads LoRA weights: its command as it is
     script = "python infer.py --model_path llama-7b --lora --lora_path weights --method dfs"
