@@ -127,6 +127,13 @@ _CREDENTIAL = re.compile(
 )
 
 
+# autogen's model list, read from a file of that name or the variable
+# (`autogen.config_list_from_json("OAI_CONFIG_LIST")`)
+_CONFIG_LIST = re.compile(
+    r"config_list_from_json\(\s*(?:env_or_file\s*=\s*)?[\"']([A-Z][A-Z0-9_]{2,})[\"']"
+)
+
+
 MAX_ASKED = 300  # characters of the question the last line repeats
 
 
@@ -582,16 +589,32 @@ class UsageWriter:
         if self.search is None:
             return ""
         found: dict[str, str] = {}
+        lists: dict[str, str] = {}
         for path, text in self._texts(programs):
             for m in _CREDENTIAL.finditer(text):
                 name = next(g for g in m.groups() if g)
                 if name not in found:
                     line = text.count("\n", 0, m.start()) + 1
                     found[name] = f"{name} ({path}:{line})"
-        if not found:
+            for m in _CONFIG_LIST.finditer(text):
+                if m[1] not in lists:
+                    line = text.count("\n", 0, m.start()) + 1
+                    lists[m[1]] = f"{m[1]} ({path}:{line})"
+        if not found and not lists:
             return ""
-        said = ", ".join(list(found.values())[:3])
-        return f"Set the keys the code reads from the environment: {said}."
+        parts = []
+        if found:
+            parts.append(
+                f"Set the keys the code reads from the environment: {', '.join(list(found.values())[:3])}"
+            )
+        if lists:
+            listed = ", ".join(list(lists.values())[:2])
+            parts.append(
+                f"{'and write' if found else 'Write'} the model list autogen reads, {listed}: "
+                "a JSON list of models and their keys, in a file of that name in the folder the "
+                "run starts in or in an environment variable of that name"
+            )
+        return "; ".join(parts) + "."
 
     def absent_data(self, task: TaskDraft, entry: str | None) -> str:
         """The data set the task holds fixed, when the repository names it nowhere and the

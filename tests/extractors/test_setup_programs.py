@@ -173,6 +173,19 @@ def test_an_arm_with_its_own_program_beside_the_entry_point_runs_it(tmp_path: Pa
     }
     usage = recovered_setup(tmp_path / "key", keyed, task).usage_instructions
     assert "Set the keys the code reads from the environment: OPENAI_API_KEY (llm.py:5)" in usage
+    # autogen's model list, read from a file or a variable of its name, is to be written
+    listed = {
+        **keyed,
+        "llm.py": keyed["llm.py"]
+        + "\n\ndef models():\n    return autogen.config_list_from_json('OAI_CONFIG_LIST')\n",
+    }
+    usage = recovered_setup(tmp_path / "list", listed, task).usage_instructions
+    assert (
+        "Set the keys the code reads from the environment: OPENAI_API_KEY (llm.py:5); and write "
+        "the model list autogen reads, OAI_CONFIG_LIST (llm.py:9): a JSON list of models and "
+        "their keys, in a file of that name in the folder the run starts in or in an "
+        "environment variable of that name."
+    ) in usage, usage
 
 
 SOLVE = '''"""Solution optimization with TextGrad or Trace."""
