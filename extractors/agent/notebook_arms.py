@@ -20,6 +20,7 @@ The lines cite the notebook's file lines, as its steps do.
 from __future__ import annotations
 
 import ast
+import posixpath
 import re
 
 from extractors.repo import RepoPathError, RepoSearch
@@ -210,3 +211,36 @@ class NotebookArms:
                     f"where the notebook makes {base} ({self.path}:{made}), then run it."
                 )
         return ""
+
+
+_INSTALLED_FROM = {"src", "lib", "python"}
+
+
+def unresolved_import(path: str, search: RepoSearch, known: set[str]) -> tuple[str, str]:
+    """A repository module a notebook imports by a path that resolves neither from its
+    folder nor from the repository's root, but from one folder of it (causal-learn's
+    `tests/Example_CAMUV.ipynb` importing `search.FCMBased.lingam.CAMUV`, which is
+    `causallearn/search/FCMBased/lingam/CAMUV.py`): that folder, and the note saying so;
+    ("", "") when every import resolves, or names no file of the repository."""
+    home = posixpath.dirname(path)
+    for i, line in enumerate(search.lines(path), start=1):
+        code = _cell_code(line).strip()
+        m = re.match(r"(?:from\s+([\w.]+)\s+import|import\s+([\w.]+))", code)
+        if m is None or (m[1] or m[2]).startswith("."):
+            continue
+        rel = (m[1] or m[2]).replace(".", "/")
+        forms = (f"{rel}.py", f"{rel}/__init__.py")
+        if any(posixpath.join(root, f) in known for root in ("", home) for f in forms):
+            continue
+        roots = sorted(
+            {k[: -len(f)].rstrip("/") for k in known for f in forms if k.endswith("/" + f)},
+            key=len,
+        )
+        # a package under src/ is the one its installation makes importable
+        if roots and roots[0] and roots[0] not in _INSTALLED_FROM:
+            note = (
+                f"its import `{code}` ({path}:{i}) resolves only from {roots[0]}/: the command puts "
+                f"{roots[0]} on PYTHONPATH"
+            )
+            return roots[0], note
+    return "", ""

@@ -50,7 +50,7 @@ from .config_runs import with_config
 from .data_steps import DataSteps
 from .installs import Installs
 from .measures import Computed
-from .notebook_arms import NotebookArms
+from .notebook_arms import NotebookArms, unresolved_import
 from .plan import Plan
 from .query import TaskQuery, asks_how
 from .rank import Candidate, asks_cost, counts_cost, names_cost
@@ -193,8 +193,13 @@ class UsageWriter:
                 if cand.kind not in RUNNABLE:
                     continue
                 cmd = usage_for(cand.path, cand.kind, self.entries.get(cand.path), self.index, q)
+                note = ""
+                if cand.kind == "notebook" and self.search is not None:
+                    # run from the notebook's folder, its imports resolve from the repository's
+                    folder, note = unresolved_import(cand.path, self.search, self.known)
+                    cmd = f"PYTHONPATH=$PWD/{shlex.quote(folder)} {cmd}" if folder else cmd
                 if cmd and all(cmd != x.command for x in commands):
-                    commands.append(Command(cmd))
+                    commands.append(Command(cmd, warning=note))
                 if len(commands) >= 3 or (commands and chosen[0].kind == "notebook"):
                     break  # a notebook the task is about is the whole program
             # an analysis reads what the experiment beside it writes: that runs first, and

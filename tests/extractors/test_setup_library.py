@@ -123,3 +123,55 @@ def test_a_libraries_test_run_says_the_call_to_make_on_the_tasks_data(tmp_path: 
         "call pc as tests/TestPC.py:16 does, `graph = pc(data, 0.05, fisherz)`, imported from "
         "graphs.search.PC"
     ) in usage, usage
+
+
+def test_a_notebooks_import_resolving_only_from_a_folder_puts_it_on_the_path(
+    tmp_path: Path,
+) -> None:
+    """`tests/example.ipynb` imports `search.pc`, which is `graphs/search/pc.py`: run from
+    its folder it would not import, so the command puts graphs/ on PYTHONPATH and says why;
+    a package under src/ is what installing makes importable, and is left as it is."""
+    import json
+
+    from repo_fixture import committed_index
+
+    from extractors.agent.notebook_arms import unresolved_import
+    from extractors.repo import RepoSearch
+
+    def notebook(line: str) -> str:
+        cell = {"cell_type": "code", "metadata": {}, "source": [line, "graph = pc([], 0.05)\n"]}
+        return json.dumps({"cells": [cell], "metadata": {}, "nbformat": 4}, indent=1)
+
+    files = {
+        "graphs/__init__.py": "",
+        "graphs/search/__init__.py": "",
+        "graphs/search/pc.py": PC,
+        "src/kit/__init__.py": "",
+        "tests/example.ipynb": notebook("from search.pc import pc\n"),
+        "tests/installed.ipynb": notebook("from kit import pc\n"),
+        "tests/third.ipynb": notebook("from numpy import pc\n"),
+    }
+    index = committed_index(tmp_path / "nb", files)
+    search = RepoSearch(tmp_path / "nb", index)
+    known = {f.path for f in index.files}
+    line = next(
+        i for i, x in enumerate(files["tests/example.ipynb"].splitlines(), 1) if "import" in x
+    )
+    assert unresolved_import("tests/example.ipynb", search, known) == (
+        "graphs",
+        f"its import `from search.pc import pc` (tests/example.ipynb:{line}) resolves only from "
+        "graphs/: the command puts graphs on PYTHONPATH",
+    )
+    assert unresolved_import("tests/installed.ipynb", search, known) == ("", "")
+    assert unresolved_import("tests/third.ipynb", search, known) == ("", "")
+    # the notebook's run carries it
+    task = TaskDraft(
+        question="How do you discover a causal graph with the PC search in the example notebook?",
+        method="Run the example notebook's PC search on its data.",
+        design_complexity=DesignComplexity(dependent_variables={"output": ["causal graph"]}),
+    )
+    usage = recovered_setup(tmp_path / "run", files, task).usage_instructions
+    assert (
+        "`PYTHONPATH=$PWD/graphs jupyter nbconvert --to notebook --execute tests/example.ipynb` "
+        "(its import `from search.pc import pc`"
+    ) in usage, usage
