@@ -73,7 +73,7 @@ class AnalysisPrograms:
             found = [
                 m
                 for m, words in wanted.items()
-                if not set(words) <= named and any(d[: len(words)] == words for d in defined)
+                if not set(words) <= named and any(_begins(d, words) for d in defined)
             ]
             if found:
                 return Analysis(path, found, place)
@@ -95,6 +95,15 @@ class AnalysisPrograms:
             ]
             self._read[path] = (defined, _results_place(tree, path))
         return self._read[path]
+
+
+def _begins(name: list[str], words: list[str]) -> bool:
+    """A definition's words begin with the measure's, one word's stem the other's start
+    ("profil" of "profiles" and "profile")."""
+    return len(name) >= len(words) and all(
+        a == b or (min(len(a), len(b)) >= 4 and (a.startswith(b) or b.startswith(a)))
+        for a, b in zip(name, words, strict=False)
+    )
 
 
 def _words(text: str) -> list[str]:

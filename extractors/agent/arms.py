@@ -332,6 +332,18 @@ def content_words(text: str) -> list[str]:
     return [t for t in terms(text) if t not in STOPWORDS and t not in GENERIC and len(t) >= 2]
 
 
+# between two quantities a measure names ("normalized return and performance profiles"), not
+# inside one word group written with a comma
+_AND = re.compile(r"\s+and\s+(?=[A-Za-z])")
+
+
+def _quantities(text: str) -> list[str]:
+    """ "normalized return and performance profiles": two quantities, each its own; a
+    longer description stays whole, as it is."""
+    parts = _AND.split(text)
+    return parts if len(parts) >= 2 and all(len(p.split()) <= 3 for p in parts) else [text]
+
+
 def task_metrics(task: TaskDraft, q: TaskQuery) -> list[str]:
     """The measured quantities by name: the dependent variables' values, else known metrics.
     What a table is "measured on" (its columns' data sets: USAir, NS, PB) is no quantity."""
@@ -340,11 +352,11 @@ def task_metrics(task: TaskDraft, q: TaskQuery) -> list[str]:
         if str(name).strip().lower().endswith("measured on"):
             continue
         for v in listed(value):
-            text = str(v).strip()
-            if text and len(text.split()) <= MAX_VALUE_WORDS and text not in found:
-                found.append(text)
+            for text in _quantities(str(v).strip()):
+                if text and len(text.split()) <= MAX_VALUE_WORDS and text not in found:
+                    found.append(text)
         if not isinstance(value, list | tuple) and len(str(value).split()) > MAX_VALUE_WORDS:
-            found.append(str(name).replace("_", " "))
+            found += [t for t in _quantities(str(name).replace("_", " ")) if t not in found]
     return found[:5] if found else known_metrics(q)
 
 

@@ -89,6 +89,29 @@ def test_the_program_computing_the_measures_from_the_runs_results_comes_after_th
     assert last_run < computed < len(lines) - 1, usage  # after the runs, before the comparison
 
 
+def test_measures_named_together_and_in_the_plural_are_found_one_by_one(tmp_path: Path) -> None:
+    """A measure named as "normalized_return_and_performance_profiles" (with a description
+    for its value) is two quantities; "performance profiles" is what
+    `performance_profile_figure` computes. A long description with an "and" stays whole."""
+    from extractors.agent.arms import task_metrics
+    from extractors.agent.query import build_query
+
+    task = _task()
+    task.design_complexity.dependent_variables = {
+        "normalized_return_and_performance_profiles": (
+            "Measured as normalized return curves and the inter-quartile mean with 95% "
+            "stratified bootstrap confidence intervals"
+        ),
+    }
+    assert task_metrics(task, build_query(task)) == ["normalized return", "performance profiles"]
+    files = {"train.py": TRAIN, "eval_results.py": EVAL_RESULTS, "README.md": README}
+    usage = recovered_setup(tmp_path / "pl", files, task).usage_instructions
+    assert "Compute performance profiles from the runs' results" in usage, usage
+    long = "Counted over every seed of every task the runs train on"
+    task.design_complexity.dependent_variables = {"success_and_time_taken_per_gpu_device": long}
+    assert task_metrics(task, build_query(task)) == ["success and time taken per gpu device"]
+
+
 def test_a_program_that_only_calls_the_measure_or_names_it_by_its_path_is_not_it(
     tmp_path: Path,
 ) -> None:
