@@ -415,8 +415,18 @@ class UsageWriter:
         run would use; "" when none or several, or one plain word ("Database") is all the
         arm says."""
         words = definition_words(arm)
-        if self.search is None or not words:
+        if self.search is None:
             return ""
+        if not words:
+            # a short name the repository implements as its own (OE: `oe_loss_fn`)
+            short = arm.value.strip()
+            if not re.fullmatch(r"[A-Z][A-Za-z0-9]{1,5}", short):
+                return ""
+            defined = self.search.definition_of(short)
+            if defined is None:
+                return ""
+            path, line, name = defined
+            return f"; the repository defines {name} ({path}:{line}), which that run would use"
         try:
             hits = self.search.grep(
                 rf"(?im)^\s*(?:def|class)\s+\w*{re.escape(words[0])}\w*", max_hits=20

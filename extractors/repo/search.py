@@ -334,6 +334,27 @@ class RepoSearch:
                 return True
         return False
 
+    def definition_of(self, name: str) -> tuple[str, int, str] | None:
+        """The first function or class of the repository whose name holds `name` as a run
+        of its parts (`oe_loss_fn` for OE), as (path, line, its name); None when the
+        repository does not implement the name (`implements`) or defines nothing so named."""
+        if not self.implements(name):
+            return None
+        wanted = squash(name)
+        for path in self.where_written(name):
+            if not path.endswith(".py"):
+                continue
+            tree = parse(self.text(path)[:MAX_INDEXED_CHARS])
+            found = sorted(
+                (n.lineno, n.name)
+                for n in (ast.walk(tree) if tree is not None else ())
+                if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+                and _names(wanted, n.name)
+            )
+            if found:
+                return path, found[0][0], found[0][1]
+        return None
+
     def in_code(self, term: str) -> bool:
         """The word occurs in code proper: a name or a string of a Python file, a shell
         command, a config value. Not only in documentation or comments (a README's table of

@@ -126,6 +126,10 @@ def test_a_name_the_code_only_writes_in_a_message_or_a_path_is_not_implemented(
     assert search.implements("HamNet")
     # a word that holds the name's letters is not the name
     assert not search.implements("ai")
+    # where a name implemented is defined: the first definition holding it; a name only a
+    # string holds (mixup) or that is not implemented has none
+    assert search.definition_of("OE") == ("train.py", 5, "oe_loss")
+    assert search.definition_of("Mixup") is None and search.definition_of("PASCL") is None
 
 
 PROGRAM = (

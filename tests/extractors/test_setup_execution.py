@@ -274,3 +274,22 @@ def test_arms_set_in_code_run_through_the_script_when_it_names_no_data_set(tmp_p
     )
     usage = recovered_setup(tmp_path / "vol", _documented(), task).usage_instructions
     assert usage.count("then run `bash run.sh`") == 2, usage
+
+
+def test_a_short_arm_the_repository_implements_is_told_its_definition(tmp_path: Path) -> None:
+    """ "OE" is too short a name to look for by words, but the repository implements it as
+    its own (`oe_loss`): the line to write its run names that definition."""
+    root = tmp_path / "oe"
+    files = {**_documented(), "losses.py": "def oe_loss(logits):\n    return -logits.mean()\n"}
+    task = TaskDraft(
+        question="Does the zoom-in pass beat outlier exposure (OE) on dice score?",
+        method="Segment the CT case with the zoom-in pass and with OE.",
+        design_complexity=DesignComplexity(
+            independent_variables={"inference": ["zoom in", "OE"]},
+            dependent_variables={"dice": "dice score"},
+        ),
+    )
+    usage = recovered_setup(root, files, task).usage_instructions
+    assert (
+        "the repository defines oe_loss (losses.py:1), which that run would use (inference = OE)"
+    ) in usage, usage
