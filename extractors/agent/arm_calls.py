@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from expcurate.records import EntryPoint
+from extractors.repo import RepoPathError, RepoSearch
 from extractors.repo.pysource import dotted_name
 
 from .arm_options import fold
@@ -45,6 +46,33 @@ def named_by(name: str, words: list[str]) -> bool:
     parts = [p.lower() for p in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+", name)]
     extra = [p for p in parts if not any(p in w for w in words)]
     return bool(words) and all(w in folded for w in words) and len(extra) <= 1
+
+
+def arm_definition(search: RepoSearch, arm: Arm) -> tuple[str, int, str] | None:
+    """The one definition of the repository an arm names: by its words and at most one
+    more ("sliding window": SegVol's `sliding_window_inference`; "MogaNet-S":
+    `moganet_small`), or, for a short capitalised name too short to look for by words, the
+    first definition holding it where the repository implements it (OE: `oe_loss_fn`);
+    (path, line, name), or None when none or several, or one plain word ("Database") is
+    all the arm says."""
+    words = definition_words(arm)
+    if not words:
+        short = arm.value.strip()
+        if not re.fullmatch(r"[A-Z][A-Za-z0-9]{1,5}", short):
+            return None
+        return search.definition_of(short)
+    try:
+        hits = search.grep(rf"(?im)^\s*(?:def|class)\s+\w*{re.escape(words[0])}\w*", max_hits=20)
+    except RepoPathError:
+        return None
+    found = {
+        (path, line, m.group(1))
+        for path, line, text in hits
+        if path.endswith(".py")
+        and (m := re.match(r"\s*(?:def|class)\s+(\w+)", text))
+        and named_by(m.group(1), words)
+    }
+    return next(iter(found)) if len(found) == 1 else None
 
 
 @dataclass

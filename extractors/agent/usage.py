@@ -21,7 +21,7 @@ from extractors.repo import RepoPathError, RepoSearch, terms
 from extractors.repo.commands import python_entry, run_from
 
 from .analysis import AnalysisPrograms
-from .arm_calls import definition_words, named_by
+from .arm_calls import arm_definition
 from .arm_options import (
     choices_of,
     fold,
@@ -409,40 +409,12 @@ class UsageWriter:
         return lines
 
     def _defined_for(self, arm: Arm) -> str:
-        """The one definition of the repository named by the words of an arm no run runs
-        and at most one more ("sliding window": SegVol's `sliding_window_inference`;
-        "MogaNet-S": `moganet_small`), said after "write the command" as what the written
-        run would use; "" when none or several, or one plain word ("Database") is all the
-        arm says."""
-        words = definition_words(arm)
-        if self.search is None:
+        """The definition of the repository an arm no run runs names (`arm_definition`),
+        said after "write the command" as what the written run would use; "" for none."""
+        found = arm_definition(self.search, arm) if self.search is not None else None
+        if found is None:
             return ""
-        if not words:
-            # a short name the repository implements as its own (OE: `oe_loss_fn`)
-            short = arm.value.strip()
-            if not re.fullmatch(r"[A-Z][A-Za-z0-9]{1,5}", short):
-                return ""
-            defined = self.search.definition_of(short)
-            if defined is None:
-                return ""
-            path, line, name = defined
-            return f"; the repository defines {name} ({path}:{line}), which that run would use"
-        try:
-            hits = self.search.grep(
-                rf"(?im)^\s*(?:def|class)\s+\w*{re.escape(words[0])}\w*", max_hits=20
-            )
-        except RepoPathError:
-            return ""
-        found = {
-            (path, line, m.group(1))
-            for path, line, text in hits
-            if path.endswith(".py")
-            and (m := re.match(r"\s*(?:def|class)\s+(\w+)", text))
-            and named_by(m.group(1), words)
-        }
-        if len(found) != 1:
-            return ""
-        ((path, line, name),) = found
+        path, line, name = found
         return f"; the repository defines {name} ({path}:{line}), which that run would use"
 
     def _cost_counter(self, q: TaskQuery, plan: Plan, commands: list[Command]) -> str:
