@@ -30,6 +30,7 @@ from extractors.repo.commands import only_checks, python_entry, sets_up
 from extractors.validate.repo_checks import reference_problems
 from extractors.validate.tree import WorkTree
 
+from .arm_calls import arm_definition
 from .arm_options import (
     as_data_variables,
     data_set_names,
@@ -47,7 +48,7 @@ from .arms import (
 from .gist import Gists
 from .methods import MethodModules
 from .notebook_arms import NotebookArms
-from .plan import Plan, StepPlanner, compares
+from .plan import MAX_STEPS, Plan, StepPlanner, compares
 from .query import TaskQuery, asks_how, asks_to_build, build_query
 from .rank import Candidate, Ranker, preparing
 from .runs import RunPlanner
@@ -59,11 +60,13 @@ MAX_SOURCE = 5
 RELATIVE_CUTOFF = 0.6  # keep sources scoring at least this fraction of the best one
 MAX_CANDIDATES = 10
 NOTEBOOK_CELLS = 12  # a notebook that is the experiment: its substantial cells, in order
+MAX_UNRUN_STEPS = 2  # steps citing the code of arms no run runs
+WIDE_DEFINITION = 40  # lines past which such a step cites the definition's first line
 RELEVANCE = 1.05  # share of task names found in the repo + share of task words found
 WORDS_ONLY_RELEVANCE = 0.85  # share of task words, for a task that names nothing
 _NUMERIC = re.compile(r"[\d.,%]+")
 _NUMBER_NAME = re.compile(r"\d[\d.]*(?:e_?\d*)?$")  # 1e_5, 3.5
-HEURISTIC_VERSION = "setup-heuristic-246"  # bump when the policy's output changes
+HEURISTIC_VERSION = "setup-heuristic-247"  # bump when the policy's output changes
 
 
 class _OutOfSteps(Exception):
@@ -209,6 +212,7 @@ class SetupAgent:
             plan = Plan()
             tools.note("plan", {}, f"no plan ({type(exc).__name__}: {exc}); steps traced instead")
         steps = self._steps(chosen, entry, q, tools, plan, task_arms(planned))
+        steps = self._unrun_arms_code(steps, plan, q)
         setup.requirements = _render(self.gists.worded(steps))
         setup.usage_instructions = self.usage_writer.write(chosen, entry, q, planned, plan, steps)
         setup.masked_source = self._masked(chosen, entry, ranked, plan, also)
@@ -507,6 +511,36 @@ class SetupAgent:
                 tools("read", path=s.path, start=s.start, end=min(s.end, s.start + 30))
                 break
         return steps
+
+    def _unrun_arms_code(self, steps: list[Step], plan: Plan, q: TaskQuery) -> list[Step]:
+        """An arm no run runs whose own definition the repository holds (`arm_definition`:
+        SegVol's `sliding_window_inference` for "sliding window") is a step before the last,
+        the code its run is to be written around; at most `MAX_UNRUN_STEPS`, never one the
+        steps cite already, nor past `MAX_STEPS`."""
+        if asks_how(q.text) or not steps:
+            return steps
+        added: list[Step] = []
+        for arm in [a for r in plan.runs if r.missing for a in r.arms]:
+            found = arm_definition(self.search, arm)
+            if found is None or len(added) >= MAX_UNRUN_STEPS:
+                continue
+            path, line, name = found
+            # the definition whole when narrow, else its first line (a 270-line function)
+            item = next(
+                (
+                    i
+                    for i in self.tracer.outline(path)
+                    if i.start <= line <= i.end and i.name.split(".")[-1] == name
+                ),
+                None,
+            )
+            end = item.end if item is not None and item.end - line <= WIDE_DEFINITION else line
+            step = Step(f"Implement {name}, which the {arm.value} run would use", path, line, end)
+            cited = any(s.path == path and s.start <= line <= s.end for s in [*steps, *added])
+            if not cited and self._valid(step):
+                added.append(step)
+        room = max(MAX_STEPS - len(steps), 0)
+        return [*steps[:-1], *added[:room], steps[-1]] if added and room else steps
 
     def _traced(self, chosen: list[Candidate], entry: str | None, q: TaskQuery) -> list[Step]:
         steps: list[Step] = []

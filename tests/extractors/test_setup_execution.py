@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from repo_fixture import committed_index, recovered_setup
+from repo_fixture import cites, committed_index, recovered_setup
 
 from expcurate.records import DesignComplexity, TaskDraft
 from extractors.agent.execution import ExecutionOrder
@@ -252,12 +252,19 @@ def test_an_arm_no_run_runs_is_told_the_definition_its_words_name(tmp_path: Path
             dependent_variables={"dice": "dice score"},
         ),
     )
-    usage = recovered_setup(root, files, task).usage_instructions
+    setup = recovered_setup(root, files, task)
+    usage = setup.usage_instructions
     assert (
         "the repository defines sliding_window_inference (utils/windows.py:1), which that run "
         "would use"
     ) in usage, usage
     assert usage.count("the repository defines") == 1, usage
+    # and its code is a step, before the last
+    assert cites(
+        setup.requirements[:-1],
+        "Implement sliding_window_inference, which the sliding window run would use",
+        "utils/windows.py:1-3",
+    ), setup.requirements
 
 
 def test_arms_set_in_code_run_through_the_script_when_it_names_no_data_set(tmp_path: Path) -> None:
