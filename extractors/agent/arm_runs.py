@@ -176,6 +176,7 @@ class TaskRuns:
         # the words of each arm none of its siblings has, written as names ("mlp" of
         # "CycleNet (with MLP backbone)" beside "CycleNet (with Linear backbone)"; not
         # "input" of "input and output dimensions")
+        self._sibling_words: dict[int, frozenset[str]] = {}
         self.own_words = {
             id(a): a.words.difference(
                 *(b.words for b in arms if b.variable == a.variable and b is not a)
@@ -317,11 +318,15 @@ class TaskRuns:
 
     def _siblings_named(self, arm: Arm, path_words: frozenset[str]) -> bool:
         """A path names a word only a sibling arm of this one's variable has."""
-        return any(
-            self.own_words.get(id(b), frozenset()) & path_words
-            for b in self.arms
-            if b.variable == arm.variable and b is not arm
-        )
+        if id(arm) not in self._sibling_words:  # found once per arm, for every script's fit
+            self._sibling_words[id(arm)] = frozenset().union(
+                *(
+                    self.own_words.get(id(b), frozenset())
+                    for b in self.arms
+                    if b.variable == arm.variable and b is not arm
+                )
+            )
+        return bool(self._sibling_words[id(arm)] & path_words)
 
     def _trained_by(self, path: str) -> list[Arm]:
         """The task's arms a launch script trains (`LaunchScripts.trained_arms`), found once
