@@ -85,8 +85,33 @@ class DataSteps:
         prefer = ("read", "load", "get_data", "__getitem__", "__init__")
         item = narrow(self.tracer, module, item, prefer=prefer)
         sets = task_datasets(task)
+        # a registry mapping the task's data sets to loaders: this one's sets, and where the
+        # others load (ETTm1 through Dataset_ETT_minute, not the ETTh loader cited)
+        by = self._loaders_of(modules, sets)
+        mine = [d for d in sets if by.get(d) == best[2].name]
+        others: dict[str, list[str]] = {}
+        for d in sets:
+            if by.get(d) not in (None, best[2].name):
+                others.setdefault(by[d], []).append(d)
+        if mine and others:
+            sets = mine
         what = f"the {', '.join(sets)} data" if sets else "the data"
-        return Step(f"Load and split {what} ({item.name})", module, item.start, item.end)
+        rest = "".join(
+            f"; {', '.join(ds)} load{'s' if len(ds) == 1 else ''} through {cls}"
+            for cls, ds in others.items()
+        )
+        return Step(f"Load and split {what} ({item.name}{rest})", module, item.start, item.end)
+
+    def _loaders_of(self, modules: list[str], sets: list[str]) -> dict[str, str]:
+        """The loader class a registry of `modules` maps each data set to, by its name
+        (`'ETTm1': Dataset_ETT_minute`); read from the registries `_registered_loaders`
+        found, so only after it ran."""
+        folded = {
+            fold(label): loader
+            for m in modules
+            for label, loader in self._registries.get(m, {}).items()
+        }
+        return {d: folded[fold(d)] for d in sets if fold(d) in folded}
 
     def benchmarks(self, task: TaskDraft) -> list[Step]:
         """The loaders of the benchmarks the task names (its data sets or measured columns)

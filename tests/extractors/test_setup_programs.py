@@ -794,6 +794,35 @@ def test_the_data_step_is_the_loader_the_runs_data_option_picks(tmp_path: Path) 
     assert "Dataset_ETT_hour" not in steps
 
 
+def test_the_data_step_names_the_sets_its_loader_loads_and_where_the_others_do(
+    tmp_path: Path,
+) -> None:
+    """ETTh1 and ETTh2 load through Dataset_ETT_hour, ETTm1 through another loader of the
+    registry: the step citing the first names its own sets and says where the other loads."""
+    factory = FACTORY.replace(
+        '"custom": Dataset_Custom}', '"custom": Dataset_Custom, "ETTm1": Dataset_Custom}'
+    )
+    one = "python -u run.py --root_path ./dataset/ --data_path {0}.csv --data {0}\n"
+    files = {
+        "run.py": FORECAST,
+        "data_provider/__init__.py": "",
+        "data_provider/data_loader.py": LOADERS,
+        "data_provider/data_factory.py": factory,
+        "scripts/etth1.sh": one.format("ETTh1"),
+        "scripts/etth2.sh": one.format("ETTh2"),
+        "scripts/ettm1.sh": one.format("ETTm1"),
+    }
+    task = _task(
+        "How low is the forecasting MSE on the ETT data sets?",
+        {"dataset": ["ETTh1", "ETTh2", "ETTm1"]},
+    )
+    steps = "\n".join(recovered_setup(tmp_path / "ett", files, task).requirements)
+    assert (
+        "Load and split the ETTh1, ETTh2 data (Dataset_ETT_hour; ETTm1 loads through "
+        "Dataset_Custom) (data_provider/data_loader.py:"
+    ) in steps, steps
+
+
 def test_a_registered_loader_is_the_data_step_whatever_its_name_says(tmp_path: Path) -> None:
     """`"UEA": ArchiveSeries` in the registry: the class names no data word, yet `--data UEA`
     loads through it, so it is the data step, not the ETT loader that names data."""
