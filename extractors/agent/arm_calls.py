@@ -75,6 +75,20 @@ def arm_definition(search: RepoSearch, arm: Arm) -> tuple[str, int, str] | None:
     return next(iter(found)) if len(found) == 1 else None
 
 
+class ArmDefinitions:
+    """`arm_definition` in one repository, each arm's value looked up once: the setup's
+    step and its usage's hint ask for the same arms."""
+
+    def __init__(self, search: RepoSearch) -> None:
+        self.search = search
+        self._found: dict[str, tuple[str, int, str] | None] = {}
+
+    def __call__(self, arm: Arm) -> tuple[str, int, str] | None:
+        if arm.value not in self._found:
+            self._found[arm.value] = arm_definition(self.search, arm)
+        return self._found[arm.value]
+
+
 @dataclass
 class ArmCall:
     """One arm and the call of the program's main block that runs it."""

@@ -19,11 +19,11 @@ The lines cite the notebook's file lines, as its steps do.
 
 from __future__ import annotations
 
-import ast
 import posixpath
 import re
 
 from extractors.repo import RepoPathError, RepoSearch
+from extractors.repo.files import notebook_lines
 
 from .arm_options import fold
 from .arms import Arm, in_prose
@@ -35,15 +35,13 @@ _STATED = re.compile(r"\b([A-Za-z_]\w*)\s*=\s*([\w.+-]+)")
 _PASSED = r'(?<![\w.])({name})\s*=\s*([\w.+-]+|\\?"[^"\\]*\\?")'
 
 
-def _cell_code(line: str) -> str:
-    """A notebook file's line as its cell has it: the JSON string's text, unescaped."""
-    text = line.strip().rstrip(",")
-    if text.startswith('"') and text.endswith('"'):
-        try:
-            return str(ast.literal_eval(text))
-        except (ValueError, SyntaxError):
-            return text[1:-1]
-    return text
+def cell_lines(search: RepoSearch, path: str) -> list[tuple[int, str]]:
+    """A notebook's cell source lines, each with its line in the .ipynb file (its outputs
+    are no code)."""
+    try:
+        return notebook_lines(search.text(path))
+    except (OSError, RepoPathError):
+        return []
 
 
 class NotebookArms:
@@ -51,7 +49,7 @@ class NotebookArms:
 
     def __init__(self, path: str, search: RepoSearch) -> None:
         self.path = path
-        self.code = [_cell_code(x) for x in search.lines(path)]
+        self.code = cell_lines(search, path)  # (line in the file, source line)
         self.search = search
         # the lines that set arms: what each does, for which arms
         self._places: dict[int, dict[str, list[str]]] = {}
@@ -93,9 +91,7 @@ class NotebookArms:
         """The literal values the notebook gives `name`, by line (1-based)."""
         rx = re.compile(_PASSED.format(name=re.escape(name)))
         return [
-            (i, m.group(2).replace('\\"', '"'))
-            for i, code in enumerate(self.code, start=1)
-            for m in rx.finditer(code)
+            (i, m.group(2).replace('\\"', '"')) for i, code in self.code for m in rx.finditer(code)
         ]
 
     def _stated(self, arm: Arm) -> str:
@@ -120,7 +116,7 @@ class NotebookArms:
         """Arms of one variable one of which a string the notebook passes names
         (`env_name="llf-metaworld-pick-place-v2"` for Pick-place): that one as it stands,
         each sibling by its own value in that place."""
-        for i, code in enumerate(self.code, start=1):
+        for i, code in self.code:
             for m in re.finditer(r'(?<![\w.])(\w+)\s*=\s*"([^"]+)"', code):
                 held = fold(m.group(2))
                 named = [a for a in group if len(fold(a.value)) >= 4 and fold(a.value) in held]
@@ -154,7 +150,7 @@ class NotebookArms:
         own = fold(arm.value)
         written = [
             (i, x)
-            for i, code in enumerate(self.code, start=1)
+            for i, code in self.code
             for x in re.findall(r'"([^"]+)"', code)
             if own in fold(x) and fold(x)[:4] == fold(passed)[:4]
         ]
@@ -177,7 +173,7 @@ class NotebookArms:
     def _allowed(self, name: str) -> tuple[int, list[str]] | None:
         """The list of values an `assert name in [...]` of the notebook holds, and its line."""
         rx = re.compile(rf"assert\s+{re.escape(name)}\s+in\s+[\[(]([^\])]*)[\])]")
-        for i, code in enumerate(self.code, start=1):
+        for i, code in self.code:
             if m := rx.search(code):
                 return i, re.findall(r'"([^"]+)"', m.group(1))
         return None
@@ -201,9 +197,7 @@ class NotebookArms:
             if m is None or fold(m.group(1)) != fold(name):
                 continue
             base = m.group(2)
-            made = next(
-                (i for i, code in enumerate(self.code, 1) if re.search(rf"\b{base}\(", code)), 0
-            )
+            made = next((i for i, code in self.code if re.search(rf"\b{base}\(", code)), 0)
             if made:
                 self._place(made, f"Make {m.group(1)} in place of {base}", [arm.value])
                 return (
@@ -223,8 +217,8 @@ def unresolved_import(path: str, search: RepoSearch, known: set[str]) -> tuple[s
     `causallearn/search/FCMBased/lingam/CAMUV.py`): that folder, and the note saying so;
     ("", "") when every import resolves, or names no file of the repository."""
     home = posixpath.dirname(path)
-    for i, line in enumerate(search.lines(path), start=1):
-        code = _cell_code(line).strip()
+    for i, line in cell_lines(search, path):
+        code = line.strip()
         m = re.match(r"(?:from\s+([\w.]+)\s+import|import\s+([\w.]+))", code)
         if m is None or (m[1] or m[2]).startswith("."):
             continue

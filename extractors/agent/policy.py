@@ -30,7 +30,7 @@ from extractors.repo.commands import only_checks, python_entry, sets_up
 from extractors.validate.repo_checks import reference_problems
 from extractors.validate.tree import WorkTree
 
-from .arm_calls import arm_definition
+from .arm_calls import ArmDefinitions
 from .arm_options import (
     as_data_variables,
     data_set_names,
@@ -133,8 +133,13 @@ class SetupAgent:
             self.run_planner.config_files,
             self.run_planner.data,
         )
+        self.arm_definitions = ArmDefinitions(self.search)
         self.usage_writer = UsageWriter(
-            index, self.search, self.run_planner.data, self.run_planner.programs
+            index,
+            self.search,
+            self.run_planner.data,
+            self.run_planner.programs,
+            self.arm_definitions,
         )
         self.entries = {e.path: e for e in index.entry_points}
         self.options = [f for e in index.entry_points for f in e.flags]  # every program's
@@ -521,7 +526,7 @@ class SetupAgent:
             return steps
         added: list[Step] = []
         for arm in [a for r in plan.runs if r.missing for a in r.arms]:
-            found = arm_definition(self.search, arm)
+            found = self.arm_definitions(arm)
             if found is None or len(added) >= MAX_UNRUN_STEPS:
                 continue
             path, line, name = found

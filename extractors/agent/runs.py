@@ -132,9 +132,13 @@ class RunPlanner:
         self.arm_calls = ArmCalls(index.entry_points, tracer.tree)
 
     def _parsed(self, command: str) -> Parsed:
+        return parse_command(command, self._paths(), "")
+
+    def _paths(self) -> PathResolver:
+        """The repository's files as commands and imports name them, mapped once."""
         if self._resolver is None:
             self._resolver = PathResolver(f.path for f in self.index.files if not f.skipped)
-        return parse_command(command, self._resolver, "")
+        return self._resolver
 
     def configs(self, command: str) -> list[ConfigFile]:
         """The repository's config files a command passes (`--demo_config ./config/x.json`,
@@ -272,14 +276,9 @@ class RunPlanner:
             run.say_first(found.note())
 
     def _repository_module(self, dotted: str) -> bool:
-        """A dotted module name is one of the repository's own files (at its root or under
-        `src/`)."""
-        rel = dotted.replace(".", "/")
-        return any(
-            f"{root}{rel}{tail}" in self.known
-            for root in ("", "src/")
-            for tail in (".py", "/__init__.py")
-        )
+        """A dotted module name is one of the repository's own files, from its root or
+        `src/` (`PathResolver.module`)."""
+        return self._paths().module(dotted, [""]) is not None
 
     def _unsplit(self, run: Run) -> None:
         """A run giving several arms told apart by a word no code of the repository names

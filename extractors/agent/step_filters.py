@@ -50,6 +50,7 @@ class StepFilters:
         self.search = search
         self.tracer = tracer
         self.entries = entries
+        self._wrappers: dict[tuple[str, str, str], str] = {}  # `_wrapped`, by program and run
 
     def builds_from_config(self, step: Step) -> bool:
         """The block's first statement builds from the config (`model = build_segmentor(
@@ -186,6 +187,12 @@ class StepFilters:
         --launcher pytorch`); its own variables are no values."""
         if not program:
             return ""
+        key = (program, run.command, run.then)
+        if key not in self._wrappers:  # asked for each block and each test of a program
+            self._wrappers[key] = self._wrapping(program, run)
+        return self._wrappers[key]
+
+    def _wrapping(self, program: str, run: Run) -> str:
         name = posixpath.basename(program)
         out: list[str] = []
         for word in f"{run.command} {run.then}".split():

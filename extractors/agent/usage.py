@@ -21,7 +21,7 @@ from extractors.repo import RepoPathError, RepoSearch, terms
 from extractors.repo.commands import python_entry, run_from
 
 from .analysis import AnalysisPrograms
-from .arm_calls import arm_definition
+from .arm_calls import ArmDefinitions
 from .arm_options import (
     choices_of,
     fold,
@@ -157,8 +157,11 @@ class UsageWriter:
         search: RepoSearch | None = None,
         data: DataSteps | None = None,
         programs_of: Callable[[str], list[str]] | None = None,
+        definitions: ArmDefinitions | None = None,
     ) -> None:
         self.index = index
+        # the definition an arm left to write would use, looked up once per arm
+        self.definitions = definitions or (ArmDefinitions(search) if search else None)
         # the repository's programs a command runs (`RunPlanner.programs`: from the folder a
         # `cd` moves to, through the launch scripts it names)
         self.programs_of = programs_of
@@ -411,7 +414,7 @@ class UsageWriter:
     def _defined_for(self, arm: Arm) -> str:
         """The definition of the repository an arm no run runs names (`arm_definition`),
         said after "write the command" as what the written run would use; "" for none."""
-        found = arm_definition(self.search, arm) if self.search is not None else None
+        found = self.definitions(arm) if self.definitions is not None else None
         if found is None:
             return ""
         path, line, name = found
