@@ -356,17 +356,36 @@ class MeasureSteps:
         found: list[tuple[str, int, int, frozenset[str]]] = []
         scan = _report_lines(self.search, places)
 
-        def reports() -> Iterator[tuple[str, int, int, frozenset[str]]]:
-            """The places' report statements in order, each read once for all the tries."""
+        def nth(k: int) -> tuple[str, int, int, frozenset[str]] | None:
+            """The places' `k`th report statement, each read once for all the tries."""
+            while k >= len(found):
+                nxt = next(scan, None)
+                if nxt is None:
+                    return None
+                found.append(nxt)
+            return found[k]
+
+        def reports() -> Iterator[tuple[int, tuple[str, int, int, frozenset[str]]]]:
+            """The places' report statements in order, with their place in `found`."""
             k = 0
-            while True:
-                if k == len(found):
-                    nxt = next(scan, None)
-                    if nxt is None:
-                        return
-                    found.append(nxt)
-                yield found[k]
+            while (report := nth(k)) is not None:
+                yield k, report
                 k += 1
+
+        def block(k: int, missing: list[str]) -> tuple[int, list[str]]:
+            """The last line of the report block the `k`th statement begins, and the task's
+            measures its next statements print: `print('aupr: ...')` two lines after
+            `print('auroc: ...')` is the same report, of at most _REPORT_BLOCK lines."""
+            path, begin, last, _ = found[k]
+            end, more = last, list[str]()
+            while (nxt := nth(k := k + 1)) is not None and missing:
+                if nxt[0] != path or nxt[1] - last > _REPORT_GAP or nxt[2] - begin >= _REPORT_BLOCK:
+                    break
+                last = nxt[2]
+                if said := [m for m in missing if _prints(m, nxt[3])]:
+                    end, more = last, more + said
+                    missing = [m for m in missing if m not in said]
+            return end, more
 
         # the stage the task's measures are taken in ("training accuracy"): a line of
         # another stage's ("Test Loss: ... | Acc") is its report only when no line of its
@@ -379,7 +398,7 @@ class MeasureSteps:
         }
         passes = [(t, strict) for t in tries for strict in ([True, False] if stage else [False])]
         for wanted, strict in passes:
-            for path, begin, last, said_terms in reports() if wanted else ():
+            for k, (path, begin, last, said_terms) in reports() if wanted else ():
                 if any(p == path and a <= begin <= b for p, a, b in avoid):
                     continue
                 said_stage = {_STAGE_OF[w] for w in said_terms if w in _STAGE_OF}
@@ -397,6 +416,10 @@ class MeasureSteps:
                     known = [m for m in metrics[:3] if _measure(m)]
                     printed = [m for m in known if _prints(m, said_terms)]
                     missing = [m for m in known if m not in printed]
+                    if printed and missing:  # the next lines print the others
+                        last, more = block(k, missing)
+                        printed += more
+                        missing = [m for m in missing if m not in more]
                     kept = [m for m in metrics[:3] if m not in missing]
                     said = shown or ", ".join(kept) or named
                     # the line reports each run's numbers; the comparison is across runs
@@ -485,6 +508,8 @@ def _measure_names(text: str) -> str:
 
 
 MAX_REPORTED = 4  # the measures whose report line is looked for one by one
+_REPORT_GAP = 4  # lines between two statements of one report block, at most
+_REPORT_BLOCK = 20  # a report block's lines, fewer than
 MAX_NAMED = 6  # the compared arms the report step names
 
 

@@ -512,6 +512,62 @@ def test_the_report_step_is_the_first_measures_line_even_printed_through_a_name(
     ), steps
 
 
+def test_the_report_step_spans_the_next_lines_printing_the_tasks_other_measures(
+    tmp_path: Path,
+) -> None:
+    """AUROC, AUPR and FPR95 are printed one after the other, each also written to a log:
+    the report is the block of the three, not AUROC's line saying the others are not
+    printed. A measure printed past a gap of code (the accuracy, after the curve is drawn)
+    is not of that block."""
+    program = (
+        "import argparse\n\n\n"
+        "def evaluate(scores, labels, fp):\n"
+        "    auroc, aupr, fpr95 = sum(scores), max(scores), min(scores)\n"
+        "    line = 'auroc: %.4f' % auroc\n"
+        "    print(line)\n"
+        "    fp.write(line + '\\n')\n\n"
+        "    line = 'aupr: %.4f' % aupr\n"
+        "    print(line)\n"
+        "    fp.write(line + '\\n')\n\n"
+        "    line = 'fpr95: %.4f' % fpr95\n"
+        "    print(line)\n"
+        "    fp.flush()\n"
+        "    curve = sorted(scores)\n"
+        "    cut = curve[len(curve) // 2]\n"
+        "    kept = [s for s in scores if s <= cut]\n"
+        "    share = len(kept) / len(scores)\n"
+        "    print('acc: %.4f' % share)\n"
+        "    return auroc\n\n\n"
+        "if __name__ == '__main__':\n"
+        "    p = argparse.ArgumentParser()\n"
+        "    p.add_argument('--scores', default='scores.txt')\n"
+        "    args = p.parse_args()\n"
+        "    with open('log.txt', 'w') as fp:\n"
+        "        evaluate([0.1, 0.9], [0, 1], fp)\n"
+    )
+    files = {
+        "test.py": program,
+        "README.md": (
+            "# Abstention\n\nScore the detector's AUROC, AUPR, FPR95 and accuracy:\n\n"
+            "```\npython test.py --scores scores.txt\n```\n"
+        ),
+    }
+    task = TaskDraft(
+        key="table-1:ood",
+        question="What AUROC, AUPR, FPR95 and accuracy does the detector reach?",
+        method="Score the detector and report AUROC, AUPR, FPR95 and accuracy.",
+        expected_outcome="AUROC 0.9.",
+        design_complexity=DesignComplexity(
+            dependent_variables={"metrics": ["AUROC", "AUPR", "ACC"]}
+        ),
+    )
+    steps = recovered_setup(tmp_path / "r", files, task).requirements
+    assert steps[-1] == (
+        "Final Step: Report AUROC, AUPR of each run, then compare the runs; the line prints "
+        "no ACC (test.py:6-11)"
+    ), steps
+
+
 def test_what_the_question_compares_within_each_of_is_repeated_over_not_compared(
     tmp_path: Path,
 ) -> None:
