@@ -51,6 +51,7 @@ from .arms import (
     value_forms,
 )
 from .config_runs import ConfigFiles, arm_words, built_arms, path_words
+from .data_files import readme_links, unshipped
 from .data_steps import DataSteps
 from .derived import (
     crossed,
@@ -88,6 +89,7 @@ from .run_notes import (
     unopened,
 )
 from .stages import Stages, on_setting
+from .step_filters import run_reaches
 from .steps import Step, StepTracer, bare_run, imported
 from .suite import Suite
 from .suite_config import (
@@ -119,6 +121,8 @@ class RunPlanner:
         self.config_files = ConfigFiles(index, search, tracer)
         self.methods = methods
         self._opened: dict[str, list[str]] = {}  # files each program opens by a literal name
+        self._read: dict[str, list[tuple[int, str]]] = {}  # data files each reads, by line
+        self._links: dict[str, str] | None = None  # the READMEs' links, by file name
         # each module's tables its options index (`eval_dict[args.task]`), read once
         self._lookup_tables: dict[str, dict[str, tuple[str, list[str], int]]] = {}
         self._resolver: PathResolver | None = None
@@ -183,6 +187,11 @@ class RunPlanner:
         named = [c.path for c in self.configs(run.invocation or run.command)]
         return list(dict.fromkeys([run.config, *named] if run.config else named))
 
+    def _reaches(self, program: str, run: Run, line: int) -> bool:
+        """Whether the run's options reach `line` of `program` (else unknown: it does)."""
+        e, tree = self.entries.get(program), self.args.tracer.tree(program)
+        return e is None or tree is None or run_reaches(e, tree, run, line)
+
     def programs(self, command: str) -> list[str]:
         """The repository's programs a command runs: what it names, and the Python files
         the launch scripts it names run."""
@@ -236,6 +245,17 @@ class RunPlanner:
         self.stages.past_checks(chosen, entry)
         unopened(chosen[:MAX_RUNS], self.entries, self.programs, self.known)
         misplaced(chosen[:MAX_RUNS], self.programs, self.args.tracer.tree, self.known, self._opened)
+        if self._links is None:
+            self._links = readme_links(self.known, self.search.text)
+        unshipped(
+            chosen[:MAX_RUNS],
+            self.programs,
+            self.args.tracer.tree,
+            self.known,
+            self._reaches,
+            self._links,
+            self._read,
+        )
         uncompiled(chosen[:MAX_RUNS], self.programs, self._compile_error)
         folder_then_file(chosen[:MAX_RUNS], self.programs, self.args.tracer.tree)
         unfetched(chosen[:MAX_RUNS], self._config_files, self.search.text, self.known)

@@ -410,6 +410,26 @@ class StepFilters:
         return bool(lines) and all(any(a <= ln <= b for a, b in spans) for ln in lines)
 
 
+def run_reaches(entry: EntryPoint, tree: ast.Module, run: Run, line: int) -> bool:
+    """Whether the run can reach `line` of its program: not when the line is in the body of
+    an `if` whose test the run's options make false (`tfile = 'data/test600.json'` under
+    `if args.dataset == '600':` for a run passing `--dataset WC`), nor in the `else` of one
+    they make true. A test it cannot read reaches both sides."""
+    env = _options(entry, run)
+    assigns = _assignments(tree)
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.If) or not node.lineno < line <= (node.end_lineno or 0):
+            continue
+        body = node.body[0].lineno <= line <= (node.body[-1].end_lineno or 0)
+        other = bool(node.orelse) and node.orelse[0].lineno <= line
+        if not body and not other:
+            continue  # the test itself
+        truth = _truth(node.test, env, _assigned_once(assigns, before=node.lineno))
+        if (body and truth is False) or (other and truth is True):
+            return False
+    return True
+
+
 def _known_flags(
     tree: ast.Module, envs: list[dict[str, object]], assigns: list[tuple[int, str, ast.expr]]
 ) -> dict[str, tuple[int, ast.expr]]:

@@ -621,6 +621,62 @@ def test_a_file_the_program_opens_from_where_it_runs_but_kept_elsewhere_is_said(
     assert "copy it there first" not in usage, usage
 
 
+def test_a_data_file_the_run_reads_that_the_repository_lacks_is_said_with_its_link(
+    tmp_path: Path,
+) -> None:
+    """train.py reads `data/train_wiki.json` for `--dataset wiki` and `data/train_news.json`
+    otherwise, through its dataset class; neither is in the repository, and the README
+    links the first. A run on wiki says which file it reads, at which line, and where to
+    get it; the other branch's file, the results it writes and a name joined onto a folder
+    are not said."""
+    program = (
+        '"""Train the number reader."""\n'
+        "import argparse\nimport json\nimport os\n\n\n"
+        "class Numbers:\n"
+        "    def __init__(self, path):\n"
+        "        self.rows = json.load(open(path))\n\n\n"
+        "parser = argparse.ArgumentParser()\n"
+        "parser.add_argument('--dataset', default='news', choices=['wiki', 'news'])\n"
+        "parser.add_argument('--out', default='runs')\n"
+        "args = parser.parse_args()\n"
+        "if args.dataset == 'wiki':\n"
+        "    tfile = 'data/train_wiki.json'\n"
+        "else:\n"
+        "    tfile = 'data/train_news.json'\n"
+        "rows = Numbers(tfile).rows\n"
+        "vocab = open(os.path.join(args.out, 'vocab.txt')).read()\n"
+        "result = 'results.json'\n"
+        "json.dump({'hit@1': len(rows)}, open(result, 'w'))\n"
+        "print('hit@1', len(rows))\n"
+    )
+    files = {
+        "train.py": program,
+        "README.md": (
+            "# Number reader\n\nWhat hit@1 does the number reader score on Wiki?\n\n"
+            "Download [train](https://example.org/wiki/resolve/main/train_wiki.json) into "
+            "data/.\n\n```\npython train.py --dataset wiki\n```\n"
+        ),
+    }
+    task = TaskDraft(
+        key="table-1:read",
+        question="What hit@1 does the number reader score on Wiki?",
+        method="Train the number reader on Wiki and score it.",
+        expected_outcome="It reads numbers.",
+        design_complexity=DesignComplexity(dependent_variables={"metric": ["hit@1"]}),
+    )
+    usage = recovered_setup(tmp_path / "w", files, task).usage_instructions
+    assert (
+        "train.py reads data/train_wiki.json (train.py:17), which the repository does not "
+        "have: put it there first (the README links train_wiki.json at "
+        "https://example.org/wiki/resolve/main/train_wiki.json)"
+    ) in usage, usage
+    for other in ("train_news.json", "results.json", "vocab.txt"):
+        assert other not in usage, usage
+    files["data/train_wiki.json"] = "[]\n"
+    usage = recovered_setup(tmp_path / "h", files, task).usage_instructions
+    assert "which the repository does not have" not in usage, usage
+
+
 def test_a_data_set_only_the_documents_name_is_said_to_be_missing(tmp_path: Path) -> None:
     """The task is measured on ScienceQA, which only the README names (as what the method
     extends to): the programs read other benchmarks, so the usage says the data and its
