@@ -48,7 +48,7 @@ from .arms import (
 from .gist import Gists
 from .methods import MethodModules
 from .notebook_arms import NotebookArms
-from .plan import MAX_STEPS, Plan, StepPlanner, compares
+from .plan import FEW_STEPS, MAX_STEPS, Plan, StepPlanner, compares
 from .query import TaskQuery, asks_how, asks_to_build, build_query
 from .rank import Candidate, Ranker, preparing
 from .runs import RunPlanner
@@ -66,7 +66,7 @@ RELEVANCE = 1.05  # share of task names found in the repo + share of task words 
 WORDS_ONLY_RELEVANCE = 0.85  # share of task words, for a task that names nothing
 _NUMERIC = re.compile(r"[\d.,%]+")
 _NUMBER_NAME = re.compile(r"\d[\d.]*(?:e_?\d*)?$")  # 1e_5, 3.5
-HEURISTIC_VERSION = "setup-heuristic-250"  # bump when the policy's output changes
+HEURISTIC_VERSION = "setup-heuristic-251"  # bump when the policy's output changes
 
 
 class _OutOfSteps(Exception):
@@ -511,6 +511,15 @@ class SetupAgent:
             extra = [s for s in traced if (s.path, s.start, s.end) not in have]
             steps = _in_trace_order(steps[:-1], extra, traced) + steps[-1:] if steps else extra
         steps = self.step_planner.opened(steps, q)
+        # still few: the helpers of the program's own file each cited function calls, each
+        # before the function it builds on
+        cited = {(s.path, s.start) for s in steps}
+        at = 0
+        while at < len(steps) and len(steps) < FEW_STEPS:
+            helpers = self.tracer.callees(steps[at], cited)[: FEW_STEPS - len(steps)]
+            helpers = [h for h in helpers if self._valid(h)]
+            steps[at:at] = helpers
+            at += 1 + len(helpers)
         for s in steps[:4]:
             if s.path.endswith(".py") and s.path != entry:
                 tools("read", path=s.path, start=s.start, end=min(s.end, s.start + 30))

@@ -56,6 +56,10 @@ class Step:
         return f"{label}: {self.action} ({ref})"
 
 
+# a helper making a file's or folder's path (`get_path`, `make_out_dir`): plumbing
+_PATHS = re.compile(r"path|dir\b|dirs\b|_dir|folder|filename", re.I)
+
+
 def _action(item: OutlineItem) -> str:
     doc = doc_wording(item.doc)
     if doc:
@@ -123,6 +127,49 @@ class StepTracer:
         if method:
             steps.insert(1 if steps and steps[0].action.startswith("Parse") else 0, method)
         return steps
+
+    def callees(self, step: Step, cited: set[tuple[str, int]]) -> list[Step]:
+        """The functions and classes of the step's own file that the function it cites
+        whole calls, in the order it calls them, none of those `cited` (a file and a first
+        line): the helpers of a short program run whole (`generate_synthetic_data` and
+        `compare_results` of `run_pc_algorithm_test`), which are its experiment too."""
+        if not step.path.endswith(".py"):
+            return []
+        item = next(
+            (
+                i
+                for i in self.outline(step.path)
+                if i.kind in ("function", "method") and (i.start, i.end) == (step.start, step.end)
+            ),
+            None,
+        )
+        node = self.def_node(step.path, item.name) if item is not None else None
+        if node is None:
+            return []
+        top = {i.name: i for i in self.outline(step.path) if "." not in i.name}
+        calls = sorted(
+            (c for c in ast.walk(node) if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)),
+            key=lambda c: (c.lineno, c.col_offset),
+        )
+        out: list[Step] = []
+        for call in calls:
+            assert isinstance(call.func, ast.Name)
+            found = top.get(call.func.id)
+            if (
+                found is None
+                or found.name == node.name
+                or (step.path, found.start) in cited
+                or INCIDENTAL.search(found.name)
+                or _PATHS.search(found.name)
+                or found.end - found.start < 3
+            ):
+                continue
+            cited.add((step.path, found.start))
+            out.append(
+                self._created(step.path, found)
+                or Step(_action(found), step.path, found.start, found.end)
+            )
+        return out
 
     def _created(self, path: str, cls: OutlineItem) -> Step | None:
         """A class the main block instantiates, cited by its `__init__`, not its whole body,

@@ -2797,3 +2797,63 @@ def test_a_script_naming_a_siblings_own_word_is_the_siblings(tmp_path: Path) -> 
     )
     usage = recovered_setup(tmp_path / "ga", files, task).usage_instructions
     assert "Run Gate on ETTh1: `bash scripts/gate_eval.sh`" in usage, usage
+
+
+def test_a_short_programs_helpers_its_cited_functions_call_are_steps(tmp_path: Path) -> None:
+    """`compare.py` is run whole: its main block calls `run_comparison`, which makes its
+    data with `make_chain_data`, runs both tests and scores them with `match_edges`. With
+    few steps, those helpers of the program's own file are steps, before the function
+    calling them; a helper making an output path is not."""
+    program = (
+        '"""Compare the built-in and the custom independence test on a known chain."""\n'
+        "import random\n\n\n"
+        "def make_chain_data(n):\n"
+        '    """Generate samples of a known chain x -> y -> z."""\n'
+        "    xs = [random.random() for _ in range(n)]\n"
+        "    ys = [x + random.random() for x in xs]\n"
+        "    zs = [y + random.random() for y in ys]\n"
+        "    return xs, ys, zs\n\n\n"
+        "def match_edges(found, truth):\n"
+        '    """Score the edges found against the true ones."""\n'
+        "    hits = len(set(found) & set(truth))\n"
+        "    share = hits / max(len(truth), 1)\n"
+        "    return {'match': share}\n\n\n"
+        "def out_path(name):\n"
+        "    base = 'results'\n"
+        "    full = base + '/' + name\n"
+        "    return full\n\n\n"
+        "def run_comparison():\n"
+        '    """Run the search with the built-in and the custom test and compare them."""\n'
+        "    xs, ys, zs = make_chain_data(500)\n"
+        "    built_in = [('x', 'y'), ('y', 'z')] if xs else []\n"
+        "    custom = [('x', 'y')] if ys and zs else []\n"
+        "    score = match_edges(custom, built_in)\n"
+        "    print('match:', score['match'], out_path('edges.txt'))\n\n\n"
+        'if __name__ == "__main__":\n'
+        "    run_comparison()\n"
+    )
+    files = {
+        "compare.py": program,
+        "README.md": (
+            "# Custom tests\n\nCompare the custom independence test with the built-in one:\n\n"
+            "```\npython compare.py\n```\n"
+        ),
+    }
+    task = TaskDraft(
+        key="table-1:custom",
+        question="Does the custom independence test recover the chain as the built-in one does?",
+        method="Run the search with both tests on a known chain and compare the edges.",
+        expected_outcome="They match.",
+        design_complexity=DesignComplexity(dependent_variables={"metric": ["match"]}),
+    )
+    steps = recovered_setup(tmp_path / "c", files, task).requirements
+    joined = "\n".join(steps)
+    at = [
+        next(i for i, s in enumerate(steps) if ref in s)
+        for ref in ("compare.py:5-10", "compare.py:13-17", "compare.py:26-32")
+    ]
+    assert at == sorted(at), steps
+    assert "Generate samples of a known chain x -> y -> z (compare.py:5-10)" in joined, steps
+    assert "Score the edges found against the true ones (compare.py:13-17)" in joined, steps
+    assert "compare.py:20-23" not in joined, steps
+    assert steps[-1].startswith("Final Step: Run the search with the built-in"), steps
