@@ -20,10 +20,14 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from extractors.repo import stem
+
 from .arm_options import fold
+from .arms import content_words
 from .inline import said_code
 
 QUOTED = 90  # characters of a quoted line
+MAX_VALUES = 4  # the compared strings an arm's line names, at most
 
 
 @dataclass
@@ -36,6 +40,18 @@ class LibraryCall:
     call: tuple[int, str]  # the statement making the call, its line and its code
     data: tuple[int, str] | None = None  # where its first argument is made
     then: tuple[int, str] | None = None  # the method the test then calls on what it made
+
+    def arm_note(self, param: str, values: list[tuple[str, int]], where: str) -> str:
+        """ "call ges as tests/TestGES.py:58 does, with score_func='local_score_CV_general' or
+        'local_score_marginal_general', the values ges tests it for (GES.py:80, :97)"; at
+        most `MAX_VALUES` of them."""
+        shown = values[:MAX_VALUES]
+        said = f"{param}=" + " or ".join(f"'{v}'" for v, _ in shown)
+        lines = f"{where}:{shown[0][1]}" + "".join(f", :{n}" for _, n in shown[1:])
+        return (
+            f"call {self.name} as {self.path}:{self.call[0]} does, with {said}, the "
+            f"values {self.name} tests it for ({lines})"
+        )
 
     def note(self) -> str:
         """ "this runs the test's own data: for the task's, call pc as tests/TestPC.py:107
@@ -52,6 +68,71 @@ class LibraryCall:
             f"this runs the test's own data: for the task's, call {self.name} as "
             f"{self.path}:{line} does, {said}, imported from {self.module}{made}"
         )
+
+
+def compared_values(tree: ast.Module, name: str) -> dict[str, list[tuple[str, int]]]:
+    """Each parameter of the module's function `name` and the strings its body tests it
+    for, with their lines, in order: ges's `score_func` and "local_score_CV_general"
+    (`score_func == "local_score_CV_general"`, GES.py:80), "local_score_BDeu" (:189), ..."""
+    fn = next(
+        (
+            n
+            for n in tree.body
+            if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef) and n.name == name
+        ),
+        None,
+    )
+    if fn is None:
+        return {}
+    params = {a.arg for a in [*fn.args.args, *fn.args.kwonlyargs]}
+    out: dict[str, list[tuple[str, int]]] = {}
+    for node in ast.walk(fn):
+        if not isinstance(node, ast.Compare) or len(node.ops) != 1:
+            continue
+        if not isinstance(node.ops[0], ast.Eq | ast.In):
+            continue
+        for tested, against in ((node.left, node.comparators[0]), (node.comparators[0], node.left)):
+            if not isinstance(tested, ast.Name) or tested.id not in params:
+                continue
+            items = (
+                against.elts if isinstance(against, ast.Tuple | ast.List | ast.Set) else [against]
+            )
+            for item in items:
+                if isinstance(item, ast.Constant) and isinstance(item.value, str):
+                    found = out.setdefault(tested.id, [])
+                    if all(v != item.value for v, _ in found):
+                        found.append((item.value, node.lineno))
+    for found in out.values():
+        found.sort(key=lambda x: x[1])
+    return out
+
+
+def _value_words(value: str) -> set[str]:
+    """A string's words, split at underscores, dashes and case (`local_score_CV_general`)."""
+    parts = re.split(r"[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])", value)
+    return {stem(p.lower()) for p in parts if p}
+
+
+def picked_values(
+    arm: str, compared: dict[str, list[tuple[str, int]]]
+) -> tuple[str, list[tuple[str, int]]] | None:
+    """The parameter and the strings it is tested for that the arm's words pick out: a word
+    of the arm ("Generalized score functions") naming some of one parameter's strings but
+    not all ("general" of local_score_CV_general and local_score_marginal_general, where
+    "score" names every one). None when no word does."""
+    words = {stem(w) for w in content_words(arm) if len(w) >= 4}
+    for param, values in compared.items():
+        if len(values) < 2:
+            continue
+        split = [_value_words(v) for v, _ in values]
+        picked: set[int] = set()
+        for w in words:
+            hits = {i for i, ws in enumerate(split) if w in ws}
+            if hits and len(hits) < len(values):
+                picked |= hits
+        if picked:
+            return param, [values[i] for i in sorted(picked)]
+    return None
 
 
 def named_after(path: str) -> str:

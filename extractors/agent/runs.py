@@ -64,7 +64,7 @@ from .launch import (
     with_held,
 )
 from .launch_scripts import LaunchScripts
-from .library_calls import library_call
+from .library_calls import LibraryCall, compared_values, library_call, picked_values
 from .methods import MethodModules
 from .query import TaskQuery
 from .registries import Registries
@@ -270,9 +270,12 @@ class RunPlanner:
         model_checks(chosen[:MAX_RUNS], self._model_path, self.search.text)
         self._suite_benchmarks(chosen[:MAX_RUNS], task)
         overridden(chosen[:MAX_RUNS], self.programs, self.configs, self.search.text)
+        calls = []
         for run in chosen[:MAX_RUNS]:
             self._unsplit(run)
-            self._library_call(run)
+            calls.append(self._library_call(run))
+        if call := next((c for c in calls if c is not None), None):
+            self._library_arms(call, chosen[:MAX_RUNS])
         looked_up(
             chosen[:MAX_RUNS],
             self.programs,
@@ -283,17 +286,34 @@ class RunPlanner:
         # an arm nothing runs is a line to fill in, never cut with the runs past the cap
         return [*chosen[:MAX_RUNS], *(r for r in chosen[MAX_RUNS:] if r.missing)]
 
-    def _library_call(self, run: Run) -> None:
+    def _library_call(self, run: Run) -> LibraryCall | None:
         """A run of a test module through pytest checks the library on the test's own data:
         it says the call the test makes of what it is named after, to make on the task's
-        (`library_calls`)."""
+        (`library_calls`), and gives that call."""
         m = re.fullmatch(r"python -m pytest (\S+\.py)", run.command.strip())
         tree = self.args.tracer.tree(m.group(1)) if m else None
         if m is None or tree is None:
-            return
+            return None
         found = library_call(m.group(1), tree, self._repository_module)
         if found is not None:
             run.say_first(found.note())
+        return found
+
+    def _library_arms(self, call: LibraryCall, runs: list[Run]) -> None:
+        """An arm no run runs whose words pick out strings the called function tests one of
+        its parameters for ("Generalized score functions": ges's `score_func ==
+        "local_score_CV_general"`) says to make the test's call with those values."""
+        path = self._paths().module(call.module, [""])
+        tree = self.args.tracer.tree(path) if path else None
+        compared = compared_values(tree, call.name) if path and tree else {}
+        if not path or not compared:
+            return
+        for run in runs:
+            if not run.missing:
+                continue
+            for arm in run.arms:
+                if picked := picked_values(arm.value, compared):
+                    run.say(call.arm_note(*picked, path))
 
     def _repository_module(self, dotted: str) -> bool:
         """A dotted module name is one of the repository's own files, from its root or

@@ -10,7 +10,12 @@ from pathlib import Path
 from repo_fixture import recovered_setup
 
 from expcurate.records import DesignComplexity, TaskDraft
-from extractors.agent.library_calls import library_call, named_after
+from extractors.agent.library_calls import (
+    compared_values,
+    library_call,
+    named_after,
+    picked_values,
+)
 
 PC = '''"""The PC algorithm: a skeleton by conditional independence tests, then orientations."""
 
@@ -123,6 +128,104 @@ def test_a_libraries_test_run_says_the_call_to_make_on_the_tasks_data(tmp_path: 
         "call pc as tests/TestPC.py:16 does, `graph = pc(data, 0.05, fisherz)`, imported from "
         "graphs.search.PC"
     ) in usage, usage
+
+
+GES = '''"""Greedy equivalence search with a choice of score."""
+
+
+def ges(data, score_func="local_score_BIC", max_parents=None):
+    if score_func == "local_score_CV_general":
+        score = 1.0
+    elif score_func == "local_score_marginal_general":
+        score = 2.0
+    elif score_func in ("local_score_BIC", "local_score_BIC_from_cov"):
+        score = 3.0
+    elif score_func == "local_score_BDeu":
+        score = 4.0
+    else:
+        raise ValueError("unknown score")
+    return {"score": score, "n": len(data)}
+'''
+
+TEST_GES = """import unittest
+
+import numpy as np
+
+from graphs.search.GES import ges
+
+
+class TestGES(unittest.TestCase):
+    # the standard score functions: the causal structure recovered with BIC and BDeu
+    def test_ges_load_linear_with_local_score_BIC(self):
+        data = np.loadtxt("tests/data/linear_10.txt", skiprows=1)
+        record = ges(data, score_func="local_score_BIC")
+        self.assertEqual(record["n"], 10)
+
+    def test_ges_load_discrete_with_local_score_BDeu(self):
+        data = np.loadtxt("tests/data/discrete_10.txt", skiprows=1)
+        record = ges(data, score_func="local_score_BDeu")
+        self.assertEqual(record["n"], 10)
+"""
+
+
+def test_the_strings_a_called_function_tests_its_parameter_for_are_picked_by_an_arm() -> None:
+    """ges tests `score_func` for five strings: "Generalized score functions" picks the two
+    its word "general" names, not all five its word "score" names; "Standard score
+    functions" picks none."""
+    compared = compared_values(ast.parse(GES), "ges")
+    assert compared == {
+        "score_func": [
+            ("local_score_CV_general", 5),
+            ("local_score_marginal_general", 7),
+            ("local_score_BIC", 9),
+            ("local_score_BIC_from_cov", 9),
+            ("local_score_BDeu", 11),
+        ]
+    }
+    assert picked_values("Generalized score functions", compared) == (
+        "score_func",
+        [("local_score_CV_general", 5), ("local_score_marginal_general", 7)],
+    )
+    assert picked_values("Standard score functions", compared) is None
+    assert picked_values("BDeu score", compared) == ("score_func", [("local_score_BDeu", 11)])
+    assert compared_values(ast.parse(GES), "pc") == {}
+
+
+def test_an_arm_no_run_runs_is_the_library_calls_value_it_names(tmp_path: Path) -> None:
+    """The runs are `python -m pytest tests/TestGES.py`; no option selects "Generalized
+    score functions", but ges tests its score_func for two strings the arm's words name:
+    the arm's line says to make the test's call with them, where ges tests for them."""
+    files = {
+        "README.md": (
+            "# graphs\n\nCausal discovery in Python.\n\n```bash\npip install graphs\n```\n\n"
+            "Check the searches:\n\n```bash\npython -m pytest tests/TestGES.py\n```\n"
+        ),
+        "graphs/__init__.py": "",
+        "graphs/search/__init__.py": "",
+        "graphs/search/GES.py": GES,
+        "tests/__init__.py": "",
+        "tests/TestGES.py": TEST_GES,
+    }
+    task = TaskDraft(
+        question="Will changing the score function configuration (generalized score "
+        "functions against standard score functions) improve the recovery of the causal "
+        "structure?",
+        method="Run the search with each score function and compare the recovered graphs.",
+        design_complexity=DesignComplexity(
+            independent_variables={
+                "score function": ["Standard score functions", "Generalized score functions"]
+            },
+            dependent_variables={"metric": ["structural Hamming distance"]},
+        ),
+    )
+    usage = recovered_setup(tmp_path / "ges", files, task).usage_instructions
+    assert (
+        "(call ges as tests/TestGES.py:12 does, with score_func='local_score_CV_general' or "
+        "'local_score_marginal_general', the values ges tests it for "
+        "(graphs/search/GES.py:5, :7))"
+    ) in usage, usage
+    standard = next(line for line in usage.splitlines() if "Run Standard score" in line)
+    assert "score_func=" not in standard, usage
 
 
 def test_a_notebooks_import_resolving_only_from_a_folder_puts_it_on_the_path(
