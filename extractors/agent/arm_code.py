@@ -35,7 +35,10 @@ class ArmCode:
         owner = _enclosing_class(tree, node.lineno)
         names = self.tracer.local_names(path, tree)
         body: list[ast.AST] = list(node.body) if isinstance(node, ast.If) else [node.body]
-        found = _references(body, owner, names, path)
+        # what the statements beside the `if` reach too is every arm's, not this one's
+        # (`ReadDataset(...)` under `if args.enc == 'none':` and again after it)
+        beside = set(_references(_beside(tree, node), owner, names, path))
+        found = [r for r in _references(body, owner, names, path) if r not in beside]
         out: list[Step] = []
         seen: set[tuple[str, str]] = set()
         for target, qual in found:
@@ -100,6 +103,17 @@ def _enclosing_class(tree: ast.Module, line: int) -> str | None:
             best = node if best is None or node.lineno > best.lineno else best
             stack.extend(node.body)
     return best.name if best else None
+
+
+def _beside(tree: ast.Module, node: ast.AST) -> list[ast.stmt]:
+    """The other statements of the block holding `node` (an `if` among a function's
+    statements); none for a node no block holds as a statement."""
+    for parent in ast.walk(tree):
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(parent, field, None)
+            if isinstance(block, list) and any(b is node for b in block):
+                return [b for b in block if b is not node]
+    return []
 
 
 def _references(

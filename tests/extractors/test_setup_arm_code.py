@@ -724,3 +724,41 @@ def test_a_module_the_question_names_by_an_acronym_holds_what_it_studies(tmp_pat
         ("Implement the attention (AttentionModule)", 4)
     ]
     assert methods.topic_steps(question, ["seg/heads/attention_zoo.py", *named]) == []
+
+
+def test_what_an_arms_branch_reaches_that_the_code_beside_it_reaches_too_is_not_the_arms(
+    tmp_path: Path,
+) -> None:
+    """`if args.enc == "none":` builds a `Corpus` to restrict the data, and every arm builds
+    one just after the `if`: the corpus's loading is no step "on the None path"; the
+    encoder the Exp branch calls still is the Exp arm's."""
+    corpus = (
+        "\n\nclass Corpus:\n"
+        "    def __init__(self, path, enc='def', limit=None):\n"
+        "        self.path = path\n"
+        "        self.enc = enc\n"
+        "        self.rows = self._load(limit)\n\n"
+        "    def _load(self, limit):\n"
+        "        rows = []\n"
+        "        for i, line in enumerate(open(self.path)):\n"
+        "            if limit is not None and i >= limit:\n"
+        "                break\n"
+        "            rows.append(line.split() if self.enc != 'none' else [line])\n"
+        "        return rows\n\n\n"
+        "def main():"
+    )
+    program = ENCODE.replace("\n\ndef main():", corpus, 1).replace(
+        "    reader = Reader(args.enc, args.hidden)\n",
+        "    if args.enc == 'none':\n"
+        "        probe = Corpus('train.txt', 'exp', limit=10)\n"
+        "        kept = len(probe.rows)\n"
+        "    else:\n"
+        "        kept = None\n"
+        "    data = Corpus('train.txt', args.enc, limit=kept)\n"
+        "    reader = Reader(args.enc, args.hidden)\n",
+    )
+    task = _task("Do exponent embeddings beat no number encoding?", ["Exp", "None"])
+    steps = recovered_setup(tmp_path / "enc", {"train.py": program}, task).requirements
+    text = "\n".join(steps)
+    assert "On the None path" not in text, steps
+    assert "On the Exp path: init exp encoder (Reader._init_exp_encoder)" in text, steps
