@@ -500,6 +500,20 @@ def edit_text(edits: list[tuple[CodeSetting, bool]]) -> str:
     return in_prose([f"`{c.target} = {value}` ({c.path}:{c.line})" for c, value in edits])
 
 
+# what a question compares "within each of" (its backbones, its data sets): repeated over
+_WITHIN = re.compile(r"\b(?:within|for|on|in) each of (.+?)(?: in (?:Table|Figure|Fig)\b|\?|\(|$)")
+
+
+def repeated_within(question: str, value: str) -> bool:
+    """The question names `value` as one of what it compares "within each of" ("... within
+    each of ChatGLM, Alpaca and Vicuna in Table 3": "Alpaca"), a whole word of that list:
+    what the comparison is repeated over, not one of the arms compared."""
+    within = _WITHIN.search(" ".join(question.split()))
+    return within is not None and bool(
+        re.search(rf"(?<![\w-]){re.escape(value)}(?![\w-])", within.group(1))
+    )
+
+
 def in_prose(values: list[str], sep: str = ", ") -> str:
     """Names as a list in prose: "A, B and C" ("A" alone, "" for none)."""
     return " and ".join([sep.join(values[:-1]), values[-1]]) if len(values) > 1 else "".join(values)

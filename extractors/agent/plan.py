@@ -46,6 +46,7 @@ from .arms import (
     measured_on,
     measures_per_set,
     numeric,
+    repeated_within,
     task_arms,
     task_datasets,
     task_metrics,
@@ -244,7 +245,10 @@ class StepPlanner:
         metric = self.measures.metric_step(measures, [*modules, *([entry] if entry else [])])
         # what one run goes through (SegVol's organs) is compared only when nothing else is
         covered = [a for a in arms if any(a in r.covers for r in runs)]
-        compared = [a for a in arms if a not in covered] or arms
+        # nor what the question compares "within each of" (TRICE's backbones)
+        compared = [
+            a for a in arms if a not in covered and not repeated_within(task.question, a.value)
+        ] or arms
         # the evaluation a training run is followed by (`then evaluate it: python eval.py`)
         evaluated = {w for r in runs if r.then for w in re.findall(r"[\w./-]+\.py\b", r.then)}
         chained = [

@@ -43,6 +43,7 @@ from .arms import (
     measures_per_set,
     notation,
     numeric,
+    repeated_within,
     task_arms,
     task_datasets,
 )
@@ -75,7 +76,6 @@ _DOCUMENT = re.compile(r"\.(?:md|rst|txt|html?|tex)$|(?:^|/)[^./]+$", re.I)
 # a setting named by a number and a word ("0% Tool", "100% Tool"), not a number swept
 _NAMED_NUMBER = re.compile(r"^\S+\s+[A-Z][A-Za-z-]{2,}")
 # "within each of ChatGLM, Alpaca and Vicuna in Table 3": what a comparison is repeated over
-_WITHIN = re.compile(r"\b(?:within|for|on|in) each of (.+?)(?: in (?:Table|Figure|Fig)\b|\?|\(|$)")
 _FAMILY = re.compile(r"([a-z]+)\d")  # ls07 and ls14: one kind of data, told apart by number
 _ROOT = {"path", "dir", "root"}
 # a benchmark's test split scored by its server, not by the labels one has
@@ -466,9 +466,6 @@ class UsageWriter:
             a for a in task_arms(task) if len(a.value.split()) <= 3 or notation(a.value) or a in ran
         ]
         covered = {(a.variable, a.value): r.covered_by for r in plan.runs for a in r.covers}
-        # what the question compares "within each of" (its backbones, its data sets)
-        within = _WITHIN.search(" ".join(task.question.split()))
-        groups = within.group(1) if within else ""
         swept: dict[str, list[str]] = {}
         named: list[str] = []
         for a in arms:
@@ -479,7 +476,7 @@ class UsageWriter:
                 or about_data(a.variable)
                 or "task" in terms(a.variable)
                 or (a.variable, a.value) in covered
-                or (bool(groups) and _names_value(groups, a.value))
+                or repeated_within(task.question, a.value)
             )
             if repeated:
                 swept.setdefault(a.variable.replace("_", " "), []).append(a.value)
@@ -776,11 +773,6 @@ class UsageWriter:
                     where = ""
                 return f"Put the data where {entry} reads it: {f.name} <DATA_PATH>{where}."
         return ""
-
-
-def _names_value(text: str, value: str) -> bool:
-    """`text` names `value` as a whole word ("ChatGLM, Alpaca and Vicuna" names "Alpaca")."""
-    return re.search(rf"(?<![\w-]){re.escape(value)}(?![\w-])", text) is not None
 
 
 def _taken_away(arm: Arm, steps: list[Step]) -> str:

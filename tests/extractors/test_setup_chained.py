@@ -611,6 +611,12 @@ def test_what_the_question_compares_within_each_of_is_repeated_over_not_compared
         "Compare accuracy of TRICE, Zero-Shot, 0% Tool across the runs (for each backbone "
         "ChatGLM, Vicuna) to answer"
     ) in usage, usage
+    # the report step compares the methods too, not the backbones
+    final = setup.requirements[-1]
+    assert final.startswith("Final Step: Report accuracy of each run, then compare TRICE and "), (
+        final
+    )
+    assert "ChatGLM" not in final and "Vicuna" not in final, final
 
 
 def test_a_long_function_opened_into_blocks_leaves_out_a_librarys_object(
