@@ -43,6 +43,22 @@ _ANALYSES = re.compile(
 _EXPERIMENT = re.compile(r"(?:^|[_-])(?:experiments?|exp|run|main|train)(?:[_.-]|$)", re.I)
 
 
+def _absent_program(text: str, known: set[str]) -> str:
+    """The program a documented Python command runs (`python -m src.start_task -a`, `python
+    tools/x.py`) when the repository has it nowhere: its path as a module or file, else ""."""
+    m = re.match(r"\s*python3?\s+(?:-m\s+([\w.]+)|([\w./-]+\.py))\b", text)
+    if m is None:
+        return ""
+    if m.group(1):
+        path = m.group(1).replace(".", "/")
+        tried = (f"{path}.py", f"{path}/__main__.py", f"{path}/__init__.py")
+        if path.split("/")[0] not in {k.split("/")[0] for k in known}:
+            return ""  # an installed package's module (`python -m pytest`), not the repository's
+        return "" if any(t in known for t in tried) else f"{path}.py"
+    path = posixpath.normpath(m.group(2))
+    return "" if any(k == path or k.endswith("/" + path) for k in known) else path
+
+
 def _varying(settings: list[str]) -> set[str]:
     """The options every run sets, to two values at least among them."""
     seen: list[dict[str, str]] = []
@@ -102,19 +118,23 @@ class Stages:
         lines = self.search.lines(first.doc)
         if not only_checks(first, lines):
             return
-        later = [
-            run_from(c, self.known)
-            for c in sorted(self.index.commands, key=lambda c: c.line)
-            if c.doc == first.doc
-            and c.line > first.line
-            and c.runs
-            and entry not in c.runs
-            and not sets_up(c)
-            and not only_checks(c, lines)
-        ][:MAX_AFTER_CHECK]
+        later: list[tuple[str, str]] = []  # each command, and the program it lacks
+        for c in sorted(self.index.commands, key=lambda c: c.line):
+            if c.doc != first.doc or c.line <= first.line or entry in c.runs:
+                continue
+            absent = "" if c.runs else _absent_program(c.text, self.known)
+            if (c.runs or absent) and not sets_up(c) and not only_checks(c, lines):
+                later.append((run_from(c, self.known), absent))
+        later = later[:MAX_AFTER_CHECK]
         if not later:
             return
-        after = ", then ".join(f"`{c}`" for c in later)
+        # a step the document gives whose program the repository lacks (README's `python -m
+        # src.start_task -a`, no src/start_task.py at the commit): as written it stops there
+        after = ", then ".join(
+            f"`{c}`"
+            + (f" (it names {absent}, which the repository does not have)" if absent else "")
+            for c, absent in later
+        )
         for run in runs:
             if not run.missing and entry in self.programs(run.command):
                 run.say_first(

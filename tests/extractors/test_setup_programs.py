@@ -2661,6 +2661,32 @@ def test_a_run_of_a_check_of_the_set_up_is_said_to_be_one_with_the_runs_after_it
     ) in usage, usage
 
 
+def test_a_step_after_a_check_whose_program_the_repository_lacks_is_said_to_be_missing(
+    tmp_path: Path,
+) -> None:
+    """The README's next step after the check starts a task server with `python -m
+    src.start_task -a`, and the repository has no src/start_task.py at its commit: the run
+    says the document's step names a program the repository does not have; `python -m
+    pytest`, an installed package's, would be no such step."""
+    task = _task(
+        "How can you implement an agent that chats with a user through agent_test?",
+        {},
+        {},
+    )
+    files = _agent_bench_files("to check if your agent is configured correctly")
+    files["README.md"] = files["README.md"].replace(
+        "Then start the assigner",
+        "Start the task server:\n\n```bash\npython -m src.start_task -a\n```\n\n"
+        "Check the tasks:\n\n```bash\npython -m pytest tests\n```\n\n"
+        "Then start the assigner",
+    )
+    usage = recovered_setup(tmp_path / "a", files, task).usage_instructions
+    assert (
+        "the experiment runs as the document goes on: `python -m src.start_task -a` (it names "
+        "src/start_task.py, which the repository does not have), then `python -m src.assigner`)"
+    ) in usage, usage
+
+
 GRAPHS = '''"""Draw the backward graph of one optimiser step, two ways."""
 import torch
 
