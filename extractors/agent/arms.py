@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from expcurate.records import TaskDraft
 from extractors.repo import stem, terms
 
 from .query import GENERIC, STOPWORDS, TaskQuery
+
+T = TypeVar("T")
 
 MAX_VALUE_WORDS = 4
 
@@ -512,6 +515,26 @@ def repeated_within(question: str, value: str) -> bool:
     return within is not None and bool(
         re.search(rf"(?<![\w-]){re.escape(value)}(?![\w-])", within.group(1))
     )
+
+
+def spread(items: list[T]) -> list[T]:
+    """The items in an order that samples the whole list first: the first, the last, then
+    the middles of the widest gaps left ("MASAC, MADDPG, MAPPO, IQL, VDN, QMIX": MASAC, QMIX,
+    MAPPO, ...), so that taking a few of them covers both ends of what a task compares."""
+    n = len(items)
+    if n <= 2:
+        return list(items)
+    order = [0, n - 1]
+    gaps = [(0, n - 1)]
+    while len(order) < n:
+        gaps.sort(key=lambda g: (-(g[1] - g[0]), g[0]))
+        a, b = gaps.pop(0)
+        if b - a < 2:
+            continue
+        mid = (a + b) // 2
+        order.append(mid)
+        gaps += [(a, mid), (mid, b)]
+    return [items[i] for i in order]
 
 
 def in_prose(values: list[str], sep: str = ", ") -> str:

@@ -23,6 +23,7 @@ from .arms import (
     Arm,
     about_data,
     numeric,
+    spread,
     value_forms,
 )
 from .inline import doc_wording
@@ -30,6 +31,7 @@ from .query import TaskQuery
 from .steps import Step, StepTracer, humanize, imported
 
 NARROW = 40  # a definition longer than this is cited by its parts
+MAX_ARM_MODULES = 3  # the compared methods whose own module's main definition is cited
 _CONFIG_PARTS = frozenset({"configs", "config", "local_configs", "_base_", "conf", "cfgs"})
 # what a task studies by a common name (its stem), and the stems code names it by
 _TOPICS = {
@@ -139,9 +141,10 @@ class MethodModules:
                 if step is not None:
                     out.append(step)
                 break
-            if len(out) >= 3:
-                break
-        return out
+        # a few of many: the first, the last and between, not the first few alone (MASAC,
+        # MADDPG and MAPPO of six, none of the three Q-learning methods they are set against)
+        kept = {id(s) for s in spread(out)[:MAX_ARM_MODULES]}
+        return [s for s in out if id(s) in kept]
 
     def component_steps(self, text: str, arms: list[Arm], modules: list[str]) -> list[Step]:
         """The classes implementing a component an arm adds or removes by its acronym ("w/o

@@ -13,7 +13,7 @@ import re
 
 from expcurate.records import EntryPoint, TaskDraft
 
-from .arms import Arm, listed, numeric, unexplained
+from .arms import Arm, listed, numeric, spread, unexplained
 from .entry_args import EntryArgs
 from .launch import invocation_of, with_setting
 from .query import TaskQuery
@@ -130,6 +130,8 @@ def hydra_config_steps(args: EntryArgs, entry: str, runs: list[Run]) -> list[Ste
                 steps = by_group.setdefault(group, [])
                 if step is not None and all(s.path != step.path for s in steps):
                     steps.append(step)
+    # each group's files in an order that covers its ends first (masac, then qmix, of six)
+    by_group = {g: spread(steps) for g, steps in by_group.items()}
     chosen: list[Step] = []
     for rank in range(MAX_CHOICES):  # round robin: each group's first, then its second
         chosen += [s[rank] for s in by_group.values() if len(s) > rank]

@@ -762,3 +762,36 @@ def test_what_an_arms_branch_reaches_that_the_code_beside_it_reaches_too_is_not_
     text = "\n".join(steps)
     assert "On the None path" not in text, steps
     assert "On the Exp path: init exp encoder (Reader._init_exp_encoder)" in text, steps
+
+
+def test_of_many_compared_methods_the_modules_cited_cover_both_ends_of_the_list(
+    tmp_path: Path,
+) -> None:
+    """Six methods, each with its own module: three are cited, the first, the last and one
+    between (`spread`), not the first three, which would leave out every method of the
+    other kind the question sets them against."""
+    from extractors.agent.arms import spread, task_arms
+    from extractors.agent.methods import MethodModules
+    from extractors.agent.steps import StepTracer
+    from extractors.repo import RepoSearch
+
+    assert spread(list("ABCDEF")) == list("AFCDBE")
+    assert spread([1, 2]) == [1, 2] and spread([]) == []
+    names = ["masac", "maddpg", "mappo", "iql", "vdn", "qmix"]
+    body = "".join(f"        part_{k} = batch * {k}\n" for k in range(6))
+    files = {"algorithms/__init__.py": ""} | {
+        f"algorithms/{n}.py": (
+            f"class {n.capitalize()}:\n    def get_loss(self, batch):\n{body}        return batch\n"
+        )
+        for n in names
+    }
+    root = tmp_path / "algos"
+    index = committed_index(root, files)
+    methods = MethodModules(index, StepTracer(index, RepoSearch(root, index)))
+    task = _task("Do actor-critic methods beat Q-learning ones?", [n.upper() for n in names])
+    steps = methods.arm_steps(task_arms(task), set())
+    assert [s.path for s in steps] == [
+        "algorithms/masac.py",
+        "algorithms/mappo.py",
+        "algorithms/qmix.py",
+    ], steps
