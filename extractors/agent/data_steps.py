@@ -22,6 +22,7 @@ from .arm_options import (
     fold,
 )
 from .arms import (
+    about_data,
     listed,
     measured_on,
     task_datasets,
@@ -87,7 +88,7 @@ class DataSteps:
         sets = task_datasets(task)
         # a registry mapping the task's data sets to loaders: this one's sets, and where the
         # others load (ETTm1 through Dataset_ETT_minute, not the ETTh loader cited)
-        by = self._loaders_of(modules, sets)
+        by = self._loaders_of(modules, sets, runs)
         mine = [d for d in sets if by.get(d) == best[2].name]
         others: dict[str, list[str]] = {}
         for d in sets:
@@ -102,16 +103,36 @@ class DataSteps:
         )
         return Step(f"Load and split {what} ({item.name}{rest})", module, item.start, item.end)
 
-    def _loaders_of(self, modules: list[str], sets: list[str]) -> dict[str, str]:
+    def _loaders_of(self, modules: list[str], sets: list[str], runs: list[Run]) -> dict[str, str]:
         """The loader class a registry of `modules` maps each data set to, by its name
-        (`'ETTm1': Dataset_ETT_minute`); read from the registries `_registered_loaders`
-        found, so only after it ran."""
+        (`'ETTm1': Dataset_ETT_minute`), else by the value the data set's own run passes
+        (`--data custom` for Electricity: Dataset_Custom); read from the registries
+        `_registered_loaders` found, so only after it ran."""
         folded = {
             fold(label): loader
             for m in modules
             for label, loader in self._registries.get(m, {}).items()
         }
-        return {d: folded[fold(d)] for d in sets if fold(d) in folded}
+        passed: dict[str, str] = {}  # a data set, by the value its runs pass
+        for r in runs:
+            values = {
+                m.group(1).strip("'\"") for m in _DATA_OPTION.finditer(r.invocation or r.command)
+            }
+            named = [r.data] if r.data else [a.value for a in r.arms if about_data(a.variable)]
+            if len(named) == 1 and len(values) == 1:
+                passed.setdefault(fold(named[0]), values.pop())
+        out: dict[str, str] = {}
+        for d in sets:
+            if fold(d) in folded:
+                out[d] = folded[fold(d)]
+            elif (value := passed.get(fold(d))) is not None and fold(value) in folded:
+                out[d] = folded[fold(value)]
+        # a set the registry has no key of, run by no run of its own (the "likewise" ones),
+        # loads as every such set a run passes does when they all go one way (Dataset_Custom)
+        unkeyed = {out[d] for d in out if fold(d) not in folded}
+        if len(unkeyed) == 1:
+            out |= {d: next(iter(unkeyed)) for d in sets if d not in out}
+        return out
 
     def benchmarks(self, task: TaskDraft) -> list[Step]:
         """The loaders of the benchmarks the task names (its data sets or measured columns)

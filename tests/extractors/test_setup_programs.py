@@ -823,6 +823,33 @@ def test_the_data_step_names_the_sets_its_loader_loads_and_where_the_others_do(
     ) in steps, steps
 
 
+def test_a_data_set_no_registry_key_names_loads_as_its_runs_value_says(tmp_path: Path) -> None:
+    """Electricity's run passes `--data custom`, which the registry maps to Dataset_Custom;
+    Traffic and Weather have no run of their own and no key either, so they load as the
+    other sets without a key do: the step citing the ETTh loader names ETTh1 alone."""
+    files = {
+        "run.py": FORECAST,
+        "data_provider/__init__.py": "",
+        "data_provider/data_loader.py": LOADERS,
+        "data_provider/data_factory.py": FACTORY,
+        "scripts/etth1.sh": (
+            "python -u run.py --root_path ./dataset/ --data_path ETTh1.csv --data ETTh1\n"
+        ),
+        "scripts/electricity.sh": (
+            "python -u run.py --root_path ./dataset/ --data_path electricity.csv --data custom\n"
+        ),
+    }
+    task = _task(
+        "How low is the forecasting MSE on ETTh1, Electricity, Traffic and Weather?",
+        {"dataset": ["ETTh1", "Electricity", "Traffic", "Weather"]},
+    )
+    steps = "\n".join(recovered_setup(tmp_path / "ecl", files, task).requirements)
+    assert (
+        "Load and split the ETTh1 data (Dataset_ETT_hour; Electricity, Traffic, Weather load "
+        "through Dataset_Custom) (data_provider/data_loader.py:"
+    ) in steps, steps
+
+
 def test_a_registered_loader_is_the_data_step_whatever_its_name_says(tmp_path: Path) -> None:
     """`"UEA": ArchiveSeries` in the registry: the class names no data word, yet `--data UEA`
     loads through it, so it is the data step, not the ETT loader that names data."""
