@@ -151,7 +151,7 @@ class StepPlanner:
         main definitions of the models the other arms' runs train (the baselines)."""
         plan = Plan(runs=runs, metrics=task_metrics(task, q))
         arms = task_arms(task)
-        modules = self._closure(entry) if entry else []
+        modules = self._closure(entry, runs) if entry else []
         # the config of the arm the question asks about first ("How does SegNeXt-L compare
         # with Segformer-B2 ...") leads: its classes are the method's, its data the task's
         configs = list(
@@ -519,6 +519,14 @@ class StepPlanner:
         plan.steps = _shared_paths(plan.steps, runs)
         return plan
 
+    def unreported_by(self, measures: list[str], entry: str, runs: list[Run]) -> list[str]:
+        """Of the measures, those no module the runs of `entry` reach names in a string or
+        report statement: not what the entry point imports only on lines no run reaches
+        (run.py's `from exp.exp_anomaly_detection import ...` under another `--task_name`)."""
+        aside = self._imported_aside(entry, self.filters.untaken(entry, runs))
+        read = imported(self.index, entry, MAX_READ, aside)
+        return self.reported.unreported(measures, read, self.path_words)
+
     def reached(self, steps: list[Step], entry: str | None, plan: Plan) -> list[Step]:
         """The steps the runs reach: none within the entry point's lines no run reaches, nor
         a function it calls only from them, nor a factory that only returns one call's
@@ -612,9 +620,13 @@ class StepPlanner:
             (aside if off else taken).update(where)
         return frozenset(aside - taken)
 
-    def _closure(self, entry: str) -> list[str]:
-        """The repository modules the entry point reaches through its imports."""
-        return [m for m in imported(self.index, entry, 81) if m.endswith(".py") and m != entry][:80]
+    def _closure(self, entry: str, runs: list[Run] | None = None) -> list[str]:
+        """The repository modules the entry point reaches through its imports; with the
+        `runs`, not through an import only on lines none of them reaches (run.py's `from
+        exp.exp_classification import ...` under another `--task_name`)."""
+        aside = self._imported_aside(entry, self.filters.untaken(entry, runs)) if runs else None
+        found = imported(self.index, entry, 81, aside or frozenset())
+        return [m for m in found if m.endswith(".py") and m != entry][:80]
 
     def _option_uses(
         self, entry: str | None, modules: list[str], runs: list[Run]

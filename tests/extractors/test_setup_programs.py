@@ -2910,3 +2910,75 @@ def test_a_short_programs_helpers_its_cited_functions_call_are_steps(tmp_path: P
     assert "Score the edges found against the true ones (compare.py:13-17)" in joined, steps
     assert "compare.py:20-23" not in joined, steps
     assert steps[-1].startswith("Final Step: Run the search with the built-in"), steps
+
+
+def test_the_script_whose_run_reaches_the_tasks_measure_leads_the_best_word_match(
+    tmp_path: Path,
+) -> None:
+    """run.py hands each `--task_name` to its own experiment module, imported only on that
+    branch; only the anomaly module prints the F-score the task reports. The classification
+    script matches the task's words best, but its run reaches no line printing the measure:
+    the anomaly script, which runs the same program and reaches it, is the run."""
+    program = (
+        '"""Run one task of the series library."""\n'
+        "import argparse\n\n"
+        "parser = argparse.ArgumentParser()\n"
+        "parser.add_argument('--task_name', required=True)\n"
+        "parser.add_argument('--model', default='SeriesNet')\n"
+        "args = parser.parse_args()\n"
+        "if args.task_name == 'classification':\n"
+        "    from exp.exp_classification import Exp\n"
+        "else:\n"
+        "    from exp.exp_anomaly import Exp\n"
+        "Exp(args).test()\n"
+    )
+    classify = (
+        '"""Classify series and score the predicted classes."""\n\n\n'
+        "class Exp:\n"
+        "    def __init__(self, args):\n        self.args = args\n\n"
+        "    def test(self):\n"
+        "        predicted, labels = [1, 0], [1, 1]\n"
+        "        accuracy = sum(p == y for p, y in zip(predicted, labels)) / len(labels)\n"
+        "        print('accuracy:{}'.format(accuracy))\n"
+    )
+    anomaly = (
+        '"""Detect anomalies by reconstruction error."""\n\n\n'
+        "class Exp:\n"
+        "    def __init__(self, args):\n        self.args = args\n\n"
+        "    def test(self):\n"
+        "        precision, recall = 0.9, 0.8\n"
+        "        f_score = 2 * precision * recall / (precision + recall)\n"
+        "        print('Precision : {:0.4f}, F-score : {:0.4f}'.format(precision, f_score))\n"
+    )
+    files = {
+        "run.py": program,
+        "exp/__init__.py": "",
+        "exp/exp_classification.py": classify,
+        "exp/exp_anomaly.py": anomaly,
+        "scripts/classification/SeriesNet.sh": (
+            "python -u run.py --task_name classification --model SeriesNet\n"
+        ),
+        "scripts/anomaly_detection/SeriesNet.sh": (
+            "python -u run.py --task_name anomaly_detection --model SeriesNet\n"
+        ),
+        "README.md": (
+            "# SeriesNet\n\nA library of series models: SeriesNet for classification and "
+            "anomaly detection, with the measurements behind each figure of the paper and "
+            "the model performance comparison against the alternatives.\n"
+        ),
+    }
+    task = TaskDraft(
+        key="figure-4:trend",
+        question="In Figure 4 (model performance comparison), how does SeriesNet compare with "
+        "the alternatives?",
+        method="Reproduce the measurements behind Figure 4.",
+        expected_outcome="SeriesNet is best.",
+        design_complexity=DesignComplexity(
+            dependent_variables={"F1-Score": "as plotted in Figure 4"}
+        ),
+    )
+    setup = recovered_setup(tmp_path / "m", files, task)
+    usage = setup.usage_instructions
+    assert "`bash scripts/anomaly_detection/SeriesNet.sh`" in usage, (usage, setup.trace)
+    assert "scripts/classification/SeriesNet.sh`" not in usage, usage
+    assert setup.requirements[-1].endswith("(exp/exp_anomaly.py:11)"), setup.requirements
