@@ -20,14 +20,13 @@ from collections.abc import Callable
 
 from .arms import in_prose
 from .run import Run
+from .run_notes import READS, run_programs
 
 # what a data file's name ends with; weights are `run_notes.unfetched`'s
 _DATA = re.compile(
     r"[\w.-]+(?:/[\w.-]+)*\.(?:json|jsonl|csv|tsv|txt|pkl|pickle|npy|npz|h5|hdf5|parquet|mat"
     r"|arrow|feather|xlsx|tfrecords?)"
 )
-# calls reading a file named by their first argument
-_READS = {"open", "load", "read_csv", "loadtxt", "read_json", "read_table", "genfromtxt"}
 # calls a path passed to is written, made, or taken apart, not read
 _NOT_READ = {
     "save", "savetxt", "savez", "savez_compressed", "dump", "to_csv", "to_json", "to_pickle",
@@ -89,7 +88,7 @@ def read_literals(tree: ast.Module) -> list[tuple[int, str]]:
                 written.add(arg.value)
         first = node.args[0] if node.args else None
         if (
-            called in _READS
+            called in READS
             and not not_read
             and isinstance(first, ast.Constant)
             and isinstance(first.value, str)
@@ -146,42 +145,33 @@ def unshipped(
     program's paths across calls."""
     names = {posixpath.basename(k) for k in known}
     read = {} if read is None else read
-    for run in runs:
-        if run.missing or not run.command:
+    for run, here, program in run_programs(runs, programs_of):
+        if not program.endswith(".py"):
             continue
-        for command in (run.command, run.then, *run.then_after):
-            at = re.match(r"\s*cd\s+(\S+)\s*&&", command or "")
-            here = posixpath.normpath(at.group(1)) if at else ""
-            for program in dict.fromkeys(programs_of(command) if command else []):
-                if not program.endswith(".py"):
-                    continue
-                if program not in read:
-                    tree = tree_of(program)
-                    read[program] = read_literals(tree) if tree is not None else []
-                wanted = [
-                    (line, path)
-                    for line, path in read[program]
-                    if posixpath.normpath(posixpath.join(here, path)) not in known
-                    and posixpath.basename(path) not in names
-                    and reaches(program, run, line)
-                ]
-                if not wanted:
-                    continue
-                paths = list(dict.fromkeys(p for _, p in wanted))
-                lines = [str(n) for n in dict.fromkeys(n for n, _ in wanted)]
-                name = posixpath.basename(program)
-                where = f"{name}:{lines[0]}" + "".join(f", :{n}" for n in lines[1:])
-                them = "it" if len(paths) == 1 else "them"
-                note = (
-                    f"{name} reads {in_prose(paths)} ({where}), which the repository does "
-                    f"not have: put {them} there first"
-                )
-                linked = [(p, links[b]) for p in paths if (b := posixpath.basename(p)) in links]
-                if linked:
-                    note += (
-                        " (the README links "
-                        + in_prose([f"{posixpath.basename(p)} at {url}" for p, url in linked])
-                        + ")"
-                    )
-                if note not in run.warning:
-                    run.say(note)
+        if program not in read:
+            tree = tree_of(program)
+            read[program] = read_literals(tree) if tree is not None else []
+        wanted = [
+            (line, path)
+            for line, path in read[program]
+            if posixpath.normpath(posixpath.join(here, path)) not in known
+            and posixpath.basename(path) not in names
+            and reaches(program, run, line)
+        ]
+        if not wanted:
+            continue
+        paths = list(dict.fromkeys(p for _, p in wanted))
+        lines = [str(n) for n in dict.fromkeys(n for n, _ in wanted)]
+        name = posixpath.basename(program)
+        where = f"{name}:{lines[0]}" + "".join(f", :{n}" for n in lines[1:])
+        them = "it" if len(paths) == 1 else "them"
+        note = (
+            f"{name} reads {in_prose(paths)} ({where}), which the repository does "
+            f"not have: put {them} there first"
+        )
+        linked = [(p, links[b]) for p in paths if (b := posixpath.basename(p)) in links]
+        if linked:
+            said = in_prose([f"{posixpath.basename(p)} at {url}" for p, url in linked])
+            note += f" (the README links {said})"
+        if note not in run.warning:
+            run.say(note)

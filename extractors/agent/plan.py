@@ -151,7 +151,10 @@ class StepPlanner:
         main definitions of the models the other arms' runs train (the baselines)."""
         plan = Plan(runs=runs, metrics=task_metrics(task, q))
         arms = task_arms(task)
-        modules = self._closure(entry, runs) if entry else []
+        # the lines of the entry point no run reaches (`if args.only_id:`, a switch no run
+        # passes, and the function only it calls), and so the modules it imports only there
+        untaken = self.filters.untaken(entry, runs)
+        modules = self._closure(entry, untaken) if entry else []
         # the config of the arm the question asks about first ("How does SegNeXt-L compare
         # with Segformer-B2 ...") leads: its classes are the method's, its data the task's
         configs = list(
@@ -259,7 +262,6 @@ class StepPlanner:
         # the test the paper reports is printed there, not by the training's validation logs
         # the lines of the entry point no run reaches (`if args.only_id:`, a switch no run
         # passes, and the function only it calls) are no step, nor where the report is
-        untaken = self.filters.untaken(entry, runs)
         unreached = [(entry or "", a, b) for a, b in untaken]
         plan.unreached = unreached
         reported = self.measures.report_step(
@@ -620,12 +622,12 @@ class StepPlanner:
             (aside if off else taken).update(where)
         return frozenset(aside - taken)
 
-    def _closure(self, entry: str, runs: list[Run] | None = None) -> list[str]:
-        """The repository modules the entry point reaches through its imports; with the
-        `runs`, not through an import only on lines none of them reaches (run.py's `from
+    def _closure(self, entry: str, untaken: list[tuple[int, int]] | None = None) -> list[str]:
+        """The repository modules the entry point reaches through its imports; not through
+        an import only on its `untaken` lines, which no run reaches (run.py's `from
         exp.exp_classification import ...` under another `--task_name`)."""
-        aside = self._imported_aside(entry, self.filters.untaken(entry, runs)) if runs else None
-        found = imported(self.index, entry, 81, aside or frozenset())
+        aside = self._imported_aside(entry, untaken) if untaken else frozenset()
+        found = imported(self.index, entry, 81, aside)
         return [m for m in found if m.endswith(".py") and m != entry][:80]
 
     def _option_uses(

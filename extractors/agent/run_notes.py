@@ -12,7 +12,7 @@ import ast
 import posixpath
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from expcurate.records import CliFlag, ConfigFile, EntryPoint
 from extractors.repo import RepoSearch, terms
@@ -356,7 +356,23 @@ def unopened(
 
 
 # calls reading a file named by their first argument
-_READS = {"open", "load", "read_csv", "loadtxt", "read_json", "read_table", "genfromtxt"}
+READS = {"open", "load", "read_csv", "loadtxt", "read_json", "read_table", "genfromtxt"}
+
+
+def run_programs(
+    runs: list[Run], programs_of: Callable[[str], list[str]]
+) -> Iterator[tuple[Run, str, str]]:
+    """Each run the reviewer gets a command for, with the folder each of its commands (its
+    evaluation and what runs before that) moves into (`cd x &&`, else "") and each program
+    that command runs, once per command."""
+    for run in runs:
+        if run.missing or not run.command:
+            continue
+        for command in (run.command, run.then, *run.then_after):
+            at = re.match(r"\s*cd\s+(\S+)\s*&&", command or "")
+            here = posixpath.normpath(at.group(1)) if at else ""
+            for program in dict.fromkeys(programs_of(command) if command else []):
+                yield run, here, program
 
 
 def misplaced(
@@ -374,27 +390,21 @@ def misplaced(
     for k in known:
         by_name.setdefault(posixpath.basename(k), []).append(k)
     opened = {} if opened is None else opened
-    for run in runs:
-        if run.missing or not run.command:
-            continue
-        for command in (run.command, run.then, *run.then_after):
-            at = re.match(r"\s*cd\s+(\S+)\s*&&", command or "")
-            here = posixpath.normpath(at.group(1)) if at else ""
-            for program in dict.fromkeys(programs_of(command) if command else []):
-                if program not in opened:
-                    opened[program] = _opened_names(program, tree_of)
-                for name in opened[program]:
-                    if posixpath.normpath(posixpath.join(here, name)) in known:
-                        continue
-                    elsewhere = by_name.get(posixpath.basename(name), [])
-                    if len(elsewhere) != 1:
-                        continue  # made by a run, downloaded, or one of several
-                    note = (
-                        f"{posixpath.basename(program)} opens {name} from the folder it runs "
-                        f"in, which the repository has at {elsewhere[0]}: copy it there first"
-                    )
-                    if note not in run.warning:
-                        run.say(note)
+    for run, here, program in run_programs(runs, programs_of):
+        if program not in opened:
+            opened[program] = _opened_names(program, tree_of)
+        for name in opened[program]:
+            if posixpath.normpath(posixpath.join(here, name)) in known:
+                continue
+            elsewhere = by_name.get(posixpath.basename(name), [])
+            if len(elsewhere) != 1:
+                continue  # made by a run, downloaded, or one of several
+            note = (
+                f"{posixpath.basename(program)} opens {name} from the folder it runs "
+                f"in, which the repository has at {elsewhere[0]}: copy it there first"
+            )
+            if note not in run.warning:
+                run.say(note)
 
 
 def uncompiled(
@@ -502,7 +512,7 @@ def _opened_names(program: str, tree_of: Callable[[str], ast.Module | None]) -> 
         func = node.func
         called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
         first = node.args[0]
-        if called not in _READS or not isinstance(first, ast.Constant):
+        if called not in READS or not isinstance(first, ast.Constant):
             continue
         name = first.value
         if (
