@@ -157,9 +157,7 @@ class StepPlanner:
         modules = self._closure(entry, untaken) if entry else []
         # the config of the arm the question asks about first ("How does SegNeXt-L compare
         # with Segformer-B2 ...") leads: its classes are the method's, its data the task's
-        configs = list(
-            dict.fromkeys(r.config for r in _by_mention(runs, task.question) if r.config)
-        )
+        configs = list(dict.fromkeys(r.config for r in by_mention(runs, task.question) if r.config))
         # a program given its experiment as a config: the config sets the data and the
         # optimizer, and the closure of a framework's training program is the framework
         # (every model's `train`), so only the program's own definitions name the stages
@@ -955,7 +953,7 @@ def _repeated_runs(runs: list[Run], steps: list[Step]) -> list[Step]:
     return out
 
 
-def _by_mention(runs: list[Run], question: str) -> list[Run]:
+def by_mention(runs: list[Run], question: str) -> list[Run]:
     """The runs in the order the question first names one of their arms; those it names
     none of after, in their own order."""
     text = question.lower()

@@ -50,7 +50,7 @@ from .gist import Gists
 from .launch import invocation_of
 from .methods import MethodModules
 from .notebook_arms import NotebookArms
-from .plan import FEW_STEPS, MAX_STEPS, Plan, StepPlanner, compares
+from .plan import FEW_STEPS, MAX_STEPS, Plan, StepPlanner, by_mention, compares
 from .query import TaskQuery, asks_how, asks_to_build, build_query
 from .rank import Candidate, Ranker, preparing
 from .run import Run
@@ -70,7 +70,7 @@ RELEVANCE = 1.05  # share of task names found in the repo + share of task words 
 WORDS_ONLY_RELEVANCE = 0.85  # share of task words, for a task that names nothing
 _NUMERIC = re.compile(r"[\d.,%]+")
 _NUMBER_NAME = re.compile(r"\d[\d.]*(?:e_?\d*)?$")  # 1e_5, 3.5
-HEURISTIC_VERSION = "setup-heuristic-258"  # bump when the policy's output changes
+HEURISTIC_VERSION = "setup-heuristic-259"  # bump when the policy's output changes
 
 
 class _OutOfSteps(Exception):
@@ -261,6 +261,13 @@ class SetupAgent:
         if lead is not None:
             scores[lead] = max(scores.values(), default=0.0) + 1e-6
         runs, entry = self.run_planner.runs(task, q, entry, scores)
+        # the program of the arm the question asks about first leads the steps, when the
+        # runs run another program too: Trace's run_prompt_bigbench_trace.py for "Can Trace
+        # optimize ... more effectively than DSPy's COPRO", not the DSPy program its words
+        # matched best, whose steps then follow as another program of the experiment
+        beside: list[str] = []
+        if (asked := self._asked_program(task, runs, entry)) is not None and entry is not None:
+            beside, entry = [entry], asked
         top = chosen[0].path
         home = entry or (top if top.endswith(".py") else None)
         # the model the runs train (`--model CycleNet`) is the method, else the best match
@@ -274,10 +281,10 @@ class SetupAgent:
         configured = any(r.config for r in runs)  # the configs' classes are the method
         if method is None and home and len(own) < 2 and not configured:
             method = self.tracer.method_step(home, q)
-        others = [
+        others = beside + [
             c.path
             for c in chosen[1:]
-            if c.kind == "entry" and c.path.endswith(".py") and c.path != entry
+            if c.kind == "entry" and c.path.endswith(".py") and c.path not in (entry, *beside)
         ]
         also = tuple(others[: 0 if chosen[0].kind == "notebook" else 1])  # a notebook: its own
         # another program is part of this experiment when a run runs it, when it sits beside
@@ -314,6 +321,34 @@ class SetupAgent:
             part = ()
         plan = self.step_planner.steps(task, q, entry, runs, method, part, rivals=models[1:])
         return entry, plan, part
+
+    def _asked_program(self, task: TaskDraft, runs: list[Run], entry: str | None) -> str | None:
+        """The Python program the run of the arm the question names first runs, when it is
+        not the entry point and the entry point runs arms named only after it; else None."""
+        text = task.question.lower()
+        done = [r for r in runs if not r.missing and r.arms and r.command]
+        if entry is None or len(done) < 2:
+            return None
+
+        def mention(run: Run) -> int:
+            found = [text.find(a.value.lower()) for a in run.arms if a.value.strip()]
+            return min((i for i in found if i >= 0), default=-1)
+
+        asked = by_mention(done, task.question)[0]
+        if mention(asked) < 0:
+            return None
+        programs = [
+            p
+            for p in self.run_planner.programs(asked.command)
+            if p.endswith(".py") and p in self.entries
+        ]
+        if not programs or entry in programs:
+            return None
+        # the entry point's own runs give arms the question names only later
+        own = [r for r in done if entry in self.run_planner.programs(r.command)]
+        if not own or any(0 <= mention(r) <= mention(asked) for r in own):
+            return None
+        return programs[-1]
 
     def _no_answer(self, q: TaskQuery, ranked: list[Candidate]) -> str:
         """Nothing relevant: the repository lacks the task's names and much of its vocabulary.

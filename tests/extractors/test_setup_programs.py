@@ -2982,3 +2982,74 @@ def test_the_script_whose_run_reaches_the_tasks_measure_leads_the_best_word_matc
     assert "`bash scripts/anomaly_detection/SeriesNet.sh`" in usage, (usage, setup.trace)
     assert "scripts/classification/SeriesNet.sh`" not in usage, usage
     assert setup.requirements[-1].endswith("(exp/exp_anomaly.py:11)"), setup.requirements
+
+
+def test_the_program_of_the_arm_the_question_asks_about_leads_the_steps(tmp_path: Path) -> None:
+    """ "Can Tracer optimize prompts better than Rival's COPRO?": the rival's program shares
+    more of the task's words and ranks first, but the question asks about Tracer, whose run
+    is run_tracer.py: its model and its learning loop are the steps, and the rival's
+    program follows as another program of the experiment."""
+    body = "".join(f"        self.part_{k} = prompt * {k}\n" for k in range(4))
+    tracer = (
+        '"""Optimize the prompt of an agent with Tracer."""\n'
+        "import argparse\n\n\n"
+        "class PromptAgent:\n"
+        "    def __init__(self, prompt):\n"
+        f"{body}"
+        "        self.prompt = prompt\n\n"
+        "    def forward(self, question):\n"
+        "        answer = self.prompt + question\n"
+        "        scored = len(answer) % 7\n"
+        "        return answer, scored\n\n\n"
+        "def learn_prompt(agent, examples, epochs):\n"
+        "    reward = 0\n"
+        "    for epoch in range(epochs):\n"
+        "        for question in examples:\n"
+        "            answer, scored = agent.forward(question)\n"
+        "            reward += scored\n"
+        "    return reward\n\n\n"
+        "if __name__ == '__main__':\n"
+        "    parser = argparse.ArgumentParser()\n"
+        "    parser.add_argument('--task_start', type=int, default=0)\n"
+        "    args = parser.parse_args()\n"
+        "    agent = PromptAgent('Answer:')\n"
+        "    print('accuracy', learn_prompt(agent, ['q1', 'q2'], 3))\n"
+    )
+    rival = (
+        '"""Optimize prompts with the COPRO optimizer of the rival library: prompts, '
+        'optimizer, benchmark, accuracy."""\n'
+        "import argparse\n\n\n"
+        "def copro_optimize(prompts, benchmark):\n"
+        "    best = max(prompts, key=len)\n"
+        "    accuracy = len(best) / (len(benchmark) + 1)\n"
+        "    return best, accuracy\n\n\n"
+        "if __name__ == '__main__':\n"
+        "    parser = argparse.ArgumentParser()\n"
+        "    parser.add_argument('--copro', action='store_true')\n"
+        "    parser.add_argument('--task_start', type=int, default=0)\n"
+        "    args = parser.parse_args()\n"
+        "    best, accuracy = copro_optimize(['optimize prompts', 'a'], ['benchmark'])\n"
+        "    print('accuracy', accuracy)\n"
+    )
+    files = {
+        "run_tracer.py": tracer,
+        "run_rival.py": rival,
+        "README.md": (
+            "# Prompt optimization benchmark\n\nOptimize prompts with Tracer:\n\n"
+            "```\npython run_tracer.py --task_start 0\n```\n\n"
+            "The rival library's COPRO optimizer on the same benchmark:\n\n"
+            "```\npython run_rival.py --copro --task_start 0\n```\n"
+        ),
+    }
+    task = _task(
+        "Can Tracer optimize prompts better than Rival's COPRO optimizer on the benchmark's "
+        "accuracy?",
+        {"optimizer": ["Tracer", "Rival's COPRO"]},
+    )
+    setup = recovered_setup(tmp_path / "t", files, task)
+    steps = "\n".join(setup.requirements)
+    assert "Run Tracer: `python run_tracer.py --task_start 0`" in setup.usage_instructions, (
+        setup.usage_instructions
+    )
+    assert "PromptAgent" in steps and "learn_prompt" in steps.lower().replace(" ", "_"), steps
+    assert setup.source[0] == "run_tracer.py", setup.source
