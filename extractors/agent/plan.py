@@ -953,16 +953,18 @@ def _repeated_runs(runs: list[Run], steps: list[Step]) -> list[Step]:
     return out
 
 
+def mentioned_at(run: Run, question: str) -> int:
+    """Where the question first names one of the run's arms; -1 when it names none."""
+    text = question.lower()
+    found = [text.find(a.value.lower()) for a in run.arms if a.value.strip()]
+    return min((i for i in found if i >= 0), default=-1)
+
+
 def by_mention(runs: list[Run], question: str) -> list[Run]:
     """The runs in the order the question first names one of their arms; those it names
     none of after, in their own order."""
-    text = question.lower()
-
-    def first(run: Run) -> int:
-        found = [text.find(a.value.lower()) for a in run.arms if a.value.strip()]
-        return min((i for i in found if i >= 0), default=len(text) + 1)
-
-    return sorted(runs, key=first)
+    after = len(question) + 1
+    return sorted(runs, key=lambda r: at if (at := mentioned_at(r, question)) >= 0 else after)
 
 
 def _covered(step: Step, steps: list[Step]) -> bool:

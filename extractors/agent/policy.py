@@ -50,7 +50,15 @@ from .gist import Gists
 from .launch import invocation_of
 from .methods import MethodModules
 from .notebook_arms import NotebookArms
-from .plan import FEW_STEPS, MAX_STEPS, Plan, StepPlanner, by_mention, compares
+from .plan import (
+    FEW_STEPS,
+    MAX_STEPS,
+    Plan,
+    StepPlanner,
+    by_mention,
+    compares,
+    mentioned_at,
+)
 from .query import TaskQuery, asks_how, asks_to_build, build_query
 from .rank import Candidate, Ranker, preparing
 from .run import Run
@@ -325,17 +333,12 @@ class SetupAgent:
     def _asked_program(self, task: TaskDraft, runs: list[Run], entry: str | None) -> str | None:
         """The Python program the run of the arm the question names first runs, when it is
         not the entry point and the entry point runs arms named only after it; else None."""
-        text = task.question.lower()
         done = [r for r in runs if not r.missing and r.arms and r.command]
         if entry is None or len(done) < 2:
             return None
-
-        def mention(run: Run) -> int:
-            found = [text.find(a.value.lower()) for a in run.arms if a.value.strip()]
-            return min((i for i in found if i >= 0), default=-1)
-
         asked = by_mention(done, task.question)[0]
-        if mention(asked) < 0:
+        first = mentioned_at(asked, task.question)
+        if first < 0:
             return None
         programs = [
             p
@@ -346,7 +349,7 @@ class SetupAgent:
             return None
         # the entry point's own runs give arms the question names only later
         own = [r for r in done if entry in self.run_planner.programs(r.command)]
-        if not own or any(0 <= mention(r) <= mention(asked) for r in own):
+        if not own or any(0 <= mentioned_at(r, task.question) <= first for r in own):
             return None
         return programs[-1]
 
