@@ -58,7 +58,7 @@ def read_literals(tree: ast.Module) -> list[tuple[int, str]]:
     first argument of a reading call (`open('data/x.json')`, `pd.read_csv("y.csv")`), or a
     string bound to a name that is then passed to a call other than a writing one (`tfile =
     'data/train.json'` ... `Dataset(tfile)`), where no call writes through it."""
-    bound: dict[str, tuple[int, str]] = {}
+    bound: list[tuple[str, int, str]] = []  # a name, where a path is bound to it, the path
     for node in ast.walk(tree):
         if (
             isinstance(node, ast.Assign)
@@ -69,9 +69,8 @@ def read_literals(tree: ast.Module) -> list[tuple[int, str]]:
             and _DATA.fullmatch(node.value.value)
         ):
             # a name bound more than once is each of its files
-            key = f"{node.targets[0].id}@{node.lineno}"
-            bound[key] = (node.lineno, node.value.value)
-    names = {k.split("@")[0] for k in bound}
+            bound.append((node.targets[0].id, node.lineno, node.value.value))
+    names = {name for name, _, _ in bound}
     passed: set[str] = set()
     written: set[str] = set()  # names and strings a call writes through
     found: list[tuple[int, str]] = []
@@ -95,10 +94,7 @@ def read_literals(tree: ast.Module) -> list[tuple[int, str]]:
             and _DATA.fullmatch(first.value)
         ):
             found.append((node.lineno, first.value))
-    for key, (line, path) in bound.items():
-        name = key.split("@")[0]
-        if name in passed and name not in written:
-            found.append((line, path))
+    found += [(line, path) for name, line, path in bound if name in passed - written]
     out: list[tuple[int, str]] = []
     for line, path in sorted(set(found)):
         if path not in written and not path.startswith(".."):

@@ -147,14 +147,15 @@ class StepTracer:
         if node is None:
             return []
         top = {i.name: i for i in self.outline(step.path) if "." not in i.name}
-        calls = sorted(
-            (c for c in ast.walk(node) if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)),
-            key=lambda c: (c.lineno, c.col_offset),
+        # the plain names it calls (`make_data(n)`), in the order it calls them
+        named = sorted(
+            (c.lineno, c.col_offset, c.func.id)
+            for c in ast.walk(node)
+            if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)
         )
         out: list[Step] = []
-        for call in calls:
-            assert isinstance(call.func, ast.Name)
-            found = top.get(call.func.id)
+        for _, _, name in named:
+            found = top.get(name)
             if (
                 found is None
                 or found.name == node.name
