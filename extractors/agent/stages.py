@@ -12,6 +12,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Callable
+from itertools import pairwise
 
 from expcurate.records import CliFlag, DocCommand, EntryPoint, RepoIndex
 from extractors.repo import RepoSearch
@@ -20,7 +21,7 @@ from extractors.repo.commands import doc_order, only_checks, python_entry, run_f
 from .arms import value_forms
 from .checkpoints import last_epoch, saved_by_number
 from .entry_args import EntryArgs
-from .launch import with_held, with_setting
+from .launch import appended, with_held, with_setting
 from .prerequisites import producers
 from .run import Run
 from .run_notes import own_output, run_data, run_slug
@@ -252,6 +253,7 @@ class Stages:
                 self._with_run_settings(c, run.settings, program, varying)
                 for c, program in zip(commands, by_program, strict=True)
             ]
+            trainings = self._carried(trainings, list(by_program))
             if apart and unset is not None:
                 # where the trainings write by default (`--model_path save/CIFAR-10`) and
                 # the evaluation reads: each run's own, or the last training overwrites all
@@ -270,6 +272,40 @@ class Stages:
             run.trained_by = list(by_program)
             if numbered and last is not None and f"--{numbered[2]}" in self.options_of(entry):
                 run.command = with_setting(run.command, [f"--{numbered[2]}", last])
+
+    def _carried(self, commands: list[str], programs: list[str]) -> list[str]:
+        """Each stage's command given the places of the user's an earlier stage's passes (a
+        `<...>` value), for an option its own program takes and its command leaves unset:
+        stage2.py reads stage 1's checkpoint under the `--srp <where_to_save_the_ckpt>`
+        stage1.py saved it under, and defaults to the authors' own disk."""
+        out = list(commands)
+        for k in range(1, len(out)):
+            spellings = self._option_spellings(programs[k])
+            for before in out[:k]:
+                words = before.split()
+                for option, value in pairwise(words):
+                    if not option.startswith("-") or not re.fullmatch(r"<[^<>\s]+>", value):
+                        continue
+                    same = next((names for names in spellings if option in names), None)
+                    if same is not None and not set(out[k].split()) & same:
+                        out[k] = appended(out[k], f"{option} {value}")  # as the user's place
+        return out
+
+    def _option_spellings(self, program: str) -> list[set[str]]:
+        """Each option of the program with its other spellings (`--save_root_path`,
+        `--srp`): from its parser as mined, else from its `add_argument` lines as written,
+        for a program that does not compile (EAT's stage2.py)."""
+        e = self.entries.get(program)
+        if e is not None:
+            return [{f.name, *f.aliases} for f in e.flags]
+        try:
+            text = self.search.text(program)
+        except (OSError, ValueError):
+            return []
+        return [
+            set(re.findall(r"['\"](-{1,2}[\w-]+)['\"]", m.group(1)))
+            for m in re.finditer(r"add_argument\(([^()]*)", text)
+        ]
 
     def _with_run_settings(
         self, command: str, settings: str, program: str, only: set[str] | None = None

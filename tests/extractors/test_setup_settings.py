@@ -1043,6 +1043,39 @@ def test_an_evaluation_is_preceded_by_the_documented_training(tmp_path: Path) ->
     assert {"test.py", "stage1.py", "stage2.py"} <= set(setup.masked_source), setup.masked_source
 
 
+def test_a_later_stage_is_given_the_place_an_earlier_one_saved_under(tmp_path: Path) -> None:
+    """stage1.py saves under `--srp <where_to_save_the_ckpt>`; stage2.py reads stage 1's
+    checkpoint under its own `--save_root_path` (also `--srp`), which the README's command
+    leaves at the authors' disk, and stage2.py does not even compile: its command is given
+    the same place. A place the later program does not take is not carried."""
+    stage = OOD_TEST.replace("print('AUROC", "train(args.odc)\n    print('loss").replace(
+        "    p.add_argument('--dout', default='svhn', choices=['texture', 'svhn', 'lsun'])\n",
+        "    p.add_argument('--save_root_path', '--srp', default='/ssd1/authors/')\n",
+    )
+    stage = stage.replace(
+        "import argparse\n",
+        "import argparse\n\n\ndef train(odc):\n    for epoch in range(10):\n"
+        "        loss = odc * 0.1\n        print(epoch, loss)\n",
+    )
+    first = stage.replace(
+        "    p.add_argument('--ckpt', default='')\n",
+        "    p.add_argument('--log_to', default='')\n",
+    )
+    broken = stage.replace("        print(epoch, loss)\n", "        print(epoch, loss)\n   x = 1\n")
+    readme = (
+        "# Long-tailed OOD detection\n\nTrain, CIFAR10-LT:\n\n"
+        "    python stage1.py --ds cifar10 --odc 3 --srp <where_to_save_the_ckpt> "
+        "--log_to <your_log>\n\nThen fine-tune:\n\n"
+        "    python stage2.py --ds cifar10 --odc 3\n\n" + OOD_README.split("\n", 2)[2]
+    )
+    files = {"test.py": OOD_TEST, "stage1.py": first, "stage2.py": broken, "README.md": readme}
+    usage = recovered_setup(tmp_path / "s", files, _ood_task()).usage_instructions
+    assert "then `python stage2.py --ds cifar100 --odc 3 --srp <where_to_save_the_ckpt>`" in (
+        usage
+    ), usage
+    assert "stage2.py --ds cifar100 --odc 3 --srp <where_to_save_the_ckpt> --log_to" not in usage
+
+
 def test_a_training_that_does_not_compile_still_takes_the_options_its_readme_gives(
     tmp_path: Path,
 ) -> None:
