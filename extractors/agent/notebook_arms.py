@@ -19,6 +19,7 @@ The lines cite the notebook's file lines, as its steps do.
 
 from __future__ import annotations
 
+import json
 import posixpath
 import re
 
@@ -42,6 +43,26 @@ def cell_lines(search: RepoSearch, path: str) -> list[tuple[int, str]]:
         return notebook_lines(search.text(path))
     except (OSError, RepoPathError):
         return []
+
+
+def code_lines(search: RepoSearch, path: str) -> list[tuple[int, str]]:
+    """A notebook's code cells' source lines, each with its line in the .ipynb file: not its
+    Markdown's, which may show code it never runs ("CAMUV.execute(X, alpha, ...) is the
+    method"). All its cells' lines when the file is not the JSON its lines were read from."""
+    lines = cell_lines(search, path)
+    try:
+        cells = json.loads(search.text(path)).get("cells", [])
+    except (OSError, RepoPathError, ValueError, AttributeError):
+        return lines
+    out: list[tuple[int, str]] = []
+    k = 0
+    for cell in cells if isinstance(cells, list) else []:
+        source = cell.get("source", []) if isinstance(cell, dict) else []
+        n = len(source) if isinstance(source, list) else len(str(source).splitlines())
+        if isinstance(cell, dict) and cell.get("cell_type") == "code":
+            out += lines[k : k + n]
+        k += n
+    return out if k == len(lines) else lines
 
 
 class NotebookArms:
@@ -238,3 +259,50 @@ def unresolved_import(path: str, search: RepoSearch, known: set[str]) -> tuple[s
             )
             return roots[0], note
     return "", ""
+
+
+def unbound_module(path: str, search: RepoSearch, known: set[str]) -> str:
+    """A name a notebook uses as a module (`CAMUV.execute(data, 0.01, 3)`) that nothing in it
+    binds, where a star import reads the module of that name (`from
+    search.FCMBased.lingam.CAMUV import *`), which binds what the module defines, not the
+    module: as written the cell stops with a NameError. The note saying so and how to mend
+    it; "" when there is none."""
+    lines = code_lines(search, path)
+    stars: dict[str, tuple[int, str]] = {}  # a module's last name, its line and dotted path
+    bound: set[str] = set()
+    for i, line in lines:
+        code = line.split("#", 1)[0]
+        if m := re.match(r"\s*from\s+([\w.]+)\s+import\s+\*", code):
+            stars.setdefault(m[1].rsplit(".", 1)[-1], (i, m[1]))
+            continue
+        if m := re.match(r"\s*import\s+(.+)", code):
+            for part in m[1].split(","):
+                words = part.split()
+                bound.add(words[-1].split(".")[0] if words else "")
+        if m := re.match(r"\s*from\s+[\w.]+\s+import\s+(.+)", code):
+            bound |= {p.split()[-1] for p in m[1].strip("() ").split(",") if p.strip()}
+        bound |= set(re.findall(r"^\s*(?:def|class)\s+(\w+)", code))
+        bound |= set(re.findall(r"(\w+)\s*(?:,\s*\w+\s*)*=(?!=)", code))
+        bound |= set(re.findall(r"\bfor\s+(\w+)\s+in\b", code))
+    for i, line in lines:
+        for name, attr in re.findall(r"(?<![\w.])(\w+)\.(\w+)\s*\(", line):
+            if name not in stars or name in bound:
+                continue
+            at, dotted = stars[name]
+            rel = dotted.replace(".", "/") + ".py"
+            module = next((k for k in sorted(known) if k == rel or k.endswith("/" + rel)), None)
+            if module is None:
+                continue
+            try:
+                text = search.text(module)
+            except (OSError, RepoPathError):
+                continue
+            if not re.search(rf"(?m)^(?:def|class)\s+{re.escape(attr)}\b", text):
+                continue
+            parent = dotted.rsplit(".", 1)[0]
+            return (
+                f"`{name}.{attr}` ({path}:{i}) names the module its star import `from {dotted} "
+                f"import *` (:{at}) reads from, which that import does not bind: call `{attr}` "
+                f"itself, or import the module (`from {parent} import {name}`)"
+            )
+    return ""

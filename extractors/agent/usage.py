@@ -51,7 +51,7 @@ from .config_runs import with_config
 from .data_steps import DataSteps
 from .installs import Installs
 from .measures import Computed
-from .notebook_arms import NotebookArms, unresolved_import
+from .notebook_arms import NotebookArms, unbound_module, unresolved_import
 from .plan import Plan
 from .query import TaskQuery, asks_how
 from .rank import Candidate, asks_cost, counts_cost, names_cost
@@ -201,6 +201,8 @@ class UsageWriter:
                     # run from the notebook's folder, its imports resolve from the repository's
                     folder, note = unresolved_import(cand.path, self.search, self.known)
                     cmd = f"PYTHONPATH=$PWD/{shlex.quote(folder)} {cmd}" if folder else cmd
+                    unbound = unbound_module(cand.path, self.search, self.known)
+                    note = "; ".join(n for n in (note, unbound) if n)
                 if cmd and all(cmd != x.command for x in commands):
                     commands.append(Command(cmd, warning=note))
                 if len(commands) >= 3 or (commands and chosen[0].kind == "notebook"):

@@ -278,3 +278,48 @@ def test_a_notebooks_import_resolving_only_from_a_folder_puts_it_on_the_path(
         "`PYTHONPATH=$PWD/graphs jupyter nbconvert --to notebook --execute tests/example.ipynb` "
         "(its import `from search.pc import pc`"
     ) in usage, usage
+
+
+def test_a_module_name_a_star_import_does_not_bind_is_said(tmp_path: Path) -> None:
+    """`from graphs.search.PC import *` binds `pc`, not the module `PC`: the code cell's
+    `PC.pc(data, 0.05)` stops with a NameError. The Markdown cell showing the same call is
+    no code; a module the notebook imports by name, or binds itself, is fine."""
+    import json
+
+    from repo_fixture import committed_index
+
+    from extractors.agent.notebook_arms import code_lines, unbound_module
+    from extractors.repo import RepoSearch
+
+    def notebook(*code: str) -> str:
+        cells = [
+            {"cell_type": "markdown", "metadata": {}, "source": ["`PC.pc(X, alpha)` searches.\n"]},
+            {"cell_type": "code", "metadata": {}, "source": list(code)},
+        ]
+        return json.dumps({"cells": cells, "metadata": {}, "nbformat": 4}, indent=1)
+
+    star = "from graphs.search.PC import *\n"
+    files = {
+        "graphs/__init__.py": "",
+        "graphs/search/__init__.py": "",
+        "graphs/search/PC.py": PC,
+        "tests/star.ipynb": notebook(star, "graph = PC.pc([], 0.05)\n"),
+        "tests/named.ipynb": notebook(star, "from graphs.search import PC\n", "PC.pc([], 0.05)\n"),
+        "tests/direct.ipynb": notebook(star, "graph = pc([], 0.05)\n"),
+    }
+    index = committed_index(tmp_path / "nb", files)
+    search = RepoSearch(tmp_path / "nb", index)
+    known = {f.path for f in index.files}
+    raw = files["tests/star.ipynb"].splitlines()
+    at = {k: i for i, x in enumerate(raw, 1) for k in ("import", "graph =") if k in x}
+    assert [x for _, x in code_lines(search, "tests/star.ipynb")] == [
+        star.rstrip("\n"),
+        "graph = PC.pc([], 0.05)",
+    ]
+    assert unbound_module("tests/star.ipynb", search, known) == (
+        f"`PC.pc` (tests/star.ipynb:{at['graph =']}) names the module its star import `from "
+        f"graphs.search.PC import *` (:{at['import']}) reads from, which that import does not "
+        "bind: call `pc` itself, or import the module (`from graphs.search import PC`)"
+    )
+    assert unbound_module("tests/named.ipynb", search, known) == ""
+    assert unbound_module("tests/direct.ipynb", search, known) == ""
