@@ -301,6 +301,47 @@ class MeasureSteps:
                     return Step(f"Compute {name} as measured", path, item.start, item.end)
         return None
 
+    def _again_past_exit(
+        self, path: str, begin: int, last: int, printed: list[str], said: frozenset[str]
+    ) -> str:
+        """Where the runs that go on past an exit a switch guards print the reported measure
+        again, in the same loop (SegVol prints the zoom-out Dice, `if not args.use_zoom_in:
+        continue`, then the zoom-in Dice): "; past `if not args.use_zoom_in` (:106), the
+        runs print it again at :154"; "" when nothing is. The measure is the task's ones
+        the report prints, else the common measures it names (`dice`)."""
+        common = said & (_COMMON_METRICS - _VAGUE_METRICS)
+        tree = self.tracer.tree(path) if path.endswith(".py") and (printed or common) else None
+        if tree is None:
+            return ""
+        loops = [
+            n
+            for n in ast.walk(tree)
+            if isinstance(n, ast.For | ast.While) and n.lineno < begin <= (n.end_lineno or 0)
+        ]
+        if not loops:
+            return ""
+        loop = max(loops, key=lambda n: n.lineno)  # the innermost
+        after = [b for b in loop.body if b.lineno > last]
+        guard = next(
+            (
+                b
+                for b in after
+                if isinstance(b, ast.If)
+                and len(b.body) == 1
+                and isinstance(b.body[0], ast.Continue | ast.Break | ast.Return)
+                and "args." in ast.unparse(b.test)
+            ),
+            None,
+        )
+        if guard is None:
+            return ""
+        start, end = (guard.end_lineno or guard.lineno) + 1, loop.end_lineno or guard.lineno
+        for _, line, _, again in _report_lines(self.search, [(path, start, end)]):
+            if all(_prints(m, again) for m in printed) if printed else common <= again:
+                test = ast.unparse(guard.test)
+                return f"; past `if {test}` (:{guard.lineno}), the runs print it again at :{line}"
+        return ""
+
     def report_step(
         self,
         metrics: list[str],
@@ -437,6 +478,8 @@ class MeasureSteps:
                         action += f"; the line prints no {absent}"
                     elif instead:
                         action += f"; the line prints {instead}"
+                    if again := self._again_past_exit(path, begin, last, printed, said_terms):
+                        action += again
                     return Step(action, path, begin, last), shown
         return None
 

@@ -568,6 +568,53 @@ def test_the_report_step_spans_the_next_lines_printing_the_tasks_other_measures(
     ), steps
 
 
+def test_the_report_step_says_where_runs_past_a_guarded_exit_print_the_measure_again(
+    tmp_path: Path,
+) -> None:
+    """Each organ's coarse Dice is printed, then `if not args.refine: continue`, then the
+    refined Dice: the runs that refine report the later line too, and the step says where.
+    A print past no exit is no second report."""
+    program = (
+        '"""Does refining the coarse segmentation raise the Dice score of each organ?"""\n'
+        "import argparse\n\n\n"
+        "def segment(args, organs):\n"
+        "    for organ in organs:\n"
+        "        coarse = len(organ) / 10\n"
+        "        print(f'coarse dice: {coarse:.4f}')\n"
+        "        if not args.refine:\n"
+        "            continue\n"
+        "        fine = coarse * 1.1\n"
+        "        print(f'coarse dice {coarse:.4f} -> refined dice {fine:.4f}')\n\n\n"
+        "if __name__ == '__main__':\n"
+        "    p = argparse.ArgumentParser()\n"
+        "    p.add_argument('--refine', action='store_true')\n"
+        "    args = p.parse_args()\n"
+        "    segment(args, ['liver', 'kidney'])\n"
+    )
+    files = {
+        "segment.py": program,
+        "README.md": (
+            "# Organs\n\nDoes refining the coarse segmentation raise the Dice score of each "
+            "organ? Segment with and without refinement:\n\n```\npython segment.py --refine\n```\n"
+        ),
+    }
+    task = TaskDraft(
+        key="table-1:dice",
+        question="Does refining the coarse segmentation raise the Dice score of each organ?",
+        method="Segment each organ, refining or not, and report the Dice score.",
+        expected_outcome="Refining raises the Dice score.",
+        design_complexity=DesignComplexity(dependent_variables={"metric": ["Dice score"]}),
+    )
+    steps = recovered_setup(tmp_path / "r", files, task).requirements
+    assert steps[-1] == (
+        "Final Step: Report Dice score of each run, then compare the runs; past `if not "
+        "args.refine` (:9), the runs print it again at :12 (segment.py:8)"
+    ), steps
+    quiet = program.replace("        if not args.refine:\n            continue\n", "")
+    steps = recovered_setup(tmp_path / "q", {**files, "segment.py": quiet}, task).requirements
+    assert "again" not in steps[-1], steps
+
+
 def test_what_the_question_compares_within_each_of_is_repeated_over_not_compared(
     tmp_path: Path,
 ) -> None:
