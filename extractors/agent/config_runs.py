@@ -103,6 +103,21 @@ def path_words(path: str) -> list[str]:
 
 
 _SIZE = re.compile(r"\d{2,5}x\d{2,5}")  # an input size in a file name: 512x512, 1024x1024
+# what follows the data set in a config's name, or stands in it for no data: a schedule
+# (80k, 160k, 20e), an input size, a device count (4x4), a version
+_SCHEDULE = re.compile(r"\d+[ke]?|\d+x\d+|v\d+|1x|2x|3x|\d+ep")
+
+
+def _names_whole(want: list[str], have: list[str]) -> bool:
+    """Every word of the arm is a word of the path as it is, or a backbone the path writes
+    by its initial and depth (`resnet50` as `r50`): not only the start of one."""
+    return all(
+        w in have
+        or (
+            _DEEP.fullmatch(w) is not None and any(_DEEP.fullmatch(h) and _same(w, h) for h in have)
+        )
+        for w in want
+    )
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -158,6 +173,7 @@ class ConfigFiles:
             if not f.skipped and f.path.endswith(_CONFIG_EXTS) and _experiment_config(f.path)
         ]
         self._words = {p: path_words(p) for p in self.configs}
+        self._data: frozenset[str] | None = None  # the data sets the configs are on, by name
         self._classes: dict[str, tuple[str, ast.ClassDef] | None] = {}
         self._rare: set[str] | None = None
 
@@ -206,6 +222,28 @@ class ConfigFiles:
             self._rare = {w for w, n in counts.items() if n <= RARE * len(self.configs)}
         have = [h for h in _own_words(config) if h in self._rare]
         return any(_same(w, h) for w in words for h in have)
+
+    def data_named(self, words: Sequence[str]) -> list[str]:
+        """Of `words` (a question's), those naming the data set some config is on, as the
+        last word of its file name past the schedule and the input size (`isaid` of
+        `pspnet_r50-d8_4x4_896x896_80k_isaid.py`)."""
+        if self._data is None:
+            ends: set[str] = set()
+            for p in self.configs:
+                if _PARTIAL & set(p.split("/")):  # a base config is a part, on no data
+                    continue
+                name = path_words(p.rsplit("/", 1)[-1])
+                stem = [w for w in name if not _SCHEDULE.fullmatch(w)]
+                # a model's name alone (`pspnet.yml`, a metafile) is on no data
+                if len(name) >= 3 and len(stem) >= 2 and not stem[-1].isdigit():
+                    ends.add(stem[-1])
+            self._data = frozenset(ends)
+        data = self._data
+        return [
+            w
+            for w in dict.fromkeys(words)
+            if len(w) >= 3 and w.isalpha() and any(w == d or _dated(w, d) for d in data)
+        ]
 
     def other_data(self, config: str, wanted: Sequence[str]) -> list[str]:
         """Of the words of what the task holds fixed, those naming data some config of the
@@ -272,8 +310,17 @@ class ConfigFiles:
         """Each arm's config (by the arm's index), leaving out arms of one variable that
         find the same file: the file does not tell them apart (`SegNeXt-T (a)` and `(b)`)."""
         found = self._each_config(program, arms, prefer, loose)
-        taken = Counter((arms[i].variable, c) for i, c in found.items())
-        return {i: c for i, c in found.items() if taken[(arms[i].variable, c)] == 1}
+        claims: dict[tuple[str, str], list[int]] = {}
+        for i, c in found.items():
+            claims.setdefault((arms[i].variable, c), []).append(i)
+        out: dict[int, str] = {}
+        for (_, c), idx in claims.items():
+            # of methods one file matches (PointRend and PointFlow, by the folder word
+            # `point`), the one whose every word the path holds as it is
+            exact = [i for i in idx if _names_whole(arm_words(arms[i].value), path_words(c))]
+            if len(idx) == 1 or len(exact) == 1:
+                out[exact[0] if len(idx) > 1 else idx[0]] = c
+        return dict(sorted(out.items()))
 
     def _each_config(
         self, program: str, arms: list[Arm], prefer: list[str], loose: Sequence[str]

@@ -565,12 +565,21 @@ class RunPlanner:
             model = Arm(arm.variable, head, frozenset(terms(head)))
             if config := files.config_for(program, model, prefer, (), q.words):
                 configs[i] = config
+        # the data the question names, when the task holds none ("... on the remote sensing
+        # dataset iSAID"): what a config on other data is to be adapted to
+        on_data = prefer or files.data_named(q.words)
         for i, config in configs.items():
             made = files.run(program, config)
             run = Run(made.command, arms=[runnable[i]], config=config, then=made.evaluation)
-            if other := files.other_data(config, prefer):  # the arm's only config is elsewhere
+            if other := files.other_data(config, on_data):  # its only config is elsewhere
                 said = [v for v in [*datasets, *held] if any(w in fold(v) for w in other)]
-                held_data = ", ".join(said[:2]) or ", ".join(other)
+                # else as the question writes it ("iSAID" for `isaid`)
+                spelled = [
+                    m.group(0)
+                    for w in other
+                    if (m := re.search(rf"\b{re.escape(w)}\b", task.question, re.I))
+                ]
+                held_data = ", ".join(said[:2]) or ", ".join(spelled or other)
                 run.warning = f"its config trains on other data than {held_data}: adapt its data"
             add(run)
         # arms one config stands for (SegNeXt-T's (a), (b) and (c) decoders), and arms adding

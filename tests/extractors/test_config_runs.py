@@ -825,3 +825,35 @@ def test_the_own_method_written_with_its_encoder_runs_by_its_name(tmp_path: Path
     task.design_complexity.constant_variables = {}
     usage = recovered_setup(tmp_path / "n", files, task).usage_instructions
     assert "configs/foonet/" not in usage, usage
+
+
+def test_of_methods_one_config_matches_the_one_it_names_whole_runs_it(tmp_path: Path) -> None:
+    """`configs/point_rend/pointrend_r50_...` holds PointRend's name whole, and PointFlow's
+    only by the folder's `point`: PointRend runs it, PointFlow stays to write. The question
+    alone names the data set (iSAID, the last word of some configs' names): a config on
+    other data says so, as the question writes it."""
+    zoo = {
+        "configs/point_rend/pointrend_r50_512x1024_80k_cityscapes.py": _config(
+            "r50", "cityscapes", "()"
+        ),
+        "configs/pspnet/pspnet_r50-d8_4x4_896x896_80k_isaid.py": _config("r50", "isaid", "()"),
+    }
+    task = TaskDraft(
+        key="table-4:compare",
+        question="How does FooNet-T compare with PointRend / ResNet50, PointFlow / ResNet50 and "
+        "PSPNet / ResNet50 on mIoU in Table 4 (results on the remote sensing dataset iSAID)?",
+        design_complexity=DesignComplexity(
+            independent_variables={
+                "method": ["PointRend / ResNet50", "PointFlow / ResNet50", "PSPNet / ResNet50"]
+            },
+            dependent_variables={"metrics": ["mIoU"]},
+        ),
+    )
+    usage = recovered_setup(tmp_path, {**FILES, **zoo}, task).usage_instructions
+    rend = "configs/point_rend/pointrend_r50_512x1024_80k_cityscapes.py"
+    line = next(x for x in usage.splitlines() if "Run PointRend" in x)
+    assert f"`./tools/dist_train.sh {rend} 8`" in line, usage
+    assert "its config trains on other data than iSAID: adapt its data" in line, line
+    psp = next(x for x in usage.splitlines() if "Run PSPNet" in x)
+    assert "isaid.py" in psp and "other data" not in psp, psp
+    assert rend not in next(x for x in usage.splitlines() if "PointFlow" in x), usage
