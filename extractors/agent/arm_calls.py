@@ -33,7 +33,9 @@ MIN_ARMS = 2  # a program calling one arm's function is that arm's demo, not the
 def definition_words(arm: Arm) -> list[str]:
     """The words a definition's name must hold to be this arm's; none when the arm is one
     plain word ("Database"), which names too many definitions to tell one."""
-    words = [w for w in arm_words(arm.value) if len(w) >= 3 and w.isalpha()]
+    # a name with its depth (`resnest269` of "ResNeSt-269") by its name
+    named = (re.sub(r"(?<=[a-z])\d{2,}$", "", w) for w in arm_words(arm.value))
+    words = [w for w in named if len(w) >= 3 and w.isalpha()]
     proper = re.search(r"[a-z][A-Z]", arm.value) is not None  # TorchViz, not Database
     return words if len(words) >= 2 or (words and proper) else []
 

@@ -79,6 +79,9 @@ def arm_words(value: str) -> list[str]:
     after the name); `Mask R-CNN` -> mask, rcnn (another lone letter is part of the word after
     it); a parenthesised note is dropped."""
     bare = re.sub(r"\([^()]*\)", " ", value.lower())
+    # a name and its depth joined by a dash are one word, as file names write them:
+    # `HRNetW-18` is hrnetw18 (`hr18`), `ResNet-50` resnet50 (`r50`)
+    bare = re.sub(r"([a-z])-(\d+)\b", r"\1\2", bare)
     words = _WORD.findall(bare)
     out: list[str] = []
     i = 0
@@ -133,6 +136,8 @@ def _same(want: str, have: str) -> bool:
         return m.group(1).startswith(n.group(1))
     if want.isdigit() and _SIZE.fullmatch(have):  # "512×512" in a caption: `512x512` configs
         return want in have.split("x")
+    if m and len(m.group(1)) >= 4 and have == m.group(1):
+        return False  # a depth the task names is not any depth: resnest269 is not `resnest/`
     short, long_ = sorted((want, have), key=len)
     if not long_.startswith(short) or short.isdigit():
         return False

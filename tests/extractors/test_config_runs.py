@@ -857,3 +857,27 @@ def test_of_methods_one_config_matches_the_one_it_names_whole_runs_it(tmp_path: 
     psp = next(x for x in usage.splitlines() if "Run PSPNet" in x)
     assert "isaid.py" in psp and "other data" not in psp, psp
     assert rend not in next(x for x in usage.splitlines() if "PointFlow" in x), usage
+
+
+def test_a_name_and_its_depth_joined_by_a_dash_are_one_word_a_path_writes_short(
+    tmp_path: Path,
+) -> None:
+    """ "HRNet / HRNetW-18" is `fcn_hr18_...` (its name's initials and depth); a depth the
+    task names is no other depth: "DeepLabV3+ / ResNeSt-269" is not the `resnest/` folder's
+    ResNeSt-101 config."""
+    from extractors.agent.config_runs import _same
+
+    assert arm_words("HRNet / HRNetW-18") == ["hrnet", "hrnetw18"]
+    assert arm_words("ResNet-50") == ["resnet50"]
+    assert arm_words("MiT-B0") == ["mit", "b0"]
+    assert _same("hrnetw18", "hr18") and _same("resnet50", "r50")
+    assert not _same("resnest269", "resnest") and not _same("resnest269", "s101")
+    zoo = {
+        "configs/hrnet/fcn_hr18_4x4_896x896_80k_isaid.py": _config("hr18", "isaid", "()"),
+        "configs/resnest/deeplabv3_s101-d8_512x512_160k_ade20k.py": _config("s101", "ade20k", "()"),
+    }
+    task = _task(["HRNet / HRNetW-18", "DeepLabV3+ / ResNeSt-269"], ["mIoU"], setting="iSAID")
+    usage = recovered_setup(tmp_path, {**FILES, **zoo}, task).usage_instructions
+    hr = "configs/hrnet/fcn_hr18_4x4_896x896_80k_isaid.py"
+    assert f"Run HRNet / HRNetW-18: `./tools/dist_train.sh {hr} 8`" in usage, usage
+    assert "deeplabv3_s101" not in usage, usage
