@@ -130,7 +130,7 @@ class RunPlanner:
         self._title: str | None = None  # the top-level README's title name, folded
         self.known = {f.path for f in index.files}  # the repository's file paths, once
         self._made_dirs: dict[str, frozenset[str]] = {}  # options a program makes folders of
-        self.stages = Stages(index, search, self.known, self.args, self.programs)
+        self.stages = Stages(index, search, self.known, self.args, self.programs, self._paths)
         self.data = DataSteps(index, tracer)  # the benchmarks' folders, read once
         self.scripts = LaunchScripts(index, search, self.args, self.known, self.configs)
         self.arm_calls = ArmCalls(index.entry_points, tracer.tree)

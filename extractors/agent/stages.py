@@ -16,7 +16,14 @@ from itertools import pairwise
 
 from expcurate.records import CliFlag, DocCommand, EntryPoint, RepoIndex
 from extractors.repo import RepoSearch
-from extractors.repo.commands import doc_order, only_checks, python_entry, run_from, sets_up
+from extractors.repo.commands import (
+    PathResolver,
+    doc_order,
+    only_checks,
+    python_entry,
+    run_from,
+    sets_up,
+)
 
 from .arms import value_forms
 from .checkpoints import last_epoch, saved_by_number
@@ -44,18 +51,17 @@ _ANALYSES = re.compile(
 _EXPERIMENT = re.compile(r"(?:^|[_-])(?:experiments?|exp|run|main|train)(?:[_.-]|$)", re.I)
 
 
-def _absent_program(text: str, known: set[str]) -> str:
+def _absent_program(text: str, known: set[str], paths: PathResolver) -> str:
     """The program a documented Python command runs (`python -m src.start_task -a`, `python
     tools/x.py`) when the repository has it nowhere: its path as a module or file, else ""."""
     m = re.match(r"\s*python3?\s+(?:-m\s+([\w.]+)|([\w./-]+\.py))\b", text)
     if m is None:
         return ""
-    if m.group(1):
-        path = m.group(1).replace(".", "/")
-        tried = (f"{path}.py", f"{path}/__main__.py", f"{path}/__init__.py")
-        if path.split("/")[0] not in {k.split("/")[0] for k in known}:
-            return ""  # an installed package's module (`python -m pytest`), not the repository's
-        return "" if any(t in known for t in tried) else f"{path}.py"
+    if module := m.group(1):
+        # an installed package's module (`python -m pytest`) is not the repository's
+        if not paths.ours(module) or paths.module(module, [""]) is not None:
+            return ""
+        return module.replace(".", "/") + ".py"
     path = posixpath.normpath(m.group(2))
     return "" if any(k == path or k.endswith("/" + path) for k in known) else path
 
@@ -85,8 +91,10 @@ class Stages:
         known: set[str],
         args: EntryArgs,
         programs: Callable[[str], list[str]],
+        paths: Callable[[], PathResolver],
     ) -> None:
         self.index = index
+        self.paths = paths  # the repository's files as commands name them, mapped once
         self.search = search
         self.known = known
         self.args = args
@@ -123,7 +131,7 @@ class Stages:
         for c in sorted(self.index.commands, key=lambda c: c.line):
             if c.doc != first.doc or c.line <= first.line or entry in c.runs:
                 continue
-            absent = "" if c.runs else _absent_program(c.text, self.known)
+            absent = "" if c.runs else _absent_program(c.text, self.known, self.paths())
             if (c.runs or absent) and not sets_up(c) and not only_checks(c, lines):
                 later.append((run_from(c, self.known), absent))
         later = later[:MAX_AFTER_CHECK]

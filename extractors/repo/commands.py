@@ -132,9 +132,14 @@ class PathResolver:
                 return hits[0]
         return None
 
+    def ours(self, name: str) -> bool:
+        """A dotted name begins with a folder or module of the repository (`src.start_task`),
+        not an installed package's (`pytest`), whether or not the rest resolves."""
+        return name.split(".", 1)[0] in self._parts
+
     def module(self, name: str, bases: Iterable[str]) -> str | None:
         # Most imports are of installed packages (os, torch): reject those in one lookup.
-        if name.split(".", 1)[0] not in self._parts:
+        if not self.ours(name):
             return None
         key = (name, tuple(bases))
         if key not in self._modules:
