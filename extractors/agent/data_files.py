@@ -21,6 +21,7 @@ from collections.abc import Callable
 from .arms import in_prose
 from .run import Run
 from .run_notes import READS, run_programs
+from .step_filters import assignments
 
 # what a data file's name ends with; weights are `run_notes.unfetched`'s
 _DATA = re.compile(
@@ -58,18 +59,14 @@ def read_literals(tree: ast.Module) -> list[tuple[int, str]]:
     first argument of a reading call (`open('data/x.json')`, `pd.read_csv("y.csv")`), or a
     string bound to a name that is then passed to a call other than a writing one (`tfile =
     'data/train.json'` ... `Dataset(tfile)`), where no call writes through it."""
-    bound: list[tuple[str, int, str]] = []  # a name, where a path is bound to it, the path
-    for node in ast.walk(tree):
-        if (
-            isinstance(node, ast.Assign)
-            and len(node.targets) == 1
-            and isinstance(node.targets[0], ast.Name)
-            and isinstance(node.value, ast.Constant)
-            and isinstance(node.value.value, str)
-            and _DATA.fullmatch(node.value.value)
-        ):
-            # a name bound more than once is each of its files
-            bound.append((node.targets[0].id, node.lineno, node.value.value))
+    # a name, where a data file's path is bound to it, the path
+    bound = [
+        (name, line, value.value)
+        for line, name, value in assignments(tree)
+        if isinstance(value, ast.Constant)
+        and isinstance(value.value, str)
+        and _DATA.fullmatch(value.value)
+    ]
     names = {name for name, _, _ in bound}
     passed: set[str] = set()
     written: set[str] = set()  # names and strings a call writes through

@@ -175,7 +175,7 @@ class StepFilters:
         )
         if node is None:
             return False
-        assigned = _assigned_once(_assignments(tree), before=node.lineno)
+        assigned = _assigned_once(assignments(tree), before=node.lineno)
         return all(
             _truth(node.test, _options(e, r, None, self._wrapped(program, r)), assigned) is False
             for r in done
@@ -271,7 +271,7 @@ class StepFilters:
         }
         defaults = {k: v for k, v in _parsed_defaults(tree).items() if k not in set_later}
         envs = [_options(e, r, defaults, self._wrapped(program, r)) for r in done]
-        assigns = _assignments(tree)
+        assigns = assignments(tree)
         flags = _known_flags(tree, envs, assigns)
         spans: list[tuple[int, int]] = []
         for node in ast.walk(tree):
@@ -416,7 +416,7 @@ def run_reaches(entry: EntryPoint, tree: ast.Module, run: Run, line: int) -> boo
     `if args.dataset == '600':` for a run passing `--dataset WC`), nor in the `else` of one
     they make true. A test it cannot read reaches both sides."""
     env = _options(entry, run)
-    assigns = _assignments(tree)
+    assigns = assignments(tree)
     for node in ast.walk(tree):
         if not isinstance(node, ast.If) or not node.lineno < line <= (node.end_lineno or 0):
             continue
@@ -469,7 +469,7 @@ _UNKNOWN = object()  # a value the runs' options do not tell
 _TWICE: ast.expr = ast.Name(id="assigned twice")  # a name assigned more than once
 
 
-def _assignments(tree: ast.Module) -> list[tuple[int, str, ast.expr]]:
+def assignments(tree: ast.Module) -> list[tuple[int, str, ast.expr]]:
     """Each assignment of one plain name: its line, the name and the value."""
     found = [
         (n.lineno, n.targets[0].id, n.value)
