@@ -737,6 +737,20 @@ class TaskRuns:
                 run.arms += [a for a in adding if a not in run.arms]
                 if note and taken_as_ours[0] in run.arms:
                     run.say_first(note)
+            # the same scripts as they stand on the task's other data sets (past the two
+            # base runs) run the bare arms there too: "Par Conv on Traffic", not "the
+            # default configuration on Traffic" beside "Par Conv on ETTh2"
+            folders = {posixpath.dirname(r.script) for r in self.base if r.script}
+            for run in self.chosen:
+                if (
+                    run.script
+                    and posixpath.dirname(run.script) in folders
+                    and all(run is not b for b in self.base)
+                    and run.arms
+                    and all(about_data(a.variable) for a in run.arms)
+                    and not (run.missing or run.edits)
+                ):
+                    run.arms += [a for a in defaults if a not in taken_as_ours]
             # no bare run to take it: the reviewer writes it, as for any arm left
             self.plain += [a for a in taken_as_ours if all(a not in r.arms for r in self.base)]
         elif self.taken_as_whole and (

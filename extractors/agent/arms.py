@@ -206,7 +206,7 @@ def task_datasets(task: TaskDraft) -> list[str]:
                 text = named.group(1)
             if text and len(text.split()) <= 3 and text not in out:
                 out.append(text)
-    return out[:4]
+    return out[:8]
 
 
 # a data set's name, up to three words each written as a name (a capital or a digit in it,

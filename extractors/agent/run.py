@@ -68,6 +68,24 @@ class Run:
         self.warning = "; ".join(w for w in (note, self.warning) if w)
 
 
+def within_cap(runs: list[Run]) -> list[Run]:
+    """The runs kept under `MAX_RUNS` first, shared among the arms: every arm's run on its
+    first data set before any arm's on a later one, so many data sets never push an arm out.
+    The kept runs stay in their order; those past the cap follow, in theirs."""
+    if len(runs) <= MAX_RUNS:
+        return runs
+    seen: dict[tuple[str, ...], int] = {}
+    ranked = []
+    for k, run in enumerate(runs):
+        key = tuple(arm_name(a) for a in run.arms if not about_data(a.variable))
+        ranked.append((seen.get(key, 0), k))
+        seen[key] = seen.get(key, 0) + 1
+    kept = {k for _, k in sorted(ranked)[:MAX_RUNS]}
+    return [r for k, r in enumerate(runs) if k in kept] + [
+        r for k, r in enumerate(runs) if k not in kept
+    ]
+
+
 def shared_heads(run: Run) -> list[tuple[str, list[str]]]:
     """Of a run's arms, those of one variable whose values begin with the same words and
     differ after them ("Exp Others" and "Exp Units"): the words they share, and the values.

@@ -68,7 +68,7 @@ from .library_calls import LibraryCall, compared_values, library_call, picked_va
 from .methods import MethodModules
 from .query import TaskQuery
 from .registries import Registries
-from .run import MAX_RUNS, Run, shared_heads
+from .run import MAX_RUNS, Run, shared_heads, within_cap
 from .run_notes import (
     MODEL_OPTION,
     OUTPUT_OPTION,
@@ -232,7 +232,7 @@ class RunPlanner:
             self.args.else_note,
         )
         chosen = on_each_data_set(chosen, planned.flag_runs)
-        chosen = through_loops(chosen)
+        chosen = within_cap(through_loops(chosen))
         comparable(chosen, self.entries, self.programs)
         through_suites(chosen, q, self.programs, self.entries, self.args.tracer, self._suites)
         self.stages.then_evaluate(chosen, entry, held)

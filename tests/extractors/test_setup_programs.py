@@ -2809,6 +2809,39 @@ def test_a_data_set_is_its_name_before_what_describes_it(tmp_path: Path) -> None
         assert task_datasets(_task("Q?", {"model": ["Linear"]}, {"dataset": said})) == []
 
 
+def test_every_data_set_the_task_names_runs_and_each_arm_keeps_its_share(
+    tmp_path: Path,
+) -> None:
+    """A table over seven data sets runs the arm's script on each of the seven. With three
+    arms on seven data sets (21 runs, past the cap of twelve), every arm keeps four runs: the
+    cap takes each arm's first data sets before any arm's later ones, so no arm is cut."""
+    one = "python -u run.py --data_path {1}.csv --data {1} --model {0} --pred_len 96\n"
+    sets = ["ETTh1", "ETTh2", "ETTm1", "ETTm2", "Weather", "Traffic", "Electricity"]
+    models = ["Linear", "MLP", "RNN"]
+    files = {
+        "run.py": RUN.replace(
+            'default="Linear")', 'default="Linear", choices=["Linear", "MLP", "RNN"])'
+        )
+    }
+    for m in models:
+        for d in sets:
+            files[f"scripts/{m}/{d.lower()}.sh"] = one.format(m, d)
+    single = _task(
+        "Does the Linear backbone forecast long-term series with a low MSE?",
+        {"model": ["Linear"]},
+        {"datasets": sets},
+    )
+    usage = recovered_setup(tmp_path / "one", files, single).usage_instructions
+    for d in sets:
+        assert f"`bash scripts/Linear/{d.lower()}.sh`" in usage, (d, usage)
+    three = _task(
+        "Which backbone forecasts best: Linear, MLP or RNN?", {"model": models}, {"datasets": sets}
+    )
+    usage = recovered_setup(tmp_path / "three", files, three).usage_instructions
+    for m in models:
+        assert usage.count(f"`bash scripts/{m}/") == 4, (m, usage)
+
+
 def test_arms_sharing_a_name_run_the_scripts_their_own_words_name(tmp_path: Path) -> None:
     """ "CycleNet (with Linear backbone)" and "CycleNet (with MLP backbone)" share CycleNet:
     each runs the script its own word names (Linear-Input-96/, MLP-Input-96/), not both the

@@ -1442,6 +1442,25 @@ def test_a_notebooks_cells_come_first_and_the_launch_scripts_steps_last(tmp_path
     assert steps[-1].endswith("(scripts/etth1.sh:1)"), steps
 
 
+def test_the_bare_arm_runs_every_data_sets_script_as_it_stands(tmp_path: Path) -> None:
+    """Four data sets, one script each: Par Conv, the arm no switch turns on, is what each
+    script runs as it stands, on all four, not only on the first two (the others were
+    "the default configuration on Traffic" beside "Par Conv on ETTh2")."""
+    sets = ["ETTh2", "Weather", "Electricity", "Traffic"]
+    files = {"run.py": CONV_RUN}
+    for d in sets:
+        files[f"scripts/{d.lower()}.sh"] = f"python run.py --data {d}\n"
+    task = _task(
+        "Does the parallel convolution beat the serial one and none at all?",
+        {"convolution": ["Par Conv", "Seq Conv", "w/o Conv"], "datasets": sets},
+        metric="MSE",
+    )
+    usage = recovered_setup(tmp_path / "conv", files, task).usage_instructions
+    for d in sets:
+        assert f"Run Par Conv on {d}: `bash scripts/{d.lower()}.sh`" in usage, (d, usage)
+    assert "the default configuration" not in usage, usage
+
+
 def test_a_flag_the_program_reads_but_its_parser_lacks_is_to_add_not_to_drop(
     tmp_path: Path,
 ) -> None:
