@@ -82,6 +82,9 @@ def arm_words(value: str) -> list[str]:
     # a name and its depth joined by a dash are one word, as file names write them:
     # `HRNetW-18` is hrnetw18 (`hr18`), `ResNet-50` resnet50 (`r50`)
     bare = re.sub(r"([a-z])-(\d+)\b", r"\1\2", bare)
+    # a versioned name and its width (`HRNetV2-W48`) are the name and that width, as file
+    # names write them: hrnetw48 (`hr48`)
+    bare = re.sub(r"([a-z])v\d+-w(\d+)\b", r"\1w\2", bare)
     words = _WORD.findall(bare)
     out: list[str] = []
     i = 0

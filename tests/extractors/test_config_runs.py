@@ -881,3 +881,17 @@ def test_a_name_and_its_depth_joined_by_a_dash_are_one_word_a_path_writes_short(
     hr = "configs/hrnet/fcn_hr18_4x4_896x896_80k_isaid.py"
     assert f"Run HRNet / HRNetW-18: `./tools/dist_train.sh {hr} 8`" in usage, usage
     assert "deeplabv3_s101" not in usage, usage
+
+
+def test_a_versioned_name_and_its_width_are_the_name_and_that_width(tmp_path: Path) -> None:
+    """ "OCRNet / HRNetV2-W48" is `ocrnet_hr48_...`: the version goes, the width stays,
+    as file names write it; HRNetV2-W18 is not the W48 config."""
+    assert arm_words("OCRNet / HRNetV2-W48") == ["ocrnet", "hrnetw48"]
+    zoo = {
+        "configs/ocrnet/ocrnet_hr48_512x512_20k_voc12aug.py": _config("hr48", "voc12aug", "()"),
+    }
+    task = _task(["OCRNet / HRNetV2-W48", "OCRNet / HRNetV2-W18"], ["mIoU"], setting="Pascal VOC")
+    usage = recovered_setup(tmp_path, {**FILES, **zoo}, task).usage_instructions
+    hr = "configs/ocrnet/ocrnet_hr48_512x512_20k_voc12aug.py"
+    assert f"Run OCRNet / HRNetV2-W48: `./tools/dist_train.sh {hr} 8`" in usage, usage
+    assert f"Run OCRNet / HRNetV2-W18: `./tools/dist_train.sh {hr}" not in usage, usage
