@@ -50,6 +50,7 @@ from .arms import (
 from .config_runs import with_config
 from .data_steps import DataSteps
 from .installs import Installs
+from .launch import options_of
 from .measures import Computed
 from .notebook_arms import NotebookArms, unbound_module, unresolved_import
 from .plan import Plan
@@ -810,6 +811,10 @@ def again_on(
         return []
     on = ran_on.pop()
     scripts = list(dict.fromkeys(r.script for r in plan.runs if r.script and not r.missing))
+    # an arm run as another arm's script with an option changed (`--model ETSformer` in
+    # TimesNet_ETTh1.sh's command) is looked for as that script's name with the value
+    # changed too: ETSformer_ETTh1.sh, ECL_script/ETSformer.sh on Electricity
+    scripts += [named for r in plan.runs if r.data == on and (named := _named_for(r, plan.runs))]
     below: dict[str, list[str]] = {}  # the files two folders down from each folder
     for path in sorted(known) if scripts else []:
         below.setdefault(posixpath.dirname(posixpath.dirname(path)), []).append(path)
@@ -825,6 +830,21 @@ def again_on(
             )
             lines.append(f"Run them again on {other}: {run}{rest}.")
     return lines
+
+
+def _named_for(run: Run, runs: list[Run]) -> str:
+    """The name a script of `run`'s own would have: for a run without a script that sets one
+    option of a script's command (`--model ETSformer`), that script's name with the value it
+    gives the option (`TimesNet` in TimesNet_ETTh1.sh) changed to the run's; "" otherwise."""
+    if run.script or run.missing or not run.switch:
+        return ""
+    value = options_of(run.settings).get(run.switch, "")
+    for base in runs:
+        was = options_of(base.invocation).get(run.switch, "") if base.script else ""
+        folder, name = posixpath.split(base.script)
+        if value and len(was) >= 3 and was in name and base.data == run.data:
+            return posixpath.join(folder, name.replace(was, value, 1))
+    return ""
 
 
 def _renamed(

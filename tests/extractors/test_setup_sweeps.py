@@ -195,6 +195,53 @@ def test_data_sets_only_the_measures_name_are_run_on_the_one_most_arms_have_scri
     ) in usage, usage
 
 
+def test_an_arm_run_by_an_option_is_run_again_by_its_own_script_on_the_other_data(
+    tmp_path: Path,
+) -> None:
+    """Beta's only script on ETTh1 forecasts, so its imputation run is Alpha's command with
+    `--model Beta`; on Electricity, Beta has an imputation script of its own, named as
+    Alpha's there: it is among the scripts to run again on Electricity."""
+    run = (
+        "import argparse\n\np = argparse.ArgumentParser()\n"
+        "p.add_argument('--model', default='Alpha', choices=['Alpha', 'Beta'])\n"
+        "p.add_argument('--data_path', default='ETTh1.csv')\n"
+        "args = p.parse_args()\nprint('mse', args.model, args.data_path)\n"
+    )
+    files = {
+        "run.py": run,
+        "scripts/imputation/ETT_script/Alpha_ETTh1.sh": (
+            "python run.py --model Alpha --data_path ETTh1.csv\n"
+        ),
+        "scripts/imputation/ECL_script/Alpha.sh": (
+            "python run.py --model Alpha --data_path electricity.csv\n"
+        ),
+        "scripts/imputation/ECL_script/Beta.sh": (
+            "python run.py --model Beta --data_path electricity.csv\n"
+        ),
+        "scripts/forecast/ETT_script/Beta_ETTh1.sh": (
+            "python run.py --model Beta --data_path ETTh1.csv\n"
+        ),
+    }
+    task = TaskDraft(
+        key="table-4:compare",
+        question="How does Alpha compare with Beta on ETTh1 MSE and Electricity MSE in imputation?",
+        method="Run Alpha and Beta for imputation and compare their MSE.",
+        expected_outcome="Alpha is best.",
+        design_complexity=DesignComplexity(
+            independent_variables={"method": ["Alpha", "Beta"]},
+            dependent_variables={
+                "metrics": ["ETTh1 MSE", "ETTh1 MAE", "Electricity MSE", "Electricity MAE"]
+            },
+        ),
+    )
+    usage = recovered_setup(tmp_path / "m", files, task).usage_instructions
+    assert "Alpha_ETTh1.sh's command with --model set to Beta" in usage, usage
+    assert (
+        "Run them again on Electricity: `bash scripts/imputation/ECL_script/Alpha.sh`, "
+        "`bash scripts/imputation/ECL_script/Beta.sh`."
+    ) in usage, usage
+
+
 IMPUTE = (
     "import argparse\n\n\nif __name__ == '__main__':\n    p = argparse.ArgumentParser()\n"
     "    p.add_argument('--model', default='GapNet')\n    p.add_argument('--model_id', default='x')\n"
