@@ -179,8 +179,14 @@ class MeasureSteps:
 
         # the measures it computes, not every measure of the task
         shown = [m for m in metrics if computed(m)][:3] or metrics[:3]
+        node = self.tracer.def_node(path, item.name)
+        # a measure at another level than the function's default, printed in a loop over
+        # the levels ("FPR@TPRn 0.98" beside `recall_level=0.95`), is that loop's, not its
+        away = [m for m in shown if _other_level(node, [m])]
+        if away and (looped := self._levelled(list(files), away)):
+            shown = [m for m in shown if m not in looped] or shown
         said = ", ".join(re.sub(r"\s*\([↑↓]\)", "", m) for m in shown)
-        level = _other_level(self.tracer.def_node(path, item.name), shown)
+        level = _other_level(node, shown)
         return Step(f"Compute {said} ({item.name}{level})", path, item.start, item.end)
 
     def computed_as(self, metric: str, modules: Sequence[str]) -> list[Computed]:
@@ -342,6 +348,50 @@ class MeasureSteps:
                 return f"; past `if {test}` (:{guard.lineno}), the runs print it again at :{line}"
         return ""
 
+    def _levelled(
+        self, paths: Sequence[str], measures: Sequence[str], at: int = 0
+    ) -> dict[str, tuple[str, int, str, int]]:
+        """Of `measures`, those at a level ("ACC95", "FPR@TPRn 0.98") that a report prints
+        inside a loop over literal levels holding theirs (`for tpr_level in [0.98, 0.95]:`
+        ... `'ACC@TPR%s: %.4f' % (tpr_level, ...)`), its label naming the measure's words:
+        measure -> (path, the label's line, the loop's name, the loop's line). A label of
+        another level's loop (`ACC@FPR%s` over 0.0001 ... 0.1) is not ACC95's. The loops of
+        the function holding line `at` of the first path (the report's) are read first."""
+        found: dict[str, tuple[str, int, str, int]] = {}
+        wanted = [(m, lv, w) for m in measures if (lv := _level(m)) and (w := _label_words(m))]
+        for path in dict.fromkeys(paths) if wanted else ():
+            tree = self.tracer.tree(path) if path.endswith(".py") else None
+            nodes = list(ast.walk(tree)) if tree is not None else []
+            home = [
+                (n.lineno, n.end_lineno or n.lineno)
+                for n in nodes
+                if path == paths[0]
+                and isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
+                and n.lineno <= at <= (n.end_lineno or n.lineno)
+            ]
+            loops = [n for n in nodes if isinstance(n, ast.For) and isinstance(n.target, ast.Name)]
+            loops.sort(key=lambda n: (not any(a <= n.lineno <= b for a, b in home), n.lineno))
+            for loop in loops:
+                values = [
+                    float(e.value)
+                    for e in (loop.iter.elts if isinstance(loop.iter, ast.List | ast.Tuple) else [])
+                    if isinstance(e, ast.Constant)
+                    and isinstance(e.value, int | float)
+                    and not isinstance(e.value, bool)
+                ]
+                todo = [
+                    (m, w)
+                    for m, lv, w in wanted
+                    if m not in found
+                    and any(abs(v - lv) < 1e-9 or abs(v / 100 - lv) < 1e-9 for v in values)
+                ]
+                for line, labels in _level_labels(loop) if todo else []:
+                    for m, words in todo:
+                        if m not in found and words <= labels:
+                            var = loop.target.id if isinstance(loop.target, ast.Name) else ""
+                            found[m] = (path, line, var, loop.lineno)
+        return found
+
     def report_step(
         self,
         metrics: list[str],
@@ -454,14 +504,21 @@ class MeasureSteps:
                     # of the task's measures, those the line prints, and says it of the
                     # rest; a measure named by no measure word ("Math Reasoning ASDiv", a
                     # data set's score) is neither
-                    known = [m for m in metrics[:3] if _measure(m)]
+                    known = [m for m in metrics[:MAX_REPORTED] if _measure(m)]
                     printed = [m for m in known if _prints(m, said_terms)]
                     missing = [m for m in known if m not in printed]
                     if printed and missing:  # the next lines print the others
                         last, more = block(k, missing)
                         printed += more
                         missing = [m for m in missing if m not in more]
+                    # a measure at a level ("ACC95") printed in a loop over the levels
+                    levelled = self._levelled(
+                        [path, *(p for p, _, _ in places if p != path)], missing, begin
+                    )
+                    # past the first three, a measure is named only where it is printed
+                    missing = [m for m in missing if m not in levelled and m in metrics[:3]]
                     kept = [m for m in metrics[:3] if m not in missing]
+                    kept += [m for m in metrics[3:MAX_REPORTED] if m in printed or m in levelled]
                     said = shown or ", ".join(kept) or named
                     # the line reports each run's numbers; the comparison is across runs
                     action = f"Report {said} of each run, then compare {compared} across them"
@@ -480,8 +537,72 @@ class MeasureSteps:
                         action += f"; the line prints {instead}"
                     if again := self._again_past_exit(path, begin, last, printed, said_terms):
                         action += again
+                    places_of: dict[tuple[str, int, str, int], list[str]] = {}
+                    for m, where in levelled.items():
+                        places_of.setdefault(where, []).append(m)
+                    for (there, line, var, top), ms in places_of.items():
+                        at = f":{line}" if there == path else f"{there}:{line}"
+                        action += f"; {in_prose(ms)} at {at}, in the loop over {var} (:{top})"
                     return Step(action, path, begin, last), shown
         return None
+
+
+# a measure's level: ACC95's 95, "FPR@TPRn 0.98"'s 0.98 (never a name's digit: F1, Top-1)
+_LEVEL_OF = re.compile(r"(?<![\d.])(0?\.\d+|\d{2})(?![\w.])")
+
+
+def _level(measure: str) -> float:
+    """The level a measure is taken at, as a fraction (ACC95: 0.95); 0.0 when none."""
+    said = _LEVEL_OF.findall(measure)
+    if len(said) != 1:
+        return 0.0
+    return float(said[0]) / (100 if "." not in said[0] else 1)
+
+
+def _label_words(measure: str) -> frozenset[str]:
+    """The words a report's label names the measure by: ACC95's acc, "FPR@TPRn (↓) 0.98"'s
+    fpr and tpr (the `n` a table writes for the level dropped)."""
+    words = re.findall(r"[A-Za-z]+", measure)
+    return frozenset(re.sub(r"(?<=[A-Z])n$", "", w).lower() for w in words)
+
+
+def _level_labels(loop: ast.For) -> list[tuple[int, frozenset[str]]]:
+    """The labels a loop over levels reports with its level in them, with their lines: a
+    report call's string with the loop's name beside it (`print('ACC@TPR%s' % level)`),
+    or a name assigned such a string and then reported (`acc_str = 'ACC@TPR%s: ...' %
+    (level, ...)` ... `print(acc_str)`); the labels' words, lowercased."""
+    if not isinstance(loop.target, ast.Name):
+        return []
+    var = loop.target.id
+
+    def label(node: ast.AST) -> frozenset[str]:
+        names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+        texts = [
+            n.value
+            for n in ast.walk(node)
+            if isinstance(n, ast.Constant) and isinstance(n.value, str)
+        ]
+        if var not in names:
+            return frozenset()
+        return frozenset(w.lower() for t in texts for w in re.findall(r"[A-Za-z]+", t))
+
+    calls = [
+        n
+        for n in ast.walk(loop)
+        if isinstance(n, ast.Call) and _REPORT.search(ast.unparse(n.func).split(".")[-1])
+    ]
+    reported = {a.id for c in calls for a in c.args if isinstance(a, ast.Name)}
+    out = [(c.lineno, w) for c in calls if (w := label(c))]
+    out += [
+        (n.lineno, w)
+        for n in ast.walk(loop)
+        if isinstance(n, ast.Assign)
+        and len(n.targets) == 1
+        and isinstance(n.targets[0], ast.Name)
+        and n.targets[0].id in reported
+        and (w := label(n.value))
+    ]
+    return sorted(out, key=lambda x: x[0])
 
 
 # a measure's letter as a table heads it: P, R and F1 for precision, recall and F-score

@@ -404,6 +404,71 @@ def test_the_function_assigning_the_measures_by_name_is_their_step(tmp_path: Pat
         assert any(f"(get_measures{said})" in s for s in steps), steps
 
 
+def test_a_measure_at_a_level_is_where_a_loop_over_the_levels_reports_it(
+    tmp_path: Path,
+) -> None:
+    """ACC95 is accuracy at TPR 0.95: the report loop over `[0.98, 0.95]` labels it
+    `ACC@TPR%s` (made, then printed a few lines later); the loop over FPR levels labelling
+    `ACC@FPR%s` holds no 0.95 and is not it. FPR@TPR 0.98 is the `FPR@TPR%s` loop's, not
+    `get_measures`', which computes FPR at 0.95 by default."""
+    program = (
+        '"""Out-of-distribution detection: evaluate the detector, report AUROC and AUPR."""\n'
+        "import argparse\n"
+        "\n"
+        "from sklearn.metrics import average_precision_score, roc_auc_score\n"
+        "\n"
+        "\n"
+        "def get_measures(pos, neg, recall_level=0.95):\n"
+        "    labels = [1] * len(pos) + [0] * len(neg)\n"
+        "    auroc = roc_auc_score(labels, pos + neg)\n"
+        "    aupr = average_precision_score(labels, pos + neg)\n"
+        "    fpr = min(neg, default=recall_level)\n"
+        "    return auroc, aupr, fpr\n"
+        "\n"
+        "\n"
+        "def evaluate(pos, neg):\n"
+        "    auroc, aupr, fpr = get_measures(pos, neg)\n"
+        "    print('auroc: %.4f' % auroc)\n"
+        "    print('aupr: %.4f' % aupr)\n"
+        "    for fpr_level in [0.001, 0.01]:\n"
+        "        acc_str = 'ACC@FPR%s: %.4f' % (fpr_level, 0.5)\n"
+        "        print(acc_str)\n"
+        "    for tpr_level in [0.98, 0.95]:\n"
+        "        acc_str = 'ACC@TPR%s: %.4f' % (tpr_level, 0.5)\n"
+        "        kept = [p for p in pos if p > tpr_level]\n"
+        "        print(len(kept))\n"
+        "        print('kept')\n"
+        "        print(acc_str)\n"
+        "    for tpr_level in [0.98, 0.95]:\n"
+        "        print('FPR@TPR%s: %.4f' % (tpr_level, fpr))\n"
+        "\n"
+        "\n"
+        "if __name__ == '__main__':\n"
+        "    parser = argparse.ArgumentParser()\n"
+        "    parser.add_argument('--dout', default='svhn', choices=['svhn', 'texture'])\n"
+        "    args = parser.parse_args()\n"
+        "    evaluate([0.9], [0.1])\n"
+    )
+    readme = "# OOD detection\n\nTest the detector:\n\n```\npython test.py --dout svhn\n```\n"
+    task = TaskDraft(
+        key="table-1:compare",
+        question="What AUROC and AUPR does the detector reach on out-of-distribution data?",
+        method="Evaluate the detector and report AUROC, AUPR, FPR95 and ACC95.",
+        expected_outcome="High AUROC.",
+        design_complexity=DesignComplexity(
+            dependent_variables={"metrics": ["AUROC", "AUPR", "FPR@TPR 0.98 (↓)", "ACC95"]},
+        ),
+    )
+    files = {"test.py": program, "README.md": readme}
+    steps = recovered_setup(tmp_path / "m", files, task).requirements
+    assert cites(steps, "Compute AUROC, AUPR (get_measures)", "test.py:7-12"), steps
+    final = steps[-1]
+    assert final.startswith("Final Step: Report AUROC, AUPR, FPR@TPR 0.98 (↓), ACC95 of"), final
+    assert "; ACC95 at :23, in the loop over tpr_level (:22)" in final, final
+    assert "; FPR@TPR 0.98 (↓) at :29, in the loop over tpr_level (:28)" in final, final
+    assert "the line prints no" not in final, final
+
+
 def test_a_data_set_the_repository_names_nowhere_is_said_before_the_runs(
     tmp_path: Path,
 ) -> None:
