@@ -431,7 +431,9 @@ class MeasureSteps:
         named_arms = values[:MAX_NAMED]  # past that, the rest counted: no arm seems left out
         if len(values) > MAX_NAMED:
             named_arms = [*values[: MAX_NAMED - 1], f"the {len(values) - MAX_NAMED + 1} others"]
-        compared = in_prose(named_arms) or "the runs"
+        # "; " apart when a name holds a comma ("w/o 7 × 7 Br, 21 × 21 Br")
+        compared = in_prose(named_arms, "; " if any("," in v for v in named_arms) else ", ")
+        compared = compared or "the runs"
         named = ", ".join(metrics[:3]) or "the metric"
         # the task's own metrics first (all of a metric's words, or a metric word of it: "dice"
         # of "Dice score", never "inference" alone for "inference time"), then any common one

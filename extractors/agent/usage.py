@@ -466,7 +466,12 @@ class UsageWriter:
         # a number with a run of its own, not one a multirun sweeps with the others
         alone = [a for r in plan.runs if not r.missing and not r.sweep for a in r.arms]
         arms = [
-            a for a in task_arms(task) if len(a.value.split()) <= 3 or notation(a.value) or a in ran
+            a
+            for a in task_arms(task)
+            if len(a.value.split()) <= 3
+            or len(a.value) <= MAX_NAMED_CHARS
+            or notation(a.value)
+            or a in ran
         ]
         covered = {(a.variable, a.value): r.covered_by for r in plan.runs for a in r.covers}
         swept: dict[str, list[str]] = {}
@@ -487,7 +492,7 @@ class UsageWriter:
                 named.append(arm_name(a))
         named = named[:6]
         swept = dict(list(swept.items())[:3])
-        compared = f" of {', '.join(named)}" if named else ""
+        compared = f" of {_listed(named)}" if named else ""
         over = "; ".join(f"{k} {', '.join(v)}" for k, v in swept.items())
         if where := next(iter(dict.fromkeys(covered.values())), ""):
             over += f"; one run goes through them all, as listed by {where}"
@@ -898,6 +903,9 @@ def _data_read(script: str) -> str:
     return " ".join(fold(v) for v in _DATA_VALUE.findall(script))
 
 
+# an arm's value short enough to name in the comparison whatever its words ("w/o 7 × 7 Br,
+# 21 × 21 Br"); a longer one of more than three words is a description
+MAX_NAMED_CHARS = 32
 _SHARED = ("elsewhere", "unselected")  # the kinds of unrun arms that share one line
 MAX_OWN_LINES = 3  # unrun arms of one kind and variable that each keep a line of their own
 

@@ -655,7 +655,7 @@ def test_what_the_question_compares_within_each_of_is_repeated_over_not_compared
     usage = setup.usage_instructions
     assert usage, setup.no_answer
     assert (
-        "Compare accuracy of TRICE, Zero-Shot, 0% Tool across the runs (for each backbone "
+        "Compare accuracy of TRICE, Zero-Shot and 0% Tool across the runs (for each backbone "
         "ChatGLM, Vicuna) to answer"
     ) in usage, usage
     # the report step compares the methods too, not the backbones

@@ -170,7 +170,7 @@ def test_the_data_sets_a_table_is_measured_on_are_no_measure(tmp_path: Path) -> 
     files = {**FILES, "README.md": README + "\nIt clusters the USAir and NS networks.\n"}
     setup = recovered_setup(tmp_path / "m", files, task)
     usage = setup.usage_instructions
-    assert "Compare the measured metrics of pair loss, w/o pair loss across the runs" in usage
+    assert "Compare the measured metrics of pair loss and w/o pair loss across the runs" in usage
     assert not any("USAir" in r for r in setup.requirements), setup.requirements
 
 
@@ -286,7 +286,7 @@ def test_a_task_naming_no_measure_reports_the_one_its_program_prints(tmp_path: P
     assert setup.requirements[-1].startswith("Final Step: Report AUC of each run"), (
         setup.requirements
     )
-    assert "Compare AUC of 2WL, 2FWL across the runs" in setup.usage_instructions, (
+    assert "Compare AUC of 2WL and 2FWL across the runs" in setup.usage_instructions, (
         setup.usage_instructions
     )
 

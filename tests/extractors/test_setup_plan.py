@@ -237,7 +237,7 @@ def test_each_arm_runs_through_the_script_that_names_it_once_per_data_set(setups
     assert "--pred_len {96,192,336,720}" in runs[0]
     assert usage[0] == "1. Install the dependencies: `pip install -r requirements.txt`."
     assert usage[1].startswith("2. Put the data where run.py reads it: --root_path <DATA_PATH>")
-    assert usage[-1].startswith(f"{len(usage)}. Compare MSE, MAE of MLP, Linear across the runs")
+    assert usage[-1].startswith(f"{len(usage)}. Compare MSE, MAE of MLP and Linear across the runs")
     assert "(for each horizon 96, 192, 336, 720)" in usage[-1]
 
 

@@ -402,7 +402,7 @@ def test_two_arms_run_the_entry_point_and_its_twin_by_the_words_they_share(tmp_p
     assert "no launch script" not in usage
     # "several workers" shares a word with the script that splits the data across workers;
     # the comparison names every arm a run runs, however long its name
-    assert "Compare accuracy of one process, several workers in parallel across" in usage
+    assert "Compare accuracy of one process and several workers in parallel across" in usage
     workers = usage.index("Run several workers in parallel: ")
     one = usage.index("Run one process: ")
     assert "exp/distributed" in usage[workers : usage.index("\n", workers)]

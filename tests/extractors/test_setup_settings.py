@@ -479,7 +479,7 @@ def test_numbers_the_launch_scripts_are_filed_under_are_run_by_them(tmp_path: Pa
     assert "Run look back window 720: `bash scripts/PDF/720/etth2.sh`" in usage
     # the horizons are no folder: they are swept inside each run
     assert "Run prediction horizon 96" not in usage, usage
-    assert "of look back window 336, look back window 720 across the runs" in usage, usage
+    assert "of look back window 336 and look back window 720 across the runs" in usage, usage
     assert "(for each prediction horizon 96, 192)" in usage, usage
 
 
@@ -531,7 +531,7 @@ def test_settings_written_as_notation_are_arms_to_run_not_numbers(tmp_path: Path
     usage = recovered_setup(tmp_path / "conv", files, task).usage_instructions
     for view in views:
         assert f"Run {view}: no launch script, option or in-code switch" in usage, usage
-    assert "of T a(x) + T b(x), T a(x) + x, x + x across the runs" in usage, usage
+    assert "of T a(x) + T b(x), T a(x) + x and x + x across the runs" in usage, usage
     assert "for each compared setting" not in usage, usage
 
 
@@ -1459,6 +1459,31 @@ def test_the_bare_arm_runs_every_data_sets_script_as_it_stands(tmp_path: Path) -
     for d in sets:
         assert f"Run Par Conv on {d}: `bash scripts/{d.lower()}.sh`" in usage, (d, usage)
     assert "the default configuration" not in usage, usage
+
+
+def test_the_comparison_names_every_short_arm_whatever_its_word_count(
+    tmp_path: Path,
+) -> None:
+    """An ablation's variants written as short lists ("w/o 7 × 7 Br, 21 × 21 Br") are
+    compared as much as "w/o Conv": the comparison names them all, apart by semicolons since
+    they hold commas, not only the two-word one; a long description is still no name."""
+    files = {"run.py": CONV_RUN, "scripts/etth1.sh": "python run.py --data ETTh1\n"}
+    long_ = "the full model with every branch and the attention kept as in the paper"
+    task = _task(
+        "How does each variant compare with the full model on ETTh1?",
+        {"convolution": [long_, "w/o 7 × 7 Br, 21 × 21 Br", "w/o 11 × 11 Br", "w/o Conv"]},
+    )
+    setup = recovered_setup(tmp_path / "conv", files, task)
+    usage = setup.usage_instructions
+    compare = next(x for x in usage.splitlines() if "Compare" in x)
+    assert (
+        "compare w/o 7 × 7 Br, 21 × 21 Br; w/o 11 × 11 Br and w/o Conv across them"
+        in (setup.requirements[-1])
+    ), setup.requirements
+    assert "of w/o 7 × 7 Br, 21 × 21 Br; w/o 11 × 11 Br and w/o Conv across the runs" in compare, (
+        compare
+    )
+    assert long_ not in compare.split(" to answer:")[0], compare
 
 
 def test_a_flag_the_program_reads_but_its_parser_lacks_is_to_add_not_to_drop(

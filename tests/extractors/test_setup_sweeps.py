@@ -57,7 +57,7 @@ def test_each_value_of_a_swept_number_runs_with_the_option_named_like_it(tmp_pat
         assert f"finetune.sh's command with --epochs set to {value})" in usage, usage
     # the script's own five epochs are none of the task's: no run of them
     assert "Run the default configuration" not in usage, usage
-    assert "accuracy of Epoch 10, Epoch 20, Epoch 40 across the runs" in usage, usage
+    assert "accuracy of Epoch 10, Epoch 20 and Epoch 40 across the runs" in usage, usage
     steps = "\n".join(setup.requirements)
     assert "select Epoch 10, Epoch 20, Epoch 40: --epochs (finetune.py:11)" in steps, steps
 
