@@ -55,8 +55,10 @@ class MethodModules:
         self.tracer = tracer
         self._stems: dict[str, list[str]] | None = None
 
-    def method_steps(self, method: Step, q: TaskQuery) -> list[Step]:
-        """The method's own definitions in its module, each cut to parts a step can cite."""
+    def method_steps(self, method: Step, q: TaskQuery, mode: str = "") -> list[Step]:
+        """The method's own definitions in its module, each cut to parts a step can cite.
+        `mode` is how the runs use the model, "test" (an evaluation program runs it) or
+        "train", else "": a forward pass that returns early in that mode is cited to there."""
         module = method.path
         items = [i for i in self.tracer.outline(module) if i.kind != "method"]
         focus = {stem(t) for t in q.focus} | {stem(t) for t in q.names}
@@ -95,16 +97,19 @@ class MethodModules:
                     )
                 )
             if core is not None:
-                out.append(
-                    Step(
-                        f"Compute {item.name}'s {core.name.rsplit('.', 1)[-1]} pass"
-                        if core.name.endswith(("forward", "__call__"))
-                        else _define(core),
-                        module,
-                        core.start,
-                        core.end,
-                    )
+                passing = core.name.endswith(("forward", "__call__"))
+                node = self.tracer.def_node(module, core.name) if passing and mode else None
+                early = _mode_return(node, mode) if node is not None else None
+                action = (
+                    f"Compute {item.name}'s {core.name.rsplit('.', 1)[-1]} pass"
+                    if passing
+                    else _define(core)
                 )
+                end = core.end
+                if early is not None:  # the rest of the pass is the other mode's
+                    test, end = early
+                    action += f" in {mode} mode (`if {test}:` returns at :{end})"
+                out.append(Step(action, module, core.start, end))
             if init is None and core is None:
                 out.append(Step(_define(item), module, item.start, item.end))
         return out
@@ -325,6 +330,37 @@ class MethodModules:
             and not m.name.endswith(".__init__")
         ]
         return _core(methods, _CORE_METHODS)
+
+
+# an attribute telling a model's modes apart, and the mode it says when true
+_MODE_FLAG = re.compile(r"^(?:is_)?(?:(test|eval|evaluat|infer)\w*|(train)\w*)$")
+
+
+def _mode_return(fn: ast.FunctionDef | ast.AsyncFunctionDef, mode: str) -> tuple[str, int] | None:
+    """The `if self.test_mode:` (or `if not self.training:`) of a forward pass's body whose
+    branch is `mode`'s and ends by returning: its test as written, and the branch's last
+    line. The lines after it are the other mode's (SegVol returns `forward_decoder` in test
+    mode; its training losses follow). None when the pass has no such branch."""
+    for stmt in fn.body:
+        if not isinstance(stmt, ast.If) or not stmt.body:
+            continue
+        test, negated = stmt.test, False
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            test, negated = test.operand, True
+        if not (
+            isinstance(test, ast.Attribute)
+            and isinstance(test.value, ast.Name)
+            and test.value.id == "self"
+            and (flag := _MODE_FLAG.match(test.attr))
+        ):
+            continue
+        says = "test" if flag.group(1) else "train"
+        if negated:
+            says = "train" if says == "test" else "test"
+        if says == mode and isinstance(stmt.body[-1], ast.Return) and not stmt.orelse:
+            return ast.unparse(stmt.test), stmt.end_lineno or stmt.lineno
+        return None
+    return None
 
 
 def _plural(word: str, name: str) -> bool:

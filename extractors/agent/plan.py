@@ -64,6 +64,7 @@ from .multirun import hydra_config_steps
 from .option_use import OptionUses
 from .query import TaskQuery
 from .run import Run, given_values, run_label, shared_heads
+from .stages import program_mode
 from .step_filters import StepFilters
 from .steps import Step, StepTracer, imported
 from .training_steps import TrainingSteps
@@ -175,7 +176,7 @@ class StepPlanner:
             if configs
             else None
         )
-        parts = self.methods.method_steps(method, q) if method else []
+        parts = self.methods.method_steps(method, q, program_mode(entry)) if method else []
         plan.method_modules = list(dict.fromkeys(s.path for s in parts))
         e = self.entries.get(entry or "")
         options = [f for f in e.flags if f.name.startswith("--")] if e else []

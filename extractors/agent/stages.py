@@ -43,6 +43,17 @@ _CHECKPOINT = re.compile(
 )
 # how a document introduces the evaluation of what was trained
 _EVALUATES_PROSE = re.compile(r"\b(?:test|evaluat\w*|inference|validat\w*)\b", re.I)
+
+
+def program_mode(path: str | None) -> str:
+    """How a program uses a model, by its name: "test" for an evaluation (`test.py`,
+    `inference_demo.py`), "train" for a training (`train.py`, `stage1.py`), else ""."""
+    name = posixpath.basename(path or "")
+    if _EVALUATION.search(name):
+        return "test"
+    return "train" if name.endswith(".py") and _TRAINS.search(name) else ""
+
+
 # a program or notebook reading what runs wrote (`pe_analysis.ipynb`, `plot_results.py`)
 _ANALYSES = re.compile(
     r"(?:^|[_-])(?:analy[sz]\w*|plot\w*|visuali[sz]\w*|figures?|results?)(?:[_.-]|$)", re.I

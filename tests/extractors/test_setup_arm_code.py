@@ -502,6 +502,54 @@ def test_a_module_of_functions_is_entered_by_the_one_named_as_it_is(tmp_path: Pa
     assert (step.action, step.start, step.end) == ("Implement PC (pc)", 1, 4)
 
 
+def test_a_forward_pass_returning_early_in_the_runs_mode_is_cited_to_there(
+    tmp_path: Path,
+) -> None:
+    """SegVol's `forward` returns `self.forward_decoder(...)` under `if self.test_mode:`;
+    the training losses follow. An evaluation program's runs take the first branch: the
+    step cites the pass to its return and says so; a training program's take the rest,
+    and the pass is cited whole, as it is when the program's mode is unknown."""
+    from extractors.agent.methods import MethodModules
+    from extractors.agent.query import build_query
+    from extractors.agent.stages import program_mode
+    from extractors.agent.steps import Step, StepTracer
+    from extractors.repo import RepoSearch
+
+    parts = "".join(f"        self.part_{k} = k * {k}\n" for k in range(35))
+    module = (
+        "class VolNet:\n"
+        "    def __init__(self, test_mode=False):\n"
+        f"{parts}"
+        "        self.test_mode = test_mode\n\n"
+        "    def forward(self, image, text=None):\n"
+        "        embedding = self.encode(image)\n"
+        "        if self.test_mode:\n"
+        "            return self.decode(embedding, text)\n"
+        "        sl_loss = self.supervised(image, embedding)\n"
+        "        ssl_loss = self.unsupervised(image, embedding)\n"
+        "        return sl_loss, ssl_loss\n"
+    )
+    root = tmp_path / "vol"
+    index = committed_index(root, {"net/__init__.py": "", "net/model.py": module})
+    methods = MethodModules(index, StepTracer(index, RepoSearch(root, index)))
+    q = build_query(_task("Do text prompts help VolNet segment?", ["text", "box"]))
+    assert program_mode("inference_demo.py") == "test" and program_mode("train.py") == "train"
+    assert program_mode("main.py") == ""
+    whole = Step("Implement VolNet", "net/model.py", 1, 46)
+    passes = {
+        mode: next(s for s in methods.method_steps(whole, q, mode) if "forward" in s.action)
+        for mode in ("test", "train", "")
+    }
+    test = passes["test"]
+    assert test.action == (
+        "Compute VolNet's forward pass in test mode (`if self.test_mode:` returns at :43)"
+    ), test
+    assert (test.start, test.end) == (40, 43), test
+    for mode in ("train", ""):
+        assert passes[mode].action == "Compute VolNet's forward pass", passes[mode]
+        assert (passes[mode].start, passes[mode].end) == (40, 46), passes[mode]
+
+
 def test_a_method_only_its_own_body_names_is_no_evaluation(tmp_path: Path) -> None:
     """`Runner.validate` is named only inside itself (`self.trainer.validate(...)`, the
     framework's) and as a stage a `match` compares against (`case 'validate':`): nothing calls
