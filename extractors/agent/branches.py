@@ -123,12 +123,22 @@ class ArmBranches:
         reaches: dict[int, list[Step]] = {}  # what an arm's branch calls, builds or points at
         free: set[str] = set()  # tests whose branches so far reach no code
         tested: dict[str, Step] = {}  # a test's branch reaching code
+        # the arms no option or setting turns on (Par Conv beside `--wo_conv`): the runs
+        # of the script as it stands take the `else` of the tests that select the others
+        bare = [
+            a
+            for r in runs
+            if not (r.missing or r.switch or r.edits)
+            for a in r.arms
+            if not about_data(a.variable)
+        ]
         for path in files:
             tree = self.tracer.tree(path) if path else None
             if tree is None or path is None:
                 continue
             nodes = list(ast.walk(tree))
             after = _following(nodes)
+            took: dict[int, Arm] = {}  # the arm each `if` of this file takes the path of
             # `if` statements first, then conditional expressions (`text if args.use_text
             # else None`), which select an arm as well
             for node in [n for n in nodes if isinstance(n, ast.If)] + [
@@ -161,6 +171,8 @@ class ArmBranches:
                     continue  # another option's value of the same name
                 test = ast.unparse(node.test)[:80]
                 verb = "Leave" if isinstance(node.test, ast.UnaryOp) else "Take"
+                if verb == "Take" and hit not in fixed.values():
+                    took[id(node)] = hit
                 own = (
                     self.code.steps(path, node, hit.value)
                     if verb == "Take" and hit not in fixed.values()
@@ -198,6 +210,9 @@ class ArmBranches:
                     ]
                 if len(out) >= MAX_BRANCHES:
                     break
+            for step, arm in _else_paths(nodes, took, bare, path):
+                arm_of[id(step)] = arm.value
+                out.append(step)
         # the branches handing over to an arm's own code first (the model an `elif` builds
         # beside the hyperparameters another sets), then the first others the code has
         # (one branch per test: the one reaching code); their code, one arm at a time
@@ -216,9 +231,70 @@ class ArmBranches:
         # the arms' branches first; in the order the code runs them, file by file
         rank = {p: i for i, p in enumerate(files)}
         steps = sorted(
-            (out + held_steps)[:3] + tails, key=lambda st: (rank.get(st.path, 0), st.start)
+            (_per_arm(out, arm_of) + held_steps)[:3] + tails,
+            key=lambda st: (rank.get(st.path, 0), st.start),
         )
         return steps, _extra_branches(steps, [arm_of.get(id(s)) for s in steps]), code
+
+
+def _else_paths(
+    nodes: list[ast.AST], took: dict[int, Arm], bare: list[Arm], path: str
+) -> list[tuple[Step, Arm]]:
+    """The `else` of an `if`/`elif` chain each of whose tests takes an arm's path, taken by
+    the arm of the same variable that no test names and whose run sets nothing (PDF's
+    `if self.wo_conv:` ... `elif self.serial_conv:` ... `else:`, Par Conv's parallel
+    convolution): that arm's own path, with its step."""
+    elifs = {
+        id(n.orelse[0])
+        for n in nodes
+        if isinstance(n, ast.If) and len(n.orelse) == 1 and isinstance(n.orelse[0], ast.If)
+    }
+    out: list[tuple[Step, Arm]] = []
+    for node in nodes:
+        if not isinstance(node, ast.If) or id(node) in elifs:
+            continue
+        chain = [node]
+        while len(chain[-1].orelse) == 1 and isinstance(chain[-1].orelse[0], ast.If):
+            chain.append(chain[-1].orelse[0])
+        block = chain[-1].orelse
+        taken = [took.get(id(n)) for n in chain]
+        if not block or any(a is None for a in taken):
+            continue
+        variable = {a.variable for a in taken if a is not None}
+        arm = next((a for a in bare if {a.variable} == variable and a not in taken), None)
+        if arm is None:
+            continue
+        tests = [ast.unparse(n.test)[:60] for n in chain]
+        where = (
+            f"not {tests[0]}"
+            if len(tests) == 1
+            else f"neither {' nor '.join(tests)} holds"
+            if len(tests) == 2
+            else f"none of {', '.join(tests)} holds"
+        )
+        start = block[0].lineno
+        end = min(block[-1].end_lineno or start, start + 15)
+        what = arm.variable.replace("_", " ")
+        out.append(
+            (Step(f"Take the {arm.value} path ({what}) where {where}", path, start, end), arm)
+        )
+    return out
+
+
+def _per_arm(steps: list[Step], arm_of: dict[int, str]) -> list[Step]:
+    """The branch steps with each arm's first before any arm's second, its path taken
+    before one left (`Take the w/o Conv path` over `Leave the w/o Conv path`), so that
+    the three kept show three arms where the code has them."""
+    first: list[Step] = []
+    seen: set[str | None] = set()
+    for st in steps:
+        arm = arm_of.get(id(st))
+        if arm in seen:
+            continue
+        seen.add(arm)
+        own = [x for x in steps if arm_of.get(id(x)) == arm]
+        first.append(next((x for x in own if x.action.startswith("Take")), st))
+    return first + [st for st in steps if all(st is not x for x in first)]
 
 
 def _extra_branches(branches: list[Step], paths: list[str | None]) -> list[Step]:

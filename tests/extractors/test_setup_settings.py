@@ -1486,6 +1486,38 @@ def test_the_comparison_names_every_short_arm_whatever_its_word_count(
     assert long_ not in compare.split(" to answer:")[0], compare
 
 
+def test_the_arm_no_switch_turns_on_takes_the_else_of_the_others_tests(
+    tmp_path: Path,
+) -> None:
+    """`if args.wo_conv:` ... `elif args.serial_conv:` ... `else:`: the else is Par Conv's
+    path, the arm the script runs as it stands; it is a step beside the others' paths, and
+    the three kept are the three arms' paths, not a second of one arm's."""
+    program = CONV_RUN.replace(
+        "def forecast(args):\n    if args.wo_conv:\n        return 0.0\n    return 1.0\n",
+        "def forecast(args):\n"
+        "    if not args.wo_conv:\n        scale = 2.0\n    else:\n        scale = 1.0\n"
+        "    if args.wo_conv:\n        out = scale * 0.0\n"
+        "    elif args.serial_conv:\n        out = scale * 0.5\n"
+        "    else:\n        local = scale * 0.25\n        out = local + 0.75\n"
+        "    return out\n",
+    )
+    assert program != CONV_RUN
+    files = {"run.py": program, "scripts/etth1.sh": "python run.py --data ETTh1\n"}
+    task = _task(
+        "Does the parallel convolution beat the serial one and none at all on ETTh1?",
+        {"convolution": ["Par Conv", "Seq Conv", "w/o Conv"]},
+    )
+    steps = recovered_setup(tmp_path / "conv", files, task).requirements
+    text = "\n".join(steps)
+    assert (
+        "Take the Par Conv path (convolution) where neither args.wo_conv nor args.serial_conv "
+        "holds (run.py:21-22)"
+    ) in text, text
+    assert "Take the w/o Conv path (convolution) where args.wo_conv (run.py:16-17)" in text, text
+    assert "Take the Seq Conv path (convolution) where args.serial_conv (run.py:18-19)" in text
+    assert "Leave the w/o Conv path" not in text, text
+
+
 def test_a_flag_the_program_reads_but_its_parser_lacks_is_to_add_not_to_drop(
     tmp_path: Path,
 ) -> None:
