@@ -680,10 +680,11 @@ class StepPlanner:
         lines = sorted(f.line for f in e.flags if f.name in wanted and f.line)
         if not lines:
             return None
-        names = [f.name for f in e.flags if f.name in wanted][:6]
+        start, end = _cluster(lines)
+        # the options the cited lines define, not one far from them the step cannot cite
+        names = [f.name for f in e.flags if f.name in wanted and start <= f.line <= end][:6]
         if all(_SELECTOR.fullmatch(n.lstrip("-")) for n in names):
             return None  # `--model`: the runs name each model, whose own code is cited
-        start, end = _cluster(lines)
         chosen = ", ".join(  # a value swept ("Epoch 15"), not one described ("0.1 for X")
             dict.fromkeys(
                 arm_name(a) for a in selected if numeric(a.value) or not numeric(a.value.split()[0])

@@ -1518,6 +1518,34 @@ def test_the_arm_no_switch_turns_on_takes_the_else_of_the_others_tests(
     assert "Leave the w/o Conv path" not in text, text
 
 
+def test_the_options_step_names_only_the_options_its_lines_define(tmp_path: Path) -> None:
+    """The options selecting the arms are `--model` and `--wo_gate` (lines 4-5); a third
+    whose help names an arm (`--individual`, "Gamma: ...") is forty lines on: the step
+    cites lines 4-5, so it names the two they define, not the one it cannot cite."""
+    filler = "".join(
+        f'parser.add_argument("--opt{k}", type=int, default={k}, help="setting {k}")\n'
+        for k in range(40)
+    )
+    program = (
+        "import argparse\n\nparser = argparse.ArgumentParser()\n"
+        'parser.add_argument("--model", default="Alpha", help="model name, options: [Alpha]")\n'
+        'parser.add_argument("--wo_gate", action="store_true", help="without the gate")\n'
+        + filler
+        + 'parser.add_argument("--individual", action="store_true", help="Gamma: a layer per channel")\n'
+        "args = parser.parse_args()\n\n\ndef forecast(args):\n"
+        "    if args.wo_gate:\n        return 0.0\n    return 1.0\n\n\n"
+        'if __name__ == "__main__":\n    print("dice", forecast(args))\n'
+    )
+    files = {"run.py": program, "scripts/Alpha_ETTh1.sh": "python run.py --model Alpha --opt1 3\n"}
+    task = _task(
+        "How does Alpha compare with Gamma, with and w/o gate?",
+        {"model": ["Alpha", "Gamma"], "gate": ["with gate", "w/o gate"]},
+    )
+    steps = recovered_setup(tmp_path / "opts", files, task).requirements
+    step = next(s for s in steps if "Add the options" in s)
+    assert step.endswith(": --model, --wo_gate (run.py:4-5)"), step
+
+
 def test_a_flag_the_program_reads_but_its_parser_lacks_is_to_add_not_to_drop(
     tmp_path: Path,
 ) -> None:
