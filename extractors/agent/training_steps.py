@@ -385,8 +385,48 @@ class TrainingSteps:
         ]
         if backward and losses:
             start = max(min(losses), backward - NARROW)
-            return start, backward
+            return start, _stepped_through(first, backward)
         return first.lineno, first.lineno + NARROW
+
+
+MAX_STEP_TAIL = 10  # lines past the first `backward()` its `if` may take the range on
+
+
+def _stepped_through(loop: ast.For | ast.While, backward: int) -> int:
+    """The last line of the step a loop's first `backward()` (at line `backward`) takes:
+    the optimizer calls after it (`model_optim.step()`, `scaler.update()`), and the
+    `if` holding it when it is short (`if use_amp: scaler.scale(loss).backward() ...
+    else: loss.backward(); model_optim.step()`): the plain path's step is cited too."""
+    end = backward
+    for block, parent in _blocks(loop):
+        at = next((i for i, st in enumerate(block) if st.lineno == backward), None)
+        if at is None:
+            continue
+        end = block[at].end_lineno or backward
+        for st in block[at + 1 :]:
+            call = st.value if isinstance(st, ast.Expr) else None
+            if not (
+                isinstance(call, ast.Call)
+                and isinstance(call.func, ast.Attribute)
+                and call.func.attr in {"step", "update", "zero_grad"}
+            ):
+                break
+            end = st.end_lineno or end
+        if isinstance(parent, ast.If) and (parent.end_lineno or 0) - backward <= MAX_STEP_TAIL:
+            end = max(end, parent.end_lineno or end)
+        break
+    return end
+
+
+def _blocks(node: ast.AST) -> list[tuple[list[ast.stmt], ast.AST]]:
+    """Every statement list under `node`, with the statement holding it."""
+    out: list[tuple[list[ast.stmt], ast.AST]] = []
+    for n in ast.walk(node):
+        for name in ("body", "orelse", "finalbody"):
+            block = getattr(n, name, None)
+            if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+                out.append((block, n))
+    return out
 
 
 _STEPPING = {"backward", "step", "zero_grad", "train_step", "run_epoch"}

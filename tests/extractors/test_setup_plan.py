@@ -1018,8 +1018,9 @@ def test_main_block_steps_are_named_by_what_they_do_not_by_a_helper_they_call() 
 def test_a_training_loop_longer_than_a_step_is_cited_where_it_computes_the_loss(
     tmp_path: Path,
 ) -> None:
-    """A 60-line epoch loop: the step is the part from the loss to `backward()`, where the
-    method trains, not the loop's first lines of bookkeeping."""
+    """A 60-line epoch loop: the step is the part from the loss through `backward()` and the
+    optimizer's step on it, where the method trains, not the loop's first lines of
+    bookkeeping."""
     bookkeeping = "".join(f"            meter_{i} = step * {i}\n" for i in range(45))
     program = (
         "import argparse\n"
@@ -1047,6 +1048,7 @@ def test_a_training_loop_longer_than_a_step_is_cited_where_it_computes_the_loss(
     lines = program.splitlines()
     loss_line = next(i for i, x in enumerate(lines, 1) if "loss = " in x)
     backward_line = next(i for i, x in enumerate(lines, 1) if "backward()" in x)
+    step_line = next(i for i, x in enumerate(lines, 1) if "optimizer.step()" in x)
     files = {
         "train.py": program,
         "README.md": "# Regressor\n\nTrain the regressor:\n\n```\npython train.py --epochs 10\n```\n",
@@ -1060,7 +1062,7 @@ def test_a_training_loop_longer_than_a_step_is_cited_where_it_computes_the_loss(
     setup = recovered_setup(tmp_path / "t", files, task)
     step = next(s for s in setup.requirements if "Train (train)" in s)  # "Train (train): ..."
     first, last = (int(n) for n in step.rsplit(":", 1)[1].rstrip(")").split("-"))
-    assert first <= loss_line and last == backward_line, step
+    assert first <= loss_line and last == step_line == backward_line + 1, step
 
 
 def test_a_component_an_arm_names_by_its_acronym_is_cited_by_the_classes_implementing_it(

@@ -2635,6 +2635,42 @@ def test_a_trainers_own_loss_hook_is_the_methods_objective(tmp_path: Path) -> No
     ]
 
 
+def test_a_long_training_loop_is_cited_through_the_step_on_its_loss(tmp_path: Path) -> None:
+    """A loop too long to cite whole is cited from the loss to the step on it: through the
+    `if use_amp:` ... `else: loss.backward(); model_optim.step()` holding its first
+    `backward()` (the plain path's backward and step), not to that first backward alone."""
+    from extractors.agent.methods import MethodModules
+    from extractors.agent.steps import StepTracer
+    from extractors.agent.training_steps import TrainingSteps
+    from extractors.repo import RepoSearch
+
+    logging = "".join(f"            print('batch', i, {k})\n" for k in range(40))
+    program = (
+        "def train(model, loader, criterion, model_optim, scaler, use_amp, epochs):\n"
+        "    for epoch in range(epochs):\n"
+        "        for i, (x, y) in enumerate(loader):\n"
+        "            model_optim.zero_grad()\n"
+        "            loss = criterion(model(x), y)\n"
+        f"{logging}"
+        "            if use_amp:\n"
+        "                scaler.scale(loss).backward()\n"
+        "                scaler.step(model_optim)\n"
+        "                scaler.update()\n"
+        "            else:\n"
+        "                loss.backward()\n"
+        "                model_optim.step()\n"
+        "        print('epoch', epoch)\n"
+    )
+    root = tmp_path / "loop"
+    index = committed_index(root, {"exp.py": program})
+    tracer = StepTracer(index, RepoSearch(root, index))
+    stages = TrainingSteps(tracer, MethodModules(index, tracer), {})
+    item = next(i for i in tracer.outline("exp.py") if i.name == "train")
+    # from the loss (:5), at most 40 lines before the first backward (:47), to the `else`
+    # branch's step (:52)
+    assert stages.loop("exp.py", item) == (7, 52)
+
+
 def test_a_program_making_an_options_folder_and_opening_it_as_a_file_is_flagged(
     tmp_path: Path,
 ) -> None:
