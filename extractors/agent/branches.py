@@ -125,10 +125,13 @@ class ArmBranches:
         tested: dict[str, Step] = {}  # a test's branch reaching code
         # the arms no option or setting turns on (Par Conv beside `--wo_conv`): the runs
         # of the script as it stands take the `else` of the tests that select the others
+        # (of the program the others' runs set something of: Trace's bare run is no path
+        # of DSPy's program)
+        switched = {_program(r) for r in runs if not r.missing and (r.switch or r.edits)}
         bare = [
             a
             for r in runs
-            if not (r.missing or r.switch or r.edits)
+            if not (r.missing or r.switch or r.edits) and _program(r) in switched
             for a in r.arms
             if not about_data(a.variable)
         ]
@@ -170,7 +173,7 @@ class ArmBranches:
                 }:
                     continue  # another option's value of the same name
                 test = ast.unparse(node.test)[:80]
-                verb = "Leave" if isinstance(node.test, ast.UnaryOp) else "Take"
+                verb = "Leave" if _negated(node.test) else "Take"
                 if verb == "Take" and hit not in fixed.values():
                     took[id(node)] = hit
                 own = (
@@ -235,6 +238,22 @@ class ArmBranches:
             key=lambda st: (rank.get(st.path, 0), st.start),
         )
         return steps, _extra_branches(steps, [arm_of.get(id(s)) for s in steps]), code
+
+
+def _negated(test: ast.expr) -> bool:
+    """`not args.wo_conv`, `'imagenet' not in args.dataset`, `args.model != 'x'`: the
+    branch is where the value tested is not the arm's."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return True
+    return isinstance(test, ast.Compare) and all(
+        isinstance(op, ast.NotIn | ast.NotEq | ast.IsNot) for op in test.ops
+    )
+
+
+def _program(run: Run) -> str:
+    """The Python program a run runs, as its command (or its script's) names it first."""
+    found = re.search(r"[\w./-]+\.py\b", run.invocation or run.command)
+    return found.group(0).lstrip("./") if found else run.script or run.command
 
 
 def _else_paths(

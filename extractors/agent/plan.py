@@ -181,8 +181,13 @@ class StepPlanner:
         e = self.entries.get(entry or "")
         options = [f for f in e.flags if f.name.startswith("--")] if e else []
         held = setting_flags(task, options)
+        # the other programs the task runs take their arms' paths too (DSPy's program beside
+        # Trace's: `if args.copro:`)
         branches, extra, code = self.branches.steps(
-            arms, [entry, *modules] if entry else [], runs, held
+            arms,
+            list(dict.fromkeys([entry, *modules, *also])) if entry else [],
+            runs,
+            held,
         )
         # a program reading its experiment from a config: the configs the runs give, and
         # the classes they build (the backbone, the head), are the method's own code

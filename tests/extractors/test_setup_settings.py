@@ -5,6 +5,7 @@ Each repository is built with git in tmp_path and mined for real."""
 
 from __future__ import annotations
 
+import ast
 import itertools
 import json
 from pathlib import Path
@@ -1544,6 +1545,52 @@ def test_the_options_step_names_only_the_options_its_lines_define(tmp_path: Path
     steps = recovered_setup(tmp_path / "opts", files, task).requirements
     step = next(s for s in steps if "Add the options" in s)
     assert step.endswith(": --model, --wo_gate (run.py:4-5)"), step
+
+
+def test_the_other_programs_a_task_runs_take_their_arms_paths_too(tmp_path: Path) -> None:
+    """Trace runs `trace_bbh.py` as it stands; COPRO runs `dspy_bbh.py --copro`. The
+    COPRO branch of the second program is a step, though the first program leads; its
+    `else` is no path of Trace's, whose run is another program. A test that the value is
+    not there (`'copro' not in args.mode`) leaves that path, it does not take it."""
+    trace = (
+        "import argparse\n\np = argparse.ArgumentParser()\n"
+        "p.add_argument('--task_end', type=int, default=27)\nargs = p.parse_args()\n\n\n"
+        "def learn(prompt):\n    return prompt + ' step by step'\n\n\n"
+        "if __name__ == '__main__':\n    print('accuracy', len(learn('Trace')))\n"
+    )
+    dspy = (
+        "import argparse\n\np = argparse.ArgumentParser()\n"
+        "p.add_argument('--copro', action='store_true')\n"
+        "p.add_argument('--task_end', type=int, default=27)\nargs = p.parse_args()\n\n\n"
+        "def optimize(program):\n"
+        "    if args.copro:\n        tuned = program * 2\n        return tuned\n"
+        "    else:\n        return program\n\n\n"
+        "if __name__ == '__main__':\n    print('accuracy', optimize(1))\n"
+    )
+    readme = (
+        "# Prompt optimization\n\nTrace:\n\n```\npython trace_bbh.py --task_end 27\n```\n\n"
+        "COPRO:\n\n```\npython dspy_bbh.py --copro --task_end 27\n```\n"
+    )
+    files = {"trace_bbh.py": trace, "dspy_bbh.py": dspy, "README.md": readme}
+    task = _task(
+        "Can Trace optimize prompts more effectively than COPRO on the bbh tasks?",
+        {"optimizer": ["Trace", "COPRO"]},
+        metric="accuracy",
+    )
+    steps = "\n".join(recovered_setup(tmp_path / "two", files, task).requirements)
+    assert "Take the COPRO path (optimizer) where args.copro (dspy_bbh.py:" in steps, steps
+    assert "Take the Trace path" not in steps, steps
+
+    from extractors.agent.branches import _negated
+
+    for text, negated in (
+        ("not args.copro", True),
+        ("'copro' not in args.mode", True),
+        ("args.mode != 'copro'", True),
+        ("args.mode == 'copro'", False),
+        ("'copro' in args.mode", False),
+    ):
+        assert _negated(ast.parse(text, mode="eval").body) is negated, text
 
 
 def test_a_flag_the_program_reads_but_its_parser_lacks_is_to_add_not_to_drop(
