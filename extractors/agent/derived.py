@@ -329,6 +329,24 @@ def _backbone_model(value: str, stems: dict[str, str], own: str) -> str | None:
     return ending[0] if len(ending) == 1 else None
 
 
+def _options_given(command: str) -> dict[str, list[str]]:
+    """Each option a command passes, with the values after it (`--period 24 180` as
+    ["24", "180"])."""
+    out: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    for word in command.split():
+        if word.startswith("--"):
+            flag, eq, inline = word.partition("=")
+            current = out.setdefault(flag, [])
+            if eq:
+                current.append(inline)
+        elif current is not None and not word.startswith((">", "|", "&")):
+            current.append(word)
+        else:
+            current = None
+    return out
+
+
 # "patch_len=64", "stride = 14": a parameter an arm's description gives
 _PARAMETER = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*=\s*([\w.+-]+)")
 
@@ -350,6 +368,11 @@ def with_parameters(run: Run, arm: Arm, entry: EntryPoint | None) -> None:
         return
     said = ", ".join(f"{n[2:]}={v}" for n, v in given)
     notes = [w for w in run.warning.split("; ") if w]
+    # the script passes them already, and nothing its program rejects: it runs as it is,
+    # each of its blocks with its own settings (a longer horizon's own dropout)
+    passed = _options_given(run.invocation)
+    if all(passed.get(n) == [v] for n, v in given) and set(passed) <= defined:
+        return
     if "$" in run.invocation:  # a variable the script leaves unset: its command cannot stand
         run.warning = "; ".join([*notes, f"set the arm's own {said} in the script first"])
         return

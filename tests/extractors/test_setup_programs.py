@@ -1505,6 +1505,14 @@ def test_an_arms_own_parameters_are_set_on_its_scripts_command(tmp_path: Path) -
             "its script sweeps (--pred_len {96,336}))" in usage
         ), usage
     assert "--persevere" not in usage
+    # a script passing the arm's own parameters already, and no flag its program rejects,
+    # runs as it is (each of its blocks with its own settings)
+    files["scripts/PatchTST/etth1.sh"] = script.replace(" --persevere 96", "").replace(
+        "--patch_len 1 24 --stride 1", "--patch_len 16 --stride 8"
+    )
+    usage = recovered_setup(tmp_path / "same", files, task).usage_instructions
+    assert "Run PatchTST(336) on ETTh1: `bash scripts/PatchTST/etth1.sh`" in usage, usage
+    assert "--patch_len 64 --stride 14` (the arm's own patch_len=64, stride=14" in usage, usage
 
 
 KINDS_RUN = """import argparse
