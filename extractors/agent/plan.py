@@ -56,13 +56,14 @@ from .config_runs import ConfigFiles
 from .data_steps import DataSteps
 from .entry_args import EntryArgs
 from .execution import ExecutionOrder
-from .inline import function_blocks
+from .inline import function_blocks, has_main, main_body
 from .launch import flag_groups
 from .measures import MAX_READ, Computed, MeasureSteps, ReportedWords
 from .methods import MethodModules
 from .multirun import hydra_config_steps
 from .option_use import OptionUses
 from .query import TaskQuery
+from .rank import counts_cost, names_cost
 from .run import Run, given_values, run_label, shared_heads
 from .stages import program_mode
 from .step_filters import StepFilters
@@ -75,6 +76,7 @@ WIDE_STEP = 60  # lines of a step citing a whole function that is read through i
 MAX_CONFIGS = 3  # the configs of one task's runs whose model lines are steps
 SETTINGS_RUNS = 2  # script runs whose settings are cut into steps
 MAX_CODED = 5  # arms selected by in-code switches that each get a step of their own
+MAX_COUNTER_LINES = 20  # a cost counter's main block, cited up to this many lines on
 # an option that only names which model or method runs (`--model`, `--model_type`): its
 # parser line is no action of the experiment; a switch of the method's own (`--wo_conv`) is
 _SELECTOR = re.compile(r"(?i)(?:model|method|algo|algorithm|arch|backbone)(?:[_-](?:type|name))?")
@@ -464,6 +466,7 @@ class StepPlanner:
             train,
             *hooks,
             *starting,
+            self._cost_counter(plan.metrics, runs),
             *judged,
             evaluate,
             metric,
@@ -701,6 +704,41 @@ class StepPlanner:
             start,
             end,
         )
+
+    def _cost_counter(self, metrics: list[str], runs: list[Run]) -> Step | None:
+        """Where the repository's counter (`get_flops.py`, documented) measures the cost the
+        task compares ("parameter efficiency", "GFLOPs"), when no run runs it: its main
+        block, which the usage's counting line runs, or the function that block calls."""
+        costs = [m for m in metrics if names_cost(m)]
+        if not costs:
+            return None
+        ran = " ".join(r.command for r in runs)
+        for doc in sorted(self.index.commands, key=lambda c: (c.doc != "README.md", c.line)):
+            counter = next((r for r in doc.runs if counts_cost(r) and r.endswith(".py")), None)
+            if counter is None or counter in ran or counter not in self.known:
+                continue
+            tree = self.tracer.tree(counter)
+            body = main_body(tree) if tree is not None and has_main(tree) else []
+            if not body:
+                continue
+            # `if __name__ == '__main__': main()`: the function it calls does the counting
+            called = {
+                n.func.id
+                for st in body
+                for n in ast.walk(st)
+                if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+            }
+            own = [
+                n
+                for n in (tree.body if tree is not None and len(body) <= 2 else [])
+                if isinstance(n, ast.FunctionDef) and n.name in called
+            ]
+            first = own[0].body if own else body
+            start = first[0].lineno
+            end = min(first[-1].end_lineno or start, start + MAX_COUNTER_LINES)
+            what = in_prose(costs[:3])
+            return Step(f"Count {what} with the repository's counter", counter, start, end)
+        return None
 
     def _config_keys_step(self, runs: list[Run]) -> Step | None:
         """For a hydra program, where the config keys the runs override are set

@@ -424,8 +424,16 @@ def test_a_table_reporting_flops_beside_its_scores_says_to_count_them(tmp_path: 
     documented FLOPs counter, which no run runs, counts the rest, on each run's config in
     the place its documented command leaves open (`/path/to/config`)."""
     task = _task(["FooNet-T", "FooNet-S"], ["mIoU", "GFLOPs", "Params (M)"])
-    usage = recovered_setup(tmp_path / "c", FILES, task).usage_instructions
+    setup = recovered_setup(tmp_path / "c", FILES, task)
+    usage = setup.usage_instructions
     assert "Run FooNet-T: `./tools/dist_train.sh" in usage, usage
+    # and a step cites where the counter counts: the function its main block calls
+    assert any(
+        s.endswith(
+            "Count GFLOPs and Params (M) with the repository's counter (tools/get_flops.py:5-9)"
+        )
+        for s in setup.requirements
+    ), setup.requirements
     assert (
         "Count the cost the task reports with the repository's counter, on each run's config: "
         "`python tools/get_flops.py configs/foonet/foonet.tiny.512x512.ade.160k.py --shape 512 "
@@ -439,8 +447,9 @@ def test_a_table_reporting_flops_beside_its_scores_says_to_count_them(tmp_path: 
         "for each run's config or model: `python tools/get_flops.py /path/to/config --shape 512 "
         "512`."
     ) in usage, usage
-    usage = recovered_setup(tmp_path / "s", FILES, _task(["FooNet-T"], ["mIoU"])).usage_instructions
-    assert "get_flops" not in usage, usage
+    setup = recovered_setup(tmp_path / "s", FILES, _task(["FooNet-T"], ["mIoU"]))
+    assert "get_flops" not in setup.usage_instructions, setup.usage_instructions
+    assert not any("get_flops" in s for s in setup.requirements), setup.requirements
 
 
 MIT = '''import torch.nn as nn
