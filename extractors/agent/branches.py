@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Sequence
 
 from expcurate.records import CliFlag, EntryPoint
 from extractors.repo import RepoSearch
@@ -53,12 +54,14 @@ class ArmBranches:
         files: list[str | None],
         runs: list[Run],
         held: list[tuple[CliFlag, str]],
+        arms_only: Sequence[str] = (),
     ) -> tuple[list[Step], list[Step], list[Step]]:
         """Where the code switches between the arms: an `if` comparing with the value of an
         arm some run runs, or testing the option an arm sets (`if self.wo_conv:`); then where
         it switches on the value of what the task holds fixed (`if args.dataset ==
         'cifar100':`). Also those of them that may be cut when steps are too many, and the
-        definitions the arms' branches hand over to (`arm_code`), the arms' own code."""
+        definitions the arms' branches hand over to (`arm_code`), the arms' own code. Of the
+        files `arms_only` (the other programs the task runs), only the arms' branches."""
         ran = [a for r in runs if not r.missing for a in r.arms]
         values = {a.value.lower(): a for a in arms if len(a.value) >= 2 and (a in ran or not runs)}
         fixed = {
@@ -164,7 +167,7 @@ class ArmBranches:
                         hit = hit or switches.get(c.attr) or named_by(c.attr)
                     elif isinstance(c, ast.Name):
                         hit = hit or switches.get(c.id)
-                if hit is None:
+                if hit is None or (path in arms_only and hit in fixed.values()):
                     continue
                 if hit.value in via and not via[hit.value] & {
                     c.attr if isinstance(c, ast.Attribute) else c.id

@@ -185,11 +185,13 @@ class StepPlanner:
         held = setting_flags(task, options)
         # the other programs the task runs take their arms' paths too (DSPy's program beside
         # Trace's: `if args.copro:`)
+        read = list(dict.fromkeys([entry, *modules])) if entry else []
         branches, extra, code = self.branches.steps(
             arms,
-            list(dict.fromkeys([entry, *modules, *also])) if entry else [],
+            [*read, *(o for o in also if o not in read)] if entry else [],
             runs,
             held,
+            arms_only=[o for o in also if o not in read],
         )
         # a program reading its experiment from a config: the configs the runs give, and
         # the classes they build (the backbone, the head), are the method's own code

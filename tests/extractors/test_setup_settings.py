@@ -1580,6 +1580,34 @@ def test_the_other_programs_a_task_runs_take_their_arms_paths_too(tmp_path: Path
     steps = "\n".join(recovered_setup(tmp_path / "two", files, task).requirements)
     assert "Take the COPRO path (optimizer) where args.copro (dspy_bbh.py:" in steps, steps
     assert "Take the Trace path" not in steps, steps
+    # of another program, only the arms' paths: not a branch on what the task holds fixed
+    from expcurate.records import CliFlag
+    from extractors.agent.arm_code import ArmCode
+    from extractors.agent.arms import Arm
+    from extractors.agent.branches import ArmBranches
+    from extractors.agent.methods import MethodModules
+    from extractors.agent.run import Run
+    from extractors.agent.steps import StepTracer
+    from extractors.repo import RepoSearch
+
+    held = dspy.replace(
+        "    if args.copro:",
+        "    if args.split == 'bbh':\n        program += 1\n    if args.copro:",
+    )
+    root = tmp_path / "held"
+    index = committed_index(root, {"trace_bbh.py": trace, "dspy_bbh.py": held})
+    tracer = StepTracer(index, RepoSearch(root, index))
+    branches = ArmBranches(
+        tracer, RepoSearch(root, index), {}, ArmCode(tracer, MethodModules(index, tracer))
+    )
+    copro = Arm("optimizer", "COPRO", frozenset({"copro"}))
+    runs = [Run("python dspy_bbh.py --copro", arms=[copro], switch="--copro", settings="--copro")]
+    fixed = [(CliFlag(name="--split", default="bbh"), "bbh")]
+    for only, kept in (([], True), (["dspy_bbh.py"], False)):
+        found, _, _ = branches.steps([copro], ["dspy_bbh.py"], runs, fixed, arms_only=only)
+        text = "\n".join(s.action for s in found)
+        assert "where args.copro" in text, text
+        assert ("args.split == 'bbh'" in text) is kept, (only, text)
 
     from extractors.agent.branches import _negated
 
