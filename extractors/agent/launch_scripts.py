@@ -18,7 +18,7 @@ from extractors.repo.commands import run_folder, run_from
 
 from .arms import Arm
 from .entry_args import EntryArgs
-from .launch import blocks_of, invocation_of, placeholders, takes_arguments
+from .launch import Block, blocks_of, invocation_of, options_of, placeholders, takes_arguments
 from .query import TaskQuery
 from .run import Run
 from .run_notes import MODEL_OPTION, config_placeholders, sized_model
@@ -30,6 +30,33 @@ _PUBLISHING = re.compile(
     re.I,
 )
 _FLAG = re.compile(r"(?<![\w-])--[A-Za-z][\w-]*")
+# the options a launch script names its run's data by
+_DATA_OPTIONS = ("--data_path", "--dataset", "--data", "--data_name")
+
+
+def other_data(lines: list[str], data: frozenset[str]) -> str:
+    """What a reader must know of a script that runs its program on the task's data and
+    then on other data (CycleNet's `STD/LDLinear.sh`: ETTh1, then ETTh2, ETTm1, ...): the
+    other data sets, and the lines of the runs on the task's, the ones to keep; "" for a
+    script on one data set, or when the task names none."""
+    blocks = blocks_of(lines)
+    if not data or len(blocks) < 2:
+        return ""
+    on = [b for b in blocks if data <= set(terms(b.filled()))]
+
+    def named(block: Block) -> str:
+        given = options_of(block.filled())
+        return next((given[o] for o in _DATA_OPTIONS if given.get(o)), "")
+
+    others = list(dict.fromkeys(n for b in blocks if b not in on and (n := named(b))))
+    if not on or not others or any("$" in n or "{" in n for n in others):
+        return ""
+    first, last = on[0].first, on[-1].last
+    listed = ", ".join(others[:6]) + (", ..." if len(others) > 6 else "")
+    return (
+        f"the script also runs it on {listed}: only its runs at lines {first}-{last} are "
+        "on the task's data"
+    )
 
 
 class LaunchScripts:

@@ -44,9 +44,11 @@ from .arms import (
     content_words,
     form_words,
     in_prose,
+    measured_on,
     measures_per_set,
     numeric,
     task_arms,
+    task_datasets,
     task_metrics,
     value_forms,
 )
@@ -63,7 +65,7 @@ from .entry_args import EntryArgs, positional
 from .launch import (
     with_held,
 )
-from .launch_scripts import LaunchScripts
+from .launch_scripts import LaunchScripts, other_data
 from .library_calls import LibraryCall, compared_values, library_call, picked_values
 from .methods import MethodModules
 from .query import TaskQuery
@@ -243,6 +245,14 @@ class RunPlanner:
         self.stages.trained_first(chosen, entry, held, self._unset_outputs)
         self.stages.analysed_first(chosen, entry)
         self.stages.past_checks(chosen, entry)
+        # a task on one data set: a script running it on others too says which runs to keep
+        named = {*task_datasets(task), *(measured_on(task) or [])}
+        on = {r.data for r in chosen if r.data and not r.missing}
+        if len(on) == 1 and len(named) <= 1:
+            words = frozenset(content_words(on.pop()))
+            for run in chosen[:MAX_RUNS]:
+                if run.script and run.data and not run.missing:
+                    run.say(other_data(self.search.lines(run.script), words))
         unopened(chosen[:MAX_RUNS], self.entries, self.programs, self.known)
         misplaced(chosen[:MAX_RUNS], self.programs, self.args.tracer.tree, self.known, self._opened)
         if self._links is None:

@@ -97,9 +97,14 @@ def test_a_launch_script_is_read_at_the_run_on_the_tasks_data(tmp_path: Path) ->
     )
     usage = recovered_setup(tmp_path / "fc", files, task).usage_instructions
     # the ETTh1 block's values, not the traffic block's that the script sets last, and the
-    # horizons of both its loops
-    assert "--data_path ETTh1.csv" in usage and "traffic.csv" not in usage
+    # horizons of both its loops; the task is on ETTh1 alone, so the run says which of the
+    # script's runs are on it (the first two, at lines 8-18), and that it runs traffic too
+    assert "--data_path ETTh1.csv" in usage and "--data_path traffic.csv" not in usage
     assert "--pred_len {96,192,336,720}" in usage
+    assert (
+        "(the script also runs it on traffic.csv: only its runs at lines 8-18 are on the "
+        "task's data)"
+    ) in usage, usage
 
     traffic = _task(
         "Does LD decomposition help a linear forecaster on Traffic?",
@@ -107,7 +112,15 @@ def test_a_launch_script_is_read_at_the_run_on_the_tasks_data(tmp_path: Path) ->
         {"dataset": "traffic"},
     )
     usage = recovered_setup(tmp_path / "fc2", files, traffic).usage_instructions
-    assert "--data_path traffic.csv --model LDLinear" in usage and "ETTh1.csv" not in usage
+    assert "--data_path traffic.csv --model LDLinear" in usage and "ETTh1.csv, " not in usage
+    assert "(the script also runs it on ETTh1.csv: only its runs at lines 25-30" in usage, usage
+    # a task on both data sets runs the whole script: nothing to say
+    both = _task(
+        "Does LD decomposition help a linear forecaster on ETTh1 and Traffic?",
+        {"std technique": ["LD (in LDLinear configuration)"], "dataset": ["ETTh1", "traffic"]},
+    )
+    usage = recovered_setup(tmp_path / "fc3", files, both).usage_instructions
+    assert "also runs it on" not in usage, usage
 
 
 DSPY = '''"""Big-Bench Hard with DSPy programs."""
