@@ -99,11 +99,8 @@ def _other_level(node: ast.AST | None, measures: list[str]) -> str:
         return ""
     name, default = levels[0]
     for m in measures:
-        said = re.findall(r"(?<![\w.])(0?\.\d+|\d{2})(?![\w.])", m)
-        if len(said) != 1:
-            continue
-        level = float(said[0]) / (100 if "." not in said[0] else 1)
-        if abs(level - default) > 1e-9:
+        level = _level(m)
+        if level and abs(level - default) > 1e-9:
             return f"; at {name} {default:g} by default, the task's is {level:g}"
     return ""
 

@@ -396,6 +396,7 @@ def test_the_function_assigning_the_measures_by_name_is_their_step(tmp_path: Pat
     for measure, said in (
         ("FPR95 (↓)", ""),
         ("FPR@TPR 0.98 (↓)", "; at recall_level 0.95 by default, the task's is 0.98"),
+        ("FPR98 (↓)", "; at recall_level 0.95 by default, the task's is 0.98"),
     ):
         task.design_complexity.dependent_variables = {"metrics": ["AUROC (↑)", "AUPR (↑)", measure]}
         steps = recovered_setup(
