@@ -11,6 +11,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -770,6 +771,18 @@ def _render(steps: list[Step]) -> list[str]:
     """`Step k: ... (path:a-b)` lines, the last one the `Final Step`."""
     if not steps:
         return []
+    # one wording for steps in two programs (Trace's and DSPy's "Go through all 27 items of
+    # `tasks`"): each says whose it is
+    paths: dict[str, set[str]] = {}
+    for s in steps:
+        paths.setdefault(s.action, set()).add(s.path)
+    steps = [
+        replace(s, action=f"{s.action} in {posixpath.basename(s.path)}")
+        if len(paths[s.action]) > 1
+        and len({posixpath.basename(p) for p in paths[s.action]}) == len(paths[s.action])
+        else s
+        for s in steps
+    ]
     lines = [s.render(f"Step {i}") for i, s in enumerate(steps[:-1], start=1)]
     lines.append(steps[-1].render("Final Step"))
     assert all(STEP_RE.match(x) and REF_RE.search(x) for x in lines), lines

@@ -1473,3 +1473,27 @@ def test_the_object_a_method_runs_on_is_made_first_and_the_analysis_comes_last(
     analysed = next(i for i, c in enumerate(cited) if c.startswith("src/analysis.py"))
     assert made < started < analysed, requirements
     assert not any("sleep" in r for r in requirements), requirements
+
+
+def test_one_wording_in_two_programs_says_whose_each_step_is() -> None:
+    """Trace's and DSPy's programs both "Go through all 27 items of `tasks`": each step says
+    its program, so the two read apart; one program's two such steps, or two programs of
+    one name in two folders, keep the wording (the citation tells them apart)."""
+    from extractors.agent.policy import _render
+    from extractors.agent.steps import Step
+
+    same = "Go through all 27 items of `tasks`"
+    lines = _render(
+        [
+            Step(same, "bbh/run_trace.py", 321, 328),
+            Step(same, "bbh/run_dspy.py", 79, 86),
+            Step("Report accuracy of each run", "bbh/run_trace.py", 380, 381),
+        ]
+    )
+    assert lines[:2] == [
+        f"Step 1: {same} in run_trace.py (bbh/run_trace.py:321-328)",
+        f"Step 2: {same} in run_dspy.py (bbh/run_dspy.py:79-86)",
+    ], lines
+    for paths in (("a/train.py", "a/train.py"), ("a/train.py", "b/train.py")):
+        lines = _render([Step(same, paths[0], 1, 2), Step(same, paths[1], 5, 6)])
+        assert all(" in train.py" not in x for x in lines), lines
