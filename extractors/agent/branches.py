@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from expcurate.records import CliFlag, EntryPoint
 from extractors.repo import RepoSearch
@@ -42,11 +42,13 @@ class ArmBranches:
         search: RepoSearch,
         entries: dict[str, EntryPoint],
         code: ArmCode,
+        programs: Callable[[str], list[str]],
     ) -> None:
         self.tracer = tracer
         self.search = search
         self.entries = entries
         self.code = code
+        self.programs = programs  # the repository's programs a command runs (`RunPlanner`)
 
     def steps(
         self,
@@ -130,11 +132,13 @@ class ArmBranches:
         # of the script as it stands take the `else` of the tests that select the others
         # (of the program the others' runs set something of: Trace's bare run is no path
         # of DSPy's program)
-        switched = {_program(r) for r in runs if not r.missing and (r.switch or r.edits)}
+        switched = {
+            p for r in runs if not r.missing and (r.switch or r.edits) for p in self._python(r)
+        }
         bare = [
             a
             for r in runs
-            if not (r.missing or r.switch or r.edits) and _program(r) in switched
+            if not (r.missing or r.switch or r.edits) and self._python(r) & switched
             for a in r.arms
             if not about_data(a.variable)
         ]
@@ -242,6 +246,10 @@ class ArmBranches:
         )
         return steps, _extra_branches(steps, [arm_of.get(id(s)) for s in steps]), code
 
+    def _python(self, run: Run) -> set[str]:
+        """The Python programs a run runs, itself or through its launch script."""
+        return {p for p in self.programs(run.command) if p.endswith(".py")}
+
 
 def _negated(test: ast.expr) -> bool:
     """`not args.wo_conv`, `'imagenet' not in args.dataset`, `args.model != 'x'`: the
@@ -251,12 +259,6 @@ def _negated(test: ast.expr) -> bool:
     return isinstance(test, ast.Compare) and all(
         isinstance(op, ast.NotIn | ast.NotEq | ast.IsNot) for op in test.ops
     )
-
-
-def _program(run: Run) -> str:
-    """The Python program a run runs, as its command (or its script's) names it first."""
-    found = re.search(r"[\w./-]+\.py\b", run.invocation or run.command)
-    return found.group(0).lstrip("./") if found else run.script or run.command
 
 
 def _else_paths(

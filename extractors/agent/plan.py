@@ -114,6 +114,7 @@ class StepPlanner:
         args: EntryArgs | None = None,
         config_files: ConfigFiles | None = None,
         data: DataSteps | None = None,
+        programs: Callable[[str], list[str]] | None = None,
     ) -> None:
         self.index = index
         self.search = search
@@ -130,7 +131,10 @@ class StepPlanner:
         self.args = args or EntryArgs(index, search, tracer)
         self.config_files = config_files or ConfigFiles(index, search, tracer)
         self.entries = {e.path: e for e in index.entry_points}
-        self.branches = ArmBranches(tracer, search, self.entries, self.arm_code)
+        # the programs a command runs, as the run planner resolves them (else none)
+        self.branches = ArmBranches(
+            tracer, search, self.entries, self.arm_code, programs or (lambda _: [])
+        )
         self.option_uses = OptionUses(tracer)
         self.data = data or DataSteps(index, tracer)
         self.stages = TrainingSteps(tracer, methods, self.entries)

@@ -145,6 +145,7 @@ class SetupAgent:
             self.run_planner.args,
             self.run_planner.config_files,
             self.run_planner.data,
+            self.run_planner.programs,
         )
         self.arm_definitions = ArmDefinitions(self.search)
         self.usage_writer = UsageWriter(

@@ -1598,7 +1598,11 @@ def test_the_other_programs_a_task_runs_take_their_arms_paths_too(tmp_path: Path
     index = committed_index(root, {"trace_bbh.py": trace, "dspy_bbh.py": held})
     tracer = StepTracer(index, RepoSearch(root, index))
     branches = ArmBranches(
-        tracer, RepoSearch(root, index), {}, ArmCode(tracer, MethodModules(index, tracer))
+        tracer,
+        RepoSearch(root, index),
+        {},
+        ArmCode(tracer, MethodModules(index, tracer)),
+        lambda _: [],
     )
     copro = Arm("optimizer", "COPRO", frozenset({"copro"}))
     runs = [Run("python dspy_bbh.py --copro", arms=[copro], switch="--copro", settings="--copro")]
