@@ -63,7 +63,7 @@ from .methods import MethodModules
 from .multirun import hydra_config_steps
 from .option_use import OptionUses
 from .query import TaskQuery
-from .rank import counts_cost, names_cost
+from .rank import counting_docs, names_cost
 from .run import Run, given_values, run_label, shared_heads
 from .stages import program_mode
 from .step_filters import StepFilters
@@ -719,8 +719,8 @@ class StepPlanner:
         if not costs:
             return None
         ran = " ".join(r.command for r in runs)
-        for doc in sorted(self.index.commands, key=lambda c: (c.doc != "README.md", c.line)):
-            counter = next((r for r in doc.runs if counts_cost(r) and r.endswith(".py")), None)
+        for _, counters in counting_docs(self.index.commands):
+            counter = next((r for r in counters if r.endswith(".py")), None)
             if counter is None or counter in ran or counter not in self.known:
                 continue
             tree = self.tracer.tree(counter)

@@ -14,9 +14,10 @@ import math
 import posixpath
 import re
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from expcurate.records import RepoIndex
+from expcurate.records import DocCommand, RepoIndex
 from extractors.repo import RepoSearch, path_tokens, stem, terms, tokens
 
 from .query import GENERIC, STOPWORDS, TaskQuery, asks_to_build, norm_number
@@ -95,6 +96,13 @@ _ASKS_COST = frozenset(
 def counts_cost(path: str) -> bool:
     """The program measures a model's cost (`get_flops.py`), not its results."""
     return bool(_COUNTS_COST.search(path))
+
+
+def counting_docs(commands: Iterable[DocCommand]) -> list[tuple[DocCommand, list[str]]]:
+    """The documented commands that run a cost counter, the top-level README's first, then
+    in document order, each with the counters it runs."""
+    ordered = sorted(commands, key=lambda c: (c.doc != "README.md", c.line))
+    return [(c, found) for c in ordered if (found := [r for r in c.runs if counts_cost(r)])]
 
 
 def asks_cost(q: TaskQuery) -> bool:

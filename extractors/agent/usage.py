@@ -55,7 +55,7 @@ from .measures import Computed
 from .notebook_arms import NotebookArms, unbound_module, unresolved_import
 from .plan import Plan
 from .query import TaskQuery, asks_how
-from .rank import Candidate, asks_cost, counts_cost, names_cost
+from .rank import Candidate, asks_cost, counting_docs, names_cost
 from .run import Run, run_label
 from .run_notes import names_llm
 from .stages import experiment_beside
@@ -429,9 +429,9 @@ class UsageWriter:
         512 512`) no run runs: it too, given each run's config in the config's place."""
         if not asks_cost(q) and not any(names_cost(m) for m in plan.metrics):
             return ""
-        for doc in sorted(self.index.commands, key=lambda c: (c.doc != "README.md", c.line)):
-            counter = next((r for r in doc.runs if counts_cost(r)), None)
-            if counter is None or any(counter in f"{c.command} {c.then}" for c in commands):
+        for doc, counters in counting_docs(self.index.commands):
+            counter = counters[0]
+            if any(counter in f"{c.command} {c.then}" for c in commands):
                 continue
             command = run_from(doc, self.known)
             configs = list(dict.fromkeys(r.config for r in plan.runs if r.config))
