@@ -87,6 +87,11 @@ def blocks_of(lines: list[str]) -> list[Block]:
     return out
 
 
+def blocks_on(blocks: list[Block], data: frozenset[str]) -> list[Block]:
+    """The script's runs on the data set of these words (none when no words are given)."""
+    return [b for b in blocks if data and data <= set(terms(b.filled()))]
+
+
 def invocation_of(
     lines: list[str], q: TaskQuery, arms: list[Arm], data: frozenset[str] = frozenset()
 ) -> tuple[int, int, str, str]:
@@ -100,7 +105,7 @@ def invocation_of(
     several runs (`for pred_len in 96`, then `for pred_len in 192 336`) shows all its values.
     """
     blocks = blocks_of(lines)
-    on_data = [b for b in blocks if data and data <= set(terms(b.filled()))]
+    on_data = blocks_on(blocks, data)
     if not blocks:
         return 0, 0, "", ""
     block = (on_data or blocks)[0]

@@ -18,7 +18,15 @@ from extractors.repo.commands import run_folder, run_from
 
 from .arms import Arm
 from .entry_args import EntryArgs
-from .launch import Block, blocks_of, invocation_of, options_of, placeholders, takes_arguments
+from .launch import (
+    Block,
+    blocks_of,
+    blocks_on,
+    invocation_of,
+    options_of,
+    placeholders,
+    takes_arguments,
+)
 from .query import TaskQuery
 from .run import Run
 from .run_notes import MODEL_OPTION, config_placeholders, sized_model
@@ -42,7 +50,7 @@ def other_data(lines: list[str], data: frozenset[str]) -> str:
     blocks = blocks_of(lines)
     if not data or len(blocks) < 2:
         return ""
-    on = [b for b in blocks if data <= set(terms(b.filled()))]
+    on = blocks_on(blocks, data)
 
     def named(block: Block) -> str:
         given = options_of(block.filled())
