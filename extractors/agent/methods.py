@@ -31,6 +31,7 @@ from .query import TaskQuery
 from .steps import Step, StepTracer, humanize, imported
 
 NARROW = 40  # a definition longer than this is cited by its parts
+HANDOVER = 8  # a pass this short calling one part of its object hands its input over
 MAX_ARM_MODULES = 3  # the compared methods whose own module's main definition is cited
 _CONFIG_PARTS = frozenset({"configs", "config", "local_configs", "_base_", "conf", "cfgs"})
 # what a task studies by a common name (its stem), and the stems code names it by
@@ -80,39 +81,109 @@ class MethodModules:
             if item.end - item.start <= NARROW or item.kind != "class":
                 out.append(Step(_define(item), module, item.start, item.end))
                 continue
-            methods = [
-                m
-                for m in self.tracer.outline(module)
-                if m.kind == "method" and m.name.startswith(item.name + ".")
-            ]
-            init = next((m for m in methods if m.name.endswith(".__init__")), None)
-            core = _core([m for m in methods if m is not init], ("forward", "call"))
-            if init is not None:
-                out.append(
-                    Step(
-                        f"Build the parts of {item.name} ({init.name})",
-                        module,
-                        init.start,
-                        init.end,
-                    )
-                )
-            if core is not None:
-                passing = core.name.endswith(("forward", "__call__"))
-                node = self.tracer.def_node(module, core.name) if passing and mode else None
-                early = _mode_return(node, mode) if node is not None else None
-                action = (
-                    f"Compute {item.name}'s {core.name.rsplit('.', 1)[-1]} pass"
-                    if passing
-                    else _define(core)
-                )
-                end = core.end
-                if early is not None:  # the rest of the pass is the other mode's
-                    test, end = early
-                    action += f" in {mode} mode (`if {test}:` returns at :{end})"
-                out.append(Step(action, module, core.start, end))
-            if init is None and core is None:
-                out.append(Step(_define(item), module, item.start, item.end))
+            out += self._class_steps(module, item, mode)
         return out
+
+    def _class_steps(
+        self, module: str, item: OutlineItem, mode: str, depth: int = 0, via: str = ""
+    ) -> list[Step]:
+        """A long class by its parts: its constructor and its forward pass (or other core
+        method). A wrapper, whose pass only hands its input to an object its constructor
+        builds from another class of the repository (PDF's `Model` around `PDF_backbone`),
+        is cited by that class's parts instead: the wrapper's own say nothing of the method
+        (its module stays the method's, for the mask)."""
+        out: list[Step] = []
+        methods = [
+            m
+            for m in self.tracer.outline(module)
+            if m.kind == "method" and m.name.startswith(item.name + ".")
+        ]
+        init = next((m for m in methods if m.name.endswith(".__init__")), None)
+        core = _core([m for m in methods if m is not init], ("forward", "call"))
+        inner = self._delegate(module, init, core) if depth < 2 else None
+        if inner is not None and core is not None:
+            path, cls = inner
+            via = f", to which `{core.name}` hands its input"
+            return self._class_steps(path, cls, mode, depth + 1, via)
+        if init is not None:
+            out.append(
+                Step(
+                    f"Build the parts of {item.name}{via} ({init.name})",
+                    module,
+                    init.start,
+                    init.end,
+                )
+            )
+            via = ""
+        if core is not None:
+            passing = core.name.endswith(("forward", "__call__"))
+            node = self.tracer.def_node(module, core.name) if passing and mode else None
+            early = _mode_return(node, mode) if node is not None else None
+            action = (
+                f"Compute {item.name}'s {core.name.rsplit('.', 1)[-1]} pass{via}"
+                if passing
+                else _define(core)
+            )
+            end = core.end
+            if early is not None:  # the rest of the pass is the other mode's
+                test, end = early
+                action += f" in {mode} mode (`if {test}:` returns at :{end})"
+            out.append(Step(action, module, core.start, end))
+        if init is None and core is None:
+            out.append(Step(_define(item), module, item.start, item.end))
+        return out
+
+    def _delegate(
+        self, module: str, init: OutlineItem | None, core: OutlineItem | None
+    ) -> tuple[str, OutlineItem] | None:
+        """The class a wrapper's pass hands its input to: a pass of at most `HANDOVER` lines
+        whose one call on an attribute of `self` (`x = self.model(x)`) calls the object the
+        constructor builds there from one class of the repository, found where the module
+        takes it from, at least `NARROW` lines long (the work is there, not in the wrapper)."""
+        if init is None or core is None or core.end - core.start > HANDOVER:
+            return None
+        node = self.tracer.def_node(module, core.name)
+        built = self.tracer.def_node(module, init.name)
+        tree = self.tracer.tree(module)
+        if node is None or built is None or tree is None:
+            return None
+        called = {
+            c.func.attr
+            for c in ast.walk(node)
+            if isinstance(c, ast.Call)
+            and isinstance(c.func, ast.Attribute)
+            and isinstance(c.func.value, ast.Name)
+            and c.func.value.id == "self"
+        }
+        if len(called) != 1:
+            return None
+        (attr,) = called
+        classes = {
+            n.value.func.id
+            for n in ast.walk(built)
+            if isinstance(n, ast.Assign)
+            and isinstance(n.value, ast.Call)
+            and isinstance(n.value.func, ast.Name)
+            and any(
+                isinstance(t, ast.Attribute)
+                and isinstance(t.value, ast.Name)
+                and t.value.id == "self"
+                and t.attr == attr
+                for t in n.targets
+            )
+        }
+        if len(classes) != 1:
+            return None
+        found = self.tracer.local_names(module, tree).get(classes.pop())
+        if found is None:
+            return None
+        path, name = found
+        cls = next(
+            (i for i in self.tracer.outline(path) if i.kind == "class" and i.name == name), None
+        )
+        if cls is None or cls.end - cls.start <= NARROW or (path, name) == (module, core.name):
+            return None
+        return path, cls
 
     def modules_by_stem(self) -> dict[str, list[str]]:
         """Python modules by their lower-case file stem (models/PatchTST.py as "patchtst"),

@@ -183,7 +183,11 @@ class StepPlanner:
             else None
         )
         parts = self.methods.method_steps(method, q, program_mode(entry)) if method else []
-        plan.method_modules = list(dict.fromkeys(s.path for s in parts))
+        # a wrapper's module (models/PDF.py) is the method's too, though its parts are cited
+        # in the module it wraps (layers/PDF_backbone.py)
+        plan.method_modules = list(
+            dict.fromkeys([*(s.path for s in parts), *([method.path] if parts and method else [])])
+        )
         e = self.entries.get(entry or "")
         options = [f for f in e.flags if f.name.startswith("--")] if e else []
         held = setting_flags(task, options)

@@ -843,3 +843,90 @@ def test_of_many_compared_methods_the_modules_cited_cover_both_ends_of_the_list(
         "algorithms/mappo.py",
         "algorithms/qmix.py",
     ], steps
+
+
+def _wrapped_forecaster(forward: str) -> dict[str, str]:
+    layers = "".join(f"        self.w{k} = nn.Linear(patch_len, patch_len)\n" for k in range(40))
+    backbone = (
+        "from torch import nn\n\n\n"
+        "class Periodic_backbone(nn.Module):\n"
+        "    def __init__(self, period, patch_len):\n"
+        "        super().__init__()\n"
+        f"{layers}"
+        "        self.period = period\n\n"
+        "    def forward(self, z):\n"
+        "        patches = z.unfold(-1, self.period, self.period)\n"
+        "        out = self.w0(patches)\n"
+        "        for k in range(3):\n"
+        "            out = out + self.w1(out)\n"
+        "        return out.flatten(-2)\n"
+    )
+    wrapper = (
+        "from torch import nn\n\nfrom layers.Periodic_backbone import Periodic_backbone\n\n\n"
+        "class Model(nn.Module):\n"
+        "    def __init__(self, configs):\n"
+        "        super().__init__()\n"
+        + "".join(f"        opt_{k} = configs.opt_{k}\n" for k in range(38))
+        + "        self.norm = nn.LayerNorm(configs.period)\n"
+        "        self.model = Periodic_backbone(configs.period, configs.patch_len)\n\n"
+        f"{forward}"
+    )
+    run = (
+        "import argparse\n\nfrom models import Periodic\n\n"
+        "parser = argparse.ArgumentParser()\n"
+        "parser.add_argument('--model', default='Periodic')\n"
+        "parser.add_argument('--seq_len', type=int, default=336)\n"
+        "parser.add_argument('--period', type=int, default=24)\n"
+        "args = parser.parse_args()\n"
+        "model = Periodic.Model(args)\n"
+        "for epoch in range(10):\n    loss = model(epoch)\n"
+        "print('mse', loss)\n"
+    )
+    return {
+        "layers/__init__.py": "",
+        "layers/Periodic_backbone.py": backbone,
+        "models/__init__.py": "",
+        "models/Periodic.py": wrapper,
+        "run.py": run,
+        "scripts/Periodic/etth1.sh": (
+            "python run.py --model Periodic --seq_len 336 --period 24\n"
+            "python run.py --model Periodic --seq_len 720 --period 24\n"
+        ),
+    }
+
+
+def test_a_wrapper_model_is_cited_by_the_class_its_pass_hands_over_to(tmp_path: Path) -> None:
+    """PDF's `Model.forward` permutes its input and hands it to `self.model`, the
+    `PDF_backbone` its constructor builds from layers/PDF_backbone.py: the method is there.
+    Its steps are the backbone's constructor and pass, saying whose wrapper hands over, and
+    both modules are masked. A pass doing work of its own (`self.norm` too) is no wrapper."""
+    task = TaskDraft(
+        paper_id="p",
+        question="Does a longer look-back window help Periodic forecast?",
+        method="Train Periodic with look-back windows 336 and 720 and compare MSE.",
+        design_complexity=DesignComplexity(
+            independent_variables={"look-back window": ["336", "720"]},
+            dependent_variables={"metrics": ["MSE"]},
+        ),
+    )
+    handing = (
+        "    def forward(self, x):\n        x = x.permute(0, 2, 1)\n"
+        "        x = self.model(x)\n        return x.permute(0, 2, 1)\n"
+    )
+    setup = recovered_setup(tmp_path / "wrap", _wrapped_forecaster(handing), task)
+    steps = "\n".join(setup.requirements)
+    assert (
+        "Build the parts of Periodic_backbone, to which `Model.forward` hands its input "
+        "(Periodic_backbone.__init__) (layers/Periodic_backbone.py:5-47)"
+    ) in steps, steps
+    assert "Compute Periodic_backbone's forward pass (layers/Periodic_backbone.py:49-54)" in steps
+    assert "models/Periodic.py" not in steps, steps
+    assert {"layers/Periodic_backbone.py", "models/Periodic.py"} <= set(setup.masked_source)
+    working = (
+        "    def forward(self, x):\n        x = self.norm(x)\n"
+        "        x = self.model(x)\n        return x.permute(0, 2, 1)\n"
+    )
+    setup = recovered_setup(tmp_path / "own", _wrapped_forecaster(working), task)
+    steps = "\n".join(setup.requirements)
+    assert "Compute Model's forward pass" in steps and "(models/Periodic.py:" in steps, steps
+    assert "Periodic_backbone, to which" not in steps, steps
