@@ -84,7 +84,7 @@ class DataSteps:
             return None
         _, module, item = best
         prefer = ("read", "load", "get_data", "__getitem__", "__init__")
-        item = narrow(self.tracer, module, item, prefer=prefer)
+        item = narrow(self.tracer, module, item, prefer=prefer, opening=True)
         sets = task_datasets(task)
         # a registry mapping the task's data sets to loaders: this one's sets, and where the
         # others load (ETTm1 through Dataset_ETT_minute, not the ETTh loader cited)
@@ -101,7 +101,9 @@ class DataSteps:
             f"; {', '.join(ds)} load{'s' if len(ds) == 1 else ''} through {cls}"
             for cls, ds in others.items()
         )
-        return Step(f"Load and split {what} ({item.name}{rest})", module, item.start, item.end)
+        lines = self.tracer.search.lines(module)[item.start : item.end]  # past its `def`
+        verb = "Load and split" if _SPLITTING.search("\n".join(lines)) else "Load"
+        return Step(f"{verb} {what} ({item.name}{rest})", module, item.start, item.end)
 
     def _loaders_of(self, modules: list[str], sets: list[str], runs: list[Run]) -> dict[str, str]:
         """The loader class a registry of `modules` maps each data set to, by its name
@@ -284,6 +286,20 @@ class DataSteps:
 
 
 _WRITER = re.compile(r"_*(?:save|write|dump|export|store)", re.I)
+# what reads data itself: opens, loads, reads or lists something (not serving an item)
+_OPENING = re.compile(
+    r"\b(?:open|\w*load\w*|\w*read\w*|i?glob|listdir|scandir|iterdir|walk|fetch\w*)\s*\(",
+    re.I,
+)
+# what splits data: a split by its name as a string (`data_dict['train']`) or as what it
+# binds (`self.val = ...`, `test_df = ...`), a split or fold by name, borders (`border1s`);
+# not a string's `.split()`
+_SPLITS = r"(?:train|val|valid|validation|dev|test)"
+_SPLITTING = re.compile(
+    rf"['\"]{_SPLITS}['\"]|\bself\.{_SPLITS}\b|\b{_SPLITS}_\w+\s*=[^=]"
+    r"|(?<!\.)\b(?:split\w*|border\w*|k?folds?)\b",
+    re.I,
+)
 # what a loader does: open, load, read, list or fetch something, or serve items by index
 _READING = re.compile(
     r"\b(?:open|\w*load\w*|\w*read\w*|glob|i?glob|listdir|scandir|iterdir|walk|fetch\w*|"
@@ -293,10 +309,16 @@ _READING = re.compile(
 
 
 def narrow(
-    tracer: StepTracer, module: str, item: OutlineItem, prefer: tuple[str, ...]
+    tracer: StepTracer,
+    module: str,
+    item: OutlineItem,
+    prefer: tuple[str, ...],
+    opening: bool = False,
 ) -> OutlineItem:
     """A long class by its method of some length named first in `prefer` (`read`, `load`),
-    else whole."""
+    else whole. With `opening`, first the first of them that opens or loads something
+    itself: a loader's `__init__` reading the file (`json.load(open(dataset))`) over the
+    `__getitem__` that returns one item of what it read."""
     if item.kind != "class" or item.end - item.start <= NARROW:
         return item
     methods = [
@@ -306,6 +328,13 @@ def narrow(
     ]
     # a method of one statement (`__init__` storing its task's name) does none of the work
     methods = [m for m in methods if m.end - m.start >= 2]
+    lines = tracer.search.lines(module)
+    for word in prefer if opening else ():
+        for m in methods:
+            if word in m.name.rsplit(".", 1)[-1].lower() and _OPENING.search(
+                "\n".join(lines[m.start : m.end])  # its body, past its `def` line
+            ):
+                return m
     for word in prefer:
         found = next((m for m in methods if word in m.name.rsplit(".", 1)[-1].lower()), None)
         if found is not None:

@@ -889,7 +889,7 @@ def test_a_registered_loader_is_the_data_step_whatever_its_name_says(tmp_path: P
         {"dataset": "Heart"},
     )
     steps = "\n".join(recovered_setup(tmp_path / "cl", files, task).requirements)
-    assert "Load and split the Heart data (ArchiveSeries)" in steps, steps
+    assert "Load the Heart data (ArchiveSeries)" in steps, steps
     assert "Dataset_ETT_hour" not in steps, steps
 
 
@@ -3143,3 +3143,41 @@ def test_the_program_of_the_arm_the_question_asks_about_leads_the_steps(tmp_path
     )
     assert "PromptAgent" in steps and "learn_prompt" in steps.lower().replace(" ", "_"), steps
     assert setup.source[0] == "run_tracer.py", setup.source
+
+
+def test_a_loader_is_cited_where_it_reads_and_said_to_split_only_where_it_splits(
+    tmp_path: Path,
+) -> None:
+    """A data set class reading its file in `__init__` (`json.load(open(path))`) and serving
+    one item per index in `__getitem__` is cited at its `__init__`, where the data is read,
+    and loads the data; it splits nothing, and so does not "split" it (numeracy's
+    `ReadDataset`, the 37th readers). One choosing rows by `self.flag` into `self.val` and
+    `self.test` splits them; a string's `.split()` is no split."""
+    reading = "".join(f"        self.opt_{k} = {k}\n" for k in range(36))
+    plain = (
+        "import json\n\n\nclass NumberDataset:\n"
+        "    def __init__(self, path='data/numbers.json'):\n"
+        f"{reading}"
+        "        self.raw = json.load(open(path))\n"
+        "        self.rows = [line.split(' ') for line in self.raw]\n\n"
+        "    def __getitem__(self, idx):\n"
+        "        row = self.rows[idx]\n        return row[0], row[1]\n\n"
+        "    def __len__(self):\n        return len(self.rows)\n"
+    )
+    splitting = plain.replace(
+        "        self.rows = [line.split(' ') for line in self.raw]\n",
+        "        self.rows = [line.split(' ') for line in self.raw]\n"
+        "        self.val = self.rows[: len(self.rows) // 5]\n"
+        "        self.test = self.rows[len(self.rows) // 5 :]\n",
+    )
+    task = _task("How accurate is the number model on Numeracy?", {}, {"dataset": "Numeracy"})
+    from extractors.agent.data_steps import DataSteps
+
+    for name, text, verb in (("plain", plain, "Load"), ("split", splitting, "Load and split")):
+        root = tmp_path / name
+        index = committed_index(root, {"dataset.py": text, "train.py": "import dataset\n"})
+        tracer = StepTracer(index, RepoSearch(root, index))
+        step = DataSteps(index, tracer).loader(task, ["dataset.py"], [])
+        assert step is not None, name
+        assert step.action == f"{verb} the Numeracy data (NumberDataset.__init__)", step
+        assert (step.path, step.start) == ("dataset.py", 5), step
