@@ -744,8 +744,12 @@ class StepPlanner:
                 if isinstance(n, ast.FunctionDef) and n.name in called
             ]
             first = own[0].body if own else body
-            start = first[0].lineno
-            end = min(first[-1].end_lineno or start, start + MAX_COUNTER_LINES)
+            # from the first statement naming what it counts (`get_model_complexity_info`,
+            # `flops, params = ...`) to the last (`print(f'GFLOPs {macs}.')`), past the
+            # arguments and the model it builds first
+            counting = [st for st in first if _counts(st)] or first
+            start = counting[0].lineno
+            end = min(counting[-1].end_lineno or start, start + MAX_COUNTER_LINES)
             what = in_prose(costs[:3])
             return Step(f"Count {what} with the repository's counter", counter, start, end)
         return None
@@ -1080,6 +1084,19 @@ def _distinct(steps: list[Step | None], first: list[Step | None] | None = None) 
         if s is not None and not any(s is c for c in chosen) and not _covered(s, chosen):
             chosen.append(s)
     return [s for s in steps if s is not None and any(s is c for c in chosen)]
+
+
+_COUNTED = re.compile(r"flop|param|macs?\b|complexity|profile|count|throughput|latency", re.I)
+
+
+def _counts(statement: ast.stmt) -> bool:
+    """The statement names what a cost counter counts: a name, attribute or function of
+    FLOPs, MACs, parameters, complexity, throughput or latency."""
+    return any(
+        (isinstance(n, ast.Name) and _COUNTED.search(n.id))
+        or (isinstance(n, ast.Attribute) and _COUNTED.search(n.attr))
+        for n in ast.walk(statement)
+    )
 
 
 def _cluster(lines: list[int], span: int = 25) -> tuple[int, int]:
