@@ -485,6 +485,7 @@ class StepPlanner:
         ]
         # narrow, task-specific steps win over the definitions around them
         steps = _distinct(order, first=[*branches, *launches, metric, evaluate, train, data, *keys])
+        steps = self.named_parts_only(steps)
         # a definition cited as the method's part where an arm's option takes effect says
         # so ("Compute Transformer's forward pass, where --adapter_layer takes effect"); an
         # arm's own path keeps its wording ("On the Value path: ...")
@@ -537,6 +538,38 @@ class StepPlanner:
             plan.steps.append(report)  # the comparison ends the steps, even inside one
         plan.steps = _shared_paths(plan.steps, runs)
         return plan
+
+    def named_parts_only(self, steps: list[Step]) -> list[Step]:
+        """Without a step citing a whole function that another step cites a part of by the
+        function's name: MogaNet's "Train (train_one_epoch)" at train.py:732-752 says what
+        "Train one epoch" at 688-806, the whole `train_one_epoch`, does, and more narrowly.
+        A part is three lines or more: one line calling a method of that name
+        (`trainer.train()` inside `def train`) is no part of that kind."""
+
+        def whole(s: Step) -> str:  # the function the step cites whole, else ""
+            if not s.path.endswith(".py"):
+                return ""
+            return next(
+                (
+                    i.name.rsplit(".", 1)[-1]
+                    for i in self.tracer.outline(s.path)
+                    if i.kind in ("function", "method") and (i.start, i.end) == (s.start, s.end)
+                ),
+                "",
+            )
+
+        def named_inside(s: Step, name: str) -> bool:
+            said = re.compile(rf"\((?:\w+\.)?{re.escape(name)}\)")
+            return any(
+                o is not s
+                and o.path == s.path
+                and s.start <= o.start <= o.end - 2 <= s.end - 2  # a part, not its call
+                and (o.start, o.end) != (s.start, s.end)
+                and said.search(o.action)
+                for o in steps
+            )
+
+        return [s for s in steps if not ((name := whole(s)) and named_inside(s, name))]
 
     def unreported_by(self, measures: list[str], entry: str, runs: list[Run]) -> list[str]:
         """Of the measures, those no module the runs of `entry` reach names in a string or

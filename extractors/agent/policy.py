@@ -79,7 +79,7 @@ RELEVANCE = 1.05  # share of task names found in the repo + share of task words 
 WORDS_ONLY_RELEVANCE = 0.85  # share of task words, for a task that names nothing
 _NUMERIC = re.compile(r"[\d.,%]+")
 _NUMBER_NAME = re.compile(r"\d[\d.]*(?:e_?\d*)?$")  # 1e_5, 3.5
-HEURISTIC_VERSION = "setup-heuristic-283"  # bump when the policy's output changes
+HEURISTIC_VERSION = "setup-heuristic-284"  # bump when the policy's output changes
 
 
 class _OutOfSteps(Exception):
@@ -597,6 +597,8 @@ class SetupAgent:
             have = {(s.path, s.start, s.end) for s in steps}
             extra = [s for s in traced if (s.path, s.start, s.end) not in have]
             steps = _in_trace_order(steps[:-1], extra, traced) + steps[-1:] if steps else extra
+            # a function traced whole beside the plan's narrower part of it goes
+            steps = self.step_planner.named_parts_only(steps)
         steps = self.step_planner.opened(steps, q)
         # still few: the helpers of the program's own file each cited function calls, each
         # before the function it builds on

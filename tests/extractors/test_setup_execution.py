@@ -300,3 +300,70 @@ def test_a_short_arm_the_repository_implements_is_told_its_definition(tmp_path: 
     assert (
         "the repository defines oe_loss (losses.py:1), which that run would use (inference = OE)"
     ) in usage, usage
+
+
+def test_a_function_cited_whole_beside_its_named_part_goes(tmp_path: Path) -> None:
+    """MogaNet's steps cited `train_one_epoch` whole (train.py:688-806) and, as "Train
+    (train_one_epoch)", its loop that trains (732-752): the whole says nothing the part does
+    not. The part stays; a one-line call of a method of the name is no such part."""
+    pad = "".join(f"    meter_{k} = {k}\n" for k in range(20))
+    train = (
+        "import argparse\n\nimport torch\n\n\n"
+        "def train_one_epoch(epoch, model, loader, optimizer, loss_fn):\n"
+        f"{pad}"
+        "    for batch_idx, (input, target) in enumerate(loader):\n"
+        "        output = model(input)\n"
+        "        loss = loss_fn(output, target)\n"
+        "        optimizer.zero_grad()\n"
+        "        loss.backward()\n"
+        "        optimizer.step()\n"
+        f"{pad}"
+        "    return meter_0\n\n\n"
+        "def validate(model, loader):\n"
+        "    correct = 0\n"
+        "    for input, target in loader:\n"
+        "        correct += (model(input).argmax(-1) == target).sum()\n"
+        "    top1 = correct / len(loader)\n"
+        "    print('top1', top1)\n"
+        "    return top1\n\n\n"
+        "def main():\n"
+        "    parser = argparse.ArgumentParser()\n"
+        "    parser.add_argument('--model', default='tinynet')\n"
+        "    parser.add_argument('--epochs', type=int, default=300)\n"
+        "    args = parser.parse_args()\n"
+        "    model = torch.nn.Linear(3, 3)\n"
+        "    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+        "    for epoch in range(args.epochs):\n"
+        "        train_one_epoch(epoch, model, [], optimizer, torch.nn.functional.cross_entropy)\n"
+        "        validate(model, [])\n\n\n"
+        "if __name__ == '__main__':\n    main()\n"
+    )
+    files = {
+        "train.py": train,
+        "README.md": "# Tiny\n\n`python train.py --model tinynet --epochs 300`\n",
+    }
+    task = TaskDraft(
+        paper_id="p",
+        question="How does tinynet compare with widenet on top-1 accuracy?",
+        method="Train tinynet and widenet and compare top-1 accuracy.",
+        design_complexity=DesignComplexity(
+            independent_variables={"model": ["tinynet", "widenet"]},
+            dependent_variables={"metrics": ["top-1 accuracy"]},
+        ),
+    )
+    steps = recovered_setup(tmp_path, files, task).requirements
+    assert any(
+        s.endswith(
+            "(train_one_epoch): over loader: runs model, computes the loss with "
+            "loss_fn, backpropagates, steps optimizer (train.py:27-32)"
+        )
+        for s in steps
+    ), steps
+    assert not any("(train.py:6-" in s for s in steps), steps
+    from extractors.agent import SetupAgent
+
+    root = tmp_path / "unit"
+    planner = SetupAgent(committed_index(root, files), root).step_planner
+    whole = Step("Train one epoch", "train.py", 6, 53)
+    call = Step("Train (train_one_epoch)", "train.py", 30, 30)
+    assert planner.named_parts_only([whole, call]) == [whole, call]
