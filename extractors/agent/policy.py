@@ -79,7 +79,7 @@ RELEVANCE = 1.05  # share of task names found in the repo + share of task words 
 WORDS_ONLY_RELEVANCE = 0.85  # share of task words, for a task that names nothing
 _NUMERIC = re.compile(r"[\d.,%]+")
 _NUMBER_NAME = re.compile(r"\d[\d.]*(?:e_?\d*)?$")  # 1e_5, 3.5
-HEURISTIC_VERSION = "setup-heuristic-284"  # bump when the policy's output changes
+HEURISTIC_VERSION = "setup-heuristic-285"  # bump when the policy's output changes
 
 
 class _OutOfSteps(Exception):
@@ -775,14 +775,14 @@ def _render(steps: list[Step]) -> list[str]:
     if not steps:
         return []
     # one wording for steps in two programs (Trace's and DSPy's "Go through all 27 items of
-    # `tasks`"): each says whose it is
+    # `tasks`"): each says whose it is, by as much of its path as tells them apart
+    # (`distributed/few-shot/maml_omniglot.py` and `examples/few-shot/maml_omniglot.py`)
     paths: dict[str, set[str]] = {}
     for s in steps:
         paths.setdefault(s.action, set()).add(s.path)
     steps = [
-        replace(s, action=f"{s.action} in {posixpath.basename(s.path)}")
+        replace(s, action=f"{s.action} in {_apart(s.path, paths[s.action])}")
         if len(paths[s.action]) > 1
-        and len({posixpath.basename(p) for p in paths[s.action]}) == len(paths[s.action])
         else s
         for s in steps
     ]
@@ -790,6 +790,17 @@ def _render(steps: list[Step]) -> list[str]:
     lines.append(steps[-1].render("Final Step"))
     assert all(STEP_RE.match(x) and REF_RE.search(x) for x in lines), lines
     return lines
+
+
+def _apart(path: str, paths: set[str]) -> str:
+    """The shortest end of `path` (its file name, then its folder and file name, ...) that
+    no other of `paths` ends with."""
+    parts = path.split("/")
+    for k in range(1, len(parts) + 1):
+        end = "/".join(parts[-k:])
+        if not any(p != path and (p == end or p.endswith("/" + end)) for p in paths):
+            return end
+    return path
 
 
 def agent_instructions(task: TaskDraft, q: TaskQuery, setup: Setup, index: RepoIndex) -> str:
