@@ -38,6 +38,7 @@ class ExecutionOrder:
         self._places: dict[tuple[str, str], Place | None] = {}
         self._loops: dict[str, frozenset[int]] = {}
         self._names: dict[str, dict[str, tuple[str, str]]] = {}  # entry -> its names' origins
+        self._aliases: dict[str, dict[str, list[str]]] = {}  # entry -> a name -> its new names
 
     def ordered(
         self,
@@ -132,8 +133,32 @@ class ExecutionOrder:
         lines = [x for x in sites.get(key, []) if not outside[0] <= x <= outside[1]]
         if not lines and handed:
             lines = [x for x in sites.get("&" + key, []) if not outside[0] <= x <= outside[1]]
+        if not lines and not key.startswith((".", "&")):
+            # a class renamed first (`Exp = Exp_Anomaly_Detection`) is made by its new name
+            lines = [
+                x
+                for alias in self.aliases(entry).get(key, [])
+                for x in sites.get(alias, [])
+                if not outside[0] <= x <= outside[1]
+            ]
         looped = self._looped(entry)
         return [x for x in lines if x in looped] or lines
+
+    def aliases(self, entry: str) -> dict[str, list[str]]:
+        """The names the entry point gives a name of its own (`Exp = Exp_Main`), by name."""
+        if entry not in self._aliases:
+            out: dict[str, list[str]] = {}
+            tree = self.tracer.tree(entry)
+            for node in ast.walk(tree) if tree is not None else []:
+                if (
+                    isinstance(node, ast.Assign)
+                    and len(node.targets) == 1
+                    and isinstance(node.targets[0], ast.Name)
+                    and isinstance(node.value, ast.Name)
+                ):
+                    out.setdefault(node.value.id, []).append(node.targets[0].id)
+            self._aliases[entry] = out
+        return self._aliases[entry]
 
     def _looped(self, entry: str) -> frozenset[int]:
         """The lines of the entry point inside a `for` or `while` loop."""

@@ -217,8 +217,8 @@ if __name__ == "__main__":
 def test_a_function_handed_over_by_name_runs_where_it_is_handed(tmp_path: Path) -> None:
     """`score_qa` is called by no name but handed into a table of scorers: it is reached
     there, when the module is read; a class only renamed (`Exp = Model`) is made later,
-    where `Exp()` is called, so its step keeps its slot. What runs ahead of the program (the
-    training it is chained after) goes before the steps with a place."""
+    where `Exp()` is called, and its step is placed there. What runs ahead of the program
+    (the training it is chained after) goes before the steps with a place."""
     root = tmp_path / "handed"
     model = "class Model:\n    def predict(self):\n        return [1, 0]\n"
     index = committed_index(root, {"evaluate.py": HANDED, "models.py": model})
@@ -227,7 +227,7 @@ def test_a_function_handed_over_by_name_runs_where_it_is_handed(tmp_path: Path) 
     made = Step("Create the Model", "models.py", 1, 3)
     predict = Step("Predict", "evaluate.py", 19, 19)
     assert order.place(scorer, "evaluate.py") == (13, 9)  # the table, made at import
-    assert order.place(made, "evaluate.py") is None  # renamed, never made by its own name
+    assert order.place(made, "evaluate.py") == (24, 18, 1)  # made by its new name, `Exp()`
     trained = Step("Train first with train.py", "train.py", 5, 9)
     steps = order.ordered([predict, made, scorer, trained], "evaluate.py", before=[trained])
     assert steps == [trained, scorer, made, predict]
@@ -367,3 +367,37 @@ def test_a_function_cited_whole_beside_its_named_part_goes(tmp_path: Path) -> No
     whole = Step("Train one epoch", "train.py", 6, 53)
     call = Step("Train (train_one_epoch)", "train.py", 30, 30)
     assert planner.named_parts_only([whole, call]) == [whole, call]
+
+
+def test_a_class_renamed_before_it_is_made_is_placed_where_it_is_made(tmp_path: Path) -> None:
+    """TimesNet's run.py imports its experiment class in a branch and renames it (`Exp =
+    Exp_Anomaly_Detection`), then makes it (`exp = Exp(args)`) and calls `exp.train(...)`
+    before `exp.test(...)`: the class's `train` runs where the class is made, before the
+    run's test lines, not after them (the 37th held-out reader: "Test placed before
+    Train")."""
+    run = (
+        "import argparse\n\n"  # 1-2
+        "parser = argparse.ArgumentParser()\n"  # 3
+        "parser.add_argument('--task', default='anomaly')\n"  # 4
+        "args = parser.parse_args()\n"  # 5
+        "if args.task == 'anomaly':\n"  # 6
+        "    from exp_anomaly import ExpAnomaly\n"  # 7
+        "    Exp = ExpAnomaly\n"  # 8
+        "exp = Exp(args)\n"  # 9
+        "exp.train('run')\n"  # 10
+        "print('>>> testing')\n"  # 11
+        "exp.test('run')\n"  # 12
+    )
+    anomaly = (
+        "class ExpAnomaly:\n"
+        "    def __init__(self, args):\n        self.args = args\n\n"
+        "    def train(self, setting):\n"
+        "        for epoch in range(10):\n            loss = epoch * 2\n        return loss\n\n"
+        "    def test(self, setting):\n        return setting\n"
+    )
+    root = tmp_path / "tsl"
+    index = committed_index(root, {"run.py": run, "exp_anomaly.py": anomaly})
+    order = ExecutionOrder(StepTracer(index, RepoSearch(root, index)))
+    test = Step("Test", "run.py", 11, 12)
+    train = Step("Train (ExpAnomaly.train)", "exp_anomaly.py", 5, 8)
+    assert order.ordered([test, train], "run.py") == [train, test]
