@@ -487,63 +487,118 @@ class MeasureSteps:
             if stem(w.lower()) in _STAGE_OF
         }
         passes = [(t, strict) for t in tries for strict in ([True, False] if stage else [False])]
-        for wanted, strict in passes:
-            for k, (path, begin, last, said_terms) in reports() if wanted else ():
+        ours = len(dict.fromkeys(signs)) if metrics else 0  # the tries of the task's measures
+
+        def first_hit(wanted: list[frozenset[str]], strict: bool) -> int | None:
+            """The first report statement printing one of `wanted`, of the task's stage when
+            `strict`, outside `avoid`."""
+            for k, (path, begin, _, said_terms) in reports() if wanted else ():
                 if any(p == path and a <= begin <= b for p, a, b in avoid):
                     continue
                 said_stage = {_STAGE_OF[w] for w in said_terms if w in _STAGE_OF}
                 if strict and said_stage and not said_stage & stage:
                     continue
                 if any(w <= said_terms for w in wanted):
-                    shown = ""
-                    if not metrics and (hit := next(w for w in wanted if w <= said_terms)):
-                        # the task names no measure: the common one the line prints ("AUC")
-                        word = min(hit & _COMMON_METRICS - _VAGUE_METRICS, default="")
-                        shown = word.upper() if len(word) <= 4 else word
-                    # of the task's measures, those the line prints, and says it of the
-                    # rest; a measure named by no measure word ("Math Reasoning ASDiv", a
-                    # data set's score) is neither
-                    known = [m for m in metrics[:MAX_REPORTED] if _measure(m)]
-                    printed = [m for m in known if _prints(m, said_terms)]
-                    missing = [m for m in known if m not in printed]
-                    if printed and missing:  # the next lines print the others
-                        last, more = block(k, missing)
-                        printed += more
-                        missing = [m for m in missing if m not in more]
-                    # a measure at a level ("ACC95") printed in a loop over the levels
-                    levelled = self._levelled(
-                        [path, *(p for p, _, _ in places if p != path)], missing, begin
-                    )
-                    # past the first three, a measure is named only where it is printed
-                    missing = [m for m in missing if m not in levelled and m in metrics[:3]]
-                    kept = [m for m in metrics[:3] if m not in missing]
-                    kept += [m for m in metrics[3:MAX_REPORTED] if m in printed or m in levelled]
-                    said = shown or ", ".join(kept) or named
-                    # the line reports each run's numbers; the comparison is across runs
-                    action = f"Report {said} of each run, then compare {compared} across them"
-                    if compared == "the runs":
-                        action = f"Report {said} of each run, then compare the runs"
-                    # what it prints, as the line writes it ("Dice", "Acc"), where it prints
-                    # none of the task's measures it can be checked for
-                    text = " ".join(self.search.lines(path)[begin - 1 : last])
-                    instead = "" if printed or not metrics else _measure_names(text)
-                    absent = in_prose(missing).replace(" and ", " or ")
-                    if missing and instead and not kept:
-                        action += f"; the line prints {instead}, not {absent}"
-                    elif missing:
-                        action += f"; the line prints no {absent}"
-                    elif instead:
-                        action += f"; the line prints {instead}"
-                    if again := self._again_past_exit(path, begin, last, printed, said_terms):
-                        action += again
-                    places_of: dict[tuple[str, int, str, int], list[str]] = {}
-                    for m, where in levelled.items():
-                        places_of.setdefault(where, []).append(m)
-                    for (there, line, var, top), ms in places_of.items():
-                        at = f":{line}" if there == path else f"{there}:{line}"
-                        action += f"; {in_prose(ms)} at {at}, in the loop over {var} (:{top})"
-                    return Step(action, path, begin, last), shown
-        return None
+                    return k
+            return None
+
+        def printed_by(k: int) -> tuple[int, int]:
+            """How many of the task's measures the `k`th statement and its block print, and
+            the block's last line."""
+            said_terms = found[k][3]
+            known = [m for m in metrics[:MAX_REPORTED] if _measure(m)]
+            printed = [m for m in known if _prints(m, said_terms)]
+            missing = [m for m in known if m not in printed]
+            end, more = block(k, missing) if printed and missing else (found[k][2], [])
+            return len(printed) + len(more), end
+
+        # of the first lines printing each of the task's measures, the one printing most of
+        # them (EAT's `auroc`, `aupr` and `fpr95` lines over the `acc` line the task's first
+        # measure, "ACC", finds first), a line of the task's stage first; else the first
+        # line printing a common measure
+        hits: list[tuple[int, bool, list[frozenset[str]]]] = []
+        for wanted, strict in passes:
+            k = first_hit(wanted, strict)
+            if k is None:
+                continue
+            if tries.index(wanted) < ours:
+                hits.append((k, strict, wanted))
+                continue
+            if not hits:
+                hits.append((k, strict, wanted))
+            break
+        if not hits:
+            return None
+        staged = [h for h in hits if h[1]] or hits
+        k, _, wanted = max(staged, key=lambda h: (printed_by(h[0])[0], -staged.index(h)))
+        # a block reaching the first measure's own line is that report, begun earlier (a
+        # loop printing accuracy at a few levels just before `print('auroc: ...')`)
+        lead = staged[0][0]
+        if found[k][0] == found[lead][0] and found[k][1] <= found[lead][1] <= printed_by(k)[1]:
+            k, _, wanted = staged[0]
+        path, begin, last, said_terms = found[k]
+        shown = ""
+        if not metrics and (hit := next(w for w in wanted if w <= said_terms)):
+            # the task names no measure: the common one the line prints ("AUC")
+            word = min(hit & _COMMON_METRICS - _VAGUE_METRICS, default="")
+            shown = word.upper() if len(word) <= 4 else word
+        # of the task's measures, those the line prints, and says it of the
+        # rest; a measure named by no measure word ("Math Reasoning ASDiv", a
+        # data set's score) is neither
+        known = [m for m in metrics[:MAX_REPORTED] if _measure(m)]
+        printed = [m for m in known if _prints(m, said_terms)]
+        missing = [m for m in known if m not in printed]
+        if printed and missing:  # the next lines print the others
+            last, more = block(k, missing)
+            printed += more
+            missing = [m for m in missing if m not in more]
+        # a measure at a level ("ACC95") printed in a loop over the levels
+        levelled = self._levelled([path, *(p for p, _, _ in places if p != path)], missing, begin)
+        # a measure another report statement prints, found first for it ("ACC" at :212),
+        # not one whose block runs into this report
+        apart = {
+            m: found[h][:2]
+            for m in missing
+            if m not in levelled
+            for h, _, _ in hits
+            if h != k
+            and _prints(m, found[h][3])
+            and not (found[h][0] == path and found[h][1] <= begin <= printed_by(h)[1])
+        }
+        # past the first three, a measure is named only where it is printed
+        missing = [m for m in missing if m not in levelled and m not in apart and m in metrics[:3]]
+        kept = [m for m in metrics[:3] if m not in missing]
+        kept += [m for m in metrics[3:MAX_REPORTED] if m in printed or m in levelled]
+        said = shown or ", ".join(kept) or named
+        # the line reports each run's numbers; the comparison is across runs
+        action = f"Report {said} of each run, then compare {compared} across them"
+        if compared == "the runs":
+            action = f"Report {said} of each run, then compare the runs"
+        # what it prints, as the line writes it ("Dice", "Acc"), where it prints
+        # none of the task's measures it can be checked for
+        text = " ".join(self.search.lines(path)[begin - 1 : last])
+        instead = "" if printed or not metrics else _measure_names(text)
+        absent = in_prose(missing).replace(" and ", " or ")
+        if missing and instead and not kept:
+            action += f"; the line prints {instead}, not {absent}"
+        elif missing:
+            action += f"; the line prints no {absent}"
+        elif instead:
+            action += f"; the line prints {instead}"
+        if again := self._again_past_exit(path, begin, last, printed, said_terms):
+            action += again
+        places_of: dict[tuple[str, int, str, int], list[str]] = {}
+        for m, where in levelled.items():
+            places_of.setdefault(where, []).append(m)
+        for (there, line, var, top), ms in places_of.items():
+            at = f":{line}" if there == path else f"{there}:{line}"
+            action += f"; {in_prose(ms)} at {at}, in the loop over {var} (:{top})"
+        others: dict[tuple[str, int], list[str]] = {}
+        for m, found_at in apart.items():
+            others.setdefault(found_at, []).append(m)
+        for (there, line), ms in others.items():
+            action += f"; {in_prose(ms)} at {f':{line}' if there == path else f'{there}:{line}'}"
+        return Step(action, path, begin, last), shown
 
 
 # a measure's level: ACC95's 95, "FPR@TPRn 0.98"'s 0.98 (never a name's digit: F1, Top-1)

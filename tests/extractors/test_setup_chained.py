@@ -518,7 +518,7 @@ def test_the_report_step_spans_the_next_lines_printing_the_tasks_other_measures(
     """AUROC, AUPR and FPR95 are printed one after the other, each also written to a log:
     the report is the block of the three, not AUROC's line saying the others are not
     printed. A measure printed past a gap of code (the accuracy, after the curve is drawn)
-    is not of that block."""
+    is not of that block: the step says where it is printed."""
     program = (
         "import argparse\n\n\n"
         "def evaluate(scores, labels, fp):\n"
@@ -563,8 +563,8 @@ def test_the_report_step_spans_the_next_lines_printing_the_tasks_other_measures(
     )
     steps = recovered_setup(tmp_path / "r", files, task).requirements
     assert steps[-1] == (
-        "Final Step: Report AUROC, AUPR of each run, then compare the runs; the line prints "
-        "no ACC (test.py:6-11)"
+        "Final Step: Report AUROC, AUPR, ACC of each run, then compare the runs; ACC at :21 "
+        "(test.py:6-11)"
     ), steps
 
 

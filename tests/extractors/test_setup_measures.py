@@ -474,3 +474,43 @@ def test_a_rank_written_apart_is_the_measure_code_joins() -> None:
     assert _measure("Top-1") and _measure("top 5 accuracy")
     assert _prints("Top-1", frozenset(terms("print('top1', acc1)")))
     assert not _prints("Top-1", frozenset(terms("print_log('per class results:', logger)")))
+
+
+def test_the_report_is_the_line_printing_most_of_the_measures(tmp_path: Path) -> None:
+    """EAT's Table 6 measures "ACC (↑)" first, then AUROC, AUPR and FPR95. The first line
+    printing accuracy (`test acc`) prints nothing else; the block after it prints the three
+    others, line by line. The report is that block, and says where accuracy is printed,
+    not that the line prints no AUROC or AUPR (the 37th held-out reader)."""
+    program = (
+        "import argparse\n\n\n"  # 1-3
+        "def measures(scores):\n"  # 4
+        "    return max(scores), min(scores), sum(scores)\n\n\n"  # 5-7
+        "def evaluate(model, scores):\n"  # 8
+        "    acc = sum(scores) / len(scores)\n"  # 9
+        "    print('test acc: %.4f' % acc)\n"  # 10
+        + "".join(f"    scores = [s * {k} for s in scores]\n" for k in range(11, 21))
+        + "    auroc, aupr, fpr95 = measures(scores)\n"  # 21
+        "    print('auroc: %.4f' % auroc)\n"  # 22
+        "    print('aupr: %.4f' % aupr)\n"  # 23
+        "    print('fpr95: %.4f' % fpr95)\n\n\n"  # 24-26
+        "if __name__ == '__main__':\n"  # 17
+        "    parser = argparse.ArgumentParser()\n"
+        "    parser.add_argument('--method', default='ours')\n"
+        "    args = parser.parse_args()\n"
+        "    evaluate(args.method, [0.1, 0.9])\n"
+    )
+    task = TaskDraft(
+        paper_id="p",
+        question="How does Ours compare with Base on ACC (↑), AUROC (↑), AUPR (↑) and FPR95 (↓)?",
+        method="Evaluate Ours and Base and compare the OOD measures.",
+        design_complexity=DesignComplexity(
+            independent_variables={"method": ["Ours", "Base"]},
+            dependent_variables={"metrics": ["ACC (↑)", "AUROC (↑)", "AUPR (↑)", "FPR95 (↓)"]},
+        ),
+    )
+    setup = recovered_setup(tmp_path, {"test.py": program}, task)
+    final = setup.requirements[-1]
+    assert final.startswith(
+        "Final Step: Report ACC (↑), AUROC (↑), AUPR (↑), FPR95 (↓) of each run"
+    ), final
+    assert final.endswith("; ACC (↑) at :10 (test.py:22-24)"), final
