@@ -164,7 +164,11 @@ class StepPlanner:
         modules = self._closure(entry, untaken) if entry else []
         # the config of the arm the question asks about first ("How does SegNeXt-L compare
         # with Segformer-B2 ...") leads: its classes are the method's, its data the task's
-        configs = list(dict.fromkeys(r.config for r in by_mention(runs, task.question) if r.config))
+        mentioned = by_mention(runs, task.question)
+        configs = list(dict.fromkeys(r.config for r in mentioned if r.config))
+        # ... but the data is that of the first config on the task's data (SegNeXt-L's only
+        # config is COCO-Stuff's; DANet's is Pascal VOC's, the task's)
+        on_data = next((r.config for r in mentioned if r.config and not r.elsewhere), "")
         # a program given its experiment as a config: the config sets the data and the
         # optimizer, and the closure of a framework's training program is the framework
         # (every model's `train`), so only the program's own definitions name the stages
@@ -172,7 +176,9 @@ class StepPlanner:
         if configs:
             modules = []
         data = (
-            self.config_files.assigned(configs[0], "data", "Set the data sets and their pipeline")
+            self.config_files.assigned(
+                on_data or configs[0], "data", "Set the data sets and their pipeline"
+            )
             if configs
             else None
         ) or self.data.loader(task, modules, runs)
@@ -1046,10 +1052,20 @@ def _repeated_runs(runs: list[Run], steps: list[Step]) -> list[Step]:
 
 
 def mentioned_at(run: Run, question: str) -> int:
-    """Where the question first names one of the run's arms; -1 when it names none."""
+    """Where the question first names one of the run's arms; -1 when it names none. An arm
+    of a method and its backbone ("SegNeXt-L∗ / MSCAN-L") is named by its method too, its
+    table marks (∗, †, $) left out."""
     text = question.lower()
     found = [text.find(a.value.lower()) for a in run.arms if a.value.strip()]
+    for a in run.arms:
+        head = _MARKS.sub("", a.value.split(" / ")[0]).strip().lower()
+        if " / " in a.value and len(head) >= 3:
+            hit = re.search(rf"(?<![\w-]){re.escape(head)}(?![\w-])", text)
+            found.append(hit.start() if hit else -1)
     return min((i for i in found if i >= 0), default=-1)
+
+
+_MARKS = re.compile(r"[∗*†‡$§¶]+")
 
 
 def by_mention(runs: list[Run], question: str) -> list[Run]:

@@ -591,6 +591,7 @@ class RunPlanner:
                 ]
                 held_data = ", ".join(said[:2]) or ", ".join(spelled or other)
                 run.warning = f"its config trains on other data than {held_data}: adapt its data"
+                run.elsewhere = True
             add(run)
         # arms one config stands for (SegNeXt-T's (a), (b) and (c) decoders), and arms adding
         # parts to one model ("SegNeXt-B w/ CC", "... w/ Ham"): that config, once, as where

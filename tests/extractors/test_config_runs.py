@@ -907,3 +907,26 @@ def test_a_versioned_name_and_its_width_are_the_name_and_that_width(tmp_path: Pa
     hr = "configs/ocrnet/ocrnet_hr48_512x512_20k_voc12aug.py"
     assert f"Run OCRNet / HRNetV2-W48: `./tools/dist_train.sh {hr} 8`" in usage, usage
     assert f"Run OCRNet / HRNetV2-W18: `./tools/dist_train.sh {hr}" not in usage, usage
+
+
+def test_the_arm_the_question_names_leads_and_the_data_is_the_tasks(tmp_path: Path) -> None:
+    """SegNeXt's Table 10 names "SegNeXt-L" first; its arm reads "SegNeXt-L∗ / MSCAN-L",
+    and SegNeXt-L's only config trains on COCO-Stuff, not the task's Pascal VOC. The arm
+    is named by its method, its mark left out, so its config leads (its classes are the
+    method's); the data step is that of the first config on the task's data."""
+    from extractors.agent.plan import mentioned_at
+    from extractors.agent.run import Run
+
+    question = "Does FooNet-T perform better than FooNet-S on Cityscapes?"
+    marked = Run("train", arms=[Arm("method", "FooNet-T∗ / FN-T", frozenset())])
+    assert mentioned_at(marked, question) == question.index("FooNet-T")
+    assert mentioned_at(Run("t", arms=[Arm("method", "T / FN-T", frozenset())]), question) == -1
+    files = dict(FILES)
+    del files["configs/foonet/foonet.tiny.1024x1024.city.160k.py"]
+    task = _task(["FooNet-T", "FooNet-S"], ["mIoU"], setting="Cityscapes")
+    task.question = question
+    steps = recovered_setup(tmp_path, files, task).requirements
+    data = next(s for s in steps if "Set the data sets" in s)
+    assert data.endswith("(configs/_base_/datasets/cityscapes.py:2-7)"), steps
+    models = [s for s in steps if s.split(": ", 1)[1].startswith("Set the model in")]
+    assert models and "foonet.tiny.512x512.ade.160k.py" in models[0], steps
