@@ -541,7 +541,15 @@ class StepPlanner:
         if report is not None and all(
             (s.path, s.start, s.end) != (report.path, report.start, report.end) for s in plan.steps
         ):
-            plan.steps.append(report)  # the comparison ends the steps, even inside one
+            # the comparison ends the steps, even inside one; a step ending on its lines
+            # (SegNeXt's "Evaluate" at cluster.py:148-149, the report at :149) ends before
+            plan.steps = [
+                replace(s, end=report.start - 1)
+                if s.path == report.path and s.start < report.start <= s.end <= report.end
+                else s
+                for s in plan.steps
+            ]
+            plan.steps.append(report)
         plan.steps = _shared_paths(plan.steps, runs)
         return plan
 

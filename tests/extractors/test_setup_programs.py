@@ -392,7 +392,8 @@ def test_another_programs_code_is_a_step_only_when_it_is_part_of_the_run(tmp_pat
     twin_setup = recovered_setup(tmp_path / "tw", twin, task)
     assert "exp/distributed/train.py" in twin_setup.masked_source
     steps = "\n".join(twin_setup.requirements)
-    assert "Compute model with combine (exp/distributed/train.py:13-14)" in steps
+    # up to the line the final step reports from
+    assert "Compute model with combine (exp/distributed/train.py:13)" in steps
     assert "Compute accuracy as measured (exp/train.py:9-10)" in steps  # the measure's own
     assert "TODO" not in steps and "adapted" not in steps
 
