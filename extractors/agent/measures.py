@@ -110,6 +110,13 @@ class MeasureSteps:
         self.search = search
         self.tracer = tracer
 
+    def _loop_around(self, path: str, line: int) -> tuple[int, int] | None:
+        """The innermost loop of the module holding the line (its first and last lines)."""
+        if not path.endswith(".py"):
+            return None
+        holding = [x for x in _loops_in(self.tracer.tree(path)) if x[0] < line <= x[1]]
+        return min(holding, key=lambda x: x[1] - x[0], default=None)
+
     def metric_step(self, metrics: list[str], modules: list[str]) -> Step | None:
         """The definitions of the measured quantities: `def MSE(...)`, `def MAE(...)`."""
         wanted = {stem(w) for m in metrics for w in content_words(m)} - _SHOWN
@@ -536,6 +543,26 @@ class MeasureSteps:
         lead = staged[0][0]
         if found[k][0] == found[lead][0] and found[k][1] <= found[lead][1] <= printed_by(k)[1]:
             k, _, wanted = staged[0]
+        # a line inside a loop over trials, summed up just past the loop by a line printing
+        # as many of the measures (2-WL's "Trial: {i}: AUC ..." and then "Final Test: AUC
+        # {np.mean(auc_list)}"): the summary is the report
+        if (loop := self._loop_around(found[k][0], found[k][1])) is not None:
+            count = printed_by(k)[0]
+            for j, (there, after, _, _) in reports():
+                if there != found[k][0] or after <= loop[1]:
+                    continue
+                if after - loop[1] > _SUMMARY_GAP:
+                    break
+                # the summary is outside every loop the first line is not (not a listing of
+                # categories in a loop of its own)
+                around = self._loop_around(there, after)
+                if around is not None and not around[0] <= loop[0] <= loop[1] <= around[1]:
+                    continue
+                if not any(p == there and a <= after <= b for p, a, b in avoid) and (
+                    printed_by(j)[0] >= count
+                ):
+                    k = j
+                    break
         path, begin, last, said_terms = found[k]
         shown = ""
         if not metrics and (hit := next(w for w in wanted if w <= said_terms)):
@@ -600,6 +627,8 @@ class MeasureSteps:
             action += f"; {in_prose(ms)} at {f':{line}' if there == path else f'{there}:{line}'}"
         return Step(action, path, begin, last), shown
 
+
+_SUMMARY_GAP = 12  # lines past a loop over trials its summary is printed within, at most
 
 # a measure's level: ACC95's 95, "FPR@TPRn 0.98"'s 0.98 (never a name's digit: F1, Top-1)
 _LEVEL_OF = re.compile(r"(?<![\d.])(0?\.\d+|\d{2})(?![\w.])")
@@ -729,6 +758,15 @@ MAX_REPORTED = 4  # the measures whose report line is looked for one by one
 _REPORT_GAP = 4  # lines between two statements of one report block, at most
 _REPORT_BLOCK = 20  # a report block's lines, fewer than
 MAX_NAMED = 6  # the compared arms the report step names
+
+
+def _loops_in(tree: ast.AST | None) -> list[tuple[int, int]]:
+    """The first and last lines of every `for` and `while` loop of a module."""
+    return [
+        (n.lineno, n.end_lineno or n.lineno)
+        for n in (ast.walk(tree) if tree is not None else [])
+        if isinstance(n, ast.For | ast.While | ast.AsyncFor)
+    ]
 
 
 def _report_lines(

@@ -538,16 +538,18 @@ class StepPlanner:
         plan.method_modules += [
             s.path for s in plan.steps if any(s is c for c in code) and self.arm_code.of_a_class(s)
         ]
-        if report is not None and all(
-            (s.path, s.start, s.end) != (report.path, report.start, report.end) for s in plan.steps
-        ):
-            # the comparison ends the steps, even inside one; a step ending on its lines
-            # (SegNeXt's "Evaluate" at cluster.py:148-149, the report at :149) ends before
+        if report is not None:
+            # the comparison ends the steps, even inside one, in a step of its own lines'
+            # place (2-WL's "Print the results" at the summary it reports from); a step
+            # ending on its lines (Contrastive Clustering's "Evaluate" at cluster.py:148-149,
+            # the report at :149) ends before
+            report_lines = (report.path, report.start, report.end)
             plan.steps = [
                 replace(s, end=report.start - 1)
                 if s.path == report.path and s.start < report.start <= s.end <= report.end
                 else s
                 for s in plan.steps
+                if (s.path, s.start, s.end) != report_lines
             ]
             plan.steps.append(report)
         plan.steps = _shared_paths(plan.steps, runs)

@@ -514,3 +514,42 @@ def test_the_report_is_the_line_printing_most_of_the_measures(tmp_path: Path) ->
         "Final Step: Report ACC (↑), AUROC (↑), AUPR (↑), FPR95 (↓) of each run"
     ), final
     assert final.endswith("; ACC (↑) at :10 (test.py:22-24)"), final
+
+
+def test_the_summary_past_a_loop_over_trials_is_the_report(tmp_path: Path) -> None:
+    """2-WL prints each trial's AUC inside its loop over trials, then "Final Test: AUC" of
+    their mean just past the loop: the summary is the report. A listing in a loop of its
+    own past the first loop (RMN's scores by category) is no summary."""
+
+    def program(summary: str) -> str:
+        return (
+            "import argparse\n\nimport numpy as np\n\n\n"  # 1-5
+            "def trial(seed):\n    return seed / 10\n\n\n"  # 6-9
+            "if __name__ == '__main__':\n"  # 10
+            "    parser = argparse.ArgumentParser()\n"  # 11
+            "    parser.add_argument('--pattern', default='2fwl')\n"  # 12
+            "    parser.add_argument('--run', type=int, default=10)\n"  # 13
+            "    args = parser.parse_args()\n"  # 14
+            "    auc_list = []\n"  # 15
+            "    for i in range(args.run):\n"  # 16
+            "        auc = trial(i)\n"  # 17
+            "        auc_list.append(auc)\n"  # 18
+            "        print(f'Trial {i}: AUC {auc * 100:.2f}')\n"  # 19
+            f"{summary}"  # 20-
+        )
+
+    task = TaskDraft(
+        paper_id="p",
+        question="How does the 2fwl pattern compare with 2wl on AUC?",
+        method="Run the 2fwl and 2wl patterns and compare AUC.",
+        design_complexity=DesignComplexity(
+            independent_variables={"pattern": ["2fwl", "2wl"]},
+            dependent_variables={"metrics": ["AUC"]},
+        ),
+    )
+    mean = "    print(f'Final Test: AUC {np.mean(auc_list) * 100:.2f}')\n"
+    steps = recovered_setup(tmp_path / "mean", {"test.py": program(mean)}, task).requirements
+    assert steps[-1].endswith("(test.py:20)"), steps
+    listing = "    for k, auc in enumerate(auc_list):\n        print(f'{k}: AUC {auc:.2f}')\n"
+    steps = recovered_setup(tmp_path / "list", {"test.py": program(listing)}, task).requirements
+    assert steps[-1].endswith("(test.py:19)"), steps
