@@ -28,7 +28,7 @@ from .arms import (
 )
 from .inline import doc_wording
 from .query import TaskQuery
-from .steps import Step, StepTracer, humanize, imported
+from .steps import Step, StepTracer, humanize, imported, self_calls
 
 NARROW = 40  # a definition longer than this is cited by its parts
 HANDOVER = 8  # a pass this short calling one part of its object hands its input over
@@ -147,14 +147,7 @@ class MethodModules:
         tree = self.tracer.tree(module)
         if node is None or built is None or tree is None:
             return None
-        called = {
-            c.func.attr
-            for c in ast.walk(node)
-            if isinstance(c, ast.Call)
-            and isinstance(c.func, ast.Attribute)
-            and isinstance(c.func.value, ast.Name)
-            and c.func.value.id == "self"
-        }
+        called = {c.func.attr for c in self_calls(node) if isinstance(c.func, ast.Attribute)}
         if len(called) != 1:
             return None
         (attr,) = called
@@ -451,12 +444,8 @@ def _hands_on(fn: ast.FunctionDef | ast.AsyncFunctionDef, params: set[str], own:
     ]
     handed = {
         id(a)
-        for c in ast.walk(fn)
-        if isinstance(c, ast.Call)
-        and isinstance(c.func, ast.Attribute)
-        and isinstance(c.func.value, ast.Name)
-        and c.func.value.id == "self"
-        and c.func.attr in own
+        for c in self_calls(fn)
+        if isinstance(c.func, ast.Attribute) and c.func.attr in own
         for a in [*c.args, *(k.value for k in c.keywords)]
         if isinstance(a, ast.Name)
     }

@@ -20,7 +20,7 @@ from extractors.repo.pysource import attribute_equals, callee_name
 
 from .query import TaskQuery
 from .run import Run, given_values
-from .steps import Step, StepTracer
+from .steps import Step, StepTracer, self_calls
 
 _CONFIG_NAME = re.compile(r"(?:^|_)(?:cfg|conf|config)(?:$|_)", re.I)  # cfg, test_loader_cfg
 # a step making one object ("Create the DataLoader as loader (in train)", "Compute counts
@@ -342,11 +342,8 @@ class StepFilters:
                     continue
                 calls = [
                     n.func.attr
-                    for n in ast.walk(ast.Module(body=branch.body, type_ignores=[]))
-                    if isinstance(n, ast.Call)
-                    and isinstance(n.func, ast.Attribute)
-                    and isinstance(n.func.value, ast.Name)
-                    and n.func.value.id == "self"
+                    for n in self_calls(ast.Module(body=branch.body, type_ignores=[]))
+                    if isinstance(n.func, ast.Attribute)
                 ]
                 target = next(
                     (

@@ -541,6 +541,19 @@ class StepTracer:
         return [Step("Set the configuration values", path, 1, max(n, 1))]
 
 
+def self_calls(node: ast.AST) -> list[ast.Call]:
+    """The calls in `node` of a method or part of the object itself (`self.model(x)`,
+    `self._init_exp_encoder()`), in the order `ast.walk` meets them."""
+    return [
+        c
+        for c in ast.walk(node)
+        if isinstance(c, ast.Call)
+        and isinstance(c.func, ast.Attribute)
+        and isinstance(c.func.value, ast.Name)
+        and c.func.value.id == "self"
+    ]
+
+
 def imported(
     index: RepoIndex, start: str, limit: int = 80, skip: frozenset[str] = frozenset()
 ) -> list[str]:

@@ -20,7 +20,7 @@ from extractors.repo.pysource import OutlineItem
 from .inline import doc_wording
 from .methods import NARROW, MethodModules
 from .run import Run, given_values
-from .steps import Step, StepTracer
+from .steps import Step, StepTracer, self_calls
 
 MAX_LOSSES = 3  # the repository's own loss definitions cited; more are a framework's
 _LOSS = re.compile(r"loss$|^loss|Loss", re.I)
@@ -200,11 +200,8 @@ class TrainingSteps:
                     )
                     helpers += [
                         c.func.attr
-                        for c in ast.walk(node)
-                        if isinstance(c, ast.Call)
-                        and isinstance(c.func, ast.Attribute)
-                        and isinstance(c.func.value, ast.Name)
-                        and c.func.value.id == "self"
+                        for c in self_calls(node)
+                        if isinstance(c.func, ast.Attribute)
                         and c.func.attr in methods
                         and c.func.attr not in _HOOK_NAMES
                     ]
