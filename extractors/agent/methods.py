@@ -206,7 +206,7 @@ class MethodModules:
                 paths = by_stem.get(re.sub(r"[\s-]+", "_", form.lower()), [])
                 if len(paths) != 1 or paths[0] in skip:
                     continue
-                step = self.main_definition(paths[0], arm.value)
+                step = self.main_definition(paths[0], arm.value, through=True)
                 if step is not None:
                     out.append(step)
                 break
@@ -360,9 +360,10 @@ class MethodModules:
         return None
 
     def main_definition(
-        self, module: str, what: str, top: OutlineItem | None = None
+        self, module: str, what: str, top: OutlineItem | None = None, through: bool = False
     ) -> Step | None:
-        """A module's largest class (or `top`), cited by its core method when it is long."""
+        """A module's largest class (or `top`), cited by its core method when it is long;
+        `through` a wrapper's pass, by the pass of the class it hands its input to."""
         items = self.tracer.outline(module)
         classes = [i for i in items if i.kind == "class" and i.end - i.start >= 4]
         functions = [i for i in items if i.kind == "function"]
@@ -379,6 +380,19 @@ class MethodModules:
             return None
         if top.kind == "class" and top.end - top.start > NARROW:
             core = self.class_core(module, top)
+            init = next((i for i in items if i.name == f"{top.name}.__init__"), None)
+            # a wrapper's (PDF's `Model`) is the pass of the class it hands its input to
+            inner = self._delegate(module, init, core) if through else None
+            if inner is not None and core is not None:
+                path, cls = inner
+                deep = self.class_core(path, cls)
+                if deep is not None:
+                    return Step(
+                        f"Implement {what}'s {deep.name}, to which `{core.name}` hands its input",
+                        path,
+                        deep.start,
+                        deep.end,
+                    )
             if core is not None:
                 return Step(f"Implement {what}'s {core.name}", module, core.start, core.end)
         return Step(f"Implement {what} ({top.name})", module, top.start, top.end)

@@ -870,7 +870,8 @@ class RunPlanner:
                 continue
             paths = modules.get(name.lower(), [])
             if len(paths) == 1:
-                step = self.methods.main_definition(paths[0], name)
+                # the first is the method, cited by its parts; another through its wrapper
+                step = self.methods.main_definition(paths[0], name, through=bool(out))
             elif not paths:  # a definition of that name the program looks up
                 step = self.methods.defined_model(name, programs)
             else:

@@ -930,3 +930,31 @@ def test_a_wrapper_model_is_cited_by_the_class_its_pass_hands_over_to(tmp_path: 
     steps = "\n".join(setup.requirements)
     assert "Compute Model's forward pass" in steps and "(models/Periodic.py:" in steps, steps
     assert "Periodic_backbone, to which" not in steps, steps
+
+
+def test_a_compared_methods_wrapper_is_cited_by_the_pass_it_hands_over_to(
+    tmp_path: Path,
+) -> None:
+    """PDF's 18244/3 cited its own arm, "PDF(336)", by `Model.forward` (models/PDF.py:70-74),
+    which only hands its input to `PDF_backbone`: an arm's own module is cited through its
+    wrapper, by the pass of the class it hands over to. Not so for the method the steps
+    take apart (that module stays where its parts are looked for)."""
+    from extractors.agent.methods import MethodModules
+    from extractors.agent.steps import StepTracer
+    from extractors.repo import RepoSearch
+
+    handing = (
+        "    def forward(self, x):\n        x = x.permute(0, 2, 1)\n"
+        "        x = self.model(x)\n        return x.permute(0, 2, 1)\n"
+    )
+    root = tmp_path / "arm"
+    index = committed_index(root, _wrapped_forecaster(handing))
+    methods = MethodModules(index, StepTracer(index, RepoSearch(root, index)))
+    through = methods.main_definition("models/Periodic.py", "Periodic(336)", through=True)
+    assert through is not None and through.action == (
+        "Implement Periodic(336)'s Periodic_backbone.forward, to which `Model.forward` hands "
+        "its input"
+    ), through
+    assert (through.path, through.start, through.end) == ("layers/Periodic_backbone.py", 49, 54)
+    plain = methods.main_definition("models/Periodic.py", "Periodic(336)")
+    assert plain is not None and plain.path == "models/Periodic.py", plain

@@ -1399,7 +1399,7 @@ def test_a_training_step_opening_with_the_models_mode_switch_is_cited_whole(
 
 def test_a_step_ending_on_the_report_line_ends_before_it(tmp_path: Path) -> None:
     """Contrastive Clustering's "Evaluate (cluster.py:148-149)" ended on the line the final
-    step reports from (:149), so that line was cited twice (the 37th held-out reader): the
+    step reports from (:149), so that line was cited twice (the 32nd held-out reader): the
     step ends before the report."""
     program = (
         "import argparse\n\nimport evaluation\n\n\n"

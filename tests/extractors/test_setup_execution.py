@@ -373,7 +373,7 @@ def test_a_class_renamed_before_it_is_made_is_placed_where_it_is_made(tmp_path: 
     """TimesNet's run.py imports its experiment class in a branch and renames it (`Exp =
     Exp_Anomaly_Detection`), then makes it (`exp = Exp(args)`) and calls `exp.train(...)`
     before `exp.test(...)`: the class's `train` runs where the class is made, before the
-    run's test lines, not after them (the 37th held-out reader: "Test placed before
+    run's test lines, not after them (the 32nd held-out reader: "Test placed before
     Train")."""
     run = (
         "import argparse\n\n"  # 1-2

@@ -480,7 +480,7 @@ def test_the_report_is_the_line_printing_most_of_the_measures(tmp_path: Path) ->
     """EAT's Table 6 measures "ACC (↑)" first, then AUROC, AUPR and FPR95. The first line
     printing accuracy (`test acc`) prints nothing else; the block after it prints the three
     others, line by line. The report is that block, and says where accuracy is printed,
-    not that the line prints no AUROC or AUPR (the 37th held-out reader)."""
+    not that the line prints no AUROC or AUPR (the 32nd held-out reader)."""
     program = (
         "import argparse\n\n\n"  # 1-3
         "def measures(scores):\n"  # 4

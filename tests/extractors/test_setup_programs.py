@@ -3152,7 +3152,7 @@ def test_a_loader_is_cited_where_it_reads_and_said_to_split_only_where_it_splits
     """A data set class reading its file in `__init__` (`json.load(open(path))`) and serving
     one item per index in `__getitem__` is cited at its `__init__`, where the data is read,
     and loads the data; it splits nothing, and so does not "split" it (numeracy's
-    `ReadDataset`, the 37th readers). One choosing rows by `self.flag` into `self.val` and
+    `ReadDataset`, the 37th development and 32nd held-out readers). One choosing rows by `self.flag` into `self.val` and
     `self.test` splits them; a string's `.split()` is no split."""
     reading = "".join(f"        self.opt_{k} = {k}\n" for k in range(36))
     plain = (
