@@ -459,7 +459,23 @@ def _block_action(seg: list[ast.stmt], lines: list[str]) -> str:
             and not _NOTE.match(text)
             and not _commented_code(text)
         ):
-            return text[0].upper() + text[1:]
+            heading = text[0].upper() + text[1:]
+            # a section's heading under a banner (`####...` then `# zoom-in inference:`)
+            # names the section the block only begins: the block says what it does itself
+            banner = lines[seg[0].lineno - 3].strip() if seg[0].lineno >= 3 else ""
+            if not _BANNER.fullmatch(banner):
+                return heading
+            done = _code_action(seg, lines)
+            return f"{heading}, first: {done[:1].lower()}{done[1:]}"
+    return _code_action(seg, lines)
+
+
+_BANNER = re.compile(r"#{4,}|#\s*[-=*#]{4,}\s*#?")
+
+
+def _code_action(seg: list[ast.stmt], lines: list[str]) -> str:
+    """A block worded by what its code does: what it writes, prints, loops over, tests or
+    calls."""
     for node in seg:
         calls = [c for c in ast.walk(node) if isinstance(c, ast.Call) and not _quiet(c)]
         if not calls:

@@ -1509,3 +1509,33 @@ def test_one_wording_in_two_programs_says_whose_each_step_is() -> None:
         f"Step 1: {same} in distributed/few-shot/maml.py",
         f"Final Step: {same} in ex/few-shot/maml.py",
     ], lines
+
+
+def test_a_sections_heading_under_a_banner_names_its_first_block_as_its_beginning() -> None:
+    """SegVol's `####...` banner, then `# zoom-in inference:`, heads a section of several
+    blocks; its first block only finds the region of interest (the 38th development reader:
+    "ROI-coordinate detection called 'Zoom-in inference'"). That block is worded as the
+    section's beginning, by what it does; a plain comment still words its block."""
+    import ast
+
+    from extractors.agent.inline import inline_blocks
+
+    source = (
+        "def main(args):\n"
+        "    logits = zoom_out(args.image)\n"
+        "\n"
+        "    ####################\n"
+        "    # zoom-in inference:\n"
+        "    roi = logits2roi(args.size, logits)\n"
+        "\n"
+        "    # Crop roi\n"
+        "    cropped = crop_image(args.image, roi)\n"
+        "\n"
+        "\n"
+        "if __name__ == '__main__':\n"
+        "    main(parse_args())\n"
+    )
+    blocks = inline_blocks(ast.parse(source), source.splitlines(), set(), limit=10)
+    actions = [action for action, _, _ in blocks]
+    assert "Zoom-in inference, first: compute roi with logits2roi" in actions, actions
+    assert "Crop roi" in actions, actions
