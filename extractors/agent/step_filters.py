@@ -215,7 +215,10 @@ class StepFilters:
         says as much, and the class is where the work is. One building the model in its
         arguments (`nn.Sequential(nn.Conv2d(...), ...)`) is the model, and one computing
         (`return float(pred == gold)`) is no factory."""
-        if not step.action.startswith("Call "):
+        undocumented = step.action.startswith("Call ") or (
+            step.action.startswith("Implement ") and ":" not in step.action
+        )
+        if not undocumented:
             return False  # a documented factory says what it builds ("Build the GateMix model")
         tree = self.tracer.tree(step.path) if step.path.endswith(".py") else None
         if tree is None:

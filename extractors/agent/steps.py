@@ -67,7 +67,11 @@ def _action(item: OutlineItem) -> str:
     if item.kind == "class":
         return f"Create the {item.name}"
     name = item.name.rsplit(".", 1)
-    return humanize(name[-1], name[0] if len(name) == 2 and item.kind == "method" else "")
+    action = humanize(name[-1], name[0] if len(name) == 2 and item.kind == "method" else "")
+    # a definition cited whole is what it does, not a call of it ("Call interaction" for
+    # `def interaction(...)`): a name no verb begins is implemented
+    own = item.name if item.kind == "method" else name[-1]  # `tokenize`, not `train.tokenize`
+    return f"Implement {own}" if action.startswith("Call ") else action
 
 
 class StepTracer:

@@ -1539,3 +1539,20 @@ def test_a_sections_heading_under_a_banner_names_its_first_block_as_its_beginnin
     actions = [action for action, _, _ in blocks]
     assert "Zoom-in inference, first: compute roi with logits2roi" in actions, actions
     assert "Crop roi" in actions, actions
+
+
+def test_a_definition_cited_whole_is_implemented_not_called() -> None:
+    """AgentBench's final step cited `def interaction(...)` whole as "Call interaction" (the
+    38th development reader: "the definition of interaction() is called a call"). A
+    definition whose name begins with no verb is worded "Implement"; a method keeps its
+    class, a nested function its own name; a name with a verb keeps the verb."""
+    from extractors.agent.steps import _action
+    from extractors.repo.pysource import OutlineItem
+
+    def item(name: str, kind: str) -> OutlineItem:
+        return OutlineItem(name=name, kind=kind, start=1, end=9, doc="")
+
+    assert _action(item("interaction", "function")) == "Implement interaction"
+    assert _action(item("OSInteraction._judge", "method")) == "Implement OSInteraction._judge"
+    assert _action(item("train.tokenize", "function")) == "Implement tokenize"
+    assert _action(item("train_one_epoch", "function")) == "Train one epoch"
