@@ -544,10 +544,10 @@ class MeasureSteps:
         if found[k][0] == found[lead][0] and found[k][1] <= found[lead][1] <= printed_by(k)[1]:
             k, _, wanted = staged[0]
         # a line inside a loop over trials, summed up just past the loop by a line printing
-        # as many of the measures (2-WL's "Trial: {i}: AUC ..." and then "Final Test: AUC
-        # {np.mean(auc_list)}"): the summary is the report
+        # what it printed, and as many of the measures (2-WL's "Trial: {i}: AUC ..." and
+        # then "Final Test: AUC {np.mean(auc_list)}"): the summary is the report
+        count = printed_by(k)[0]
         if (loop := self._loop_around(found[k][0], found[k][1])) is not None:
-            count = printed_by(k)[0]
             for j, (there, after, _, _) in reports():
                 if there != found[k][0] or after <= loop[1]:
                     continue
@@ -558,14 +558,16 @@ class MeasureSteps:
                 around = self._loop_around(there, after)
                 if around is not None and not around[0] <= loop[0] <= loop[1] <= around[1]:
                     continue
-                if not any(p == there and a <= after <= b for p, a, b in avoid) and (
-                    printed_by(j)[0] >= count
+                if (
+                    not any(p == there and a <= after <= b for p, a, b in avoid)
+                    and any(w <= found[j][3] for w in wanted)  # what the first line printed
+                    and printed_by(j)[0] >= count
                 ):
                     k = j
                     break
         path, begin, last, said_terms = found[k]
         shown = ""
-        if not metrics and (hit := next(w for w in wanted if w <= said_terms)):
+        if not metrics and (hit := next((w for w in wanted if w <= said_terms), None)):
             # the task names no measure: the common one the line prints ("AUC")
             word = min(hit & _COMMON_METRICS - _VAGUE_METRICS, default="")
             shown = word.upper() if len(word) <= 4 else word

@@ -553,3 +553,11 @@ def test_the_summary_past_a_loop_over_trials_is_the_report(tmp_path: Path) -> No
     listing = "    for k, auc in enumerate(auc_list):\n        print(f'{k}: AUC {auc:.2f}')\n"
     steps = recovered_setup(tmp_path / "list", {"test.py": program(listing)}, task).requirements
     assert steps[-1].endswith("(test.py:19)"), steps
+    # a line past the loop printing something else is no summary, measures named or not
+    saved = "    print(f'saved {args.run} trials to', args.pattern)\n"
+    steps = recovered_setup(tmp_path / "saved", {"test.py": program(saved)}, task).requirements
+    assert steps[-1].endswith("(test.py:19)"), steps
+    task.design_complexity.dependent_variables = {}
+    steps = recovered_setup(tmp_path / "none", {"test.py": program(saved)}, task).requirements
+    assert steps[-1].startswith("Final Step: Report AUC of each run"), steps
+    assert steps[-1].endswith("(test.py:19)"), steps
