@@ -554,8 +554,13 @@ def test_the_summary_past_a_loop_over_trials_is_the_report(tmp_path: Path) -> No
     steps = recovered_setup(tmp_path / "list", {"test.py": program(listing)}, task).requirements
     assert steps[-1].endswith("(test.py:19)"), steps
     # a line past the loop printing something else is no summary, measures named or not
-    saved = "    print(f'saved {args.run} trials to', args.pattern)\n"
+    saved = "    total = len(auc_list) * 2\n    print(f'saved {total} trials')\n"
     steps = recovered_setup(tmp_path / "saved", {"test.py": program(saved)}, task).requirements
+    assert steps[-1].endswith("(test.py:19)"), steps
+    # ... nor when the table's columns are data sets (2-WL's "Cora", "Citeseer"), whose
+    # words no line prints, or when the task names no measure
+    task.design_complexity.dependent_variables = {"metrics": ["Cora", "Citeseer"]}
+    steps = recovered_setup(tmp_path / "sets", {"test.py": program(saved)}, task).requirements
     assert steps[-1].endswith("(test.py:19)"), steps
     task.design_complexity.dependent_variables = {}
     steps = recovered_setup(tmp_path / "none", {"test.py": program(saved)}, task).requirements
