@@ -286,11 +286,6 @@ class DataSteps:
 
 
 _WRITER = re.compile(r"_*(?:save|write|dump|export|store)", re.I)
-# what reads data itself: opens, loads, reads or lists something (not serving an item)
-_OPENING = re.compile(
-    r"\b(?:open|\w*load\w*|\w*read\w*|i?glob|listdir|scandir|iterdir|walk|fetch\w*)\s*\(",
-    re.I,
-)
 # what splits data: a split by its name as a string (`data_dict['train']`) or as what it
 # binds (`self.val = ...`, `test_df = ...`), a split or fold by name, borders (`border1s`);
 # not a string's `.split()`
@@ -300,12 +295,11 @@ _SPLITTING = re.compile(
     r"|(?<!\.)\b(?:split\w*|border\w*|k?folds?)\b",
     re.I,
 )
-# what a loader does: open, load, read, list or fetch something, or serve items by index
-_READING = re.compile(
-    r"\b(?:open|\w*load\w*|\w*read\w*|glob|i?glob|listdir|scandir|iterdir|walk|fetch\w*|"
-    r"download\w*|__getitem__|__iter__)\s*\(",
-    re.I,
-)
+# what reads data itself: opens, loads, reads, lists or fetches something
+_READS = r"open|\w*load\w*|\w*read\w*|i?glob|listdir|scandir|iterdir|walk|fetch\w*"
+_OPENING = re.compile(rf"\b(?:{_READS})\s*\(", re.I)
+# what a loader does: that, or download something, or serve items by index
+_READING = re.compile(rf"\b(?:{_READS}|download\w*|__getitem__|__iter__)\s*\(", re.I)
 
 
 def narrow(

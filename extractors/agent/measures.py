@@ -14,6 +14,7 @@ import posixpath
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from extractors.repo import RepoSearch, stem, terms
 from extractors.repo.pysource import OutlineItem
@@ -509,6 +510,7 @@ class MeasureSteps:
                     return k
             return None
 
+        @cache  # asked of one statement for the choice, the summary and the notes alike
         def printed_by(k: int) -> tuple[int, int]:
             """How many of the task's measures the `k`th statement and its block print, and
             the block's last line."""
