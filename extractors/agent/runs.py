@@ -845,8 +845,8 @@ class RunPlanner:
         """The models the runs train, when a run names one by an option (`--model CycleNet`)
         and one module is named after it (models/CycleNet.py): each one's main definition.
         First the method: the repository's own model (what its authors' scripts train most;
-        a baseline beside it is not the method), else the one the task names, else the most
-        run; then the models the other arms' runs train (the baselines compared with it).
+        a baseline beside it is not the method), else the one the task names first, else the
+        most run; then the models the other arms' runs train (the baselines compared with it).
 
         A model the task holds fixed as its backbone (`held`, "using ResNet18"), which no
         arm names, is what every method is built on: neither the method nor a rival."""
@@ -859,9 +859,14 @@ class RunPlanner:
                 names[m.group(1).strip("'\"")] += 1
                 if r.arms:
                     compared.add(m.group(1).strip("'\""))
-        wanted = {stem(n) for n in q.names}
         own = self.scripts.own_model() if len(names) > 1 else self.scripts.own
-        ordered = sorted(names, key=lambda n: (n != own, stem(n) not in wanted, -names[n]))
+        # of the models the task names, the one it names first (the question's "does PDF
+        # outperform PatchTST", not the baseline that more runs train)
+        first = {n: i for i, n in reversed(list(enumerate(stem(n) for n in q.names)))}
+        ordered = sorted(
+            names,
+            key=lambda n: (n != own, first.get(stem(n.lower()), len(first)), -names[n]),
+        )
         modules = self.methods.modules_by_stem()
         out: list[Step] = []
         programs = list(dict.fromkeys(p for r in runs for p in self.programs(r.command)))

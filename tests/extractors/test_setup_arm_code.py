@@ -958,3 +958,87 @@ def test_a_compared_methods_wrapper_is_cited_by_the_pass_it_hands_over_to(
     assert (through.path, through.start, through.end) == ("layers/Periodic_backbone.py", 49, 54)
     plain = methods.main_definition("models/Periodic.py", "Periodic(336)")
     assert plain is not None and plain.path == "models/Periodic.py", plain
+
+
+def _forecaster(name: str, op: str) -> str:
+    body = "".join(f"        self.w{k} = nn.Linear(patch_len, patch_len)\n" for k in range(12))
+    return (
+        "from torch import nn\n\n\n"
+        "class Model(nn.Module):\n"
+        "    def __init__(self, configs):\n"
+        "        super().__init__()\n"
+        "        patch_len = configs.patch_len\n"
+        f"{body}\n"
+        "    def forward(self, x):\n"
+        f"        patches = x.{op}(-1, 4, 4)\n"
+        "        out = self.w0(patches)\n"
+        "        for k in range(3):\n"
+        "            out = out + self.w1(out)\n"
+        f"        return out.flatten(-2)  # {name}\n"
+    )
+
+
+def test_the_model_the_question_names_first_is_the_method_though_a_baseline_runs_more(
+    tmp_path: Path,
+) -> None:
+    """PDF's 18244/3 asks whether PDF(336) beats PatchTST(336) and PatchTST(336)*: the
+    baseline's two arms run twice as often, and the repository's scripts train neither
+    clearly most. The steps took PatchTST's model apart, citing PDF only as a rival. Of the
+    models the task names, the one it names first is the method; the most run decides only
+    among models the task does not name."""
+    from extractors.agent.arms import task_arms
+    from extractors.agent.methods import MethodModules
+    from extractors.agent.query import build_query
+    from extractors.agent.run import Run
+    from extractors.agent.runs import RunPlanner
+    from extractors.agent.steps import StepTracer
+    from extractors.repo import RepoSearch
+
+    files = {
+        "models/__init__.py": "",
+        "models/PerioNet.py": _forecaster("periodic", "unfold"),
+        "models/PatchMix.py": _forecaster("patchy", "split"),
+        "models/Linear.py": _forecaster("linear", "split"),
+        "run.py": "import argparse\n\nparser = argparse.ArgumentParser()\n",
+    }
+    root = tmp_path / "two"
+    index = committed_index(root, files)
+    search = RepoSearch(root, index)
+    tracer = StepTracer(index, search)
+    planner = RunPlanner(index, search, tracer, MethodModules(index, tracer))
+    task = TaskDraft(
+        paper_id="p",
+        question="Does PerioNet forecast better than PatchMix and PatchMix* with longer patches?",
+        method="Train PerioNet, PatchMix (patch_len 16) and PatchMix* (patch_len 64); compare MSE.",
+        design_complexity=DesignComplexity(
+            independent_variables={"model": ["PerioNet", "PatchMix", "PatchMix*"]},
+            dependent_variables={"metrics": ["MSE"]},
+        ),
+    )
+    perionet, patchmix, starred = task_arms(task)
+    runs = [
+        Run("python run.py --model PerioNet --patch_len 1", arms=[perionet]),
+        Run("python run.py --model PatchMix --patch_len 16", arms=[patchmix]),
+        Run("python run.py --model PatchMix --patch_len 64", arms=[starred]),
+    ]
+    models = planner.run_models(runs, build_query(task))
+    assert [m.path for m in models] == ["models/PerioNet.py", "models/PatchMix.py"], models
+    # the task naming neither, the model more runs train leads
+    unnamed = task.model_copy(
+        update={
+            "question": "Which look-back window forecasts best?",
+            "method": "Train each model with patch_len 16 and 64; compare MSE.",
+            "design_complexity": DesignComplexity(
+                independent_variables={"patch_len": ["16", "64"]},
+                dependent_variables={"metrics": ["MSE"]},
+            ),
+        }
+    )
+    sixteen, sixty_four = task_arms(unnamed)
+    runs = [
+        Run("python run.py --model Linear --patch_len 16", arms=[sixteen]),
+        Run("python run.py --model PatchMix --patch_len 16", arms=[sixteen]),
+        Run("python run.py --model PatchMix --patch_len 64", arms=[sixty_four]),
+    ]
+    models = planner.run_models(runs, build_query(unnamed))
+    assert [m.path for m in models][:1] == ["models/PatchMix.py"], models
