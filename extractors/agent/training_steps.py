@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from expcurate.records import EntryPoint
 from expcurate.records.names import squash
@@ -119,13 +120,21 @@ class TrainingSteps:
                 if names is _TRAIN_NAMES and self._without_gradients(path, item):
                     continue  # `@torch.no_grad() def train_index`: it trains no model
                 start, end = item.start, item.end
+                where = ""
                 if end - start > NARROW:
+                    node = self.tracer.def_node(path, item.name)
+                    chosen = _default_branch(node) if node is not None else None
                     loop = self.loop(path, item)
                     if loop is not None:
                         start, end = loop
+                    elif chosen is not None and chosen.trains:
+                        # no loop on the default's path: the branch it takes trains
+                        # (`if method == 'ridge': ... reg.fit(...)`)
+                        start, end = chosen.start, chosen.end
+                        where = f", where {chosen.name} is {chosen.value!r} (its default)"
                 verb = "Train" if names is _TRAIN_NAMES else "Evaluate"
                 doc = doc_wording(item.doc, longest=120)
-                action = f"{verb} ({item.name})" + (f": {doc}" if doc else "")
+                action = f"{verb} ({item.name}){where}" + (f": {doc}" if doc else "")
                 return Step(action, path, start, end)
         return None
 
@@ -341,8 +350,17 @@ class TrainingSteps:
         if node is None:
             return None
         # a loop that trains: over epochs or steps, or stepping an optimizer, not one that
-        # registers hooks (`for hook_cfg in cfg.custom_hooks:` of mmseg's train_segmentor)
-        loops = [n for n in ast.walk(node) if isinstance(n, ast.For | ast.While) and _trains(n)]
+        # registers hooks (`for hook_cfg in cfg.custom_hooks:` of mmseg's train_segmentor),
+        # nor one in a branch the function's defaults leave (HEST's `train_test_reg` fits a
+        # ridge regression by default; its random-forest branch loops over the genes)
+        chosen = _default_branch(node)
+        loops = [
+            n
+            for n in ast.walk(node)
+            if isinstance(n, ast.For | ast.While)
+            and _trains(n)
+            and not (chosen and any(a <= n.lineno <= b for a, b in chosen.left))
+        ]
         if not loops:
             return _handed_to_runner(node)
         loop = (
@@ -427,6 +445,81 @@ def _blocks(node: ast.AST) -> list[tuple[list[ast.stmt], ast.AST]]:
 
 
 _STEPPING = {"backward", "step", "zero_grad", "train_step", "run_epoch"}
+
+
+@dataclass(frozen=True)
+class Branch:
+    """The branch of a function's `if name == 'value': ... elif ...` chain that the default
+    of its parameter `name` takes, and the lines of the branches it leaves."""
+
+    name: str
+    value: str
+    start: int
+    end: int
+    trains: bool  # the branch fits, trains or steps something
+    left: tuple[tuple[int, int], ...]
+
+
+def _default_branch(node: ast.AST) -> Branch | None:
+    """The branch a function's parameter default selects, in the first chain of its body
+    that tests the parameter against string values, one of them the default."""
+    args = getattr(node, "args", None)
+    if not isinstance(args, ast.arguments):
+        return None
+    defaults: dict[str, str] = {}
+    positional = [*args.posonlyargs, *args.args]
+    pairs: list[tuple[ast.arg, ast.expr | None]] = [
+        *zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True),
+        *zip(args.kwonlyargs, args.kw_defaults, strict=True),
+    ]
+    for arg, value in pairs:
+        if isinstance(value, ast.Constant) and isinstance(value.value, str):
+            defaults[arg.arg] = value.value
+    for stmt in getattr(node, "body", []):
+        if not isinstance(stmt, ast.If):
+            continue
+        chain: list[tuple[str, str, list[ast.stmt]]] = []
+        at: ast.If | None = stmt
+        while at is not None:
+            test = at.test
+            if not (
+                isinstance(test, ast.Compare)
+                and isinstance(test.left, ast.Name)
+                and len(test.ops) == 1
+                and isinstance(test.ops[0], ast.Eq)
+                and isinstance(test.comparators[0], ast.Constant)
+                and isinstance(test.comparators[0].value, str)
+            ):
+                break
+            chain.append((test.left.id, test.comparators[0].value, at.body))
+            nxt = at.orelse
+            at = nxt[0] if len(nxt) == 1 and isinstance(nxt[0], ast.If) else None
+        names = {name for name, _, _ in chain}
+        if len(chain) < 2 or len(names) != 1 or (name := names.pop()) not in defaults:
+            continue
+        taken = [body for _, value, body in chain if value == defaults[name]]
+        if not taken:
+            continue
+        body = taken[0]
+        left = tuple(
+            (b[0].lineno, b[-1].end_lineno or b[-1].lineno) for _, _, b in chain if b is not body
+        )
+        trains = any(
+            isinstance(n, ast.Call)
+            and isinstance(n.func, ast.Attribute)
+            and (n.func.attr in ("fit", "train") or n.func.attr in _STEPPING)
+            for st in body
+            for n in ast.walk(st)
+        )
+        return Branch(
+            name,
+            defaults[name],
+            body[0].lineno,
+            body[-1].end_lineno or body[-1].lineno,
+            trains,
+            left,
+        )
+    return None
 
 
 def _trains(loop: ast.For | ast.While) -> bool:

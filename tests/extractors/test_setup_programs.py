@@ -3182,3 +3182,60 @@ def test_a_loader_is_cited_where_it_reads_and_said_to_split_only_where_it_splits
         assert step is not None, name
         assert step.action == f"{verb} the Numeracy data (NumberDataset.__init__)", step
         assert (step.path, step.start) == ("dataset.py", 5), step
+
+
+def test_a_training_function_branching_on_its_method_is_cited_where_its_default_trains(
+    tmp_path: Path,
+) -> None:
+    """HEST's `train_test_reg(..., method='ridge')` fits a ridge regression when `method` is
+    'ridge' and loops over the genes fitting a random forest otherwise. The training step
+    cited that loop (the 39th development reader: "the random-forest per-gene loop, while
+    the default is ridge"). A loop in a branch the parameter's default leaves is no loop of
+    the run; with none left, the step is the branch the default takes, and says so."""
+    from extractors.agent.methods import MethodModules
+    from extractors.agent.steps import StepTracer
+    from extractors.agent.training_steps import TrainingSteps
+    from extractors.repo import RepoSearch
+
+    padding = "".join(f"    score_{i} = preds_all * {i}\n" for i in range(30))
+    program = (
+        "import argparse\n"
+        "\n"
+        "\n"
+        "def train_reg(X, y, genes=None, method='ridge'):\n"
+        "    if method == 'ridge':\n"
+        "        alpha = 100 / X.shape[1]\n"
+        "        reg = Ridge(alpha=alpha)\n"
+        "        reg.fit(X, y)\n"
+        "        preds_all = reg.predict(X)\n"
+        "    elif method == 'random-forest':\n"
+        "        results = []\n"
+        "        for i in range(y.shape[1]):\n"
+        "            results.append(train_regressor(X, y[:, i]))\n"
+        "        preds_all = results\n"
+        f"{padding}"
+        "    return preds_all\n"
+        "\n"
+        "\n"
+        "def train_regressor(X, y):\n"
+        "    return Forest().fit(X, y)\n"
+        "\n"
+        "\n"
+        "if __name__ == '__main__':\n"
+        "    p = argparse.ArgumentParser()\n"
+        "    p.add_argument('--genes', type=int, default=50)\n"
+        "    args = p.parse_args()\n"
+        "    preds = train_reg(None, None, args.genes)\n"
+        "    print('pearson correlation', preds)\n"
+    )
+    root = tmp_path / "hest"
+    index = committed_index(root, {"predict.py": program})
+    tracer = StepTracer(index, RepoSearch(root, index))
+    stages = TrainingSteps(tracer, MethodModules(index, tracer), {})
+    step = stages.training(["predict.py"])
+    assert step is not None
+    assert (step.action, step.start, step.end) == (
+        "Train (train_reg), where method is 'ridge' (its default)",
+        6,
+        9,
+    ), step
