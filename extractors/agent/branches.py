@@ -128,6 +128,7 @@ class ArmBranches:
         reaches: dict[int, list[Step]] = {}  # what an arm's branch calls, builds or points at
         free: set[str] = set()  # tests whose branches so far reach no code
         tested: dict[str, Step] = {}  # a test's branch reaching code
+        naming: dict[str, Step] = {}  # a test's branch that only builds a name
         # the arms no option or setting turns on (Par Conv beside `--wo_conv`): the runs
         # of the script as it stands take the `else` of the tests that select the others
         # (of the program the others' runs set something of: Trace's bare run is no path
@@ -188,6 +189,14 @@ class ArmBranches:
                     if verb == "Take" and hit not in fixed.values()
                     else []
                 )
+                # a first `if` of a test that only names the run (`if args.copro: save_name
+                # += "copro_"`) gives way to a later one doing the arm's work (`elif
+                # args.copro: teleprompter = COPRO(...)`)
+                replaced = None
+                if test in naming and not _names_only(node):
+                    replaced = naming.pop(test)
+                    tests.discard(test)
+                    free.discard(test)
                 # a test once: a later `if` of it only when it reaches code the first did not
                 if test in tests and (test not in free or not own):
                     continue
@@ -201,7 +210,13 @@ class ArmBranches:
                     f"{verb} the {hit.value} path ({what}) where {test}", path, node.lineno, end
                 )
                 arm_of[id(step)] = hit.value
-                (held_steps if hit in fixed.values() else out).append(step)
+                kept = held_steps if hit in fixed.values() else out
+                if replaced is not None and replaced in kept:  # in the named one's place
+                    kept[kept.index(replaced)] = step
+                else:
+                    kept.append(step)
+                if _names_only(node):
+                    naming[test] = step
                 if own:
                     reaches[id(step)] = own
                     free.discard(test)
@@ -249,6 +264,21 @@ class ArmBranches:
     def _python(self, run: Run) -> set[str]:
         """The Python programs a run runs, itself or through its launch script."""
         return {p for p in self.programs(run.command) if p.endswith(".py")}
+
+
+def _names_only(node: ast.AST) -> bool:
+    """An `if` whose body only adds to or sets a string (`if args.copro: save_name +=
+    "copro_"`): it names the run's output, and does none of the arm's work."""
+    if not isinstance(node, ast.If) or node.orelse:
+        return False
+    return all(
+        isinstance(st, ast.Assign | ast.AugAssign)
+        and (
+            isinstance(st.value, ast.JoinedStr)
+            or (isinstance(st.value, ast.Constant) and isinstance(st.value.value, str))
+        )
+        for st in node.body
+    )
 
 
 def _negated(test: ast.expr) -> bool:

@@ -723,6 +723,64 @@ def test_a_branch_every_compared_arm_takes_selects_none(tmp_path: Path) -> None:
     assert "(run.py:5-6)" not in steps, steps
 
 
+def test_a_branch_that_only_names_the_run_gives_way_to_one_doing_the_arms_work(
+    tmp_path: Path,
+) -> None:
+    """Trace's DSPy program tests `args.copro` first where it builds the file name to save
+    to (`save_name += "copro_"`), and again where it makes the COPRO optimizer. The COPRO
+    arm's branch step cited the file name (the 38th and 39th development readers: "only
+    the save-name suffix; the COPRO compile is at :135-139"). A branch only building a
+    string names the run: a later branch of the same test doing more is the arm's, in its
+    place among the steps."""
+    from repo_fixture import recovered_setup
+
+    run = (
+        "import argparse\n"  # 1
+        "\n"
+        "\n"
+        "def main(args):\n"
+        "    save_name = ''\n"  # 5
+        "    if args.copro:\n"
+        "        save_name += 'copro_'\n"
+        "    save_name += f'{args.task}.pkl'\n"
+        "    program = Predict()\n"
+        "    if args.train:\n"  # 10
+        "        tuned = Bootstrap(metric=score).compile(program)\n"
+        "    elif args.copro:\n"
+        "        teleprompter = Copro(metric=score, breadth=4)\n"
+        "        tuned = teleprompter.compile(program)\n"
+        "    else:\n"  # 15
+        "        tuned = program\n"
+        "    print('accuracy', evaluate(tuned), save_name)\n"
+        "\n"
+        "\n"
+        "if __name__ == '__main__':\n"  # 20
+        "    p = argparse.ArgumentParser()\n"
+        "    p.add_argument('--copro', action='store_true')\n"
+        "    p.add_argument('--train', action='store_true')\n"
+        "    p.add_argument('--task', default='sports')\n"
+        "    main(p.parse_args())\n"  # 25
+    )
+    readme = (
+        "# Prompts\n\nOptimize the prompt with COPRO:\n\n```\npython run.py --copro\n```\n\n"
+        "Or with bootstrapping:\n\n```\npython run.py --train\n```\n"
+    )
+    task = TaskDraft(
+        key="t",
+        question="Does COPRO reach a higher accuracy than bootstrapping the few-shot prompt?",
+        method="Optimize the program with COPRO and with bootstrapping; compare accuracy.",
+        expected_outcome="COPRO is better.",
+        design_complexity=DesignComplexity(
+            independent_variables={"optimizer": ["COPRO", "bootstrapping"]},
+            dependent_variables={"metric": ["accuracy"]},
+        ),
+    )
+    files = {"run.py": run, "README.md": readme}
+    steps = "\n".join(recovered_setup(tmp_path / "b", files, task).requirements)
+    assert "Take the COPRO path (optimizer) where args.copro (run.py:12-14)" in steps, steps
+    assert "(run.py:6-7)" not in steps, steps
+
+
 @pytest.mark.parametrize(
     ("name", "other"),
     [
