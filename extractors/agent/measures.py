@@ -41,6 +41,9 @@ _COMMON_METRICS = frozenset(stem(w) for w in _METRIC_WORDS.split())
 _VAGUE_METRICS = frozenset(
     stem(w) for w in ["result", "metric", "score", "return", "error", "loss"]
 )
+_RAW = frozenset([stem("result")])
+_DUMP = re.compile(r"\bdump\(")
+_FAILURE = re.compile(r"\b(?:warning|warn|failed|exception|traceback)\b", re.I)
 # a value interpolated, formatted, passed after another argument, or passed by keyword
 # (`writer.write(metrics=json_metrics, ...)`)
 _PRINTS_VALUE = re.compile(
@@ -51,7 +54,7 @@ _PRINTS_VALUE = re.compile(
 _SHOWN_WORDS = "visual visualization visualizations plot plots figure figures curve curves image"
 _SHOWN = frozenset(stem(w) for w in (_SHOWN_WORDS + " images map maps output").split(" "))
 _OPTION_LINE = re.compile(r"add_argument|^\s*help\s*=|\bhelp\s*=\s*['\"]")
-_REPORT = re.compile(r"\b(print|log|logger|logging|write|writer|info|add_scalar|wandb)\b")
+_REPORT = re.compile(r"\b(print|log|logger|logging|write|writer|info|add_scalar|wandb|dump)\b")
 
 
 _SETTING_WORDS = re.compile(
@@ -450,7 +453,10 @@ class MeasureSteps:
         # then a named measure (`AUC {auc}`) before a value called by a vague word
         # (`f.write(f'{key}: ' + str(result))`, a parameter's record)
         tries.append([frozenset([w]) for w in sorted(_COMMON_METRICS - _VAGUE_METRICS)])
-        tries.append([frozenset([w]) for w in sorted(_VAGUE_METRICS)])
+        # ... "result" last: what a program names its raw outputs (`mmcv.dump(results,
+        # args.out)` before `mmcv.dump(metric_dict, json_file)`)
+        tries.append([frozenset([w]) for w in sorted(_VAGUE_METRICS - _RAW)])
+        tries.append([_RAW])
         found: list[tuple[str, int, int, frozenset[str]]] = []
         scan = _report_lines(self.search, places)
 
@@ -610,12 +616,16 @@ class MeasureSteps:
         text = " ".join(self.search.lines(path)[begin - 1 : last])
         instead = "" if printed or not metrics else _measure_names(text)
         absent = in_prose(missing).replace(" and ", " or ")
+        # a line writing a file (`mmcv.dump(metric_dict, json_file)`) may hold a measure
+        # under a key it does not spell: it names none
+        dumps = bool(_DUMP.search(text))
+        verb, by_name = ("writes", " by name") if dumps else ("prints", "")
         if missing and instead and not kept:
-            action += f"; the line prints {instead}, not {absent}"
+            action += f"; the line {verb} {instead}, not {absent}"
         elif missing:
-            action += f"; the line prints no {absent}"
+            action += f"; the line {verb} no {absent}{by_name}"
         elif instead:
-            action += f"; the line prints {instead}"
+            action += f"; the line {verb} {instead}"
         if again := self._again_past_exit(path, begin, last, printed, said_terms):
             action += again
         places_of: dict[tuple[str, int, str, int], list[str]] = {}
@@ -799,6 +809,9 @@ def _report_lines(
             # it prints a value, not only a message ("wandb not found, metrics not logged"),
             # nor only where it wrote ("results logged to {self.config.loggers}")
             if _settings_only(said) or not _PRINTS_VALUE.search(said):
+                continue
+            # a warning of a failure ("failed with error {result.error}") measures nothing
+            if _FAILURE.search(said):
                 continue
             yield path, first, last, frozenset(terms(said))
 

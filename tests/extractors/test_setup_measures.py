@@ -566,3 +566,58 @@ def test_the_summary_past_a_loop_over_trials_is_the_report(tmp_path: Path) -> No
     steps = recovered_setup(tmp_path / "none", {"test.py": program(saved)}, task).requirements
     assert steps[-1].startswith("Final Step: Report AUC of each run"), steps
     assert steps[-1].endswith("(test.py:19)"), steps
+
+
+def test_a_program_writing_its_measures_to_a_file_reports_there(tmp_path: Path) -> None:
+    """SegNeXt's `tools/test.py` writes what the evaluation returns to a file
+    (`mmcv.dump(metric_dict, json_file)`) and prints none of it; the setups ended on the
+    evaluation with no report. A line writing a file reports too, and says it writes the
+    measure by no name (a key of the dict may hold it). Of the values a program calls by
+    vague words, "results" comes last: it is what programs call their raw outputs
+    (`mmcv.dump(results, args.out)` just before). A warning of a failure ("failed with
+    error {result.error}") reports nothing."""
+    program = (
+        "import argparse\n\nimport mmcv\n\n\n"  # 1-5
+        "def main(args):\n"  # 6
+        "    results = [args.config] * 3\n"  # 7
+        "    for r in results:\n"  # 8
+        "        if r is None:\n"  # 9
+        "            print(f'Warning: {r} failed with error {r.error}')\n"  # 10
+        "    if args.out:\n"  # 11
+        "        mmcv.dump(results, args.out)\n"  # 12
+        "    metric = evaluate(results)\n"  # 13
+        "    metric_dict = dict(config=args.config, metric=metric)\n"  # 14
+        "    mmcv.dump(metric_dict, args.json_file)\n\n\n"  # 15-17
+        "def evaluate(results):\n"  # 18
+        "    return {'mIoU': len(results)}\n\n\n"  # 19-21
+        "if __name__ == '__main__':\n"
+        "    parser = argparse.ArgumentParser()\n"
+        "    parser.add_argument('config')\n"
+        "    parser.add_argument('--out', default='')\n"
+        "    parser.add_argument('--json_file', default='eval.json')\n"
+        "    main(parser.parse_args())\n"
+    )
+    task = TaskDraft(
+        paper_id="p",
+        question="Does the large model reach a higher mIoU than the small one on ADE20K?",
+        method="Test the large and the small model and compare their mIoU.",
+        design_complexity=DesignComplexity(
+            independent_variables={"model": ["large", "small"]},
+            dependent_variables={"metrics": ["mIoU"]},
+        ),
+    )
+    readme = (
+        "# Segmenter\n\nTest a model:\n\n```\n"
+        "python tools/test.py configs/large.py --json_file large.json\n"
+        "python tools/test.py configs/small.py --json_file small.json\n```\n"
+    )
+    files = {
+        "tools/test.py": program,
+        "configs/large.py": "model = dict(depth=24)\n",
+        "configs/small.py": "model = dict(depth=12)\n",
+        "README.md": readme,
+    }
+    setup = recovered_setup(tmp_path, files, task)
+    final = setup.requirements[-1]
+    assert final.startswith("Final Step: Report mIoU of each run"), final
+    assert final.endswith("; the line writes no mIoU by name (tools/test.py:15)"), final
