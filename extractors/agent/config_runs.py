@@ -418,25 +418,28 @@ class ConfigFiles:
     def run(self, program: str, config: str) -> ConfigRun:
         """The documented command for the program (or a launch script running it) with this
         config in the config's place, then the documented evaluation of that config."""
-        documented = self._documented(program)
+        documented = self._documented(program, config)
         if documented is None:
             command = f"python {shlex.quote(program)} {shlex.quote(config)}"
         else:
             command = with_config(run_from(documented, self.known), config)
         evaluation = ""
         judge = self.evaluator(program)
-        if judge is not None and (doc := self._documented(judge)) is not None:
+        if judge is not None and (doc := self._documented(judge, config)) is not None:
             evaluation = with_config(run_from(doc, self.known), config)
         return ConfigRun(config, command, evaluation)
 
-    def _documented(self, program: str) -> DocCommand | None:
+    def _documented(self, program: str, config: str = "") -> DocCommand | None:
         """The first documented command running the program or a launch script that runs
-        it, the top-level README first; one that names a config in its place beats none."""
+        it, the top-level README first; one that names a config in its place beats none,
+        and one naming `config` itself (with its own other options: `--json_file
+        small.json` for configs/small.py) beats one written for another config."""
         runners = {program} | {e.path for e in self.index.entry_points if program in e.calls}
         found = [c for c in self.index.commands if set(c.runs) & runners and _config_place(c.text)]
         if not found:
             return None
-        return min(found, key=doc_order)
+        own = [c for c in found if config and _names_config(c.text, config)]
+        return min(own or found, key=doc_order)
 
     def evaluator(self, program: str) -> str | None:
         """The program beside a training program that evaluates the same config."""
@@ -630,6 +633,16 @@ def _project(program: str) -> str:
     if posixpath.basename(folder) in ("tools", "scripts", "tool", "script"):
         folder = posixpath.dirname(folder)
     return folder
+
+
+def _names_config(text: str, config: str) -> bool:
+    """The command names the config file by its path, whole or from a folder inside the
+    repository (`configs/small.py`, `../configs/small.py`, `./small.py` from configs/)."""
+    for token in text.split():
+        path = token.strip("'\"").lstrip("./")
+        if path and (path == config or config.endswith("/" + path)):
+            return True
+    return False
 
 
 def _config_place(text: str) -> bool:

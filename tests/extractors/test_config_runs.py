@@ -269,6 +269,26 @@ def test_each_arm_runs_the_documented_command_with_its_config_then_its_evaluatio
     assert "fooseg/models/heads/bar_head.py" in setup.masked_source
 
 
+def test_an_arm_whose_config_the_readme_runs_takes_that_command_whole(tmp_path: Path) -> None:
+    """A README running each config with options of its own (`--work-dir work/small`): each
+    run took the first documented command, written for the tiny config, with its config
+    swapped in and its output folder renamed apart (`work/tiny_foonet_s`). A documented
+    command naming the arm's own config is that arm's run, its other options as written."""
+    tiny = "configs/foonet/foonet.tiny.512x512.ade.160k.py"
+    small = "configs/foonet/foonet.small.512x512.ade.160k.py"
+    readme = README.replace(
+        "./tools/dist_train.sh /path/to/config 8\n",
+        f"python tools/train.py {tiny} --work-dir work/tiny\n"
+        f"python tools/train.py ./{small} --work-dir work/small\n",
+    )
+    setup = recovered_setup(
+        tmp_path, FILES | {"README.md": readme}, _task(["FooNet-T", "FooNet-S"], ["mIoU"])
+    )
+    usage = setup.usage_instructions
+    assert f"Run FooNet-T: `python tools/train.py {tiny} --work-dir work/tiny`" in usage, usage
+    assert f"Run FooNet-S: `python tools/train.py {small} --work-dir work/small`" in usage, usage
+
+
 def test_the_fixed_data_set_chooses_the_config(tmp_path: Path) -> None:
     setup = recovered_setup(
         tmp_path, FILES, _task(["FooNet-T", "FooNet-S"], ["mIoU"], setting="Cityscapes")
