@@ -387,10 +387,23 @@ _FLAG_GROUPS = (
         "layers layer heads head d_model d_ff dim hidden embed kernel period patch stride depth "
         "width channels blocks factor moving_avg top_k individual size activation")),
 )  # fmt: skip
+# a flag of no group above that the run sets (CycleNet's `--cycle 24`, `--model_type mlp`):
+# what sets an arm apart as often as anything else
+_OWN = "the other settings"
+# ... nor the kind of task run, nor how it is launched on which devices and precision
+_NOT_OWN = frozenset(
+    (
+        *("task_name", "task", "mode", "do_predict", "do_train", "do_eval", "launcher"),
+        *("nproc_per_node", "nnodes", "node_rank", "master_addr", "master_port", "local_rank"),
+        *("world_size", "dist_url", "dist_backend", "rdzv_backend", "rdzv_endpoint"),
+        *("bf16", "fp16", "tf32", "amp", "use_amp", "deepspeed", "fsdp", "cpu", "cuda"),
+    )
+)
 # the groups in the order a reader meets them
 _READING = (
     "the data and horizons",
     "the model's architecture",
+    _OWN,
     "the regularization",
     "the training schedule",
 )
@@ -401,9 +414,10 @@ MIN_SPREAD = 6  # lines an invocation must span (a flag a line) to be cut into g
 def flag_groups(lines: list[str], start: int, end: int) -> list[tuple[str, list[str], int, int]]:
     """The flags a multi-line invocation (`python run.py \\` then a flag a line, lines
     `start`..`end` of the script) sets, grouped by what they set: the data and horizons, the
-    model's architecture, the regularization, the training schedule (run names, seeds,
-    devices and the model's name left out), each group with its flags and the first and last
-    line holding them. Nothing for an invocation written on a few lines."""
+    model's architecture, the other settings, the regularization, the training schedule (run
+    names, seeds, devices, launchers and the model's name left out), each group with its
+    flags and the first and last line holding them. Nothing for an invocation written on a
+    few lines."""
     if end - start + 1 < MIN_SPREAD:
         return []
     found: dict[str, tuple[list[str], list[int]]] = {}
@@ -417,6 +431,8 @@ def flag_groups(lines: list[str], start: int, end: int) -> list[tuple[str, list[
                 group: str | None = "the data and horizons"
             else:
                 group = next((g for g, ws in _FLAG_GROUPS if words & ws), None)
+            if group is None and len(flag) > 1 and whole not in _NOT_OWN:
+                group = _OWN  # never Python's own `-u`
             if group is None:
                 continue
             flags, at = found.setdefault(group, ([], []))

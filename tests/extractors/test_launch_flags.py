@@ -74,7 +74,32 @@ def test_a_flag_is_grouped_by_its_own_words_not_by_parts_of_another_name() -> No
     assert flag_groups(lines, 1, 8) == [
         ("the data and horizons", ["converted_answer_path", "save_path",
                                    "pass_rate_result_path"], 2, 6),
+        ("the other settings", ["reference_model", "output_model", "mask_rate",
+                                "use_pass_rate"], 3, 8),
     ]  # fmt: skip
+
+
+def test_the_flags_of_no_group_are_the_runs_other_settings() -> None:
+    """CycleNet's scripts set `--cycle 24` and `--model_type mlp`, what tells its arms
+    apart, and the steps left them out (the 39th development reader: "leaves out
+    --cycle/--model_type"). Flags of no group are the run's other settings; never Python's
+    own `-u`, nor how the run is launched (`--nproc_per_node`) or what kind of task it is."""
+    lines = [
+        "torchrun --nproc_per_node 8 --master_port 2345 run.py \\",
+        "    --task_name long_term_forecast \\",
+        "    --root_path ./dataset/ \\",
+        "    --data_path ETTh1.csv \\",
+        "    --cycle 24 \\",
+        "    --model_type mlp \\",
+        "    --train_epochs 30 \\",
+        "    --patience 5",
+    ]
+    assert flag_groups(["python -u run.py \\", *lines[1:]], 1, 8) == [
+        ("the data and horizons", ["root_path", "data_path"], 3, 4),
+        ("the other settings", ["cycle", "model_type"], 5, 6),
+        ("the training schedule", ["train_epochs", "patience"], 7, 8),
+    ]
+    assert flag_groups(lines, 1, 8)[1] == ("the other settings", ["cycle", "model_type"], 5, 6)
 
 
 def test_an_invocation_on_a_few_lines_is_not_cut() -> None:
