@@ -49,6 +49,8 @@ _FAILURE = re.compile(r"\b(?:warning|warn|failed|exception|traceback)\b", re.I)
 _PRINTS_VALUE = re.compile(
     r"\{[^{}]*\}|%[-\d.]*[dfsgre]\b|[,+]\s*[A-Za-z_][\w.\[\]]*\s*[,)+]"
     r"|[(,]\s*\w+\s*=\s*[A-Za-z_][\w.\[\]]*\s*[,)]"
+    # ... or a value alone (`print(metric)`, `wandb.log(self.metrics_dict)`)
+    r"|\b(?:print|log|info|write|dump)\(\s*[A-Za-z_][\w.]*\s*\)"
 )
 # what is looked at rather than measured: it has no definition to cite
 _SHOWN_WORDS = "visual visualization visualizations plot plots figure figures curve curves image"

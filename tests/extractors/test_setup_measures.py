@@ -621,3 +621,45 @@ def test_a_program_writing_its_measures_to_a_file_reports_there(tmp_path: Path) 
     final = setup.requirements[-1]
     assert final.startswith("Final Step: Report mIoU of each run"), final
     assert final.endswith("; the line writes no mIoU by name (tools/test.py:15)"), final
+
+
+def test_a_line_printing_a_value_alone_reports_it(tmp_path: Path) -> None:
+    """MogaNet's detection `test.py` prints what the evaluation returns (`print(metric)`),
+    and LexSubPrompt's Evaluator logs its dict (`wandb.log(self.metrics_dict)`): a report
+    line was one formatting its value or passing it after another argument, so the setups
+    ended on the evaluation. A value printed or logged alone is reported too."""
+    program = (
+        "import argparse\n\n\n"  # 1-3
+        "def evaluate(outputs):\n"  # 4
+        "    return {'bbox_mAP': len(outputs)}\n\n\n"  # 5-7
+        "def main(args):\n"  # 8
+        "    outputs = [args.config] * 3\n"  # 9
+        "    metric = evaluate(outputs)\n"  # 10
+        "    print(metric)\n\n\n"  # 11-13
+        "if __name__ == '__main__':\n"
+        "    parser = argparse.ArgumentParser()\n"
+        "    parser.add_argument('config')\n"
+        "    main(parser.parse_args())\n"
+    )
+    readme = (
+        "# Detector\n\nTest a model:\n\n```\n"
+        "python test.py configs/large.py\npython test.py configs/small.py\n```\n"
+    )
+    files = {
+        "test.py": program,
+        "configs/large.py": "model = dict(depth=24)\n",
+        "configs/small.py": "model = dict(depth=12)\n",
+        "README.md": readme,
+    }
+    task = TaskDraft(
+        paper_id="p",
+        question="Does the large detector reach a higher box AP than the small one on COCO?",
+        method="Test the large and the small detector and compare their box AP.",
+        design_complexity=DesignComplexity(
+            independent_variables={"model": ["large", "small"]},
+            dependent_variables={"metrics": ["box AP"]},
+        ),
+    )
+    final = recovered_setup(tmp_path, files, task).requirements[-1]
+    assert final.startswith("Final Step: Report box AP of each run"), final
+    assert final.endswith("(test.py:11)"), final
