@@ -606,6 +606,10 @@ class MeasureSteps:
         }
         # past the first three, a measure is named only where it is printed
         missing = [m for m in missing if m not in levelled and m not in apart and m in metrics[:3]]
+        # a line printing none of the measures it can be checked for prints none of those it
+        # cannot either ("GFLOPs" beside "Params. (M)" and "mIoU (SS)"): all are said absent
+        if missing and not printed and not levelled and not apart:
+            missing = list(metrics[:3])
         kept = [m for m in metrics[:3] if m not in missing]
         kept += [m for m in metrics[3:MAX_REPORTED] if m in printed or m in levelled]
         said = shown or ", ".join(kept) or named

@@ -617,10 +617,24 @@ def test_a_program_writing_its_measures_to_a_file_reports_there(tmp_path: Path) 
         "configs/small.py": "model = dict(depth=12)\n",
         "README.md": readme,
     }
-    setup = recovered_setup(tmp_path, files, task)
+    setup = recovered_setup(tmp_path / "plain", files, task)
     final = setup.requirements[-1]
     assert final.startswith("Final Step: Report mIoU of each run"), final
     assert final.endswith("; the line writes no mIoU by name (tools/test.py:15)"), final
+    # a measure no measure word names ("GFLOPs") is no more written than the one named: the
+    # line names neither (the 35th held-out reader: "'Report GFLOPs' cites the evaluation")
+    costly = task.model_copy(
+        update={
+            "design_complexity": DesignComplexity(
+                independent_variables={"model": ["large", "small"]},
+                dependent_variables={"metrics": ["GFLOPs", "mIoU"]},
+            )
+        }
+    )
+    counted = files | {"README.md": readme + "\nThe paper also reports GFLOPs.\n"}
+    final = recovered_setup(tmp_path / "costly", counted, costly).requirements[-1]
+    assert final.startswith("Final Step: Report GFLOPs, mIoU of each run"), final
+    assert "; the line writes no GFLOPs or mIoU by name (tools/test.py:15)" in final, final
 
 
 def test_a_line_printing_a_value_alone_reports_it(tmp_path: Path) -> None:
