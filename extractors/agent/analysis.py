@@ -23,6 +23,7 @@ from .query import STOPWORDS
 # a measure named by one word ("accuracy", "loss") is defined by most evaluation code: only a
 # measure of two words or more names one program's definition
 MIN_MEASURE_WORDS = 2
+MAX_CALL_LINES = 20  # the analysis's calls cited in one step span fewer lines than this
 # what a variable holding the results' location is called (`multirun_folder`, `log_dir`)
 _PLACE_WORDS = frozenset(terms("folder dir directory path root logdir results"))
 
@@ -78,6 +79,32 @@ class AnalysisPrograms:
             if found:
                 return Analysis(path, found, place)
         return None
+
+    def calls(self, found: Analysis) -> tuple[int, int, str] | None:
+        """Where the program's main block calls the definitions named for the measures it
+        computes (`Plotting.performance_profile_figure(...)`): the first and last lines of
+        those statements, at most `MAX_CALL_LINES` apart, and the first one's name."""
+        try:
+            tree = ast.parse(self.search.text(found.path))
+        except (OSError, RepoPathError, SyntaxError, ValueError):
+            return None
+        if not has_main(tree):
+            return None
+        wanted = [w for m in found.measures if (w := _words(m))]
+        at: list[tuple[int, int, str]] = []
+        for stmt in main_body(tree):
+            for node in ast.walk(stmt):
+                if not isinstance(node, ast.Call):
+                    continue
+                func = node.func
+                name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+                if name and any(_begins(_words(name), w) for w in wanted):
+                    at.append((stmt.lineno, stmt.end_lineno or stmt.lineno, ast.unparse(func)))
+                    break
+        if not at:
+            return None
+        first, last = at[0][0], max(b for a, b, _ in at if b - at[0][0] < MAX_CALL_LINES)
+        return first, last, at[0][2]
 
     def _definitions(self, path: str) -> tuple[list[list[str]], str]:
         """The words of the program's public definitions, and where it is told what to read."""

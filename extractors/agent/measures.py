@@ -402,6 +402,11 @@ class MeasureSteps:
                             found[m] = (path, line, var, loop.lineno)
         return found
 
+    def step_prints(self, step: Step, metric: str) -> bool:
+        """The lines a step cites name the measure, as a report line printing it would."""
+        text = " ".join(self.search.lines(step.path)[step.start - 1 : step.end])
+        return _prints(metric, frozenset(terms(text)))
+
     def report_step(
         self,
         metrics: list[str],

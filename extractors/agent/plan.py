@@ -25,13 +25,14 @@ from __future__ import annotations
 import ast
 import posixpath
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from expcurate.records import CliFlag, RepoIndex, TaskDraft
 from expcurate.records.names import squash
 from extractors.repo import RepoSearch
 
+from .analysis import AnalysisPrograms
 from .arm_code import MAX_PER_ARM, ArmCode
 from .arm_options import (
     arm_option,
@@ -131,6 +132,7 @@ class StepPlanner:
         self.args = args or EntryArgs(index, search, tracer)
         self.config_files = config_files or ConfigFiles(index, search, tracer)
         self.entries = {e.path: e for e in index.entry_points}
+        self.analyses = AnalysisPrograms(search, self.entries)
         # the programs a command runs, as the run planner resolves them (else none)
         self.branches = ArmBranches(
             tracer, search, self.entries, self.arm_code, programs or (lambda _: [])
@@ -290,6 +292,11 @@ class StepPlanner:
             measures, compared, evaluate, judge or entry, also=also, first=chained, avoid=unreached
         )
         report, plan.printed = reported or (None, "")
+        # measures a program of the repository computes from what the runs wrote, which the
+        # report line does not print (BenchMARL's `eval_results.py` draws the performance
+        # profiles of the runs' returns): the comparison is made where it computes them
+        if report is not None and measures:
+            report = self._analysed(report, measures, entry, also, runs)
         if plan.metrics and entry is not None:
             programs = [entry, *also, *trainers, *([judge] if judge else [])]
             programs += [w for r in runs for w in re.findall(r"[\w./-]+\.py\b", r.then)]
@@ -542,18 +549,43 @@ class StepPlanner:
             # the comparison ends the steps, even inside one, in a step of its own lines'
             # place (2-WL's "Print the results" at the summary it reports from); a step
             # ending on its lines (Contrastive Clustering's "Evaluate" at cluster.py:148-149,
-            # the report at :149) ends before
-            report_lines = (report.path, report.start, report.end)
+            # the report at :149) ends before; one beginning on its first line is its own
+            # (BenchMARL's "Call Plotting.performance_profile_figure" at eval_results.py:261)
             plan.steps = [
                 replace(s, end=report.start - 1)
                 if s.path == report.path and s.start < report.start <= s.end <= report.end
                 else s
                 for s in plan.steps
-                if (s.path, s.start, s.end) != report_lines
+                if (s.path, s.start) != (report.path, report.start)
             ]
             plan.steps.append(report)
         plan.steps = _shared_paths(plan.steps, runs)
         return plan
+
+    def _analysed(
+        self,
+        report: Step,
+        measures: list[str],
+        entry: str | None,
+        also: Sequence[str],
+        runs: list[Run],
+    ) -> Step:
+        """The report at the repository's analysis program, when it computes measures from
+        what the runs wrote that the report line does not print (BenchMARL's
+        `eval_results.py` draws the performance profiles of the runs' returns): the
+        comparison is made where it computes them. Else the report as it is."""
+        ran = " ".join([entry or "", *(f"{r.command} {r.then}" for r in runs)])
+        found = self.analyses.find(measures, [p for p in [entry, *also] if p], ran)
+        if found is None or any(self.measures.step_prints(report, m) for m in found.measures):
+            return report
+        if (called := self.analyses.calls(found)) is None:
+            return report
+        first, last, name = called
+        head = report.action.split("; ")[0]
+        what = in_prose(found.measures)
+        return Step(
+            f"{head}, {what} computed from the runs' results by {name}", found.path, first, last
+        )
 
     def named_parts_only(self, steps: list[Step]) -> list[Step]:
         """Without a step citing a whole function that another step cites a part of by the

@@ -159,3 +159,21 @@ def test_an_ablation_left_to_write_points_at_where_the_steps_cite_what_it_remove
     assert _taken_away(Arm("setting", "MSCA", frozenset({"msca"})), steps) == ""  # no ablation
     three = [*steps, Step("Implement MSCA (Spatial)", "models/mscan.py", 94, 110)] * 2
     assert _taken_away(arm, three) == ""  # too many places to say which
+
+
+def test_the_comparison_ends_where_the_analysis_computes_the_measures(tmp_path: Path) -> None:
+    """BenchMARL's final step cited where the training logs each iteration's mean return
+    (the 38th to 40th development readers: "logs the training mean return, not normalised
+    return or performance profiles"); its `eval_results.py` computes the profiles from what
+    the runs wrote. When such a program computes measures the report line does not print,
+    the comparison ends at its main block's calls of them."""
+    files = {"train.py": TRAIN, "eval_results.py": EVAL_RESULTS, "README.md": README}
+    setup = recovered_setup(tmp_path / "a", files, _task())
+    final = setup.requirements[-1]
+    assert final.startswith("Final Step: Report performance profile, aggregate scores of each"), (
+        final
+    )
+    assert final.endswith(
+        ", performance profile and aggregate scores computed from the runs' results by "
+        "performance_profile_figure (eval_results.py:24)"
+    ), final
