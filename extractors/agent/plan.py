@@ -325,6 +325,21 @@ class StepPlanner:
                     (t for t in trainers if paths <= set(imported(self.index, t, MAX_READ))), ""
                 )
             plan.recorded_in = {m: t for m, t in plan.recorded_in.items() if t}
+            # the task's measures no line of the runs prints, each computed by the code
+            # (Contrastive Clustering's similarity of positive pairs, `sim`): a report line
+            # printing others (NMI, ACC) is not where they are taken; where they are computed is
+            first = list(measures[:3])
+            if (
+                report is not None
+                and first
+                and all(m in plan.computed_as for m in first)
+                and not any(self.measures.step_prints(report, m) for m in first)
+            ):
+                place = plan.computed_as[first[0]][0]
+                head = report.action.split("; ")[0].replace("Report ", "Record ", 1)
+                it = "them" if len(first) > 1 else "it"
+                where = f"{place.name} in {place.owner}" if place.owner else place.name
+                report = replace(place.step, action=f"{head}; the code computes {it}: {where}")
         if metric is None:  # a function assigning the measures by name (`auroc = ...`)
             metric = self.measures.computed_metric(
                 measures, [*([entry] if entry else []), *modules]

