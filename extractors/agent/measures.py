@@ -43,6 +43,7 @@ _VAGUE_METRICS = frozenset(
 )
 _RAW = frozenset([stem("result")])
 _DUMP = re.compile(r"\bdump\(")
+_PLOTTING = re.compile(r"""\(\s*f?["']\s*(?:plot|plotting|draw|drawing)\b""", re.I)
 _FAILURE = re.compile(r"\b(?:warning|warn|failed|exception|traceback)\b", re.I)
 # a value interpolated, formatted, passed after another argument, or passed by keyword
 # (`writer.write(metrics=json_metrics, ...)`)
@@ -821,8 +822,9 @@ def _report_lines(
             # nor only where it wrote ("results logged to {self.config.loggers}")
             if _settings_only(said) or not _PRINTS_VALUE.search(said):
                 continue
-            # a warning of a failure ("failed with error {result.error}") measures nothing
-            if _FAILURE.search(said):
+            # a warning of a failure ("failed with error {result.error}") measures nothing,
+            # nor a message announcing a plot ("plot curve of {log}, metric is {metric}")
+            if _FAILURE.search(said) or _PLOTTING.search(said):
                 continue
             yield path, first, last, frozenset(terms(said))
 

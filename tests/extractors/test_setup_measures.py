@@ -684,3 +684,48 @@ def test_a_line_printing_a_value_alone_reports_it(tmp_path: Path) -> None:
     final = recovered_setup(tmp_path, files, task).requirements[-1]
     assert final.startswith("Final Step: Report box AP of each run"), final
     assert final.endswith("(test.py:11)"), final
+
+
+def test_a_message_announcing_a_plot_is_no_report(tmp_path: Path) -> None:
+    """SegNeXt's `tools/analyze_logs.py` prints `plot curve of {log}, metric is {metric}`
+    before it draws each curve; that message was taken for the report of Table 6's Top-1
+    and mIoU (the 35th held-out reader: "a plot-curve print"). A message announcing a plot
+    reports nothing; the evaluation's results line does."""
+    program = (
+        "import argparse\n\n\n"  # 1-3
+        "def plot(logs, metric):\n"  # 4
+        "    for name in logs:\n"  # 5
+        "        print(f'plot curve of {name}, metric is {metric}')\n\n\n"  # 6-8
+        "def evaluate(outputs):\n"  # 9
+        "    table = [len(outputs)] * 3\n"  # 10
+        "    print('per class results:', table)\n"  # 11
+        "    return table\n\n\n"  # 12-14
+        "if __name__ == '__main__':\n"
+        "    parser = argparse.ArgumentParser()\n"
+        "    parser.add_argument('config')\n"
+        "    args = parser.parse_args()\n"
+        "    plot([args.config], 'mIoU')\n"
+        "    evaluate([args.config])\n"
+    )
+    readme = (
+        "# Segmenter\n\nTest a model:\n\n```\n"
+        "python test.py configs/large.py\npython test.py configs/small.py\n```\n"
+    )
+    files = {
+        "test.py": program,
+        "configs/large.py": "model = dict(depth=24)\n",
+        "configs/small.py": "model = dict(depth=12)\n",
+        "README.md": readme,
+    }
+    task = TaskDraft(
+        paper_id="p",
+        question="Does the large model reach a higher mIoU than the small one on ADE20K?",
+        method="Test the large and the small model and compare their mIoU.",
+        design_complexity=DesignComplexity(
+            independent_variables={"model": ["large", "small"]},
+            dependent_variables={"metrics": ["mIoU"]},
+        ),
+    )
+    final = recovered_setup(tmp_path, files, task).requirements[-1]
+    assert final.startswith("Final Step: Report mIoU of each run"), final
+    assert final.endswith("(test.py:11)"), final
