@@ -11,6 +11,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -79,7 +80,7 @@ RELEVANCE = 1.05  # share of task names found in the repo + share of task words 
 WORDS_ONLY_RELEVANCE = 0.85  # share of task words, for a task that names nothing
 _NUMERIC = re.compile(r"[\d.,%]+")
 _NUMBER_NAME = re.compile(r"\d[\d.]*(?:e_?\d*)?$")  # 1e_5, 3.5
-HEURISTIC_VERSION = "setup-heuristic-305"  # bump when the policy's output changes
+HEURISTIC_VERSION = "setup-heuristic-306"  # bump when the policy's output changes
 
 
 class _OutOfSteps(Exception):
@@ -236,6 +237,7 @@ class SetupAgent:
             tools.note("plan", {}, f"no plan ({type(exc).__name__}: {exc}); steps traced instead")
         steps = self._steps(chosen, entry, q, tools, plan, task_arms(planned))
         steps = self._unrun_arms_code(steps, plan, q)
+        steps = told_apart(steps, self.search.lines)
         setup.requirements = _render(self.gists.worded(steps))
         setup.usage_instructions = self.usage_writer.write(chosen, entry, q, planned, plan, steps)
         setup.masked_source = self._masked(chosen, entry, ranked, plan, also)
@@ -790,6 +792,48 @@ def _render(steps: list[Step]) -> list[str]:
     lines.append(steps[-1].render("Final Step"))
     assert all(STEP_RE.match(x) and REF_RE.search(x) for x in lines), lines
     return lines
+
+
+# a literal a step's lines give: a short string, a number, True or False; a value, not a
+# notebook's line of source (`"from hest import VisiumReader\n"`) or a comment's words
+_VALUE = re.compile(r"[\w./@:+-]*\w")
+_LITERAL = re.compile(r"""(['"])([^'"\n]{1,40})\1|(?<![\w.])(True|False|\d+(?:\.\d+)?)(?![\w.])""")
+
+
+def told_apart(steps: list[Step], lines: Callable[[str], list[str]]) -> list[Step]:
+    """Steps of one file worded alike (a notebook's seven "Compute df_raw with pd.read_csv",
+    one cell a data set) each with the first literal its lines give that none of the others'
+    do: "... (ETTh2.csv)". Unchanged when one of them has none."""
+    groups: dict[tuple[str, str], list[int]] = {}
+    for i, s in enumerate(steps):
+        groups.setdefault((s.path, s.action), []).append(i)
+    out = list(steps)
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        try:
+            text = lines(steps[members[0]].path)
+        except (OSError, ValueError):
+            continue
+        found = [
+            [
+                v
+                for m in _LITERAL.finditer("\n".join(text[s.start - 1 : s.end]))
+                if _VALUE.fullmatch(v := m.group(2) or m.group(3))
+            ]
+            for s in (steps[i] for i in members)
+        ]
+        own = [
+            next(
+                (v for v in mine if not any(v in theirs for theirs in found if theirs is not mine)),
+                "",
+            )
+            for mine in found
+        ]
+        if all(own) and len(set(own)) == len(own):
+            for i, value in zip(members, own, strict=True):
+                out[i] = replace(steps[i], action=f"{steps[i].action} ({value})")
+    return out
 
 
 def _apart(path: str, paths: set[str]) -> str:

@@ -1614,3 +1614,37 @@ def test_a_definition_cited_whole_is_implemented_not_called() -> None:
     assert _action(item("OSInteraction._judge", "method")) == "Implement OSInteraction._judge"
     assert _action(item("train.tokenize", "function")) == "Implement tokenize"
     assert _action(item("train_one_epoch", "function")) == "Train one epoch"
+
+
+def test_steps_worded_alike_in_one_file_are_told_apart_by_their_own_literal() -> None:
+    """CycleNet's `acf_plot.ipynb` reads one data set a cell: seven steps read "Compute df_raw
+    with pd.read_csv", and AgentBench's `start_sample` gave "Call session.inject" twice (the
+    39th and 40th development readers: "Call session.inject ×3"). Each says the first literal
+    its lines give that the others' do not; none changes when one has no such value (a
+    notebook's source line or a comment's words are no value)."""
+    from extractors.agent.policy import told_apart
+    from extractors.agent.steps import Step
+
+    text = [
+        "df_raw = pd.read_csv('dataset/ETTh1.csv')",  # 1
+        "df_raw = df_raw[cols]",
+        "df_raw = pd.read_csv('dataset/ETTh2.csv')",  # 3
+        "df_raw = df_raw[cols]",
+        '"from hest import VisiumReader\\n",',  # 5
+        "x = 1",
+        '")\\n",',  # 7
+    ]
+    read = "Compute df_raw with pd.read_csv"
+    steps = [
+        Step(read, "a.ipynb", 1, 2),
+        Step(read, "a.ipynb", 3, 4),
+        Step("Load", "a.ipynb", 5, 5),
+    ]
+    out = told_apart(steps, lambda path: text)
+    assert [s.action for s in out] == [
+        f"{read} (dataset/ETTh1.csv)",
+        f"{read} (dataset/ETTh2.csv)",
+        "Load",
+    ]
+    alike = [Step("Compute st", "a.ipynb", 5, 5), Step("Compute st", "a.ipynb", 7, 7)]
+    assert told_apart(alike, lambda path: text) == alike
