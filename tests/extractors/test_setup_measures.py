@@ -575,6 +575,34 @@ def test_the_summary_past_a_loop_over_trials_is_the_report(tmp_path: Path) -> No
     assert steps[-1].endswith("(test.py:19)"), steps
 
 
+def _two_configs(program: str, path: str = "test.py", extra: str = "") -> dict[str, str]:
+    """A program testing a large and a small model's config, as its README runs it."""
+    readme = (
+        "# Segmenter\n\nTest a model:\n\n```\n"
+        f"python {path} configs/large.py{extra.format('large')}\n"
+        f"python {path} configs/small.py{extra.format('small')}\n```\n"
+    )
+    return {
+        path: program,
+        "configs/large.py": "model = dict(depth=24)\n",
+        "configs/small.py": "model = dict(depth=12)\n",
+        "README.md": readme,
+    }
+
+
+def _sizes_task(measures: list[str], measure: str = "mIoU", on: str = "ADE20K") -> TaskDraft:
+    """Does the large model beat the small one on `measure`, measured by `measures`?"""
+    return TaskDraft(
+        paper_id="p",
+        question=f"Does the large model reach a higher {measure} than the small one on {on}?",
+        method=f"Test the large and the small model and compare their {measure}.",
+        design_complexity=DesignComplexity(
+            independent_variables={"model": ["large", "small"]},
+            dependent_variables={"metrics": measures},
+        ),
+    )
+
+
 def test_a_program_writing_its_measures_to_a_file_reports_there(tmp_path: Path) -> None:
     """SegNeXt's `tools/test.py` writes what the evaluation returns to a file
     (`mmcv.dump(metric_dict, json_file)`) and prints none of it; the setups ended on the
@@ -604,41 +632,16 @@ def test_a_program_writing_its_measures_to_a_file_reports_there(tmp_path: Path) 
         "    parser.add_argument('--json_file', default='eval.json')\n"
         "    main(parser.parse_args())\n"
     )
-    task = TaskDraft(
-        paper_id="p",
-        question="Does the large model reach a higher mIoU than the small one on ADE20K?",
-        method="Test the large and the small model and compare their mIoU.",
-        design_complexity=DesignComplexity(
-            independent_variables={"model": ["large", "small"]},
-            dependent_variables={"metrics": ["mIoU"]},
-        ),
-    )
-    readme = (
-        "# Segmenter\n\nTest a model:\n\n```\n"
-        "python tools/test.py configs/large.py --json_file large.json\n"
-        "python tools/test.py configs/small.py --json_file small.json\n```\n"
-    )
-    files = {
-        "tools/test.py": program,
-        "configs/large.py": "model = dict(depth=24)\n",
-        "configs/small.py": "model = dict(depth=12)\n",
-        "README.md": readme,
-    }
+    task = _sizes_task(["mIoU"])
+    files = _two_configs(program, "tools/test.py", " --json_file {}.json")
     setup = recovered_setup(tmp_path / "plain", files, task)
     final = setup.requirements[-1]
     assert final.startswith("Final Step: Report mIoU of each run"), final
     assert final.endswith("; the line writes no mIoU by name (tools/test.py:15)"), final
     # a measure no measure word names ("GFLOPs") is no more written than the one named: the
     # line names neither (the 35th held-out reader: "'Report GFLOPs' cites the evaluation")
-    costly = task.model_copy(
-        update={
-            "design_complexity": DesignComplexity(
-                independent_variables={"model": ["large", "small"]},
-                dependent_variables={"metrics": ["GFLOPs", "mIoU"]},
-            )
-        }
-    )
-    counted = files | {"README.md": readme + "\nThe paper also reports GFLOPs.\n"}
+    costly = _sizes_task(["GFLOPs", "mIoU"])
+    counted = files | {"README.md": files["README.md"] + "\nThe paper also reports GFLOPs.\n"}
     final = recovered_setup(tmp_path / "costly", counted, costly).requirements[-1]
     assert final.startswith("Final Step: Report GFLOPs, mIoU of each run"), final
     assert "; the line writes no GFLOPs or mIoU by name (tools/test.py:15)" in final, final
@@ -662,25 +665,8 @@ def test_a_line_printing_a_value_alone_reports_it(tmp_path: Path) -> None:
         "    parser.add_argument('config')\n"
         "    main(parser.parse_args())\n"
     )
-    readme = (
-        "# Detector\n\nTest a model:\n\n```\n"
-        "python test.py configs/large.py\npython test.py configs/small.py\n```\n"
-    )
-    files = {
-        "test.py": program,
-        "configs/large.py": "model = dict(depth=24)\n",
-        "configs/small.py": "model = dict(depth=12)\n",
-        "README.md": readme,
-    }
-    task = TaskDraft(
-        paper_id="p",
-        question="Does the large detector reach a higher box AP than the small one on COCO?",
-        method="Test the large and the small detector and compare their box AP.",
-        design_complexity=DesignComplexity(
-            independent_variables={"model": ["large", "small"]},
-            dependent_variables={"metrics": ["box AP"]},
-        ),
-    )
+    files = _two_configs(program)
+    task = _sizes_task(["box AP"], "box AP", "COCO")
     final = recovered_setup(tmp_path, files, task).requirements[-1]
     assert final.startswith("Final Step: Report box AP of each run"), final
     assert final.endswith("(test.py:11)"), final
@@ -707,25 +693,8 @@ def test_a_message_announcing_a_plot_is_no_report(tmp_path: Path) -> None:
         "    plot([args.config], 'mIoU')\n"
         "    evaluate([args.config])\n"
     )
-    readme = (
-        "# Segmenter\n\nTest a model:\n\n```\n"
-        "python test.py configs/large.py\npython test.py configs/small.py\n```\n"
-    )
-    files = {
-        "test.py": program,
-        "configs/large.py": "model = dict(depth=24)\n",
-        "configs/small.py": "model = dict(depth=12)\n",
-        "README.md": readme,
-    }
-    task = TaskDraft(
-        paper_id="p",
-        question="Does the large model reach a higher mIoU than the small one on ADE20K?",
-        method="Test the large and the small model and compare their mIoU.",
-        design_complexity=DesignComplexity(
-            independent_variables={"model": ["large", "small"]},
-            dependent_variables={"metrics": ["mIoU"]},
-        ),
-    )
+    files = _two_configs(program)
+    task = _sizes_task(["mIoU"])
     final = recovered_setup(tmp_path, files, task).requirements[-1]
     assert final.startswith("Final Step: Report mIoU of each run"), final
     assert final.endswith("(test.py:11)"), final
