@@ -47,12 +47,14 @@ _PLOTTING = re.compile(r"""\(\s*f?["']\s*(?:plot|plotting|draw|drawing)\b""", re
 _FAILURE = re.compile(r"\b(?:warning|warn|failed|exception|traceback)\b", re.I)
 # a value interpolated, formatted, passed after another argument, or passed by keyword
 # (`writer.write(metrics=json_metrics, ...)`)
-_PRINTS_VALUE = re.compile(
+_FORMATTED = re.compile(
     r"\{[^{}]*\}|%[-\d.]*[dfsgre]\b|[,+]\s*[A-Za-z_][\w.\[\]]*\s*[,)+]"
     r"|[(,]\s*\w+\s*=\s*[A-Za-z_][\w.\[\]]*\s*[,)]"
-    # ... or a value alone (`print(metric)`, `wandb.log(self.metrics_dict)`)
-    r"|\b(?:print|log|info|write|dump)\(\s*[A-Za-z_][\w.]*\s*\)"
 )
+# ... or a value alone (`print(acc)`), a report when a measure names it (`_named_measure`)
+_ALONE = re.compile(r"\b(?:print|log|info|write|dump)\(\s*([A-Za-z_][\w.]*)\s*\)")
+_PRINTS_VALUE = re.compile(f"{_FORMATTED.pattern}|{_ALONE.pattern}")
+_ALONE = re.compile(r"\b(?:print|log|info|write|dump)\(\s*([A-Za-z_][\w.]*)\s*\)")
 # what is looked at rather than measured: it has no definition to cite
 _SHOWN_WORDS = "visual visualization visualizations plot plots figure figures curve curves image"
 _SHOWN = frozenset(stem(w) for w in (_SHOWN_WORDS + " images map maps output").split(" "))
@@ -63,6 +65,12 @@ _REPORT = re.compile(r"\b(print|log|logger|logging|write|writer|info|add_scalar|
 _SETTING_WORDS = re.compile(
     r"\b(?:config|cfg|conf|args|opt|settings|path|dir|folder|f?name|filename|file)\b", re.I
 )
+
+
+def _named_measure(name: str) -> bool:
+    """A value's name holds a measure's word, not only a vague one: `acc`, `miou_val`; not
+    `metric` or `self.metrics_dict`, which may hold any measure and name none."""
+    return bool({stem(w) for w in terms(name)} & (_COMMON_METRICS - _VAGUE_METRICS))
 
 
 def _settings_only(said: str) -> bool:
@@ -821,6 +829,11 @@ def _report_lines(
             # it prints a value, not only a message ("wandb not found, metrics not logged"),
             # nor only where it wrote ("results logged to {self.config.loggers}")
             if _settings_only(said) or not _PRINTS_VALUE.search(said):
+                continue
+            # a value alone is a report only when a measure names it: `wandb.log(self.
+            # metrics_dict)` may hold any measure, and none of the task's by name
+            alone = _ALONE.search(said)
+            if alone and not _FORMATTED.search(said) and not _named_measure(alone.group(1)):
                 continue
             # a warning of a failure ("failed with error {result.error}") measures nothing,
             # nor a message announcing a plot ("plot curve of {log}, metric is {metric}")
