@@ -54,7 +54,6 @@ _FORMATTED = re.compile(
 # ... or a value alone (`print(acc)`), a report when a measure names it (`_named_measure`)
 _ALONE = re.compile(r"\b(?:print|log|info|write|dump)\(\s*([A-Za-z_][\w.]*)\s*\)")
 _PRINTS_VALUE = re.compile(f"{_FORMATTED.pattern}|{_ALONE.pattern}")
-_ALONE = re.compile(r"\b(?:print|log|info|write|dump)\(\s*([A-Za-z_][\w.]*)\s*\)")
 # what is looked at rather than measured: it has no definition to cite
 _SHOWN_WORDS = "visual visualization visualizations plot plots figure figures curve curves image"
 _SHOWN = frozenset(stem(w) for w in (_SHOWN_WORDS + " images map maps output").split(" "))

@@ -325,21 +325,8 @@ class StepPlanner:
                     (t for t in trainers if paths <= set(imported(self.index, t, MAX_READ))), ""
                 )
             plan.recorded_in = {m: t for m, t in plan.recorded_in.items() if t}
-            # the task's measures no line of the runs prints, each computed by the code
-            # (Contrastive Clustering's similarity of positive pairs, `sim`): a report line
-            # printing others (NMI, ACC) is not where they are taken; where they are computed is
-            first = list(measures[:3])
-            if (
-                report is not None
-                and first
-                and all(m in plan.computed_as for m in first)
-                and not any(self.measures.step_prints(report, m) for m in first)
-            ):
-                place = plan.computed_as[first[0]][0]
-                head = report.action.split("; ")[0].replace("Report ", "Record ", 1)
-                it = "them" if len(first) > 1 else "it"
-                where = f"{place.name} in {place.owner}" if place.owner else place.name
-                report = replace(place.step, action=f"{head}; the code computes {it}: {where}")
+            if report is not None:
+                report = self._recorded(report, measures, plan.computed_as)
         if metric is None:  # a function assigning the measures by name (`auroc = ...`)
             metric = self.measures.computed_metric(
                 measures, [*([entry] if entry else []), *modules]
@@ -601,6 +588,24 @@ class StepPlanner:
         return Step(
             f"{head}, {what} computed from the runs' results by {name}", found.path, first, last
         )
+
+    def _recorded(
+        self, report: Step, measures: list[str], computed_as: dict[str, list[Computed]]
+    ) -> Step:
+        """The report where the code computes the task's measures, when no line of the runs
+        prints any of its first three and the code computes each (Contrastive Clustering's
+        similarity of positive pairs, `sim`): a report line printing others (NMI, ACC) is
+        not where they are taken. Cited where the first is computed; else the report."""
+        first = list(measures[:3])
+        if not first or any(m not in computed_as for m in first):
+            return report
+        if any(self.measures.step_prints(report, m) for m in first):
+            return report
+        place = computed_as[first[0]][0]
+        head = report.action.split("; ")[0].replace("Report ", "Record ", 1)
+        it = "them" if len(first) > 1 else "it"
+        where = f"{place.name} in {place.owner}" if place.owner else place.name
+        return replace(place.step, action=f"{head}; the code computes {it}: {where}")
 
     def named_parts_only(self, steps: list[Step]) -> list[Step]:
         """Without a step citing a whole function that another step cites a part of by the
