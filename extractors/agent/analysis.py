@@ -51,6 +51,7 @@ class AnalysisPrograms:
         self.search = search
         self.entries = entries
         self._read: dict[str, tuple[list[list[str]], str]] = {}
+        self._trees: dict[str, ast.Module | None] = {}
 
     def find(self, measures: list[str], preferred: list[str], ran: str) -> Analysis | None:
         """The first Python program (it has a main block), of `preferred` (the setup's
@@ -84,11 +85,8 @@ class AnalysisPrograms:
         """Where the program's main block calls the definitions named for the measures it
         computes (`Plotting.performance_profile_figure(...)`): the first and last lines of
         those statements, at most `MAX_CALL_LINES` apart, and the first one's name."""
-        try:
-            tree = ast.parse(self.search.text(found.path))
-        except (OSError, RepoPathError, SyntaxError, ValueError):
-            return None
-        if not has_main(tree):
+        tree = self._tree(found.path)
+        if tree is None or not has_main(tree):
             return None
         wanted = [w for m in found.measures if (w := _words(m))]
         at: list[tuple[int, int, str]] = []
@@ -106,12 +104,21 @@ class AnalysisPrograms:
         first, last = at[0][0], max(b for a, b, _ in at if b - at[0][0] < MAX_CALL_LINES)
         return first, last, at[0][2]
 
+    def _tree(self, path: str) -> ast.Module | None:
+        """The program's syntax tree, parsed once for all the repository's tasks; None when
+        it cannot be read or parsed."""
+        if path not in self._trees:
+            try:
+                self._trees[path] = ast.parse(self.search.text(path))
+            except (OSError, RepoPathError, SyntaxError, ValueError):
+                self._trees[path] = None
+        return self._trees[path]
+
     def _definitions(self, path: str) -> tuple[list[list[str]], str]:
         """The words of the program's public definitions, and where it is told what to read."""
         if path not in self._read:
-            try:
-                tree = ast.parse(self.search.text(path))
-            except (OSError, RepoPathError, SyntaxError, ValueError):
+            tree = self._tree(path)
+            if tree is None:
                 self._read[path] = ([], "")
                 return self._read[path]
             defined = [

@@ -155,6 +155,7 @@ class SetupAgent:
             self.run_planner.data,
             self.run_planner.programs,
             self.arm_definitions,
+            self.step_planner.analyses,
         )
         self.entries = {e.path: e for e in index.entry_points}
         self.options = [f for e in index.entry_points for f in e.flags]  # every program's

@@ -122,9 +122,9 @@ class TrainingSteps:
                 start, end = item.start, item.end
                 where = ""
                 if end - start > NARROW:
-                    node = self.tracer.def_node(path, item.name)
-                    chosen = _default_branch(node) if node is not None else None
                     loop = self.loop(path, item)
+                    node = self.tracer.def_node(path, item.name) if loop is None else None
+                    chosen = _default_branch(node) if node is not None else None
                     if loop is not None:
                         start, end = loop
                     elif chosen is not None and chosen.trains:

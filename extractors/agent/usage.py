@@ -159,6 +159,7 @@ class UsageWriter:
         data: DataSteps | None = None,
         programs_of: Callable[[str], list[str]] | None = None,
         definitions: ArmDefinitions | None = None,
+        analyses: AnalysisPrograms | None = None,
     ) -> None:
         self.index = index
         # the definition an arm left to write would use, looked up once per arm
@@ -171,7 +172,11 @@ class UsageWriter:
         self.entries = {e.path: e for e in index.entry_points}
         self.known = {f.path for f in index.files}
         self._stems = {fold(posixpath.basename(p).rsplit(".", 1)[0]) for p in self.known}
-        self.analyses = AnalysisPrograms(search, self.entries) if search is not None else None
+        # the programs computing measures from the runs' results (the step planner's, read
+        # once for both)
+        self.analyses = analyses or (
+            AnalysisPrograms(search, self.entries) if search is not None else None
+        )
         self.installs = Installs(self.known, search)
 
     def write(

@@ -222,6 +222,16 @@ def setups(repo: tuple[Path, RepoIndex]) -> dict[str, Setup]:
     return {t.key: agent.recover(t) for t in (BACKBONES, ONE_SET, ABLATION)}
 
 
+def _block_actions(source: str) -> list[str]:
+    """How a program's inline blocks are worded, at most ten."""
+    import ast
+
+    from extractors.agent.inline import inline_blocks
+
+    blocks = inline_blocks(ast.parse(source), source.splitlines(), set(), limit=10)
+    return [action for action, _, _ in blocks]
+
+
 def test_each_arm_runs_through_the_script_that_names_it_once_per_data_set(setups) -> None:
     usage = setups["table-1"].usage_instructions.splitlines()
     runs = [line for line in usage if ": `bash scripts/" in line]
@@ -918,9 +928,6 @@ def test_an_arm_is_the_choice_its_name_spells_without_punctuation(tmp_path: Path
 def test_a_main_blocks_chores_are_no_steps() -> None:
     """Making the output folder, dumping the results and a framework's entry say nothing of
     the experiment; the blocks that build, train and evaluate do."""
-    import ast
-
-    from extractors.agent.inline import inline_blocks
 
     source = (
         "import json\n"
@@ -946,17 +953,13 @@ def test_a_main_blocks_chores_are_no_steps() -> None:
         "if __name__ == '__main__':\n"
         "    main(parse_args())\n"
     )
-    blocks = inline_blocks(ast.parse(source), source.splitlines(), set(), limit=10)
-    actions = [action for action, _, _ in blocks]
+    actions = _block_actions(source)
     assert actions == ["Build model", "Train model into history", "Evaluate into score"]
 
 
 def test_logging_plotting_and_containers_are_no_steps() -> None:
     """A section of the run's log, a plot, a counter and a thread pool say nothing of the
     experiment; the evolution and the evaluation do."""
-    import ast
-
-    from extractors.agent.inline import inline_blocks
 
     source = (
         "from collections import Counter\n"
@@ -978,8 +981,7 @@ def test_logging_plotting_and_containers_are_no_steps() -> None:
         "if __name__ == '__main__':\n"
         "    main(parse_args())\n"
     )
-    blocks = inline_blocks(ast.parse(source), source.splitlines(), set(), limit=10)
-    actions = [action for action, _, _ in blocks]
+    actions = _block_actions(source)
     assert actions == ["Compute prompts with evolve_prompts", "Evaluate into score"], actions
 
 
@@ -989,7 +991,7 @@ def test_a_commented_out_line_names_no_block_and_a_long_test_is_cut_between_its_
     and a builtin it sorts with (`sorted`) is not what the branch does."""
     import ast
 
-    from extractors.agent.inline import inline_blocks, said_code
+    from extractors.agent.inline import said_code
 
     source = (
         "def main(args):\n"
@@ -1005,8 +1007,7 @@ def test_a_commented_out_line_names_no_block_and_a_long_test_is_cut_between_its_
         "if __name__ == '__main__':\n"
         "    main(parse_args())\n"
     )
-    blocks = inline_blocks(ast.parse(source), source.splitlines(), set(), limit=10)
-    actions = [action for action, _, _ in blocks]
+    actions = _block_actions(source)
     assert actions == [
         "Compute score with score_graph",
         "Repeat N times: if graph[i, j] == 0 and graph[j, i] == 0 and i != j and …: "
@@ -1020,9 +1021,6 @@ def test_main_block_steps_are_named_by_what_they_do_not_by_a_helper_they_call() 
     """A loop by what it iterates and does, a branch by what it chooses, a print by what it
     prints: never "Call tqdm", "Call l.strip" or "Call np.mean". Results written in a loop,
     and waiting, are chores."""
-    import ast
-
-    from extractors.agent.inline import inline_blocks
 
     source = (
         "import numpy as np\n"
@@ -1061,8 +1059,7 @@ def test_main_block_steps_are_named_by_what_they_do_not_by_a_helper_they_call() 
         "if __name__ == '__main__':\n"
         "    main(parse_args())\n"
     )
-    blocks = inline_blocks(ast.parse(source), source.splitlines(), set(), limit=10)
-    actions = [action for action, _, _ in blocks]
+    actions = _block_actions(source)
     assert actions == [
         "If '600' in args.ckpt: set testfile = 'data/test600.json'",
         "If args.dataset == 'cifar10': Create the ImbalanceCIFAR10",
@@ -1574,9 +1571,6 @@ def test_a_sections_heading_under_a_banner_names_its_first_block_as_its_beginnin
     blocks; its first block only finds the region of interest (the 38th development reader:
     "ROI-coordinate detection called 'Zoom-in inference'"). That block is worded as the
     section's beginning, by what it does; a plain comment still words its block."""
-    import ast
-
-    from extractors.agent.inline import inline_blocks
 
     source = (
         "def main(args):\n"
@@ -1593,8 +1587,7 @@ def test_a_sections_heading_under_a_banner_names_its_first_block_as_its_beginnin
         "if __name__ == '__main__':\n"
         "    main(parse_args())\n"
     )
-    blocks = inline_blocks(ast.parse(source), source.splitlines(), set(), limit=10)
-    actions = [action for action, _, _ in blocks]
+    actions = _block_actions(source)
     assert "Zoom-in inference, first: compute roi with logits2roi" in actions, actions
     assert "Crop roi" in actions, actions
 
