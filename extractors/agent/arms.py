@@ -416,6 +416,20 @@ def whole_model(arm: Arm, siblings: list[Arm]) -> bool:
     return set(parts) <= alone
 
 
+def taken_parts(arm: Arm, siblings: list[Arm]) -> list[str]:
+    """The parts of the whole model an arm takes away: "MSCA" of "w/o MSCA"; "CCH" of "ICH
+    Only" beside "ICH + CCH" (the whole model's parts it does not keep); none otherwise."""
+    if (m := ABLATED.match(arm.value)) is not None:
+        return [m.group(1).strip()]
+    if (o := _ONLY.match(arm.value)) is None:
+        return []
+    kept = re.sub(r"[\W_]+", "", next(g for g in o.groups() if g).lower())
+    for whole in (s for s in siblings if s is not arm and whole_model(s, siblings)):
+        parts = [p.strip() for p in _BOTH.split(whole.value) if p.strip()]
+        return [p for p in parts if re.sub(r"[\W_]+", "", p.lower()) != kept]
+    return []
+
+
 DEFAULT_ARM = re.compile(r"^\s*default\s*$|\(\s*(?:the\s+)?default\s*\)", re.I)
 
 

@@ -13,6 +13,7 @@ import posixpath
 import re
 
 from expcurate.records import RepoIndex
+from extractors.acronyms import acronyms, key_word, spelled_out
 from extractors.repo import stem, terms
 from extractors.repo.pysource import OutlineItem
 
@@ -218,14 +219,20 @@ class MethodModules:
     def component_steps(self, text: str, arms: list[Arm], modules: list[str]) -> list[Step]:
         """The classes implementing a component an arm adds or removes by its acronym ("w/o
         MSCA"), where the task's text spells it out ("multi-scale convolutional attention
-        (MSCA)"): the method's modules' classes named by the spelled-out name's last word
-        (`AttentionModule`, `SpatialAttention`), at most two, each by its core when long."""
+        (MSCA)", or drafting wrote what the paper spells it out as): the method's modules'
+        classes named by the spelled-out name's last word (`AttentionModule`,
+        `SpatialAttention`), or by the word it differs in from another arm's
+        ("instance-level contrastive head" beside "cluster-level contrastive head":
+        `InstanceLoss`), at most two, each by its core when long."""
         out: list[Step] = []
-        for arm in arms:
-            for acronym in dict.fromkeys(re.findall(r"\b[A-Z][A-Za-z]*[A-Z]\b", arm.value)):
-                head = _spelled_out_head(text, acronym)
-                if not head:
-                    continue
+        named = {
+            a: long for arm in arms for a in acronyms(arm.value) if (long := spelled_out(text, a))
+        }
+        for acronym, long in named.items():
+            # "instance" of "instance-level contrastive head" beside "cluster-level ...": the
+            # word the two heads' names differ in
+            head = key_word(long, [o for a, o in named.items() if a != acronym])
+            if head:
                 for module in dict.fromkeys(modules):
                     for item in self.tracer.outline(module):
                         if item.kind != "class" or head not in item.name.lower():
@@ -464,19 +471,6 @@ def _hands_on(fn: ast.FunctionDef | ast.AsyncFunctionDef, params: set[str], own:
         if isinstance(a, ast.Name)
     }
     return bool(uses) and all(id(u) in handed for u in uses)
-
-
-def _spelled_out_head(text: str, acronym: str) -> str:
-    """The last word of what `acronym` stands for in `text` ("attention" for "multi-scale
-    convolutional attention (MSCA)"): the words before "(MSCA)" whose initials spell it."""
-    for m in re.finditer(rf"((?:[A-Za-z]+[\s-]+){{1,8}})\(\s*{re.escape(acronym)}\s*\)", text):
-        words = re.findall(r"[A-Za-z]+", m.group(1))
-        letters = acronym.lower()
-        for n in range(len(letters), 0, -1):
-            tail = words[-n:]
-            if len(tail) == n and "".join(w[0].lower() for w in tail) == letters:
-                return tail[-1].lower() if len(tail[-1]) >= 4 else ""
-    return ""
 
 
 def _core(methods: list[OutlineItem], names: tuple[str, ...]) -> OutlineItem | None:

@@ -14,6 +14,7 @@ from typing import Any
 
 from expcurate.records import TaskDraft
 from expcurate.records.names import name_key
+from extractors.acronyms import without_spelled_sentence
 from extractors.citations import without_cited_sentence
 from extractors.repo import stem, tokens
 
@@ -156,7 +157,7 @@ def _design_text(task: TaskDraft) -> str:
 
 
 def build_query(task: TaskDraft) -> TaskQuery:
-    method = without_cited_sentence(task.method)
+    method = without_spelled_sentence(without_cited_sentence(task.method))
     text = "\n".join(
         p for p in (task.question, method, task.expected_outcome, _design_text(task)) if p
     )
@@ -261,7 +262,9 @@ def _alternatives(task: TaskDraft) -> list[list[str]]:
             out.append(names)
     # "the compared methods (K-means, SC, ..., PICA)" beside a design variable of PICA and CC:
     # a list the method writes out that shares a value with a variable is more of its values
-    for m in _LISTED.finditer(_CITATION.sub(" ", without_cited_sentence(task.method))):
+    for m in _LISTED.finditer(
+        _CITATION.sub(" ", without_spelled_sentence(without_cited_sentence(task.method)))
+    ):
         items = [i.strip() for i in re.split(r",|\band\b", m.group(1)) if i.strip()]
         if len(items) < 3 or any(len(i.split()) > MAX_VALUE_WORDS for i in items):
             continue

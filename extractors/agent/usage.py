@@ -34,7 +34,6 @@ from .arms import (
     CodeSetting,
     about_data,
     arm_name,
-    content_words,
     edit_text,
     in_prose,
     known_metrics,
@@ -61,6 +60,7 @@ from .run_notes import names_llm
 from .stages import experiment_beside
 from .steps import Step, reached, usage_for
 from .suite_config import preparations
+from .taken import taken_away
 
 RUNNABLE = {"script", "entry", "notebook", "test"}
 MAX_COUNTED = 4  # the runs' configs a cost counter's command is written out for
@@ -330,6 +330,10 @@ class UsageWriter:
             return [], arms
         return NotebookArms(path, self.search).lines(arms)
 
+    def _lines(self, path: str) -> list[str]:
+        """A file's lines, or [] without the repository to read."""
+        return self.search.lines(path) if self.search is not None else []
+
     def _script_text(self, path: str) -> str:
         """A launch script's first lines, or "" without the repository to read."""
         if self.search is None:
@@ -360,7 +364,11 @@ class UsageWriter:
                     if near
                     else "; write the command that runs it"
                 )
-                hint += _taken_away(arm, steps) or self._defined_for(arm)
+                siblings = [a for a in task_arms(task) if a.variable == arm.variable]
+                text = f"{task.question}\n{task.method}"
+                hint += taken_away(arm, siblings, steps, text, self._lines) or self._defined_for(
+                    arm
+                )
                 kind = "unselected" if hint == "; write the command that runs it" else hint
             # the arms of one kind and variable share a group, wherever they stand in the
             # table (cited baselines between baselines the repository has)
@@ -786,27 +794,6 @@ class UsageWriter:
                     where = ""
                 return f"Put the data where {entry} reads it: {f.name} <DATA_PATH>{where}."
         return ""
-
-
-def _taken_away(arm: Arm, steps: list[Step]) -> str:
-    """Where the part an ablation takes away is implemented, when the steps cite it by name
-    ("w/o MSCA": "Implement MSCA (AttentionModule)" at mmseg/models/backbones/mscan.py:59-91):
-    the place to remove or bypass it. At most two places; none when more steps name it."""
-    m = ABLATED.match(arm.value)
-    words = set(content_words(m.group(1))) if m else set()
-    if not words:
-        return ""
-    cited = [
-        s
-        for s in steps
-        if s.path.endswith(".py")
-        and words <= set(terms(s.action))
-        and arm.value.lower() not in s.action.lower()  # the comparison naming the arm
-    ]
-    if not 1 <= len(cited) <= 2:
-        return ""
-    where = " and ".join(f"{s.path}:{s.start}-{s.end}" for s in cited)
-    return f"; what it takes away is implemented at {where} (the steps cite it): remove or bypass it there"
 
 
 def again_on(

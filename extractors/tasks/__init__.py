@@ -12,7 +12,7 @@ from expcurate.records import DraftSet, ParsedPaper, Status
 from expcurate.settings import Settings, get_settings
 from extractors.tasks import heuristic
 
-PROMPT_VERSION = "tasks-heuristic-10"  # 2: a table repeating another one's question is one task;
+PROMPT_VERSION = "tasks-heuristic-11"  # 2: a table repeating another one's question is one task;
 # 3: the rows a kept question names stay arms beside the finding's rows; 4: a caption's later
 # sentence saying where its experiments ran sets the data when its subject names none; 5: H@k
 # (hits at k) is a measure, so a table of measure rows compares its columns; 6: rows marked
@@ -20,7 +20,9 @@ PROMPT_VERSION = "tasks-heuristic-10"  # 2: a table repeating another one's ques
 # (a reader graded the ablation C, the comparison B: the reference row has no win rate); 8: a
 # setting a caption fixes by a symbol, "(ρ = 50)", is held constant; 9: the method says which
 # compared rows the paper cites as prior work ("PASCL (Wang et al. 2022)"); 10: the data a
-# caption draws its samples from ("contexts from Wikicorpus") is held
+# caption draws its samples from ("contexts from Wikicorpus") is held; 11: the method says what
+# the acronyms of compared names stand for, as the paper spells them out ("ICH as
+# instance-level contrastive head")
 
 
 def prompt_version(model: str) -> str:

@@ -24,12 +24,14 @@ from expcurate.records import (
     TaskDraft,
 )
 from expcurate.records.names import squash
+from extractors.acronyms import definitions, spelled_out, spelled_sentence
 from extractors.citations import citation_after, cited_sentence, cited_works
 from extractors.numbers import find_numbers, to_float
 from extractors.tasks.claims import (
     Claim,
 )
 from extractors.tasks.context import (
+    GENERIC,
     TAKEAWAY,
     Context,
     about_efficiency,
@@ -658,6 +660,8 @@ def draft(paper: ParsedPaper) -> DraftSet:
                 result.tasks.append(_with_setting(d, fixed.get("setting", ""), figure.label))
     cites = _citing_text(paper)
     result.tasks = [_with_cited(d, cites, ctx.method) for d in result.tasks]
+    spelled = "\n".join([paper.abstract, *(s.text for s in paper.sections)])
+    result.tasks = [_with_spelled(d, spelled, ctx.method) for d in result.tasks]
     result.tasks.sort(key=lambda d: priority(d, ctx.headline, discussed))
     return result
 
@@ -696,6 +700,30 @@ def _with_cited(draft: TaskDraft, text: str, method: str) -> TaskDraft:
     if not said:
         return draft
     return draft.model_copy(update={"method": f"{draft.method} {said}".strip()})
+
+
+def _with_spelled(draft: TaskDraft, text: str, method: str) -> TaskDraft:
+    """The draft with what its method says of the acronyms its compared names use, as the
+    paper spells them out ("The paper spells out ICH as instance-level contrastive head, and
+    CCH as cluster-level contrastive head."): what "ICH Only" keeps, for whoever runs the
+    task without the paper. Never the paper's own method's name, a field-wide acronym (CNN),
+    what the rows are run on (data sets, models of a "group"), nor one the task spells out
+    already ("multi-scale convolutional attention (MSCA)" in a caption)."""
+    names = [
+        str(v)
+        for variable, values in draft.design_complexity.independent_variables.items()
+        if not _WHERE_RUN.search(variable)
+        for v in (values if isinstance(values, list) else [values])
+    ]
+    said = f"{draft.question}\n{draft.method}"
+    found = {
+        a: long
+        for a, long in definitions(text, names, skip={method, *GENERIC}).items()
+        if not spelled_out(said, a)
+    }
+    if not found:
+        return draft
+    return draft.model_copy(update={"method": f"{draft.method} {spelled_sentence(found)}"})
 
 
 _LABEL = re.compile(r"\b(?:Table|Tab\.|Figure|Fig\.)\s*[A-Z]?\d+\b[:.]?")

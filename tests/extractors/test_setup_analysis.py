@@ -138,7 +138,7 @@ def test_an_ablation_left_to_write_points_at_where_the_steps_cite_what_it_remove
     remove or bypass them there; a step only naming the arm (the comparison) is no place."""
     from extractors.agent.arms import Arm
     from extractors.agent.steps import Step
-    from extractors.agent.usage import _taken_away
+    from extractors.agent.taken import taken_away
 
     steps = [
         Step("Implement MSCA (AttentionModule)", "models/mscan.py", 59, 91),
@@ -151,14 +151,18 @@ def test_an_ablation_left_to_write_points_at_where_the_steps_cite_what_it_remove
         ),
     ]
     arm = Arm("compared setting", "w/o MSCA", frozenset({"msca"}))
-    assert _taken_away(arm, steps) == (
+    assert taken_away(arm, [arm], steps) == (
         "; what it takes away is implemented at models/mscan.py:59-91 (the steps cite it): "
         "remove or bypass it there"
     )
-    assert _taken_away(Arm("setting", "w/o Gate", frozenset({"gate"})), steps) == ""
-    assert _taken_away(Arm("setting", "MSCA", frozenset({"msca"})), steps) == ""  # no ablation
-    three = [*steps, Step("Implement MSCA (Spatial)", "models/mscan.py", 94, 110)] * 2
-    assert _taken_away(arm, three) == ""  # too many places to say which
+    assert taken_away(Arm("setting", "w/o Gate", frozenset({"gate"})), [], steps) == ""
+    assert taken_away(Arm("setting", "MSCA", frozenset({"msca"})), [], steps) == ""  # no ablation
+    two = [*steps, Step("Implement MSCA (Spatial)", "models/mscan.py", 94, 110)]
+    assert "at models/mscan.py:59-91 and models/mscan.py:94-110 (" in taken_away(
+        arm, [arm], two * 2
+    )
+    three = [*two, Step("Implement MSCA (Pool)", "models/mscan.py", 120, 130)]
+    assert taken_away(arm, [arm], three) == ""  # too many places to say which
 
 
 def test_the_comparison_ends_where_the_analysis_computes_the_measures(tmp_path: Path) -> None:

@@ -1,0 +1,119 @@
+"""Where an arm no switch selects takes a part of the method away ("w/o MSCA"; "ICH Only"
+beside "ICH + CCH"): the steps citing that part, and the line adding it in with the others
+(`loss = loss_instance + loss_cluster`), as the place to remove or bypass it."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+
+from extractors.acronyms import acronyms, key_word, spelled_out
+from extractors.repo import terms
+
+from .arms import Arm, content_words, taken_parts
+from .steps import Step
+
+MAX_PLACES = 2  # steps citing the part: more is no one place to say
+
+
+def taken_away(
+    arm: Arm,
+    siblings: list[Arm],
+    steps: list[Step],
+    text: str = "",
+    lines: Callable[[str], list[str]] = lambda path: [],
+) -> str:
+    """What the usage says after "write the command" of an arm taking parts away: where the
+    steps cite them, at most `MAX_PLACES` places, and where a sum in the cited programs adds
+    them in; "" when neither is found. `text` is the task's (what its acronyms stand for:
+    "CCH" is "cluster-level contrastive head", so `loss_cluster` is its term); `lines` gives
+    a file's lines."""
+    parts = taken_parts(arm, siblings)
+    if not parts:
+        return ""
+    longs = {a: long for s in siblings for a in acronyms(s.value) if (long := spelled_out(text, a))}
+    wanted: list[set[str]] = []  # each part's words, as one step's action must hold them all
+    keys: list[set[str]] = []  # each part's word as code names it
+    for part in parts:
+        if words := set(content_words(part)):
+            wanted.append(words)
+        for a in acronyms(part):
+            others = [long for b, long in longs.items() if b != a]
+            if a in longs and (key := key_word(longs[a], others)):
+                keys.append(set(terms(key)))
+    cited: list[Step] = []
+    for s in steps:
+        words = set(terms(s.action))
+        if (
+            s.path.endswith(".py")
+            and any(w <= words for w in [*wanted, *keys])
+            and arm.value.lower() not in s.action.lower()  # the comparison naming the arm
+            and all((s.path, s.start, s.end) != (c.path, c.start, c.end) for c in cited)
+        ):
+            cited.append(s)
+    if len(cited) > MAX_PLACES:
+        cited = []
+    summed = _summed_in(dict.fromkeys(s.path for s in steps if s.path.endswith(".py")), keys, lines)
+    if not cited and not summed:
+        return ""
+    named = "" if taken_parts(arm, []) else f" ({' and '.join(parts)})"  # "ICH Only": say it
+    where = " and ".join(f"{s.path}:{s.start}-{s.end}" for s in cited)
+    said = f"; what it takes away{named}"
+    if cited:
+        said += f" is implemented at {where} (the steps cite it)"
+    if summed:
+        said += f"{' and' if cited else ''} is added in at {summed}"
+    return said + ": remove or bypass it there"
+
+
+def _summed_in(
+    paths: dict[str, None], keys: list[set[str]], lines: Callable[[str], list[str]]
+) -> str:
+    """The first line of `paths` assigning a sum of two terms or more one of which `keys`
+    name (`loss = loss_instance + loss_cluster` for "cluster"), as "train.py:20 (`...`)"."""
+    if not keys:
+        return ""
+    for path in paths:
+        source = "\n".join(lines(path))
+        try:
+            tree = ast.parse(source)
+        except (SyntaxError, ValueError):
+            continue
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Assign | ast.AugAssign) or not _is_sum(node.value):
+                continue
+            names = [_name(t) for t in _terms(node.value)]
+            if len(names) >= 2 and any(k <= set(terms(n)) for n in names if n for k in keys):
+                code = " ".join((ast.get_source_segment(source, node) or "").split())
+                return (
+                    f"{path}:{node.lineno} (`{code}`)"
+                    if len(code) <= 80
+                    else f"{path}:{node.lineno}"
+                )
+    return ""
+
+
+def _is_sum(node: ast.expr) -> bool:
+    return isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add)
+
+
+def _terms(node: ast.expr) -> list[ast.expr]:
+    """The terms of a sum, `a + b + c` flattened."""
+    if _is_sum(node):
+        assert isinstance(node, ast.BinOp)
+        return [*_terms(node.left), *_terms(node.right)]
+    return [node]
+
+
+def _name(node: ast.expr) -> str:
+    """The name a term is written with: `loss_cluster`, `self.cluster_loss`, `w * loss_cluster`'s
+    `loss_cluster`, `criterion_cluster(c_i, c_j)`'s callee; "" for a number."""
+    if isinstance(node, ast.BinOp):
+        return _name(node.right) or _name(node.left)
+    if isinstance(node, ast.Call):
+        return _name(node.func)
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    if isinstance(node, ast.Name):
+        return node.id
+    return ""
