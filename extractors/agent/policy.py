@@ -80,7 +80,7 @@ RELEVANCE = 1.05  # share of task names found in the repo + share of task words 
 WORDS_ONLY_RELEVANCE = 0.85  # share of task words, for a task that names nothing
 _NUMERIC = re.compile(r"[\d.,%]+")
 _NUMBER_NAME = re.compile(r"\d[\d.]*(?:e_?\d*)?$")  # 1e_5, 3.5
-HEURISTIC_VERSION = "setup-heuristic-308"  # bump when the policy's output changes
+HEURISTIC_VERSION = "setup-heuristic-309"  # bump when the policy's output changes
 
 
 class _OutOfSteps(Exception):
@@ -239,8 +239,11 @@ class SetupAgent:
         steps = self._steps(chosen, entry, q, tools, plan, task_arms(planned))
         steps = self._unrun_arms_code(steps, plan, q)
         steps = told_apart(steps, self.search.lines)
-        setup.requirements = _render(self.gists.worded(steps))
-        setup.usage_instructions = self.usage_writer.write(chosen, entry, q, planned, plan, steps)
+        worded = self.gists.worded(steps)
+        setup.requirements = _render(worded)
+        setup.usage_instructions = self.usage_writer.write(
+            chosen, entry, q, planned, plan, steps, worded
+        )
         setup.masked_source = self._masked(chosen, entry, ranked, plan, also)
         setup.masked_source += own_modules(steps, setup.masked_source, self.ranker.vendored)
         # the files of the experiment are what its runs run: the program, then the scripts

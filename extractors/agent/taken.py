@@ -22,12 +22,15 @@ def taken_away(
     steps: list[Step],
     text: str = "",
     lines: Callable[[str], list[str]] = lambda path: [],
+    worded: list[Step] | None = None,
 ) -> str:
     """What the usage says after "write the command" of an arm taking parts away: where the
     steps cite them, at most `MAX_PLACES` places, and where a sum in the cited programs adds
     them in; "" when neither is found. `text` is the task's (what its acronyms stand for:
     "CCH" is "cluster-level contrastive head", so `loss_cluster` is its term); `lines` gives
-    a file's lines."""
+    a file's lines; `worded` the steps as the requirements word them (what their lines do:
+    "in ExplorationStage.run, calls self._start_prompt_set_evolution"), looked in when the
+    steps' names say nothing of the part."""
     parts = taken_parts(arm, siblings)
     if not parts:
         return ""
@@ -35,24 +38,17 @@ def taken_away(
     wanted: list[set[str]] = []  # each part's words, as one step's action must hold them all
     keys: list[set[str]] = []  # each part's word as code names it
     for part in parts:
-        if words := set(content_words(part)):
+        words = set(content_words(part))
+        # a prefix a hyphen sets apart ("co" of "Co-evolution") is no word code names it by
+        words = {w for w in words if len(w) >= 3} or words
+        if words:
             wanted.append(words)
         for a in acronyms(part):
             others = [long for b, long in longs.items() if b != a]
             if a in longs and (key := key_word(longs[a], others)):
                 keys.append(set(terms(key)))
-    cited: list[Step] = []
-    for s in steps:
-        words = set(terms(s.action))
-        if (
-            s.path.endswith(".py")
-            and any(w <= words for w in [*wanted, *keys])
-            and arm.value.lower() not in s.action.lower()  # the comparison naming the arm
-            and all((s.path, s.start, s.end) != (c.path, c.start, c.end) for c in cited)
-        ):
-            cited.append(s)
-    if len(cited) > MAX_PLACES:
-        cited = []
+    # where the steps name it, else where what their lines do names it
+    cited = _citing(arm, steps, [*wanted, *keys]) or _citing(arm, worded or [], [*wanted, *keys])
     summed = _summed_in(dict.fromkeys(s.path for s in steps if s.path.endswith(".py")), keys, lines)
     if not cited and not summed:
         return ""
@@ -64,6 +60,22 @@ def taken_away(
     if summed:
         said += f"{' and' if cited else ''} is added in at {summed}"
     return said + ": remove or bypass it there"
+
+
+def _citing(arm: Arm, steps: list[Step], wanted: list[set[str]]) -> list[Step]:
+    """The places of the Python steps whose words hold all of one of `wanted`, less the
+    comparison naming the arm; none when more than `MAX_PLACES`."""
+    cited: list[Step] = []
+    for s in steps:
+        words = set(terms(s.action))
+        if (
+            s.path.endswith(".py")
+            and any(w <= words for w in wanted)
+            and arm.value.lower() not in s.action.lower()  # the comparison naming the arm
+            and all((s.path, s.start, s.end) != (c.path, c.start, c.end) for c in cited)
+        ):
+            cited.append(s)
+    return cited if len(cited) <= MAX_PLACES else []
 
 
 def _summed_in(

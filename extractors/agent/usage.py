@@ -187,8 +187,10 @@ class UsageWriter:
         task: TaskDraft,
         plan: Plan,
         steps: list[Step],
+        worded: list[Step] | None = None,
     ) -> str:
-        """Numbered instructions: prerequisites, one command per arm in order, what to compare."""
+        """Numbered instructions: prerequisites, one command per arm in order, what to compare.
+        `worded` are the steps as the requirements word them (what each one's lines do)."""
         commands = [Command.of(r, self.entries) for r in plan.runs if not r.missing]
         chained = 0  # commands that run before another as part of one run
         missing = [(a, r.edits, r.warning) for r in plan.runs if r.missing for a in r.arms]
@@ -307,7 +309,7 @@ class UsageWriter:
             passed, missing_arms = self._notebook_arms(chosen[0].path, task_arms(task))
             lines += passed
             missing += [(a, [], "") for a in missing_arms]
-        lines += self._unrun_lines(missing, steps, task)
+        lines += self._unrun_lines(missing, steps, task, worded or steps)
         if cost := self._cost_counter(q, plan, commands):
             lines.append(cost)  # what it counts is measured
             plan.unreported = [m for m in plan.unreported if not names_cost(m)]
@@ -345,6 +347,7 @@ class UsageWriter:
         missing: list[tuple[Arm, list[tuple[CodeSetting, bool]], str]],
         steps: list[Step],
         task: TaskDraft,
+        worded: list[Step],
     ) -> list[str]:
         """A line for each arm no run runs: another work's method to take the numbers of, or
         one to write the command of, with what the code offers near it. More than
@@ -366,9 +369,9 @@ class UsageWriter:
                 )
                 siblings = [a for a in task_arms(task) if a.variable == arm.variable]
                 text = f"{task.question}\n{task.method}"
-                hint += taken_away(arm, siblings, steps, text, self._lines) or self._defined_for(
-                    arm
-                )
+                hint += taken_away(
+                    arm, siblings, steps, text, self._lines, worded
+                ) or self._defined_for(arm)
                 kind = "unselected" if hint == "; write the command that runs it" else hint
             # the arms of one kind and variable share a group, wherever they stand in the
             # table (cited baselines between baselines the repository has)

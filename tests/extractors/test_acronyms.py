@@ -237,3 +237,28 @@ def test_the_classes_of_two_heads_spelled_alike_are_told_apart_by_their_first_wo
     ]
     task = _heads_task(False)
     assert methods.component_steps(f"{task.question}\n{task.method}", arms, ["losses.py"]) == []
+
+
+def test_what_an_ablation_removes_is_found_in_what_the_steps_lines_do() -> None:
+    """ "No Co-evolution": no step's name says evolution; what one's lines do does (a call its
+    wording lists), never "co": that place is pointed at. A part nothing names gets none."""
+    from dataclasses import replace
+
+    from extractors.agent.arms import Arm
+    from extractors.agent.steps import Step
+    from extractors.agent.taken import taken_away
+
+    steps = [
+        Step("Make eval fn into eval_fn (in run)", "evolve/pipeline.py", 261, 270),
+        Step("Run (in run)", "evolve/pipeline.py", 328, 340),
+    ]
+    gist = ": in ExplorationStage.run, calls self._start_prompt_set_evolution"
+    worded = [steps[0], replace(steps[1], action=steps[1].action + gist)]
+    arm = Arm("component", "No Co-evolution", frozenset({"co", "evolut"}))
+    assert taken_away(arm, [arm], steps, worded=worded) == (
+        "; what it takes away is implemented at evolve/pipeline.py:328-340 (the steps cite "
+        "it): remove or bypass it there"
+    )
+    assert taken_away(arm, [arm], steps) == ""  # the names alone say nothing of it
+    other = Arm("component", "No Re-ranking", frozenset({"re", "rank"}))
+    assert taken_away(other, [other], steps, worded=worded) == ""
