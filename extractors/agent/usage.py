@@ -359,6 +359,8 @@ class UsageWriter:
             if not why and not near and self._elsewhere(arm, task):
                 # a language model (GPT-3.5) is queried, not a work whose code is run
                 kind = "queried" if names_llm(arm.value) else "elsewhere"
+            elif not why and not near and self._joined(arm, task):
+                kind = "joined"  # "RIDE+Ours": another work's method with the authors'
             else:
                 hint = f" ({why})" if why else ""
                 hint += (
@@ -413,6 +415,18 @@ class UsageWriter:
                     "paper's numbers for it usually come from the work it cites for it; take "
                     "them from there, or query the model through its provider on the task's "
                     f"inputs, scored as the other runs are ({what} = {arm.value})."
+                )
+                continue
+            if kind == "joined":
+                other, ours = self._joined(arm, task) or ("", "")
+                cite = citation_after(f"{task.question} {task.method}", other)
+                cite = cite[1:-1] if cite[:1] == "(" and cite[-1:] == ")" else cite
+                lines.append(
+                    f"Run {arm.value}: the authors' method ({ours}) is the repository's run, "
+                    f"and {other} is another work's method, which no code of the repository "
+                    f"implements: add {other}'s own code ({cite + ', ' if cite else ''}the work "
+                    "the paper cites for it) to that run, and write the command that runs the "
+                    f"two together ({what} = {arm.value})."
                 )
                 continue
             if kind == "elsewhere":
@@ -761,6 +775,22 @@ class UsageWriter:
         return not self._named(value, code=True) and not any(
             self.search.in_code(w.lower()) for w in words
         )
+
+    def _joined(self, arm: Arm, task: TaskDraft) -> tuple[str, str] | None:
+        """Another work's method and the authors' that an arm runs together ("RIDE+Ours":
+        RIDE, Ours; "GLMC + Ours"), when the first is another work's (`_elsewhere`) and the
+        second is marked as the authors' own; None otherwise."""
+        parts = [p.strip() for p in re.split(r"\s*[+&]\s*", arm.value) if p.strip()]
+        if len(parts) != 2:
+            return None
+        ours = [p for p in parts if OURS.search(p)]
+        others = [p for p in parts if not OURS.search(p)]
+        if len(ours) != 1 or len(others) != 1:
+            return None
+        other = others[0]
+        if not self._elsewhere(Arm(arm.variable, other, frozenset(terms(other))), task):
+            return None
+        return other, ours[0]
 
     def _named(self, name: str, code: bool = False) -> bool:
         """The repository holds the name, anywhere; with `code`, in its code proper."""

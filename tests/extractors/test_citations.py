@@ -196,3 +196,33 @@ def test_a_cited_baseline_the_repository_does_not_implement_comes_from_its_own_w
     elsewhere = "Run PASCL: no code of the repository is its own, so it is another work's method"
     assert (elsewhere in usage) is cited, usage
     assert ("Run PASCL: no launch script, option or in-code switch" in usage) is not cited, usage
+
+
+def test_another_works_method_joined_with_the_authors_says_to_add_its_code_to_the_run(
+    tmp_path: Path,
+) -> None:
+    """ "PASCL+Ours" runs another work's method, which the repository does not implement,
+    with the authors': the line says to add that work's code to the repository's run, not
+    merely to write a command. "Detector+Ours" joins two of the authors' own: no such line."""
+    task = TaskDraft(
+        key="table-6:compare",
+        question="How does PASCL+Ours compare with PASCL on AUROC in Table 6?",
+        method="Train PASCL+Ours and PASCL and report AUROC. The paper cites PASCL (Wang et "
+        "al. 2022) as prior work.",
+        design_complexity=DesignComplexity(
+            independent_variables={"method": ["PASCL+Ours", "PASCL", "Detector+Ours"]},
+            dependent_variables={"metrics": ["AUROC"]},
+        ),
+    )
+    files = {
+        "train.py": PROGRAM.replace("'PASCL', ", "").replace("train(lr)", "train_detector(lr)"),
+        "README.md": "Run `python train.py --lr 0.1`.\n",
+    }
+    usage = recovered_setup(tmp_path / "j", files, task).usage_instructions
+    assert (
+        "Run PASCL+Ours: the authors' method (Ours) is the repository's run, and PASCL is "
+        "another work's method, which no code of the repository implements: add PASCL's own "
+        "code (Wang et al. 2022, the work the paper cites for it) to that run, and write the "
+        "command that runs the two together (method = PASCL+Ours)." in usage
+    ), usage
+    assert "Run Detector+Ours: the authors' method" not in usage, usage
