@@ -78,7 +78,12 @@ def hydra_sweep(
         for first, last, _, inv in [invocation_of(args.search.lines(x.path), q, [])]
         if re.search(r"\s(?:-m|--multirun)\b", inv)
     ]
-    command = own[0][3] if own else f"python {entry} -m"
+    # a program the repository keeps for the benchmark the runs choose, with its tuned
+    # settings (fine_tuned/vmas/vmas_run.py for `task=vmas/...`), runs them in its place
+    tuned = _tuned_program(args, entry, sweeps)
+    if tuned:
+        own = []
+    command = own[0][3] if own else f"python {tuned or entry} -m"
     # a config group's choice drops the overrides of its keys (`task=` those of `task.`):
     # choices first, then the keys inside groups
     for key, values in sorted(sweeps.items(), key=lambda kv: "." in kv[0]):
@@ -88,6 +93,29 @@ def hydra_sweep(
     if own:  # the authors' multirun it is built on: cited as the step that runs it
         run.script, run.lines = own[0][0], (own[0][1], own[0][2])
     return run
+
+
+def _tuned_program(args: EntryArgs, entry: str, sweeps: dict[str, list[str]]) -> str:
+    """The one other hydra program of the repository whose folders name the benchmark all
+    the runs' choices are under (`vmas` of `task=vmas/navigation,vmas/balance`):
+    fine_tuned/vmas/vmas_run.py, which composes the same configs with settings tuned for
+    VMAS. "" when the choices span benchmarks, or no such program (or several) exists."""
+    heads = {c.split("/", 1)[0].lower() for vs in sweeps.values() for c in vs if "/" in c}
+    if len(heads) != 1:
+        return ""
+    head = heads.pop()
+    if head in posixpath.dirname(entry).lower().split("/"):
+        return ""  # the entry is that benchmark's already
+    found = [
+        e.path
+        for e in args.entries.values()
+        if e.kind == "hydra"
+        and e.runnable
+        and e.path != entry
+        and head in posixpath.dirname(e.path).lower().split("/")
+        and not re.search(r"(?:^|/)(?:tests?|examples?)/", e.path)
+    ]
+    return found[0] if len(found) == 1 else ""
 
 
 def _number(text: str) -> str:
@@ -136,7 +164,7 @@ def hydra_config_steps(args: EntryArgs, entry: str, runs: list[Run]) -> list[Ste
     for rank in range(MAX_CHOICES):  # round robin: each group's first, then its second
         chosen += [s[rank] for s in by_group.values() if len(s) > rank]
     composed = _defaults_step(args, e, set(by_group))
-    return ([composed] if composed else []) + chosen[:MAX_CHOICES]
+    return ([composed] if composed else []) + _own_blocks(args, e) + chosen[:MAX_CHOICES]
 
 
 def _keys_step(args: EntryArgs, path: str | None, group: str, label: str) -> Step | None:
@@ -158,14 +186,10 @@ def _keys_step(args: EntryArgs, path: str | None, group: str, label: str) -> Ste
 def _defaults_step(args: EntryArgs, e: EntryPoint, chosen: set[str]) -> Step | None:
     """The primary config's defaults list (`@hydra.main(config_path=..., config_name=...)`):
     the configs every run composes besides those its command chooses."""
-    given = {f.name: f.default.strip("'\"") for f in e.flags}
-    name = given.get("config_name", "")
-    if not name:
+    path = primary_config(args, e)
+    if not path:
         return None
-    folder = posixpath.dirname(e.path)
-    path = posixpath.normpath(posixpath.join(folder, given.get("config_path", ""), name))
-    path += "" if path.endswith((".yaml", ".yml")) else ".yaml"
-    lines = args.search.lines(path) if any(f.path == path for f in args.index.files) else []
+    lines = args.search.lines(path)
     start = next((n for n, line in enumerate(lines, 1) if line.startswith("defaults:")), 0)
     if not start:
         return None
@@ -183,3 +207,125 @@ def _defaults_step(args: EntryArgs, e: EntryPoint, chosen: set[str]) -> Step | N
     return Step(
         f"Compose each run's config from the defaults: {', '.join(fixed[:5])}", path, start, end
     )
+
+
+def primary_config(args: EntryArgs, e: EntryPoint) -> str:
+    """The config a hydra program composes its runs from (`@hydra.main(config_path="conf",
+    config_name="config")`: conf/config.yaml beside it), "" when the repository has none."""
+    given = {f.name: f.default.strip("'\"") for f in e.flags}
+    name = given.get("config_name", "")
+    if not name:
+        return ""
+    folder = posixpath.dirname(e.path)
+    path = posixpath.normpath(posixpath.join(folder, given.get("config_path", ""), name))
+    path += "" if path.endswith((".yaml", ".yml")) else ".yaml"
+    return path if any(f.path == path for f in args.index.files) else ""
+
+
+MAX_BLOCK_KEYS = 6  # the keys a block's step names
+
+
+def _own_blocks(args: EntryArgs, e: EntryPoint) -> list[Step]:
+    """The settings the primary config gives a group's config in its own block, over what
+    that group's default file sets (fine_tuned/vmas/conf/config.yaml's `experiment:`, whose
+    `gamma`, `lr` and `max_n_frames` differ from conf/experiment/base_experiment.yaml's): one
+    step per block, at most two, naming the keys it changes first."""
+    path = primary_config(args, e)
+    lines = args.search.lines(path) if path else []
+    chosen = dict(_defaults(lines))
+    files = args.hydra_choices()
+    out: list[Step] = []
+    for name, start, end, keys in _blocks(lines):
+        if name == "hydra":
+            continue
+        given = _values(lines[start:end], indent=True)
+        default = files.get((name, chosen.get(name, "")))
+        base = _values(args.search.lines(default)) if default else {}
+        changed = [k for k in keys if k in base and base[k] != given.get(k)]
+        named = (changed or keys)[:MAX_BLOCK_KEYS]
+        more = ", …" if len(changed or keys) > MAX_BLOCK_KEYS else ""
+        what = (
+            f"its own values of {posixpath.basename(default)}'s" if changed and default else "the"
+        )
+        out.append(
+            Step(
+                f"Set {what} {name} settings in {posixpath.basename(path)}: "
+                + ", ".join(f"{k} {given[k]}" if k in given else k for k in named)
+                + more,
+                path,
+                start,
+                end,
+            )
+        )
+    return out[:2]
+
+
+def _defaults(lines: list[str]) -> list[tuple[str, str]]:
+    """A config's defaults list as (group, choice) pairs: `- experiment: base_experiment`."""
+    return [
+        (m.group(1), m.group(2))
+        for line in lines
+        if (m := re.match(r"\s*-\s*(?:override\s+)?([\w@/-]+)\s*:\s*(\S+)", line))
+    ]
+
+
+def _values(lines: list[str], indent: bool = False) -> dict[str, str]:
+    """The `key: value` lines of a YAML file's top level (or, with `indent`, of one block's
+    first level in), their values as written."""
+    out: dict[str, str] = {}
+    level = -1
+    for line in lines:
+        m = re.match(r"(?P<pad>\s*)(?P<key>\w+)\s*:\s*(?P<value>[^#]*?)\s*(?:#.*)?$", line)
+        if m is None or not m.group("value"):
+            continue
+        pad = len(m.group("pad"))
+        if (pad == 0) is indent:
+            continue
+        level = pad if level < 0 else level
+        if pad == level:
+            out.setdefault(m.group("key"), m.group("value"))
+    return out
+
+
+def _blocks(lines: list[str]) -> list[tuple[str, int, int, list[str]]]:
+    """A YAML file's top-level blocks holding keys: (name, first line, last line, the keys
+    one level in, as written)."""
+    out: list[tuple[str, int, int, list[str]]] = []
+    level = 0  # the indentation of the open block's keys
+    for n, line in enumerate(lines, start=1):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        indent = len(line) - len(line.lstrip())
+        if indent == 0:
+            m = re.match(r"(?P<key>\w+)\s*:\s*(?:#.*)?$", line)
+            out.append((m.group("key") if m else "", n, n, []))
+            level = 0
+            continue
+        if not out or not out[-1][0]:
+            continue
+        name, start, _, keys = out[-1]
+        level = level or indent
+        if indent == level and (inner := re.match(r"\s+(?P<key>\w+)\s*:", line)):
+            keys.append(inner.group("key"))
+        out[-1] = (name, start, n, keys)
+    return [b for b in out if b[0] and b[3]]
+
+
+def primary_key_line(args: EntryArgs, e: EntryPoint | None, key: str) -> tuple[str, int] | None:
+    """Where the primary config sets a key the runs override: `seed` at its top level,
+    `experiment.max_n_frames` in its `experiment:` block; None when it does not."""
+    path = primary_config(args, e) if e is not None and e.kind == "hydra" else ""
+    if not path:
+        return None
+    lines = args.search.lines(path)
+    head, _, rest = key.partition(".")
+    if not rest:
+        n = next((n for n, x in enumerate(lines, 1) if re.match(rf"{re.escape(head)}\s*:", x)), 0)
+        return (path, n) if n else None
+    for name, start, end, _ in _blocks(lines):
+        if name == head:
+            for n in range(start + 1, end + 1):
+                if re.match(rf"\s+{re.escape(rest)}\s*:", lines[n - 1]):
+                    return path, n
+    return None

@@ -28,7 +28,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
-from expcurate.records import CliFlag, RepoIndex, TaskDraft
+from expcurate.records import CliFlag, EntryPoint, RepoIndex, TaskDraft
 from expcurate.records.names import squash
 from extractors.repo import RepoSearch
 
@@ -61,7 +61,7 @@ from .inline import function_blocks, has_main, main_body
 from .launch import flag_groups
 from .measures import MAX_READ, Computed, MeasureSteps, ReportedWords
 from .methods import MethodModules
-from .multirun import hydra_config_steps
+from .multirun import hydra_config_steps, primary_key_line
 from .option_use import OptionUses
 from .query import TaskQuery
 from .rank import counting_docs, names_cost
@@ -773,7 +773,7 @@ class StepPlanner:
         none when no option tells the arms apart."""
         e = self.entries.get(entry or "")
         if e is not None and e.kind == "hydra":
-            return self._config_keys_step(runs)
+            return self._config_keys_step(runs, e)
         if e is None or not e.flags:
             return None
         wanted = {r.switch for r in runs if r.switch}
@@ -855,7 +855,7 @@ class StepPlanner:
             return Step(f"Count {what} with the repository's counter", counter, start, end)
         return None
 
-    def _config_keys_step(self, runs: list[Run]) -> Step | None:
+    def _config_keys_step(self, runs: list[Run], e: EntryPoint | None = None) -> Step | None:
         """For a hydra program, where the config keys the runs override are set
         (`experiment.max_n_frames` in conf/experiment/base_experiment.yaml, `seed` in
         conf/config.yaml), cited at the file of the first; a config group the runs choose
@@ -872,7 +872,12 @@ class StepPlanner:
             for word in r.settings.split()
             if "=" in word and (key := word.split("=", 1)[0].lstrip("+")) not in groups
         ]
-        found = [(k, at) for k in dict.fromkeys(keys) if (at := self.args.config_key_line(k))]
+        # where the program's own config sets it (a tuned `experiment:` block), else its group's
+        found = [
+            (k, at)
+            for k in dict.fromkeys(keys)
+            if (at := primary_key_line(self.args, e, k) or self.args.config_key_line(k))
+        ]
         if not found:
             return None
         path = found[0][1][0]

@@ -80,7 +80,7 @@ RELEVANCE = 1.05  # share of task names found in the repo + share of task words 
 WORDS_ONLY_RELEVANCE = 0.85  # share of task words, for a task that names nothing
 _NUMERIC = re.compile(r"[\d.,%]+")
 _NUMBER_NAME = re.compile(r"\d[\d.]*(?:e_?\d*)?$")  # 1e_5, 3.5
-HEURISTIC_VERSION = "setup-heuristic-310"  # bump when the policy's output changes
+HEURISTIC_VERSION = "setup-heuristic-311"  # bump when the policy's output changes
 
 
 class _OutOfSteps(Exception):
@@ -284,6 +284,9 @@ class SetupAgent:
         beside: list[str] = []
         if (asked := self._asked_program(task, runs, entry)) is not None and entry is not None:
             beside, entry = [entry], asked
+        # a multirun on the program the repository keeps for the runs' benchmark, in the
+        # entry point's place (fine_tuned/vmas/vmas_run.py): that program is the entry point
+        entry = self._swept_program(runs, entry) or entry
         top = chosen[0].path
         home = entry or (top if top.endswith(".py") else None)
         # the model the runs train (`--model CycleNet`) is the method, else the best match
@@ -337,6 +340,22 @@ class SetupAgent:
             part = ()
         plan = self.step_planner.steps(task, q, entry, runs, method, part, rivals=models[1:])
         return entry, plan, part
+
+    def _swept_program(self, runs: list[Run], entry: str | None) -> str | None:
+        """The one program every run runs, when each is a multirun (`hydra_sweep`) and that
+        program is not the entry point: the program the sweep runs in its place."""
+        done = [r for r in runs if not r.missing and r.command]
+        if not done or not all(r.sweep for r in done):
+            return None
+        programs = {
+            p
+            for r in done
+            for p in self.run_planner.programs(r.command)
+            if p.endswith(".py") and p in self.entries
+        }
+        if len(programs) != 1 or entry in programs:
+            return None
+        return programs.pop()
 
     def _asked_program(self, task: TaskDraft, runs: list[Run], entry: str | None) -> str | None:
         """The Python program the run of the arm the question names first runs, when it is

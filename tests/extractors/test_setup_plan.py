@@ -1641,3 +1641,76 @@ def test_steps_worded_alike_in_one_file_are_told_apart_by_their_own_literal() ->
     ]
     alike = [Step("Compute st", "a.ipynb", 5, 5), Step("Compute st", "a.ipynb", 7, 7)]
     assert told_apart(alike, lambda path: text) == alike
+
+
+TUNED_RUN = """import hydra
+from hydra.core.hydra_config import HydraConfig
+
+
+@hydra.main(version_base=None, config_path="conf", config_name="config")
+def tuned_experiment(cfg):
+    choices = HydraConfig.get().runtime.choices
+    print(f"Algorithm: {choices.algorithm}, Task: {choices.task}")
+    return cfg.experiment.lr
+
+
+if __name__ == "__main__":
+    tuned_experiment()
+"""
+TUNED_CONFIG = (
+    "defaults:\n  - experiment: base\n  - algorithm: ???\n  - task: ???\n  - _self_\n\n"
+    "hydra:\n  searchpath:\n    - pkg://marl/conf\n\nseed: 0\n\n"
+    "experiment:\n  lr: 0.00005\n  # tuned for the VMAS tasks\n  max_n_frames: 10_000_000\n"
+)
+
+
+def _frames_task() -> TaskDraft:
+    return TaskDraft(
+        key="fig-3",
+        question="Do more frames help MAPPO and IQL on the Navigation task?",
+        method="Train MAPPO and IQL for 2e7 and 5e7 frames.",
+        design_complexity=DesignComplexity(
+            independent_variables={
+                "algorithm": ["MAPPO", "IQL"],
+                "experiment.max_n_frames": ["2e7", "5e7"],
+            },
+            dependent_variables={"return": ["mean return"]},
+        ),
+    )
+
+
+def test_a_hydra_multirun_runs_the_program_kept_for_its_benchmark(tmp_path: Path) -> None:
+    """The repository keeps a program for the VMAS tasks the runs choose, whose own config
+    tunes the experiment's settings: the multirun runs it, its config's tuned block is a
+    step (the keys that differ from the experiment group's file first), and a key the runs
+    override is cited where that config sets it. A program kept for another benchmark is
+    not taken."""
+    files = {
+        **HYDRA_FILES,
+        "tuned/vmas/vmas_run.py": TUNED_RUN,
+        "tuned/vmas/conf/config.yaml": TUNED_CONFIG,
+    }
+    root = tmp_path / "tuned"
+    setup = SetupAgent(committed_index(root, files), root).recover(_frames_task())
+    assert (
+        "`python tuned/vmas/vmas_run.py -m algorithm=mappo,iql task=vmas/navigation "
+        "experiment.max_n_frames=20000000,50000000`" in setup.usage_instructions
+    ), setup.usage_instructions
+    steps = [r.split(": ", 1)[1] for r in setup.requirements]
+    assert (
+        "Set its own values of base.yaml's experiment settings in config.yaml: lr 0.00005, "
+        "max_n_frames 10_000_000 (tuned/vmas/conf/config.yaml:13-16)" in steps
+    ), steps
+    assert (
+        "Set the overridden config values: experiment.max_n_frames "
+        "(tuned/vmas/conf/config.yaml:16)" in steps
+    ), steps
+    assert setup.source[0] == "tuned/vmas/vmas_run.py", setup.source
+    assert not validate_references(setup, root)
+    # kept for SMAC, not for the runs' VMAS tasks: the documented program runs them
+    files = {k.replace("vmas/vmas_run", "smac/smac_run").replace("vmas/conf", "smac/conf"): v
+             for k, v in files.items()}  # fmt: skip
+    root = tmp_path / "other"
+    setup = SetupAgent(committed_index(root, files), root).recover(_frames_task())
+    assert "`python run.py -m algorithm=mappo,iql" in setup.usage_instructions
+    assert not any("smac" in r for r in setup.requirements), setup.requirements
