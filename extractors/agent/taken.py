@@ -5,6 +5,7 @@ beside "ICH + CCH"): the steps citing that part, and the line adding it in with 
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Callable
 
 from extractors.acronyms import acronyms, key_word, spelled_out
@@ -23,6 +24,7 @@ def taken_away(
     text: str = "",
     lines: Callable[[str], list[str]] = lambda path: [],
     worded: list[Step] | None = None,
+    define: Callable[[str], tuple[str, int, str] | None] = lambda name: None,
 ) -> str:
     """What the usage says after "write the command" of an arm taking parts away: where the
     steps cite them, at most `MAX_PLACES` places, and where a sum in the cited programs adds
@@ -30,7 +32,8 @@ def taken_away(
     "CCH" is "cluster-level contrastive head", so `loss_cluster` is its term); `lines` gives
     a file's lines; `worded` the steps as the requirements word them (what their lines do:
     "in ExplorationStage.run, calls self._start_prompt_set_evolution"), looked in when the
-    steps' names say nothing of the part."""
+    steps' names say nothing of the part; `define` finds where a name is defined, so a
+    call found there is cited at what it calls (`RepoSearch.definition_of`)."""
     parts = taken_parts(arm, siblings)
     if not parts:
         return ""
@@ -48,15 +51,20 @@ def taken_away(
             if a in longs and (key := key_word(longs[a], others)):
                 keys.append(set(terms(key)))
     # where the steps name it, else where what their lines do names it
-    cited = _citing(arm, steps, [*wanted, *keys]) or _citing(arm, worded or [], [*wanted, *keys])
+    cited = _citing(arm, steps, [*wanted, *keys])
+    places = [(f"{s.path}:{s.start}-{s.end}", False) for s in cited]
+    if not cited:
+        cited = _citing(arm, worded or [], [*wanted, *keys])
+        places = [_called(s, [*wanted, *keys], define) for s in cited]
     summed = _summed_in(dict.fromkeys(s.path for s in steps if s.path.endswith(".py")), keys, lines)
     if not cited and not summed:
         return ""
     named = "" if taken_parts(arm, []) else f" ({' and '.join(parts)})"  # "ICH Only": say it
-    where = " and ".join(f"{s.path}:{s.start}-{s.end}" for s in cited)
+    where = " and ".join(place for place, _ in places)
     said = f"; what it takes away{named}"
     if cited:
-        said += f" is implemented at {where} (the steps cite it)"
+        cite = "the steps cite its call" if any(call for _, call in places) else "the steps cite it"
+        said += f" is implemented at {where} ({cite})"
     if summed:
         said += f"{' and' if cited else ''} is added in at {summed}"
     return said + ": remove or bypass it there"
@@ -76,6 +84,25 @@ def _citing(arm: Arm, steps: list[Step], wanted: list[set[str]]) -> list[Step]:
         ):
             cited.append(s)
     return cited if len(cited) <= MAX_PLACES else []
+
+
+def _called(
+    step: Step, wanted: list[set[str]], define: Callable[[str], tuple[str, int, str] | None]
+) -> tuple[str, bool]:
+    """Where a step's wording says a call does the part (`self._start_prompt_set_evolution`
+    for "evolution"): the called definition, "(its name, which the step's lines call)"; the
+    step's own lines when no name of its wording holds the part's words, or none is defined;
+    and whether it is a call's."""
+    here = f"{step.path}:{step.start}-{step.end}"
+    for name in re.findall(r"[A-Za-z_][\w.]*", step.action.partition(": ")[2]):
+        owner, _, last = name.rpartition(".")
+        if owner not in ("", "self"):
+            continue  # a library's (`nn.Conv2d`), not the repository's own
+        if any(w <= set(terms(last)) for w in wanted) and (found := define(last)):
+            path, line, defined = found
+            if defined == last:
+                return f"{path}:{line} ({defined}, which {here} calls)", True
+    return here, False
 
 
 def _summed_in(

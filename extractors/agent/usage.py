@@ -332,6 +332,10 @@ class UsageWriter:
             return [], arms
         return NotebookArms(path, self.search).lines(arms)
 
+    def _definition(self, name: str) -> tuple[str, int, str] | None:
+        """Where the repository defines a name (path, line, its name), None without it."""
+        return self.search.definition_of(name) if self.search is not None else None
+
     def _lines(self, path: str) -> list[str]:
         """A file's lines, or [] without the repository to read."""
         return self.search.lines(path) if self.search is not None else []
@@ -372,7 +376,7 @@ class UsageWriter:
                 siblings = [a for a in task_arms(task) if a.variable == arm.variable]
                 text = f"{task.question}\n{task.method}"
                 hint += taken_away(
-                    arm, siblings, steps, text, self._lines, worded
+                    arm, siblings, steps, text, self._lines, worded, self._definition
                 ) or self._defined_for(arm)
                 kind = "unselected" if hint == "; write the command that runs it" else hint
             # the arms of one kind and variable share a group, wherever they stand in the

@@ -260,5 +260,16 @@ def test_what_an_ablation_removes_is_found_in_what_the_steps_lines_do() -> None:
         "it): remove or bypass it there"
     )
     assert taken_away(arm, [arm], steps) == ""  # the names alone say nothing of it
+    # where the repository defines the call the wording names, that is the place
+    defined = {"_start_prompt_set_evolution": ("evolve/stage/exploration.py", 194)}
+
+    def define(name: str) -> tuple[str, int, str] | None:
+        return (*defined[name], name) if name in defined else None
+
+    assert taken_away(arm, [arm], steps, worded=worded, define=define) == (
+        "; what it takes away is implemented at evolve/stage/exploration.py:194 "
+        "(_start_prompt_set_evolution, which evolve/pipeline.py:328-340 calls) (the steps "
+        "cite its call): remove or bypass it there"
+    )
     other = Arm("component", "No Re-ranking", frozenset({"re", "rank"}))
     assert taken_away(other, [other], steps, worded=worded) == ""
