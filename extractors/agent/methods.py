@@ -372,7 +372,15 @@ class MethodModules:
         """A module's largest class (or `top`), cited by its core method when it is long;
         `through` a wrapper's pass, by the pass of the class it hands its input to."""
         items = self.tracer.outline(module)
-        classes = [i for i in items if i.kind == "class" and i.end - i.start >= 4]
+        # a class that only declares fields (a dataclass of a config's keys: BenchMARL's
+        # `TaskConfig` of vmas/balance) implements nothing
+        classes = [
+            i
+            for i in items
+            if i.kind == "class"
+            and i.end - i.start >= 4
+            and any(m.name.startswith(f"{i.name}.") for m in items)
+        ]
         functions = [i for i in items if i.kind == "function"]
         # a module of functions is entered by the one named as it is (`pc` of PC.py, which
         # hands over to `pc_alg` or `mvpc_alg`), not by its longest

@@ -1042,3 +1042,30 @@ def test_the_model_the_question_names_first_is_the_method_though_a_baseline_runs
     ]
     models = planner.run_models(runs, build_query(unnamed))
     assert [m.path for m in models][:1] == ["models/PatchMix.py"], models
+
+
+def test_a_class_only_declaring_fields_is_no_arms_implementation(tmp_path: Path) -> None:
+    """vmas/balance's module holds the dataclass of its config's keys: no code of the task
+    (BenchMARL's `TaskConfig`); MAML's module holds a NamedTuple beside the function that
+    trains: that function is the module's main definition."""
+    from extractors.agent.methods import MethodModules
+    from extractors.agent.steps import StepTracer
+    from extractors.repo import RepoSearch
+
+    schema = (
+        "from dataclasses import dataclass, MISSING\n\n\n"
+        "@dataclass\nclass TaskConfig:\n    max_steps: int = MISSING\n    n_agents: int = MISSING\n"
+        "    package_mass: float = MISSING\n    random_pos: bool = MISSING\n"
+    )
+    maml = (
+        "from typing import NamedTuple\n\n\n"
+        "class Traj(NamedTuple):\n    obs: list\n    acs: list\n    rews: list\n    gammas: list\n\n\n"
+        "def main(steps):\n    total = 0\n    for step in range(steps):\n        total += step\n"
+        "    return total\n"
+    )
+    root = tmp_path / "m"
+    index = committed_index(root, {"envs/vmas/balance.py": schema, "maml/maml.py": maml})
+    methods = MethodModules(index, StepTracer(index, RepoSearch(root, index)))
+    assert methods.main_definition("envs/vmas/balance.py", "vmas/balance") is None
+    step = methods.main_definition("maml/maml.py", "MAML")
+    assert step is not None and (step.action, step.start) == ("Implement MAML (main)", 11)
