@@ -128,9 +128,21 @@ class StepFilters:
         return out
 
     def only_calls(self, step: Step, names: set[str]) -> bool:
-        """The step's lines call nothing but `names` (and printing)."""
-        text = "\n".join(self.search.lines(step.path)[step.start - 1 : step.end])
-        calls = set(re.findall(r"(\w+)\s*\(", text)) - {"print", "format", "str", "len"}
+        """The step's lines call nothing but `names` (and printing, and what a module the
+        file imports offers: `torch.device('cpu')` as an argument)."""
+        lines = self.search.lines(step.path)
+        text = "\n".join(lines[step.start - 1 : step.end])
+        modules = {
+            alias
+            for line in lines
+            if (m := re.match(r"\s*import\s+([\w.]+)(?:\s+as\s+(\w+))?\s*$", line))
+            for alias in [m.group(2) or m.group(1).split(".")[0]]
+        }
+        calls = {
+            name
+            for owner, name in re.findall(r"(?:(\w+)\.)?(\w+)\s*\(", text)
+            if owner not in modules
+        } - {"print", "format", "str", "len"}
         calls = {c for c in calls if not keyword.iskeyword(c)}  # `in (...)` is no call
         return bool(calls) and calls <= names
 

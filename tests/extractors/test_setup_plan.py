@@ -1714,3 +1714,32 @@ def test_a_hydra_multirun_runs_the_program_kept_for_its_benchmark(tmp_path: Path
     setup = SetupAgent(committed_index(root, files), root).recover(_frames_task())
     assert "`python run.py -m algorithm=mappo,iql" in setup.usage_instructions
     assert not any("smac" in r for r in setup.requirements), setup.requirements
+
+
+def test_a_block_calling_a_cited_function_with_a_library_argument_says_nothing_new(
+    tmp_path: Path,
+) -> None:
+    """`db = get_data_loader(args, device=torch.device('cpu'))` only calls the loader whose
+    definition a step cites: `torch.device` is the library's, not another call of the
+    block's. A block calling a function of its own besides does say more."""
+    from extractors.agent.step_filters import StepFilters
+    from extractors.agent.steps import Step, StepTracer
+    from extractors.repo import RepoSearch
+
+    program = (
+        "import numpy as np\nimport torch\n\n\n"
+        "def get_data_loader(args, device):\n    return [args, device]\n\n\n"
+        "def shuffle(db):\n    return db\n\n\n"
+        "def main(args):\n"
+        "    db = get_data_loader(args, device=torch.device('cpu'))\n"
+        "    np.save('db.npy', get_data_loader(args, device=None))\n"
+        "    db = shuffle(get_data_loader(args, device=None))\n"
+    )
+    root = tmp_path / "f"
+    index = committed_index(root, {"train.py": program})
+    search = RepoSearch(root, index)
+    filters = StepFilters(search, StepTracer(index, search), {})
+    cited = {"get_data_loader"}
+    assert filters.only_calls(Step("Set up the loader", "train.py", 14, 14), cited)
+    assert filters.only_calls(Step("Save the loader", "train.py", 15, 15), cited)
+    assert not filters.only_calls(Step("Shuffle the loader", "train.py", 16, 16), cited)
