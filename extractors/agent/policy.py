@@ -80,7 +80,7 @@ RELEVANCE = 1.05  # share of task names found in the repo + share of task words 
 WORDS_ONLY_RELEVANCE = 0.85  # share of task words, for a task that names nothing
 _NUMERIC = re.compile(r"[\d.,%]+")
 _NUMBER_NAME = re.compile(r"\d[\d.]*(?:e_?\d*)?$")  # 1e_5, 3.5
-HEURISTIC_VERSION = "setup-heuristic-314"  # bump when the policy's output changes
+HEURISTIC_VERSION = "setup-heuristic-315"  # bump when the policy's output changes
 
 
 class _OutOfSteps(Exception):

@@ -323,6 +323,7 @@ class UsageWriter:
         if server := self._test_server(task, commands):
             lines.append(server)
         lines += again_on(task, plan, self.known, self._script_text)
+        lines += again_with(task, plan, self.known)
         lines.append(self._compare(task, q, plan, len(commands) - chained + len(missing)))
         return "\n".join(f"{i}. {line}" for i, line in enumerate(lines, start=1))
 
@@ -864,6 +865,56 @@ def again_on(
             )
             lines.append(f"Run them again on {other}: {run}{rest}.")
     return lines
+
+
+def again_with(task: TaskDraft, plan: Plan, known: set[str]) -> list[str]:
+    """The launch scripts that run the runs again for the other values of a variable the
+    task varies, when one value is a folder of every run's script at one place
+    (scripts/PDF/720/etth2.sh for a look-back window of 720) and the repository has the
+    scripts with the other value there (scripts/PDF/336/etth2.sh for 336): one line per
+    value, with its scripts."""
+    scripts = list(dict.fromkeys(r.script for r in plan.runs if r.script and not r.missing))
+    if not scripts:
+        return []
+    parts = [s.split("/") for s in scripts]
+    by_variable: dict[str, list[str]] = {}
+    for arm in task_arms(task):
+        by_variable.setdefault(arm.variable, []).append(arm.value.strip())
+    built_on = any(not r.script and not r.missing and r.arms for r in plan.runs)
+    # the values a run's script goes through itself (`--pred_len {96,192,336,720}`)
+    swept = [
+        set(group.split(","))
+        for r in plan.runs
+        for group in re.findall(r"\{([^{}]*)\}", r.settings)
+    ]
+    lines: list[str] = []
+    for variable, values in by_variable.items():
+        if set(values) in swept:
+            continue
+        at = next(
+            (
+                (value, places.pop())
+                for value in values
+                if len(places := {_folder(p, value) for p in parts}) == 1 and -1 not in places
+            ),
+            None,
+        )
+        if at is None:
+            continue
+        ran, i = at
+        for other in (v for v in values if v != ran and "/" not in v):
+            alike = ["/".join([*p[:i], other, *p[i + 1 :]]) for p in parts]
+            if not all(a in known for a in alike):
+                continue
+            run = ", ".join(f"`bash {shlex.quote(a)}`" for a in alike)
+            rest = " (and the runs built on their commands likewise)" if built_on else ""
+            lines.append(f"Run them again with {variable.replace('_', ' ')} {other}: {run}{rest}.")
+    return lines
+
+
+def _folder(path: list[str], value: str) -> int:
+    """Where `value` is a folder of a path (its parts), -1 when it is none."""
+    return next((i for i, part in enumerate(path[:-1]) if part == value), -1)
 
 
 def _named_for(run: Run, runs: list[Run]) -> str:

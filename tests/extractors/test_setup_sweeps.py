@@ -572,3 +572,46 @@ def test_a_shared_place_named_after_one_runs_data_is_named_after_each_runs_own()
     assert own_output("./checkpoint/", "cifar_100", "CIFAR-100", data) == "./checkpoint/cifar_100/"
     same = ["CIFAR-10", "CIFAR-10"]
     assert own_output("save/CIFAR-10", "ich_cch", "CIFAR-10", same) == "save/CIFAR-10_ich_cch"
+
+
+def test_runs_are_run_again_from_the_scripts_for_the_other_value_of_their_folder() -> None:
+    """The runs' scripts sit in scripts/M/720/ (a look-back window of 720) and the
+    repository has the same scripts in scripts/M/336/: the other look-back window runs
+    them. The horizons each script goes through itself (`--pred_len {96,192}`) are no
+    folder to change, though 720 is one of the task's horizons too; a value with no such
+    scripts gets no line."""
+    from expcurate.records import DesignComplexity, TaskDraft
+    from extractors.agent.arms import task_arms
+    from extractors.agent.plan import Plan
+    from extractors.agent.run import Run
+    from extractors.agent.usage import again_with
+
+    task = TaskDraft(
+        key="table-7:factor",
+        question="Does Par beat Seq for each look-back window and horizon?",
+        design_complexity=DesignComplexity(
+            independent_variables={
+                "look back window": ["336", "512", "720"],
+                "horizon": ["96", "720"],
+                "method": ["Par", "Seq"],
+            }
+        ),
+    )
+    runs = [
+        Run(
+            f"bash scripts/M/720/{d}.sh",
+            script=f"scripts/M/720/{d}.sh",
+            settings="--pred_len {96,720}",
+        )
+        for d in ("etth2", "weather")
+    ]
+    runs.append(Run("python run.py --seq", settings="--seq"))  # built on etth2.sh's command
+    known = {f"scripts/M/{w}/{d}.sh" for w in ("336", "720") for d in ("etth2", "weather")}
+    assert again_with(task, Plan(runs=runs), known) == [
+        "Run them again with look back window 336: `bash scripts/M/336/etth2.sh`, "
+        "`bash scripts/M/336/weather.sh`."
+    ]
+    # a run that adds its arm's option to a script's command is run again likewise
+    runs[2].arms = [a for a in task_arms(task) if a.value == "Seq"]
+    said = again_with(task, Plan(runs=runs), known)
+    assert said[0].endswith("(and the runs built on their commands likewise)."), said
