@@ -360,11 +360,13 @@ class UsageWriter:
         so a table's ten baselines do not bury the runs."""
         groups: list[tuple[str, list[Arm]]] = []  # the line's kind, its arms
         lines: list[str] = []
+        joined: dict[int, tuple[str, str]] = {}  # by arm: another work's method, the authors'
         for arm, near, why in missing:
             if not why and not near and self._elsewhere(arm, task):
                 # a language model (GPT-3.5) is queried, not a work whose code is run
                 kind = "queried" if names_llm(arm.value) else "elsewhere"
-            elif not why and not near and self._joined(arm, task):
+            elif not why and not near and (pair := self._joined(arm, task)):
+                joined[id(arm)] = pair
                 kind = "joined"  # "RIDE+Ours": another work's method with the authors'
             else:
                 hint = f" ({why})" if why else ""
@@ -423,7 +425,7 @@ class UsageWriter:
                 )
                 continue
             if kind == "joined":
-                other, ours = self._joined(arm, task) or ("", "")
+                other, ours = joined[id(arm)]
                 cite = citation_after(f"{task.question} {task.method}", other)
                 cite = cite[1:-1] if cite[:1] == "(" and cite[-1:] == ")" else cite
                 lines.append(
