@@ -396,23 +396,24 @@ _BOTH = re.compile(r"\s*(?:\+|&|\band\b)\s*", re.I)
 _ONLY = re.compile(r"^\s*(.+?)\s+only\s*$|^\s*only\s+(.+?)\s*$", re.I)
 
 
+def _key(text: str) -> str:
+    """A part's name compared as letters and digits alone: "ICH" of "ICH Only", "w/ MSCA"."""
+    return re.sub(r"[\W_]+", "", text.lower())
+
+
 def whole_model(arm: Arm, siblings: list[Arm]) -> bool:
     """The arm is the model with all its parts, beside arms that take parts away: "w/ MSCA"
     beside "w/o MSCA", "ICH + CCH" beside "ICH Only" and "CCH Only"."""
-
-    def key(text: str) -> str:
-        return re.sub(r"[\W_]+", "", text.lower())
-
     others = [s.value for s in siblings if s is not arm]
     if (m := _WITH.match(arm.value)) is not None:
         return any(
-            (a := ABLATED.match(o)) is not None and key(a.group(1)) == key(m.group(1))
+            (a := ABLATED.match(o)) is not None and _key(a.group(1)) == _key(m.group(1))
             for o in others
         )
-    parts = [key(p) for p in _BOTH.split(arm.value) if p.strip()]
+    parts = [_key(p) for p in _BOTH.split(arm.value) if p.strip()]
     if len(parts) < 2:
         return False
-    alone = {key(next(g for g in o.groups() if g)) for v in others if (o := _ONLY.match(v))}
+    alone = {_key(next(g for g in o.groups() if g)) for v in others if (o := _ONLY.match(v))}
     return set(parts) <= alone
 
 
@@ -423,10 +424,10 @@ def taken_parts(arm: Arm, siblings: list[Arm]) -> list[str]:
         return [m.group(1).strip()]
     if (o := _ONLY.match(arm.value)) is None:
         return []
-    kept = re.sub(r"[\W_]+", "", next(g for g in o.groups() if g).lower())
+    kept = _key(next(g for g in o.groups() if g))
     for whole in (s for s in siblings if s is not arm and whole_model(s, siblings)):
         parts = [p.strip() for p in _BOTH.split(whole.value) if p.strip()]
-        return [p for p in parts if re.sub(r"[\W_]+", "", p.lower()) != kept]
+        return [p for p in parts if _key(p) != kept]
     return []
 
 

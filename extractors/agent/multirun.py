@@ -130,6 +130,8 @@ def _number(text: str) -> str:
     )
 
 
+# an entry of a config's defaults list: `- experiment: base_experiment`
+_DEFAULT = re.compile(r"\s*-\s*(?:override\s+)?(?P<group>[\w@/-]+)\s*:\s*(?P<choice>\S+)")
 MAX_CHOICES = 4  # the config files the runs choose that are cited, every group first
 _OVERRIDE = re.compile(r"(?<!\S)\+?(?P<group>[\w/-]+)=(?P<choices>[\w/.,-]+)")
 _KEY = re.compile(r"^(?P<key>\w+)\s*:")
@@ -196,7 +198,7 @@ def _defaults_step(args: EntryArgs, e: EntryPoint, chosen: set[str]) -> Step | N
     fixed: list[str] = []
     end = start
     for n, line in enumerate(lines[start:], start=start + 1):
-        m = re.match(r"\s*-\s*(?:override\s+)?(?P<group>[\w@/-]+)\s*:\s*(?P<choice>\S+)", line)
+        m = _DEFAULT.match(line)
         if m is None and not line.strip().startswith("-"):
             break
         end = n
@@ -262,11 +264,7 @@ def _own_blocks(args: EntryArgs, e: EntryPoint) -> list[Step]:
 
 def _defaults(lines: list[str]) -> list[tuple[str, str]]:
     """A config's defaults list as (group, choice) pairs: `- experiment: base_experiment`."""
-    return [
-        (m.group(1), m.group(2))
-        for line in lines
-        if (m := re.match(r"\s*-\s*(?:override\s+)?([\w@/-]+)\s*:\s*(\S+)", line))
-    ]
+    return [(m.group("group"), m.group("choice")) for line in lines if (m := _DEFAULT.match(line))]
 
 
 def _values(lines: list[str], indent: bool = False) -> dict[str, str]:

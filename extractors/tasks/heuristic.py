@@ -681,17 +681,26 @@ def _citing_text(paper: ParsedPaper) -> str:
     return "\n".join([*(s.text for s in paper.sections), *cells])
 
 
+def _compared_values(draft: TaskDraft) -> list[str]:
+    """The values of the draft's varied design variables, less what the rows are run on
+    (data sets, models of a "group"), as written."""
+    return [
+        str(v)
+        for variable, values in draft.design_complexity.independent_variables.items()
+        if not _WHERE_RUN.search(variable)
+        for v in (values if isinstance(values, list) else [values])
+    ]
+
+
 def _with_cited(draft: TaskDraft, text: str, method: str) -> TaskDraft:
     """The draft with what its method says of the compared names the paper cites ("The paper
     cites OE (Hendrycks, Mazeika, and Dietterich 2019) and PASCL (Wang et al. 2022) as prior
     work."): which rows are others' methods. Never the paper's own method, a variant of it
     ("w/ Ham [21]"), nor what the rows are run on (data sets, models of a "group")."""
     names = [
-        str(v).strip()
-        for variable, values in draft.design_complexity.independent_variables.items()
-        if not _WHERE_RUN.search(variable)
-        for v in (values if isinstance(values, list) else [values])
-        if str(v).strip() and not names_method(str(v), method) and not _VARIANT.match(str(v))
+        v.strip()
+        for v in _compared_values(draft)
+        if v.strip() and not names_method(v, method) and not _VARIANT.match(v)
     ]
     # a name the method cites already ("an MLP-Mixer [4] with the same patching") is said
     said = cited_sentence(
@@ -709,16 +718,10 @@ def _with_spelled(draft: TaskDraft, text: str, method: str) -> TaskDraft:
     task without the paper. Never the paper's own method's name, a field-wide acronym (CNN),
     what the rows are run on (data sets, models of a "group"), nor one the task spells out
     already ("multi-scale convolutional attention (MSCA)" in a caption)."""
-    names = [
-        str(v)
-        for variable, values in draft.design_complexity.independent_variables.items()
-        if not _WHERE_RUN.search(variable)
-        for v in (values if isinstance(values, list) else [values])
-    ]
     said = f"{draft.question}\n{draft.method}"
     found = {
         a: long
-        for a, long in definitions(text, names, skip={method, *GENERIC}).items()
+        for a, long in definitions(text, _compared_values(draft), skip={method, *GENERIC}).items()
         if not spelled_out(said, a)
     }
     if not found:
